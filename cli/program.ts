@@ -1,0 +1,22 @@
+import { Command, Option } from 'commander';
+import { registerPendingCommands } from './commands/pending.js';
+
+export const DEFAULT_AGENT_PORT = 4111;
+export const DEFAULT_CHAT_PORT = 4000;
+
+/** The `parley` command line: every command with its options and help text. */
+export function createProgram(): Command {
+  const program = new Command('parley')
+    .description(
+      'Parley: a self-hostable chat service and widget with a local knowledge agent.\n' +
+        'Configuration: flags first, then environment variables, then defaults.',
+    )
+    .addOption(
+      new Option('--data-dir <dir>', 'where chats and knowledge are kept').env('PARLEY_DATA_DIR').default('./.parley'),
+    )
+    .showHelpAfterError()
+    .configureHelp({ sortSubcommands: false });
+
+  registerPendingCommands(program);
+  return program;
+}

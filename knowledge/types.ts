@@ -1,0 +1,51 @@
+/**
+ * The knowledge engine's internal contracts, shared by its three stages:
+ * loaders (a source → a LoadedDocument), the chunker (LoadedDocument → Chunk[]), and the index
+ * (Chunk[] → ranked passages). Wire shapes for the HTTP API live in shared/agent.ts.
+ */
+
+export type SourceFormat = 'pdf' | 'markdown' | 'html' | 'text';
+
+export type SourceOrigin = { kind: 'file'; path: string } | { kind: 'url'; url: string } | { kind: 'text' };
+
+/** One unit of text in reading order: a PDF page, or the whole body of any other format. */
+export interface DocumentPage {
+  /** 1-based page number for PDFs; absent for formats without pages. */
+  page?: number;
+  /** Normalised text. Markdown keeps `#` headings so the chunker can follow the structure. */
+  text: string;
+}
+
+export interface LoadedDocument {
+  title: string;
+  origin: SourceOrigin;
+  format: SourceFormat;
+  pages: DocumentPage[];
+  /** Problems that did not stop loading, e.g. "pages 4-6: no extractable text: scanned or image-only PDF?". */
+  warnings: string[];
+}
+
+/** Pages are joined with this separator in the stored document file; chunk offsets index into that text. */
+export const PAGE_SEPARATOR = '\f';
+
+export interface Chunk {
+  /** `<documentId>#<ordinal>` */
+  id: string;
+  documentId: string;
+  ordinal: number;
+  text: string;
+  title: string;
+  /** Headings from the outermost to the one the chunk sits under. */
+  headingPath: string[];
+  page?: number;
+  /** Character offsets [start, end) into the stored document text (pages joined by PAGE_SEPARATOR). */
+  start: number;
+  end: number;
+  path?: string;
+  url?: string;
+}
+
+export interface RankedChunk {
+  chunk: Chunk;
+  score: number;
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/**
+ * Contracts of the knowledge agent's HTTP API (service interface part B, Mastra-compatible).
+ * The server validates with these schemas; `AgentClient` and the desktop window type with them.
+ */
+
+/** A namespace names the folder `knowledge/<namespace>`: lower case, no path separators, ≤ 64 chars. */
+export const NAMESPACE_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const DEFAULT_NAMESPACE = 'default';
+export const AGENT_KEY = 'knowledge';
+
+export const Namespace = z
+  .string()
+  .regex(NAMESPACE_PATTERN, 'a namespace is 1-64 of a-z, 0-9, ".", "_" or "-", starting with a letter or digit');
+
+export const ChatTurn = z.object({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.string(),
+});
+export type ChatTurn = z.infer<typeof ChatTurn>;
+
+export const GenerateRequest = z.looseObject({
+  messages: z.array(ChatTurn).min(1, 'at least one chat turn is needed'),
+  toolParams: z.looseObject({ namespace: Namespace.optional() }).optional(),
+  /** Whether the latest user turn must mention the agent; `false` for one-on-one chats with it. */
+  requireMention: z.boolean().optional(),
+});
+export type GenerateRequest = z.infer<typeof GenerateRequest>;
+
+export const RawText = z.object({
+  title: z.string().max(500).optional(),
+  text: z.string().min(1, 'text must not be empty'),
+});
+export type RawText = z.infer<typeof RawText>;
+
+export const IngestRequest = z
+  .object({
+    namespace: Namespace.default(DEFAULT_NAMESPACE),
+    /** URLs, file or folder paths, or raw text, as the reference agent accepts. */
+    sources: z.array(z.string().min(1)).optional(),
+    files: z.array(z.string().min(1)).optional(),
+    texts: z.array(RawText).optional(),
+  })
+  .refine((r) => (r.sources?.length ?? 0) + (r.files?.length ?? 0) + (r.texts?.length ?? 0) > 0, {
+    message: 'give at least one of sources, files or texts',
+    path: ['sources'],
+  });
+export type IngestRequest = z.input<typeof IngestRequest>;
+
+export const IngestStatus = z.enum(['indexed', 'unchanged', 'failed']);
+
+export const IngestedSource = z.object({
+  source: z.string(),
+  status: IngestStatus,
+  documentId: z.string().optional(),
+  title: z.string().optional(),
+  pages: z.number().int().nonnegative().optional(),
+  chunks: z.number().int().nonnegative().optional(),
+  error: z.string().optional(),
+});
+export type IngestedSource = z.infer<typeof IngestedSource>;
+
+export const IngestResponse = z.object({
+  namespace: Namespace,
+  results: z.array(IngestedSource),
+});
+export type IngestResponse = z.infer<typeof IngestResponse>;
+
+export const SearchRequest = z.object({
+  query: z.string().trim().min(1, 'query must not be empty').max(2000),
+  namespace: Namespace.default(DEFAULT_NAMESPACE),
+  maxResults: z.number().int().min(1).max(100).default(6),
+});
+export type SearchRequest = z.input<typeof SearchRequest>;
+
+/** Where a passage comes from: enough for a citation to open the exact place. */
+export const SourceRef = z.object({
+  documentId: z.string(),
+  title: z.string(),
+  path: z.string().optional(),
+  url: z.string().optional(),
+  page: z.number().int().positive().optional(),
+  heading: z.string().optional(),
+});
+export type SourceRef = z.infer<typeof SourceRef>;
+
+export const SearchHit = z.object({
+  text: z.string(),
+  score: z.number(),
+  source: SourceRef,
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const SearchResponse = z.object({
+  results: z.array(SearchHit),
+  namespace: Namespace,
+  query: z.string(),
+});
+export type SearchResponse = z.infer<typeof SearchResponse>;
+
+export const Citation = SourceRef.extend({
+  n: z.number().int().positive(),
+  snippet: z.string(),
+  score: z.number(),
+});
+export type Citation = z.infer<typeof Citation>;
+
+export const GenerateResponse = z.object({
+  text: z.string(),
+  finishReason: z.string(),
+  usage: z.object({
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    totalTokens: z.number().int().nonnegative(),
+  }),
+  sources: z.array(Citation),
+  /** False when the latest turn did not mention the agent: a chat bridge then posts nothing. */
+  addressed: z.boolean(),
+  response: z.object({
+    id: z.string(),
+    timestamp: z.string(),
+    modelId: z.string(),
+    messages: z.array(z.unknown()),
+  }),
+});
+export type GenerateResponse = z.infer<typeof GenerateResponse>;
+
+/** The agent's error body: a sanitized message, never a stack, a path or a secret. */
+export const AgentError = z.object({ error: z.string() });
+export type AgentError = z.infer<typeof AgentError>;
