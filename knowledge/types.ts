@@ -49,3 +49,33 @@ export interface RankedChunk {
   chunk: Chunk;
   score: number;
 }
+
+/** What a loader is asked to read. `detectSource` in loaders/ turns a CLI or API string into one. */
+export type SourceInput =
+  | { kind: 'file'; path: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'text'; text: string; title?: string };
+
+export interface LoadOptions {
+  /** Allow URLs whose host resolves to loopback, private, link-local or metadata addresses. */
+  allowPrivateNetwork?: boolean;
+  /** Largest download accepted for a URL, in bytes. */
+  maxBytes?: number;
+  timeoutMs?: number;
+  maxRedirects?: number;
+  /** Called as PDF pages are parsed: page n of total. */
+  onPage?: (page: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * The index of one namespace, implemented in search/. Chunks go in, ranked chunks come out,
+ * and the whole index round-trips through a snapshot that restores its tokenizer and settings.
+ */
+export interface ChunkIndex {
+  readonly size: number;
+  add(chunks: Chunk[]): void;
+  removeDocument(documentId: string): void;
+  search(query: string, options?: { limit?: number; onePerDocument?: boolean }): RankedChunk[];
+  snapshot(): Uint8Array;
+}
