@@ -12,7 +12,9 @@ export function createProgram(): Command {
         'Configuration: flags first, then environment variables, then defaults.',
     )
     .addOption(
-      new Option('--data-dir <dir>', 'where chats and knowledge are kept').env('PARLEY_DATA_DIR').default('./.parley'),
+      new Option('--data-dir <dir>', 'where chats and knowledge are kept')
+        .env('PARLEY_DATA_DIR')
+        .default('./.parley'),
     )
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: false });

@@ -12,7 +12,10 @@ export const AGENT_KEY = 'knowledge';
 
 export const Namespace = z
   .string()
-  .regex(NAMESPACE_PATTERN, 'a namespace is 1-64 of a-z, 0-9, ".", "_" or "-", starting with a letter or digit');
+  .regex(
+    NAMESPACE_PATTERN,
+    'a namespace is 1-64 of a-z, 0-9, ".", "_" or "-", starting with a letter or digit',
+  );
 
 export const ChatTurn = z.object({
   role: z.enum(['system', 'user', 'assistant']),

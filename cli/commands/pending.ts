@@ -24,7 +24,9 @@ const chatAddress = (command: Command): Command =>
 
 const namespaceOption = (command: Command): Command =>
   command.addOption(
-    new Option('-n, --namespace <namespace>', 'knowledge namespace').env('PARLEY_NAMESPACE').default('default'),
+    new Option('-n, --namespace <namespace>', 'knowledge namespace')
+      .env('PARLEY_NAMESPACE')
+      .default('default'),
   );
 
 export const pendingCommands: PendingCommand[] = [
@@ -55,10 +57,11 @@ export const pendingCommands: PendingCommand[] = [
     name: 'ingest',
     summary: 'ingest files, folders, URLs or standard input (-) into a namespace',
     issue: 3,
-    define: (c) => namespaceOption(c.argument('<sources...>', 'paths, http(s) URLs, or - for standard input')).option(
-      '--watch',
-      'keep watching the given folders and re-index on change',
-    ),
+    define: (c) =>
+      namespaceOption(c.argument('<sources...>', 'paths, http(s) URLs, or - for standard input')).option(
+        '--watch',
+        'keep watching the given folders and re-index on change',
+      ),
   },
   {
     name: 'search',
@@ -85,7 +88,9 @@ export const pendingCommands: PendingCommand[] = [
 
 export function registerPendingCommands(program: Command): void {
   for (const pending of pendingCommands) {
-    const command = pending.define(program.command(pending.name).summary(pending.summary).description(pending.summary));
+    const command = pending.define(
+      program.command(pending.name).summary(pending.summary).description(pending.summary),
+    );
     command.action(() => {
       console.error(
         `parley ${pending.name}: this command is not available yet; it is built in issue #${pending.issue}.`,
