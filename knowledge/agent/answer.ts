@@ -1,0 +1,113 @@
+import {
+  DEFAULT_NAMESPACE,
+  type Citation,
+  type GenerateRequest,
+  type SearchHit,
+} from '../../shared/agent.js';
+import { checkCitations, citationFor, sourcesList } from './citations.js';
+import { composeExtractiveAnswer } from './composer.js';
+import { askLanguageModel, LanguageModelError, type LanguageModelConfig } from './llm.js';
+import { mentionsAgent } from './mention.js';
+import { latestUserTurn, resolveQuestion, type ResolvedQuestion } from './question.js';
+
+/** What answering needs from the knowledge engine: ranked passages of a namespace. */
+export interface PassageRetriever {
+  search(namespace: string, query: string, options: { limit: number }): Promise<SearchHit[]> | SearchHit[];
+}
+
+export interface AnswerSettings {
+  /** Names a user mentions to address the agent (`@agent`, `@knowledge`, …). */
+  mentionNames: readonly string[];
+  /** Passages retrieved for a question. */
+  passages: number;
+  /** When set, answers are written by this model from the passages; otherwise composed offline. */
+  languageModel?: LanguageModelConfig;
+}
+
+export interface ChatAnswer {
+  /** False when the latest turn did not mention the agent: the text is then empty. */
+  addressed: boolean;
+  /** False when nothing relevant was retrieved: the text then says so and names what to ingest. */
+  answered: boolean;
+  text: string;
+  citations: Citation[];
+  /** `extractive`, or the language model that wrote the answer. */
+  modelId: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A generate request that holds no user turn to answer. */
+export class NoQuestionError extends Error {
+  override readonly name = 'NoQuestionError';
+  constructor() {
+    super('messages: there is no user turn to answer');
+  }
+}
+
+export const EXTRACTIVE_MODEL_ID = 'extractive';
+
+const unanswered = (addressed: boolean): ChatAnswer => ({
+  addressed,
+  answered: false,
+  text: '',
+  citations: [],
+  modelId: EXTRACTIVE_MODEL_ID,
+  inputTokens: 0,
+  outputTokens: 0,
+});
+
+/**
+ * The generate path: mention gating, follow-up resolution, retrieval on the namespace, then an
+ * answer from the retrieved passages only: written by the configured language model (its
+ * citations checked), or composed offline, which is also the fallback when the model fails.
+ */
+export async function answerChat(
+  request: GenerateRequest,
+  retriever: PassageRetriever,
+  settings: AnswerSettings,
+): Promise<ChatAnswer> {
+  const latest = latestUserTurn(request.messages);
+  if (latest < 0) throw new NoQuestionError();
+  const requireMention = request.requireMention ?? true;
+  if (requireMention && !mentionsAgent(request.messages[latest]?.content ?? '', settings.mentionNames)) {
+    return unanswered(false);
+  }
+  const resolved = resolveQuestion(request.messages, settings.mentionNames) as ResolvedQuestion;
+  const namespace = request.toolParams?.namespace ?? DEFAULT_NAMESPACE;
+  const hits = await retriever.search(namespace, resolved.retrievalQuery, { limit: settings.passages });
+  const extractive = composeExtractiveAnswer({ ...resolved, namespace, hits });
+  const offline: ChatAnswer = { ...unanswered(true), ...extractive };
+  if (!settings.languageModel || !extractive.answered) return offline;
+  return answerWithLanguageModel(settings.languageModel, resolved, hits, offline);
+}
+
+async function answerWithLanguageModel(
+  config: LanguageModelConfig,
+  resolved: ResolvedQuestion,
+  hits: readonly SearchHit[],
+  offline: ChatAnswer,
+): Promise<ChatAnswer> {
+  const withNote = (why: string): ChatAnswer => ({
+    ...offline,
+    text: `Note: the language model ${why}, so this answer quotes the documents directly.\n\n${offline.text}`,
+  });
+  try {
+    const answer = await askLanguageModel(config, resolved.question, hits, resolved.followsUp);
+    const checked = checkCitations(answer.text, hits.length);
+    if (checked.cited.length === 0) return withNote('cited none of the passages it was given');
+    const citations = [...checked.cited].sort((a, b) => a - b).map((n) => citationFor(hits[n - 1]!, n));
+    return {
+      addressed: true,
+      answered: true,
+      text: `${checked.text}\n\n${sourcesList(citations)}`,
+      citations,
+      modelId: config.model,
+      inputTokens: answer.inputTokens,
+      outputTokens: answer.outputTokens,
+    };
+  } catch (error) {
+    if (error instanceof LanguageModelError) return withNote(error.message);
+    throw error;
+  }
+}
