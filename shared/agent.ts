@@ -132,3 +132,17 @@ export type GenerateResponse = z.infer<typeof GenerateResponse>;
 /** The agent's error body: a sanitized message, never a stack, a path or a secret. */
 export const AgentError = z.object({ error: z.string() });
 export type AgentError = z.infer<typeof AgentError>;
+
+/**
+ * One server-sent event of `POST /api/agents/:agentId/stream`, in Mastra's format
+ * (`data: {type, runId, from, payload}`; the stream ends with `data: [DONE]`). Types sent:
+ * start, step-start, text-start, text-delta (`payload.text`), text-end, source, step-finish, and
+ * finish, whose payload carries `usage`, `sources` (Citation[]) and `addressed`.
+ */
+export const AgentStreamFrame = z.looseObject({
+  type: z.string(),
+  runId: z.string(),
+  from: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type AgentStreamFrame = z.infer<typeof AgentStreamFrame>;

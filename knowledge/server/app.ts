@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { streamSSE } from 'hono/streaming';
+import { AGENT_KEY, DEFAULT_NAMESPACE, GenerateRequest, Namespace } from '../../shared/agent.js';
+import { answerChat } from '../agent/answer.js';
+import { describeAgent, describeTool, describeTools } from './agent-card.js';
+import type { KnowledgeBackend } from './backend.js';
+import type { AgentServerConfig } from './config.js';
+import { generateResponse } from './generate-response.js';
+import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
+import { errorReply, parseWith, readJson, RequestProblem } from './http-errors.js';
+import { openApiDocument } from './openapi.js';
+import { streamFrames } from './stream-frames.js';
+import { swaggerUi } from './swagger-ui.js';
+import { findTool, ingestSourcesTool, searchDocsTool, type AgentTool, type ToolContext } from './tools.js';
+import { saveUploads, withPublicUploadPaths } from './uploads.js';
+
+export interface AgentAppOptions {
+  config: AgentServerConfig;
+  backend: KnowledgeBackend;
+  /** The knowledge app UI served at `/` (built by the desktop issue); without it `/` leads to Swagger UI. */
+  ui?: Hono;
+  /** Where one line per failed request goes; never a body, a stack or a secret. */
+  log?: (line: string) => void;
+}
+
+const SMALL_BODY = 1024 * 1024;
+
+/** The knowledge agent's HTTP API: Mastra-compatible agent and tool routes, OpenAPI, Swagger UI. */
+export function createAgentApp(options: AgentAppOptions): Hono {
+  const { config } = options;
+  const backend = withPublicUploadPaths(options.backend, config.uploadDir);
+  const secrets = [config.apiKey, config.languageModel?.apiKey].filter((value): value is string =>
+    Boolean(value),
+  );
+  const tools: ToolContext = { backend, secrets };
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    const reply = errorReply(error, secrets);
+    if (reply.status >= 500) {
+      log(
+        JSON.stringify({
+          event: 'agent.error',
+          method: c.req.method,
+          path: c.req.path,
+          error: reply.message,
+        }),
+      );
+    }
+    return c.json({ error: reply.message }, reply.status);
+  });
+  app.notFound((c) => c.json({ error: 'route not found' }, 404));
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        unknownAgent(c)
+          ? c.json({ error: 'agent not found' }, 404)
+          : c.json({ error: `method ${c.req.method} not allowed: use ${methods.join(', ')}` }, 405, {
+              Allow: methods.join(', '),
+            }),
+    }),
+  );
+
+  app.use('/api/*', corsFor(config.corsOrigins));
+  if (config.apiKey) {
+    const guard = requireApiKey(config.apiKey);
+    // The interface description is public so Swagger UI can load it before the key is entered.
+    app.use('/api/*', (c, next) => (c.req.path === '/api/openapi.json' ? next() : guard(c, next)));
+  }
+
+  const ingestGuards = [rateLimit(config.rateLimitPerMinute), limitBody(config.ingestMaxBytes)] as const;
+  const generateGuards = [rateLimit(config.rateLimitPerMinute), limitBody(config.generateMaxBytes)] as const;
+
+  app.get('/api', (c) =>
+    c.json({
+      status: 'ok',
+      service: 'parley knowledge agent',
+      agents: [AGENT_KEY],
+      tools: [ingestSourcesTool.id, searchDocsTool.id],
+      model: config.languageModel?.model ?? 'extractive',
+      auth: Boolean(config.apiKey),
+    }),
+  );
+  app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
+
+  app.get('/api/agents', (c) => c.json({ [AGENT_KEY]: describeAgent(config) }));
+  app.get('/api/agents/:agentId', (c) => {
+    if (unknownAgent(c)) return c.json({ error: 'agent not found' }, 404);
+    return c.json(describeAgent(config));
+  });
+
+  const answer = async (c: Context) => {
+    if (unknownAgent(c)) throw new RequestProblem(404, 'agent not found');
+    const request = parseWith(GenerateRequest, await readJson(c));
+    const settings = {
+      mentionNames: config.mentionNames,
+      passages: config.passages,
+      ...(config.languageModel ? { languageModel: config.languageModel } : {}),
+    };
+    return generateResponse(await answerChat(request, backend, settings), randomUUID());
+  };
+  app.post('/api/agents/:agentId/generate', ...generateGuards, async (c) => c.json(await answer(c)));
+  app.post('/api/agents/:agentId/stream', ...generateGuards, async (c) => {
+    const response = await answer(c);
+    return streamSSE(c, async (stream) => {
+      for (const frame of streamFrames(response)) await stream.writeSSE({ data: JSON.stringify(frame) });
+      await stream.writeSSE({ data: '[DONE]' });
+    });
+  });
+
+  app.get('/api/tools', (c) => c.json(describeTools()));
+  app.get('/api/tools/:toolId', (c) => {
+    const tool = findTool(c.req.param('toolId'));
+    return tool ? c.json(describeTool(tool)) : c.json({ error: 'tool not found' }, 404);
+  });
+
+  const run = async (tool: AgentTool, data: unknown) =>
+    tool.execute(parseWith(tool.inputSchema, data), tools);
+  app.post('/api/tools/ingestSources', ...ingestGuards, async (c) =>
+    c.json(await run(ingestSourcesTool, await ingestBody(c, config.uploadDir))),
+  );
+  app.post('/api/tools/searchDocs', limitBody(SMALL_BODY), async (c) =>
+    c.json(await run(searchDocsTool, await readJson(c))),
+  );
+  app.post(
+    '/api/tools/:toolId/execute',
+    (c, next) => (c.req.param('toolId') === ingestSourcesTool.id ? ingestGuards[0](c, next) : next()),
+    (c, next) =>
+      limitBody(c.req.param('toolId') === ingestSourcesTool.id ? config.ingestMaxBytes : SMALL_BODY)(c, next),
+    async (c) => {
+      const tool = findTool(c.req.param('toolId'));
+      if (!tool) return c.json({ error: 'tool not found' }, 404);
+      const body = await readJson(c);
+      if (typeof body !== 'object' || body === null || !('data' in body)) {
+        throw new RequestProblem(400, 'data: the tool input goes in {"data": …}');
+      }
+      return c.json(await run(tool, body.data));
+    },
+  );
+
+  app.route('/swagger-ui', swaggerUi());
+  if (options.ui) app.route('/', options.ui);
+  else app.get('/', (c) => c.redirect('/swagger-ui'));
+  return app;
+}
+
+function unknownAgent(c: Context): boolean {
+  const agentId = c.req.param('agentId');
+  return agentId !== undefined && agentId !== AGENT_KEY;
+}
+
+/**
+ * The ingest input from JSON, or from `multipart/form-data`: `namespace` and `sources` fields,
+ * and any number of file parts, saved under the upload folder and ingested as files.
+ */
+async function ingestBody(c: Context, uploadDir: string): Promise<unknown> {
+  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return readJson(c);
+  const form = await c.req.parseBody({ all: true }).catch(() => {
+    throw new RequestProblem(400, 'body: not a valid multipart/form-data body');
+  });
+  const values = (name: string) => [form[name] ?? []].flat();
+  const namespace = parseWith(
+    Namespace.optional(),
+    values('namespace').find((v) => typeof v === 'string'),
+  );
+  const files = Object.values(form)
+    .flat()
+    .filter((value): value is File => value instanceof File);
+  const saved = files.length > 0 ? await saveUploads(uploadDir, namespace ?? DEFAULT_NAMESPACE, files) : [];
+  const sources = values('sources').filter(
+    (value): value is string => typeof value === 'string' && value.trim() !== '',
+  );
+  return {
+    ...(namespace ? { namespace } : {}),
+    ...(sources.length > 0 ? { sources } : {}),
+    ...(saved.length > 0 ? { files: saved } : {}),
+  };
+}

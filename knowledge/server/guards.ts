@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { rateLimiter } from 'hono-rate-limiter';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** Compares digests so the time taken says nothing about how much of the key was right. */
+function sameKey(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function presentedKey(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1];
+  return bearer?.trim() ?? c.req.header('x-api-key')?.trim();
+}
+
+/** With a key configured, a request must carry it as a bearer token or in `x-api-key`. */
+export function requireApiKey(apiKey: string): MiddlewareHandler {
+  return async (c, next) => {
+    const given = presentedKey(c);
+    if (given === undefined || !sameKey(given, apiKey)) {
+      return c.json(
+        { error: 'missing or wrong API key: send Authorization: Bearer <key> or x-api-key' },
+        401,
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+      );
+    }
+    await next();
+  };
+}
+
+/**
+ * CORS for the configured origins and the server's own pages. Other origins get no CORS headers,
+ * so browsers keep their pages from reading the answers.
+ */
+export function corsFor(origins: readonly string[]): MiddlewareHandler {
+  const allowed = new Set(origins.map((origin) => origin.replace(/\/+$/, '')));
+  return cors({
+    origin: (origin, c) => {
+      const host = c.req.header('host');
+      const own = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+      return own || allowed.has(origin) ? origin : null;
+    },
+    allowHeaders: ['Content-Type', 'Authorization', 'x-api-key'],
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    maxAge: 600,
+  });
+}
+
+/** The client's address as the socket sees it (forwarded-for headers are not trusted). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** At most `perMinute` requests per client IP in a one-minute window; then 429 with Retry-After. */
+export function rateLimit(perMinute: number): MiddlewareHandler {
+  return rateLimiter({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-6',
+    keyGenerator: clientAddress,
+    message: {
+      error: `too many requests: at most ${perMinute} per minute, retry after the time in Retry-After`,
+    },
+  });
+}
+
+const describeBytes = (bytes: number): string =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
+
+export function limitBody(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => c.json({ error: `request body too large: the limit is ${describeBytes(maxBytes)}` }, 413),
+  });
+}

@@ -1,0 +1,67 @@
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { KnowledgeEngine } from '../engine.js';
+import { createAgentApp } from './app.js';
+import type { KnowledgeBackend } from './backend.js';
+import type { AgentServerConfig } from './config.js';
+
+export interface RunningAgentServer {
+  /** The API root, e.g. `http://127.0.0.1:4111/api`. */
+  apiUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: AgentServerConfig;
+  backend: KnowledgeBackend;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  ui?: Hono;
+}
+
+/**
+ * Opens the engine the way the HTTP API needs it: local paths only under the configured roots
+ * (and the upload folder), URLs to private networks refused unless allowed.
+ */
+export async function openAgentEngine(
+  dataDir: string,
+  config: AgentServerConfig,
+  options: { allowPrivateNetwork?: boolean } = {},
+): Promise<KnowledgeEngine> {
+  await mkdir(config.uploadDir, { recursive: true });
+  return KnowledgeEngine.open({
+    dataDir,
+    ingestRoots: [...config.ingestRoots, config.uploadDir],
+    allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+    watchNamespaceFolders: true,
+  });
+}
+
+export async function startAgentServer(options: StartOptions): Promise<RunningAgentServer> {
+  const app = createAgentApp({
+    config: options.config,
+    backend: options.backend,
+    ...(options.ui ? { ui: options.ui } : {}),
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
+      resolve(started),
+    );
+    started.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    apiUrl: `http://${host}:${port}/api`,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
+}

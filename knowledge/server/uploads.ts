@@ -1,0 +1,65 @@
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
+import type { IngestedSource, SearchHit } from '../../shared/agent.js';
+import type { KnowledgeBackend } from './backend.js';
+
+/** A file name safe to keep on disk: no folders, no control or shell characters, bounded length. */
+export function safeFileName(name: string): string {
+  const cleaned = basename(name.replace(/\\/g, '/'))
+    .replace(/[^\p{L}\p{N}._ -]/gu, '_')
+    .replace(/^\.+/, '')
+    .slice(-120);
+  return cleaned || 'upload';
+}
+
+/** Saves uploaded files under `<uploadDir>/<namespace>/`, returning their paths. */
+export async function saveUploads(
+  uploadDir: string,
+  namespace: string,
+  files: readonly File[],
+): Promise<string[]> {
+  const folder = join(uploadDir, namespace);
+  await mkdir(folder, { recursive: true });
+  const real = await realpath(folder);
+  return Promise.all(
+    files.map(async (file) => {
+      const path = join(real, safeFileName(file.name));
+      await writeFile(path, new Uint8Array(await file.arrayBuffer()));
+      return path;
+    }),
+  );
+}
+
+/**
+ * The backend as the API shows it: uploaded files are named `uploads/<namespace>/<file>` instead of
+ * by their absolute path on the server.
+ */
+export function withPublicUploadPaths(backend: KnowledgeBackend, uploadDir: string): KnowledgeBackend {
+  let realUploadDir: Promise<string> | undefined;
+  const hide = async (path: string): Promise<string> => {
+    realUploadDir ??= realpath(uploadDir).catch(() => uploadDir);
+    for (const root of [uploadDir, await realUploadDir]) {
+      if (path.startsWith(root + sep)) return ['uploads', ...relative(root, path).split(sep)].join('/');
+    }
+    return path;
+  };
+  return {
+    async ingest(namespace, sources) {
+      const results = await backend.ingest(namespace, sources);
+      return Promise.all(
+        results.map(async (result): Promise<IngestedSource> => ({
+          ...result,
+          source: await hide(result.source),
+        })),
+      );
+    },
+    async search(namespace, query, options) {
+      const hits = await backend.search(namespace, query, options);
+      return Promise.all(
+        hits.map(async (hit): Promise<SearchHit> =>
+          hit.source.path ? { ...hit, source: { ...hit.source, path: await hide(hit.source.path) } } : hit,
+        ),
+      );
+    },
+  };
+}
