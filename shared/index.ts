@@ -1,0 +1,10 @@
+// The browser-safe public surface of shared/: contracts and typed clients. Nothing here imports Node.
+export * from './agent.js';
+export * from './agent-client.js';
+export * from './chat-server-client.js';
+export * from './errors.js';
+export * from './groups.js';
+export * from './interactive.js';
+export * from './message.js';
+export * from './notification-settings.js';
+export * from './users.js';
