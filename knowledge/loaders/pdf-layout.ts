@@ -1,0 +1,221 @@
+/**
+ * Reading order for the text runs of one PDF page. A content stream may draw text in any order
+ * (two-column pages are often written baseline by baseline across both columns), so the runs are
+ * laid out again from their positions: runs on one baseline form segments, wide vertical gaps
+ * shared by many segments are column gutters, and each column is read top-down before the next.
+ * Full-width runs (titles, figure captions across columns) cut the page into bands.
+ */
+
+/** One run of text in PDF user space: x and y are the start of its baseline, y grows upwards. */
+export interface PositionedText {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  /** Font size, i.e. the glyph height. */
+  size: number;
+}
+
+/** Runs on one baseline with no wide gap between them. */
+interface Segment {
+  text: string;
+  x: number;
+  end: number;
+  y: number;
+  size: number;
+}
+
+interface Gutter {
+  start: number;
+  end: number;
+}
+
+/** A gap wider than this many font sizes splits a baseline into segments (word gaps are narrower). */
+const SEGMENT_GAP_EM = 0.8;
+/** Runs whose baselines differ by less than this many font sizes sit on one line. */
+const SAME_LINE_EM = 0.4;
+/** A column is at least this many font sizes wide: narrower "columns" are table cells. */
+const MIN_COLUMN_EM = 12;
+const MIN_COLUMN_SEGMENTS = 3;
+/** Text spread wider than this (in points, about 3.5 m) is not a page layout worth analysing. */
+const MAX_PAGE_WIDTH = 10_000;
+
+/** The page's text in reading order: paragraphs separated by a blank line, hyphenated breaks joined. */
+export function pageText(items: PositionedText[]): string {
+  const segments = toSegments(items);
+  if (segments.length === 0) return '';
+  const gutters = findGutters(segments);
+  return readingOrder(segments, gutters)
+    .flatMap(paragraphs)
+    .filter((p) => p !== '')
+    .join('\n\n');
+}
+
+function toSegments(items: PositionedText[]): Segment[] {
+  const visible = items
+    .filter((item) => item.text.trim() !== '' && item.size > 0)
+    .sort((a, b) => b.y - a.y || a.x - b.x);
+  const segments: Segment[] = [];
+  for (const row of groupRows(visible, (item) => item)) {
+    row.sort((a, b) => a.x - b.x);
+    let current: Segment | undefined;
+    for (const item of row) {
+      const gap = current ? item.x - current.end : Infinity;
+      if (current && gap <= SEGMENT_GAP_EM * item.size) {
+        current.text = joinRun(current.text, item.text, gap > 0.15 * item.size);
+        current.end = Math.max(current.end, item.x + item.width);
+      } else {
+        current = { text: item.text, x: item.x, end: item.x + item.width, y: item.y, size: item.size };
+        segments.push(current);
+      }
+    }
+  }
+  return segments;
+}
+
+/** Groups things sorted top-down into rows sharing a baseline. */
+function groupRows<T>(sorted: T[], position: (t: T) => { y: number; size: number }): T[][] {
+  const rows: T[][] = [];
+  let rowY = NaN;
+  for (const thing of sorted) {
+    const { y, size } = position(thing);
+    const row = rows.at(-1);
+    if (row && Math.abs(rowY - y) <= SAME_LINE_EM * size) row.push(thing);
+    else {
+      rows.push([thing]);
+      rowY = y;
+    }
+  }
+  return rows;
+}
+
+function joinRun(left: string, right: string, spaced: boolean): string {
+  if (!spaced || /\s$/.test(left) || /^\s/.test(right)) return left + right;
+  return `${left} ${right}`;
+}
+
+/**
+ * Vertical bands of the page that almost no segment crosses, with enough text on both sides.
+ * A few crossing segments (a title, a caption) are allowed: they are read as full-width text.
+ */
+function findGutters(segments: Segment[]): Gutter[] {
+  const size = median(segments.map((s) => s.size));
+  const left = Math.min(...segments.map((s) => s.x));
+  const right = Math.max(...segments.map((s) => s.end));
+  if (right - left > MAX_PAGE_WIDTH) return [];
+  const coverage = new Int32Array(Math.ceil(right - left) + 1);
+  for (const s of segments) {
+    for (let b = Math.floor(s.x - left); b < Math.ceil(s.end - left); b++)
+      coverage[b] = (coverage[b] ?? 0) + 1;
+  }
+  const allowance = Math.max(1, Math.floor(segments.length * 0.1));
+  const candidates: Gutter[] = [];
+  let runStart = -1;
+  coverage.forEach((count, b) => {
+    if (count <= allowance) {
+      if (runStart < 0) runStart = b;
+    } else if (runStart >= 0) {
+      if (runStart > 0 && b - runStart >= SEGMENT_GAP_EM * size) {
+        candidates.push({ start: left + runStart, end: left + b });
+      }
+      runStart = -1;
+    }
+  });
+  return validColumns(segments, candidates, left, right, size);
+}
+
+/** Keeps the gutters only if every column they make looks like running text. */
+function validColumns(segments: Segment[], gutters: Gutter[], left: number, right: number, size: number) {
+  if (gutters.length === 0 || gutters.length > 3) return [];
+  const bounds = [left, ...gutters.flatMap((g) => [g.start, g.end]), right];
+  for (let c = 0; c <= gutters.length; c++) {
+    const from = bounds[2 * c] ?? left;
+    const to = bounds[2 * c + 1] ?? right;
+    const inColumn = segments.filter((s) => !crossesAny(s, gutters) && columnOf(s, gutters) === c);
+    if (to - from < MIN_COLUMN_EM * size || inColumn.length < MIN_COLUMN_SEGMENTS) return [];
+    if (median(inColumn.map((s) => s.end - s.x)) < 0.5 * (to - from)) return [];
+  }
+  return gutters;
+}
+
+function crossesAny(segment: Segment, gutters: Gutter[]): boolean {
+  return gutters.some((g) => segment.x < g.start && segment.end > g.end);
+}
+
+function columnOf(segment: Segment, gutters: Gutter[]): number {
+  const centre = (segment.x + segment.end) / 2;
+  return gutters.filter((g) => centre > (g.start + g.end) / 2).length;
+}
+
+/** Blocks of segments in reading order: each column of a band, then any full-width text below it. */
+function readingOrder(segments: Segment[], gutters: Gutter[]): Segment[][] {
+  const sorted = [...segments].sort((a, b) => b.y - a.y || a.x - b.x);
+  if (gutters.length === 0) return [sorted];
+  const blocks: Segment[][] = [];
+  let columns: Segment[][] = gutters.map(() => []).concat([[]]);
+  let fullWidth: Segment[] = [];
+  const flushColumns = () => {
+    blocks.push(...columns.filter((c) => c.length > 0));
+    columns = columns.map(() => []);
+  };
+  for (const segment of sorted) {
+    if (crossesAny(segment, gutters)) {
+      if (fullWidth.length === 0) flushColumns();
+      fullWidth.push(segment);
+      continue;
+    }
+    if (fullWidth.length > 0) {
+      blocks.push(fullWidth);
+      fullWidth = [];
+    }
+    columns[columnOf(segment, gutters)]?.push(segment);
+  }
+  if (fullWidth.length > 0) blocks.push(fullWidth);
+  flushColumns();
+  return blocks;
+}
+
+/** A block's lines joined into paragraphs; a wider gap than usual or a change of size starts a new one. */
+function paragraphs(block: Segment[]): string[] {
+  const lines = groupRows(block, (s) => s).map((row) => {
+    row.sort((a, b) => a.x - b.x);
+    const first = row[0] as Segment;
+    return { text: row.map((s) => s.text.trim()).join(' '), y: first.y, size: first.size };
+  });
+  const gaps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
+  const usualGap = gaps.length > 0 ? percentile(gaps, 0.25) : 0;
+  const result: string[] = [];
+  let paragraph = '';
+  lines.forEach((line, i) => {
+    const previous = lines[i - 1];
+    const gap = previous ? previous.y - line.y : 0;
+    const newParagraph =
+      !previous ||
+      gap > Math.max(1.3 * usualGap, 1.15 * line.size) ||
+      Math.abs(line.size - previous.size) > 0.2 * line.size;
+    if (newParagraph) {
+      if (paragraph !== '') result.push(paragraph);
+      paragraph = line.text;
+    } else {
+      paragraph = joinLines(paragraph, line.text);
+    }
+  });
+  if (paragraph !== '') result.push(paragraph);
+  return result;
+}
+
+/** Joins a line to the one before it, undoing a hyphenated break (`exam-` + `ple` = `example`). */
+function joinLines(before: string, next: string): string {
+  if (/\p{L}[-\u00AD]$/u.test(before) && /^\p{Ll}/u.test(next)) return before.slice(0, -1) + next;
+  if (before.endsWith('\u00AD')) return before.slice(0, -1) + next;
+  return `${before} ${next}`;
+}
+
+function median(values: number[]): number {
+  return percentile(values, 0.5);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}

@@ -1,0 +1,103 @@
+/**
+ * PDF text with pdf.js, one page at a time: each page's text runs are put in reading order
+ * (pdf-layout.ts), the page's resources are released before the next page is read, and pages
+ * without any text are reported by range, since a scanned PDF yields no text without OCR.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { DocumentPage, LoadOptions } from '../types.js';
+import { SourceError } from './errors.js';
+import { cleanTitle } from './normalize.js';
+import { pageText, type PositionedText } from './pdf-layout.js';
+
+export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
+
+export interface PdfText {
+  pages: DocumentPage[];
+  /** The document information Title, when it says something. */
+  title?: string;
+  warnings: string[];
+}
+
+/**
+ * A local file is read by ranges as pages need it; a download is already in memory (as a plain
+ * Uint8Array that owns its buffer: pdf.js refuses Buffers and transfers the bytes).
+ */
+export type PdfInput = { file: string } | { data: Uint8Array };
+
+const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promise<PdfText> {
+  const task = getDocument({
+    ...('file' in input
+      ? { url: pathToFileURL(input.file), disableStream: true, disableAutoFetch: true }
+      : { data: input.data }),
+    // Character maps and standard fonts map glyphs of CJK and non-embedded fonts to Unicode.
+    cMapUrl: join(pdfjsRoot, 'cmaps') + '/',
+    cMapPacked: true,
+    standardFontDataUrl: join(pdfjsRoot, 'standard_fonts') + '/',
+    isEvalSupported: false,
+    verbosity: VerbosityLevel.ERRORS,
+  });
+  try {
+    const pdf = await task.promise.catch((error: unknown) => {
+      throw openError(error);
+    });
+    const pages: DocumentPage[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      options.signal?.throwIfAborted();
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      const runs: PositionedText[] = [];
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = item.transform as number[];
+        runs.push({
+          text: item.str,
+          x,
+          y,
+          width: item.width,
+          size: item.height || Math.hypot(c, d) || Math.hypot(a, b),
+        });
+      }
+      pages.push({ page: n, text: pageText(runs) });
+      page.cleanup();
+      options.onPage?.(n, pdf.numPages);
+    }
+    if (!pages.some((p) => p.text !== '')) throw new SourceError(NO_TEXT_MESSAGE);
+    const { info } = await pdf.getMetadata();
+    const title = cleanTitle(String((info as { Title?: unknown } | undefined)?.Title ?? '')) || undefined;
+    return { pages, title, warnings: emptyPageWarnings(pages) };
+  } finally {
+    await task.destroy();
+  }
+}
+
+function openError(error: unknown): Error {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'PasswordException') return new SourceError('the PDF is password-protected');
+  if (name === 'InvalidPDFException') return new SourceError('not a valid PDF file');
+  return new SourceError(
+    `the PDF could not be read: ${error instanceof Error ? error.message : String(error)}`,
+  );
+}
+
+/** "page 3: …" or "pages 4-6: …" for each run of pages without text. */
+function emptyPageWarnings(pages: DocumentPage[]): string[] {
+  const warnings: string[] = [];
+  let runStart: number | undefined;
+  pages.forEach((page, i) => {
+    const empty = page.text === '';
+    if (empty && runStart === undefined) runStart = page.page;
+    const runEnds = runStart !== undefined && (!empty || i === pages.length - 1);
+    if (runEnds) {
+      const last = empty ? page.page : pages[i - 1]?.page;
+      const range = runStart === last ? `page ${runStart}` : `pages ${runStart}-${last}`;
+      warnings.push(`${range}: ${NO_TEXT_MESSAGE}`);
+      runStart = undefined;
+    }
+  });
+  return warnings;
+}

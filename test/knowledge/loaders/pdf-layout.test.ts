@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { pageText, type PositionedText } from '../../../knowledge/loaders/pdf-layout.js';
+
+/** Lines of 10-point text from (x, y) down, 12 points apart, about 5 points per character. */
+function lines(x: number, y: number, texts: string[]): PositionedText[] {
+  return texts.map((text, i) => ({ text, x, y: y - 12 * i, width: text.length * 5, size: 10 }));
+}
+
+const COLUMN_A = [
+  'alpha one of the first column',
+  'alpha two of the first column',
+  'alpha three of the first col',
+];
+const COLUMN_B = [
+  'beta one of the second column',
+  'beta two of the second column',
+  'beta three of the second col',
+];
+
+describe('PDF page reading order', () => {
+  it('reads columns one after the other whatever order the runs come in', () => {
+    const left = lines(50, 700, COLUMN_A);
+    const right = lines(320, 700, COLUMN_B);
+    const interleaved = left.flatMap((run, i) => [right[i] as PositionedText, run]);
+    expect(pageText(interleaved)).toBe(`${COLUMN_A.join(' ')}\n\n${COLUMN_B.join(' ')}`);
+  });
+
+  it('reads full-width text between column bands in place', () => {
+    const runs = [
+      ...lines(50, 700, COLUMN_A),
+      ...lines(320, 700, COLUMN_B),
+      {
+        text: 'Figure 1: a caption running across both columns of the page',
+        x: 50,
+        y: 640,
+        width: 500,
+        size: 10,
+      },
+      ...lines(50, 610, [
+        'gamma one of the first column',
+        'gamma two of the first column',
+        'gamma three first column',
+      ]),
+      ...lines(320, 610, [
+        'delta one of the second column',
+        'delta two of the second column',
+        'delta three second col',
+      ]),
+    ];
+    const paragraphs = pageText(runs).split('\n\n');
+    expect(paragraphs.map((p) => p.split(' ')[0])).toEqual(['alpha', 'beta', 'Figure', 'gamma', 'delta']);
+  });
+
+  it('keeps the rows of a table together instead of reading its cells as columns', () => {
+    const rows = ['Pump', 'Valve', 'Filter', 'Hose'].map((name, i) => [
+      { text: name, x: 50, y: 700 - 12 * i, width: name.length * 5, size: 10 },
+      { text: `${i + 1}0 kg`, x: 200, y: 700 - 12 * i, width: 25, size: 10 },
+      { text: `part ${i + 1}`, x: 300, y: 700 - 12 * i, width: 30, size: 10 },
+    ]);
+    expect(pageText(rows.flat())).toBe(
+      'Pump 10 kg part 1 Valve 20 kg part 2 Filter 30 kg part 3 Hose 40 kg part 4',
+    );
+  });
+
+  it('starts a new paragraph at a wider line gap and at a change of font size', () => {
+    const runs = [
+      { text: 'Maintenance', x: 50, y: 720, width: 90, size: 16 },
+      ...lines(50, 700, ['first paragraph line', 'continues here']),
+      ...lines(50, 664, ['second paragraph']),
+    ];
+    expect(pageText(runs)).toBe('Maintenance\n\nfirst paragraph line continues here\n\nsecond paragraph');
+  });
+
+  it('separates runs on one line by a space only where there is a gap', () => {
+    const runs = [
+      { text: 'Hydro', x: 50, y: 700, width: 25, size: 10 },
+      { text: 'static', x: 75, y: 700, width: 30, size: 10 },
+      { text: 'pressure', x: 108, y: 700, width: 40, size: 10 },
+    ];
+    expect(pageText(runs)).toBe('Hydrostatic pressure');
+  });
+
+  it('gives no text for a page without runs', () => {
+    expect(pageText([{ text: '  ', x: 0, y: 0, width: 5, size: 10 }])).toBe('');
+  });
+});

@@ -1,0 +1,122 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSource, SourceError } from '../../../knowledge/loaders/index.js';
+import { writePdf } from '../support/pdf.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parley-pdf-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const LEFT = [
+  'The left column opens the article',
+  'and explains how the valve works',
+  'when the pressure rises quickly.',
+  'It ends before the right column.',
+];
+const RIGHT = [
+  'The right column continues with',
+  'maintenance advice for the valve',
+  'and the intervals for inspection.',
+  'It is read after the left column.',
+];
+
+describe('PDF loader', () => {
+  it('reads a two-column page column by column, below its full-width heading', async () => {
+    const path = await writePdf(join(dir, 'columns.pdf'), [
+      { lines: ['Valve Handbook: Chapter One'], columns: [LEFT, RIGHT] },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    const text = doc.pages[0]?.text ?? '';
+    expect(text).toBe(['Valve Handbook: Chapter One', LEFT.join(' '), RIGHT.join(' ')].join('\n\n'));
+  });
+
+  it('keeps one page per PDF page with its 1-based number', async () => {
+    const path = await writePdf(join(dir, 'three-pages.pdf'), [
+      { lines: ['First page about pumps.'] },
+      { lines: ['Second page'], columns: [LEFT, RIGHT] },
+      { lines: ['Third page about filters.'] },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.format).toBe('pdf');
+    expect(doc.pages.map((p) => p.page)).toEqual([1, 2, 3]);
+    expect(doc.pages[0]?.text).toBe('First page about pumps.');
+    expect(doc.pages[1]?.text.indexOf('The left column')).toBeLessThan(
+      doc.pages[1]?.text.indexOf('The right column') ?? -1,
+    );
+    expect(doc.pages[2]?.text).toBe('Third page about filters.');
+  });
+
+  it('reports every page to onPage as it is parsed', async () => {
+    const path = await writePdf(join(dir, 'progress.pdf'), [
+      { lines: ['a'] },
+      { lines: ['b'] },
+      { lines: ['c'] },
+    ]);
+    const calls: [number, number][] = [];
+    await loadSource({ kind: 'file', path }, { onPage: (page, total) => calls.push([page, total]) });
+    expect(calls).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+  });
+
+  it('joins a word hyphenated across a line break', async () => {
+    const path = await writePdf(join(dir, 'hyphen.pdf'), [
+      {
+        lines: ['The gasket must be replaced at every inspec-', 'tion of the housing, as a well-known rule.'],
+      },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages[0]?.text).toBe(
+      'The gasket must be replaced at every inspection of the housing, as a well-known rule.',
+    );
+  });
+
+  it('refuses an image-only PDF as probably scanned', async () => {
+    const path = await writePdf(join(dir, 'scan.pdf'), [{ drawing: true }, { drawing: true }]);
+    const loading = loadSource({ kind: 'file', path });
+    await expect(loading).rejects.toBeInstanceOf(SourceError);
+    await expect(loading).rejects.toThrow('no extractable text: scanned or image-only PDF?');
+  });
+
+  it('warns about the range of pages without text and keeps the others', async () => {
+    const path = await writePdf(join(dir, 'partly-scanned.pdf'), [
+      { lines: ['Typed first page.'] },
+      { drawing: true },
+      { drawing: true },
+      { lines: ['Typed fourth page.'] },
+      { drawing: true },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.warnings).toEqual([
+      'pages 2-3: no extractable text: scanned or image-only PDF?',
+      'page 5: no extractable text: scanned or image-only PDF?',
+    ]);
+    expect(doc.pages.map((p) => p.text)).toEqual(['Typed first page.', '', '', 'Typed fourth page.', '']);
+  });
+
+  it('takes the title from the PDF metadata', async () => {
+    const path = await writePdf(join(dir, 'meta.pdf'), [{ lines: ['Body'] }], {
+      title: 'Pump Service Guide',
+    });
+    expect((await loadSource({ kind: 'file', path })).title).toBe('Pump Service Guide');
+  });
+
+  it('falls back to the file name for a PDF without a metadata title', async () => {
+    const path = await writePdf(join(dir, 'untitled-report.pdf'), [{ lines: ['Body'] }]);
+    expect((await loadSource({ kind: 'file', path })).title).toBe('untitled-report.pdf');
+  });
+
+  it('refuses a file with a .pdf name that is not a PDF', async () => {
+    const path = join(dir, 'fake.pdf');
+    await writeFile(path, 'just some text, no PDF structure at all');
+    await expect(loadSource({ kind: 'file', path })).rejects.toThrow(SourceError);
+  });
+});
