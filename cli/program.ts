@@ -1,4 +1,6 @@
 import { Command, Option } from 'commander';
+import { registerAgentCommand } from './commands/agent.js';
+import { registerAskCommand } from './commands/ask.js';
 import { registerPendingCommands } from './commands/pending.js';
 
 export const DEFAULT_AGENT_PORT = 4111;
@@ -20,5 +22,7 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: false });
 
   registerPendingCommands(program);
+  registerAgentCommand(program);
+  registerAskCommand(program);
   return program;
 }

@@ -12,11 +12,6 @@ interface PendingCommand {
   define: (command: Command) => Command;
 }
 
-const agentAddress = (command: Command): Command =>
-  command
-    .addOption(new Option('--port <port>', 'port to listen on').env('PARLEY_AGENT_PORT').default('4111'))
-    .addOption(new Option('--host <host>', 'address to bind').env('PARLEY_AGENT_HOST').default('127.0.0.1'));
-
 const chatAddress = (command: Command): Command =>
   command
     .addOption(new Option('--port <port>', 'port to listen on').env('PARLEY_CHAT_PORT').default('4000'))
@@ -35,12 +30,6 @@ export const pendingCommands: PendingCommand[] = [
     summary: 'run the chat service (:4000) and the knowledge agent (:4111) with the demo app',
     issue: 6,
     define: (c) => c,
-  },
-  {
-    name: 'agent',
-    summary: 'run the knowledge agent server (Mastra-compatible API under /api)',
-    issue: 4,
-    define: (c) => agentAddress(c),
   },
   {
     name: 'chat-server',
@@ -77,12 +66,6 @@ export const pendingCommands: PendingCommand[] = [
     summary: 'list namespaces with document and chunk counts (namespaces delete NS removes one)',
     issue: 3,
     define: (c) => c.argument('[action]', '"delete" to remove a namespace').argument('[namespace]'),
-  },
-  {
-    name: 'ask',
-    summary: 'ask the knowledge agent a question and print the answer with its sources',
-    issue: 4,
-    define: (c) => namespaceOption(c.argument('<question>')).option('--json', 'print the JSON answer'),
   },
 ];
 

@@ -1,0 +1,82 @@
+import { isIP } from 'node:net';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import {
+  agentConfigFromEnv,
+  DEFAULT_AGENT_HOST,
+  DEFAULT_AGENT_PORT,
+  openAgentEngine,
+  startAgentServer,
+} from '../../knowledge/server/index.js';
+import { dataDirOf } from './options.js';
+
+interface AgentCommandOptions {
+  port: number;
+  host: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError('give a port from 0 to 65535.');
+  return port;
+}
+
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+
+export function registerAgentCommand(program: Command): void {
+  const summary = 'run the knowledge agent server (Mastra-compatible API under /api)';
+  program
+    .command('agent')
+    .summary(summary)
+    .description(
+      `${summary}.\n` +
+        'Environment: AGENT_API_KEY, CORS_ORIGINS, INGEST_ROOTS, INGEST_MAX_BYTES, AGENT_RATE_LIMIT, ' +
+        'AGENT_MENTION_NAMES, AGENT_ALLOW_PRIVATE_NETWORK=1, LLM_BASE_URL, LLM_MODEL, LLM_PROVIDER_API_KEY, LLM_TIMEOUT_MS.',
+    )
+    .addOption(
+      new Option('--port <port>', 'port to listen on')
+        .env('PARLEY_AGENT_PORT')
+        .argParser(parsePort)
+        .default(DEFAULT_AGENT_PORT),
+    )
+    .addOption(
+      new Option('--host <host>', 'address to bind').env('PARLEY_AGENT_HOST').default(DEFAULT_AGENT_HOST),
+    )
+    .action(async (options: AgentCommandOptions, command: Command) => {
+      const dataDir = dataDirOf(command);
+      const config = agentConfigFromEnv(process.env, dataDir);
+      const engine = await openAgentEngine(dataDir, config, {
+        allowPrivateNetwork: process.env.AGENT_ALLOW_PRIVATE_NETWORK === '1',
+      });
+      const server = await startAgentServer({
+        config,
+        backend: engine,
+        host: options.host,
+        port: options.port,
+      }).catch(async (error: unknown) => {
+        await engine.close();
+        throw error;
+      });
+      const origin = server.apiUrl.replace(/\/api$/, '');
+      process.stdout.write(
+        `Knowledge agent listening on ${server.apiUrl} (Swagger UI: ${origin}/swagger-ui)\n` +
+          `Generate endpoint: ${server.apiUrl}/agents/knowledge/generate\n` +
+          `Answers: ${config.languageModel ? `language model ${config.languageModel.model}` : 'extractive (offline)'}; ` +
+          `API key: ${config.apiKey ? 'required' : 'not required'}; ` +
+          `local paths under: ${config.ingestRoots.length > 0 ? config.ingestRoots.join(', ') : 'none (set INGEST_ROOTS)'}\n`,
+      );
+      if (!isLoopback(options.host) && !config.apiKey) {
+        process.stderr.write(
+          'Warning: listening beyond this machine without AGENT_API_KEY: anyone who reaches it can use it.\n',
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      await engine.close();
+    });
+}
