@@ -1,12 +1,6 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import {
-  agentConfigFromEnv,
-  DEFAULT_AGENT_HOST,
-  DEFAULT_AGENT_PORT,
-  openAgentEngine,
-  startAgentServer,
-} from '../../knowledge/server/index.js';
+import { DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../../knowledge/server/config.js';
 import { dataDirOf } from './options.js';
 
 interface AgentCommandOptions {
@@ -44,6 +38,9 @@ export function registerAgentCommand(program: Command): void {
       new Option('--host <host>', 'address to bind').env('PARLEY_AGENT_HOST').default(DEFAULT_AGENT_HOST),
     )
     .action(async (options: AgentCommandOptions, command: Command) => {
+      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
+      const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
+        await import('../../knowledge/server/index.js');
       const dataDir = dataDirOf(command);
       const config = agentConfigFromEnv(process.env, dataDir);
       const engine = await openAgentEngine(dataDir, config, {

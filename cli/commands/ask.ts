@@ -1,8 +1,5 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { answerChat } from '../../knowledge/agent/index.js';
-import { KnowledgeEngine } from '../../knowledge/index.js';
-import { agentConfigFromEnv, answerSettings, generateResponse } from '../../knowledge/server/index.js';
 import { dataDirOf, namespaceOption } from './options.js';
 
 interface AskCommandOptions {
@@ -24,6 +21,13 @@ export function registerAskCommand(program: Command): void {
   )
     .option('--json', 'print the generate response as JSON')
     .action(async (question: string, options: AskCommandOptions, command: Command) => {
+      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
+      const [{ answerChat }, { KnowledgeEngine }, { agentConfigFromEnv, answerSettings, generateResponse }] =
+        await Promise.all([
+          import('../../knowledge/agent/index.js'),
+          import('../../knowledge/index.js'),
+          import('../../knowledge/server/index.js'),
+        ]);
       const dataDir = dataDirOf(command);
       const config = agentConfigFromEnv(process.env, dataDir);
       const engine = await KnowledgeEngine.open({ dataDir });
