@@ -6,7 +6,7 @@ import { AGENT_KEY, DEFAULT_NAMESPACE, GenerateRequest, Namespace } from '../../
 import { answerChat } from '../agent/answer.js';
 import { describeAgent, describeTool, describeTools } from './agent-card.js';
 import type { KnowledgeBackend } from './backend.js';
-import type { AgentServerConfig } from './config.js';
+import { answerSettings, type AgentServerConfig } from './config.js';
 import { generateResponse } from './generate-response.js';
 import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
 import { errorReply, parseWith, readJson, RequestProblem } from './http-errors.js';
@@ -34,7 +34,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const secrets = [config.apiKey, config.languageModel?.apiKey].filter((value): value is string =>
     Boolean(value),
   );
-  const tools: ToolContext = { backend, secrets };
+  const tools: ToolContext = { backend, secrets, readableRoots: [...config.ingestRoots, config.uploadDir] };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const app = new Hono();
 
@@ -96,12 +96,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const answer = async (c: Context) => {
     if (unknownAgent(c)) throw new RequestProblem(404, 'agent not found');
     const request = parseWith(GenerateRequest, await readJson(c));
-    const settings = {
-      mentionNames: config.mentionNames,
-      passages: config.passages,
-      ...(config.languageModel ? { languageModel: config.languageModel } : {}),
-    };
-    return generateResponse(await answerChat(request, backend, settings), randomUUID());
+    return generateResponse(await answerChat(request, backend, answerSettings(config)), randomUUID());
   };
   app.post('/api/agents/:agentId/generate', ...generateGuards, async (c) => c.json(await answer(c)));
   app.post('/api/agents/:agentId/stream', ...generateGuards, async (c) => {
@@ -143,13 +138,15 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   );
 
   app.route('/swagger-ui', swaggerUi());
+  app.get('/swagger-ui/', (c) => c.redirect('/swagger-ui'));
   if (options.ui) app.route('/', options.ui);
   else app.get('/', (c) => c.redirect('/swagger-ui'));
   return app;
 }
 
+/** Whether the path names an agent other than ours (read from the path: it may match no route). */
 function unknownAgent(c: Context): boolean {
-  const agentId = c.req.param('agentId');
+  const agentId = /^\/api\/agents\/([^/]+)/.exec(c.req.path)?.[1];
   return agentId !== undefined && agentId !== AGENT_KEY;
 }
 

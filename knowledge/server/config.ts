@@ -1,5 +1,6 @@
 import { delimiter, resolve } from 'node:path';
 import { DEFAULT_MENTION_NAMES } from '../agent/mention.js';
+import type { AnswerSettings } from '../agent/answer.js';
 import type { LanguageModelConfig } from '../agent/llm.js';
 
 export const DEFAULT_AGENT_PORT = 4111;
@@ -80,5 +81,14 @@ export function agentConfigFromEnv(env: Env, dataDir: string): AgentServerConfig
     mentionNames: [...new Set([...DEFAULT_MENTION_NAMES, ...extraNames])],
     passages: 6,
     ...(languageModel ? { languageModel } : {}),
+  };
+}
+
+/** What answering needs from the configuration; the server and `parley ask` answer alike. */
+export function answerSettings(config: AgentServerConfig): AnswerSettings {
+  return {
+    mentionNames: config.mentionNames,
+    passages: config.passages,
+    ...(config.languageModel ? { languageModel: config.languageModel } : {}),
   };
 }

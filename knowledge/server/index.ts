@@ -2,6 +2,7 @@ export { createAgentApp, type AgentAppOptions } from './app.js';
 export type { KnowledgeBackend } from './backend.js';
 export {
   agentConfigFromEnv,
+  answerSettings,
   DEFAULT_AGENT_HOST,
   DEFAULT_AGENT_PORT,
   type AgentServerConfig,

@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { z } from 'zod';
 import {
   IngestRequest,
@@ -6,7 +7,7 @@ import {
   SearchResponse,
   type IngestedSource,
 } from '../../shared/agent.js';
-import { detectSource } from '../loaders/index.js';
+import { detectSource, SourceError } from '../loaders/index.js';
 import type { SourceInput } from '../types.js';
 import type { KnowledgeBackend } from './backend.js';
 import { sanitizeMessage } from './sanitize.js';
@@ -22,6 +23,8 @@ export interface AgentTool<Input extends z.ZodType = z.ZodType, Output = unknown
 
 export interface ToolContext {
   backend: KnowledgeBackend;
+  /** Folders (absolute) local paths in a request may point into; the engine checks them again after symlinks. */
+  readableRoots: readonly string[];
   /** Values that must never appear in a response (API keys). */
   secrets: readonly string[];
 }
@@ -32,16 +35,42 @@ interface PlannedInputs {
   refused: IngestedSource[];
 }
 
-function inputsOf(request: z.output<typeof IngestRequest>): PlannedInputs {
+const OUTSIDE_ROOTS = 'outside the folders this agent may read (INGEST_ROOTS)';
+
+/**
+ * Refuses a path outside the readable roots before anything looks at it, with the same words
+ * whether it exists or not, so a request cannot probe which files the server has.
+ */
+function outsideRoots(path: string, roots: readonly string[]): boolean {
+  const absolute = resolve(path);
+  return !roots.some((root) => {
+    const rel = relative(root, absolute);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  });
+}
+
+function inputsOf(request: z.output<typeof IngestRequest>, roots: readonly string[]): PlannedInputs {
   const planned: PlannedInputs = { inputs: [], refused: [] };
+  const addFile = (label: string, path: string) => {
+    if (outsideRoots(path, roots))
+      planned.refused.push({ source: label, status: 'failed', error: OUTSIDE_ROOTS });
+    else planned.inputs.push({ kind: 'file', path });
+  };
   for (const raw of request.sources ?? []) {
+    let input: SourceInput;
     try {
-      planned.inputs.push(detectSource(raw));
+      input = detectSource(raw);
     } catch (error) {
-      planned.refused.push({ source: raw, status: 'failed', error: (error as Error).message });
+      const missingPath = error instanceof SourceError && /^file not found/.test(error.message);
+      const message =
+        missingPath && outsideRoots(raw.trim(), roots) ? OUTSIDE_ROOTS : (error as Error).message;
+      planned.refused.push({ source: raw, status: 'failed', error: message });
+      continue;
     }
+    if (input.kind === 'file') addFile(raw, input.path);
+    else planned.inputs.push(input);
   }
-  for (const path of request.files ?? []) planned.inputs.push({ kind: 'file', path });
+  for (const path of request.files ?? []) addFile(path, path);
   for (const text of request.texts ?? []) {
     planned.inputs.push({ kind: 'text', text: text.text, ...(text.title ? { title: text.title } : {}) });
   }
@@ -55,8 +84,8 @@ export const ingestSourcesTool: AgentTool<typeof IngestRequest, IngestResponse> 
     'Each source is reported with its document id, title, pages and chunks, or its error.',
   inputSchema: IngestRequest,
   outputSchema: IngestResponse,
-  async execute(request, { backend, secrets }) {
-    const { inputs, refused } = inputsOf(request);
+  async execute(request, { backend, secrets, readableRoots }) {
+    const { inputs, refused } = inputsOf(request, readableRoots);
     const results = inputs.length > 0 ? await backend.ingest(request.namespace, inputs) : [];
     return {
       namespace: request.namespace,
