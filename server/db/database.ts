@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.js';
+import type { ChatDatabase } from './schema.js';
+
+export type StorageEngine = 'sqlite' | 'postgres';
+
+export interface StoreLocation {
+  /** Where `chat.db` lives when no database URL is given. */
+  dataDir: string;
+  /** `postgres://…` switches the store to PostgreSQL. */
+  databaseUrl?: string | undefined;
+}
+
+export interface ChatStore {
+  db: Kysely<ChatDatabase>;
+  engine: StorageEngine;
+  /** A human-readable location without credentials, for logs. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/** Epoch seconds and message ids are bigint columns; they fit a JS number, so read them as one. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+function openPostgres(databaseUrl: string): ChatStore {
+  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes, max: 10 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<ChatDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const url = new URL(databaseUrl);
+  return {
+    db,
+    engine: 'postgres',
+    describe: `postgres://${url.host}${url.pathname}`,
+    close: () => db.destroy(),
+  };
+}
+
+function openSqlite(dataDir: string): ChatStore {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'chat.db');
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  // WAL + NORMAL keeps every committed transaction across a process crash (SIGKILL); only an OS
+  // crash or power loss can drop the last few, and it never corrupts the file.
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<ChatDatabase>({ dialect: new SqliteDialect({ database }) });
+  return { db, engine: 'sqlite', describe: file, close: () => db.destroy() };
+}
+
+/** Opens the chat store (SQLite in the data dir, or PostgreSQL) and runs the migrations. */
+export async function openChatStore(location: StoreLocation): Promise<ChatStore> {
+  const store =
+    location.databaseUrl !== undefined && location.databaseUrl !== ''
+      ? openPostgres(location.databaseUrl)
+      : openSqlite(location.dataDir);
+  try {
+    await migrateToLatest(store.db as Kysely<unknown>, store.engine);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}

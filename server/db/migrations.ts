@@ -1,0 +1,184 @@
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { StorageEngine } from './database.js';
+
+/**
+ * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
+ * differs between the engines; everything else is portable DDL.
+ */
+function chatCore(engine: StorageEngine): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('apps')
+        .addColumn('app_id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.app_id').onDelete('cascade'))
+        .addColumn('api_key', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('api_keys_pk', ['app_id', 'api_key'])
+        .execute();
+      await db.schema
+        .createTable('users')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('avatar', 'text')
+        .addColumn('link', 'text')
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('status_message', 'text')
+        .addColumn('metadata', 'text')
+        .addColumn('tags', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint')
+        .addColumn('deactivated_at', 'bigint')
+        .addPrimaryKeyConstraint('users_pk', ['app_id', 'uid'])
+        .execute();
+      await db.schema
+        .createTable('auth_tokens')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('auth_token', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('auth_tokens_pk', ['app_id', 'auth_token'])
+        .execute();
+      await db.schema
+        .createIndex('auth_tokens_by_user')
+        .on('auth_tokens')
+        .columns(['app_id', 'uid'])
+        .execute();
+      await db.schema
+        .createTable('groups')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('guid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text')
+        .addColumn('icon', 'text')
+        .addColumn('description', 'text')
+        .addColumn('metadata', 'text')
+        .addColumn('owner', 'text')
+        .addColumn('tags', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint')
+        .addColumn('updated_by', 'text')
+        .addPrimaryKeyConstraint('groups_pk', ['app_id', 'guid'])
+        .execute();
+      await db.schema
+        .createTable('group_members')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('guid', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('joined_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('group_members_pk', ['app_id', 'guid', 'uid'])
+        .execute();
+      await db.schema
+        .createIndex('group_members_by_user')
+        .on('group_members')
+        .columns(['app_id', 'uid'])
+        .execute();
+      await db.schema
+        .createTable('group_bans')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('guid', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('banned_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('group_bans_pk', ['app_id', 'guid', 'uid'])
+        .execute();
+      await db.schema
+        .createTable('messages')
+        .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+          engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('conversation_id', 'text', (c) => c.notNull())
+        .addColumn('sender', 'text', (c) => c.notNull())
+        .addColumn('receiver_type', 'text', (c) => c.notNull())
+        .addColumn('receiver', 'text', (c) => c.notNull())
+        .addColumn('category', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('muid', 'text')
+        .addColumn('tags', 'text')
+        .addColumn('sent_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('edited_at', 'bigint')
+        .addColumn('edited_by', 'text')
+        .addColumn('deleted_at', 'bigint')
+        .addColumn('deleted_by', 'text')
+        .execute();
+      await db.schema
+        .createIndex('messages_by_conversation')
+        .on('messages')
+        .columns(['app_id', 'conversation_id', 'id'])
+        .execute();
+      await db.schema.createIndex('messages_by_app').on('messages').columns(['app_id', 'id']).execute();
+      await db.schema
+        .createTable('conversations')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('conversation_id', 'text', (c) => c.notNull())
+        .addColumn('conversation_type', 'text', (c) => c.notNull())
+        .addColumn('first_uid', 'text')
+        .addColumn('second_uid', 'text')
+        .addColumn('guid', 'text')
+        .addColumn('last_message_id', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('conversations_pk', ['app_id', 'conversation_id'])
+        .execute();
+      await db.schema
+        .createIndex('conversations_by_first')
+        .on('conversations')
+        .columns(['app_id', 'first_uid'])
+        .execute();
+      await db.schema
+        .createIndex('conversations_by_second')
+        .on('conversations')
+        .columns(['app_id', 'second_uid'])
+        .execute();
+      await db.schema
+        .createIndex('conversations_by_group')
+        .on('conversations')
+        .columns(['app_id', 'guid'])
+        .execute();
+      await db.schema
+        .createTable('notification_settings')
+        .addColumn('app_id', 'text', (c) => c.primaryKey())
+        .addColumn('settings', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('notification_preferences')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('preferences', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('notification_preferences_pk', ['app_id', 'uid'])
+        .execute();
+    },
+  };
+}
+
+function migrationsFor(engine: StorageEngine): MigrationProvider {
+  return { getMigrations: async () => ({ '0001_chat_core': chatCore(engine) }) };
+}
+
+/** Brings the schema up to date; run at every start, a no-op when nothing is new. */
+export async function migrateToLatest(db: Kysely<unknown>, engine: StorageEngine): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationsFor(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error !== undefined || failed !== undefined) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`chat store migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,140 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of the chat store. Times are integer epoch seconds; JSON members (metadata, tags, message
+ * data, settings) are stored as text so both engines share one set of queries.
+ */
+export interface AppTable {
+  app_id: string;
+  name: string;
+  region: string;
+  created_at: number;
+}
+
+export type ApiKeyScope = 'fullAccess' | 'authOnly';
+
+export interface ApiKeyTable {
+  app_id: string;
+  api_key: string;
+  name: string;
+  scope: ApiKeyScope;
+  created_at: number;
+}
+
+export interface UserTable {
+  app_id: string;
+  uid: string;
+  name: string;
+  avatar: string | null;
+  link: string | null;
+  role: string;
+  status_message: string | null;
+  metadata: string | null;
+  tags: string;
+  status: string;
+  created_at: number;
+  updated_at: number | null;
+  deactivated_at: number | null;
+}
+
+export interface AuthTokenTable {
+  app_id: string;
+  auth_token: string;
+  uid: string;
+  created_at: number;
+}
+
+export type GroupType = 'public' | 'password' | 'private';
+export type MemberScope = 'admin' | 'moderator' | 'participant';
+
+export interface GroupTable {
+  app_id: string;
+  guid: string;
+  name: string;
+  type: GroupType;
+  password_hash: string | null;
+  icon: string | null;
+  description: string | null;
+  metadata: string | null;
+  owner: string | null;
+  tags: string;
+  created_at: number;
+  updated_at: number | null;
+  updated_by: string | null;
+}
+
+export interface GroupMemberTable {
+  app_id: string;
+  guid: string;
+  uid: string;
+  scope: MemberScope;
+  joined_at: number;
+}
+
+export interface GroupBanTable {
+  app_id: string;
+  guid: string;
+  uid: string;
+  banned_at: number;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  app_id: string;
+  conversation_id: string;
+  sender: string;
+  receiver_type: 'user' | 'group';
+  receiver: string;
+  category: string;
+  type: string;
+  data: string;
+  muid: string | null;
+  tags: string | null;
+  sent_at: number;
+  updated_at: number;
+  edited_at: number | null;
+  edited_by: string | null;
+  deleted_at: number | null;
+  deleted_by: string | null;
+}
+
+/** One row per conversation, kept current as messages arrive, so listing conversations is one query. */
+export interface ConversationTable {
+  app_id: string;
+  conversation_id: string;
+  conversation_type: 'user' | 'group';
+  /** For one-to-one conversations the two UIDs; null for groups. */
+  first_uid: string | null;
+  second_uid: string | null;
+  guid: string | null;
+  last_message_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NotificationSettingsTable {
+  app_id: string;
+  settings: string;
+  updated_at: number;
+}
+
+export interface NotificationPreferencesTable {
+  app_id: string;
+  uid: string;
+  preferences: string;
+  updated_at: number;
+}
+
+export interface ChatDatabase {
+  apps: AppTable;
+  api_keys: ApiKeyTable;
+  users: UserTable;
+  auth_tokens: AuthTokenTable;
+  groups: GroupTable;
+  group_members: GroupMemberTable;
+  group_bans: GroupBanTable;
+  messages: MessageTable;
+  conversations: ConversationTable;
+  notification_settings: NotificationSettingsTable;
+  notification_preferences: NotificationPreferencesTable;
+}

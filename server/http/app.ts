@@ -1,0 +1,89 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { ChatError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { conversationRoutes } from '../routes/conversations.js';
+import { groupRoutes } from '../routes/groups.js';
+import { messageRoutes } from '../routes/messages.js';
+import { notificationRoutes } from '../routes/notifications.js';
+import { userRoutes } from '../routes/users.js';
+import type { ChatServices } from '../services/registry.js';
+import type { ChatEnv } from './context.js';
+import { rateLimit, type RateLimits } from './rate-limit.js';
+import { requireFullAccess } from './tenancy.js';
+
+export interface HttpOptions {
+  logger: Logger;
+  rateLimits: RateLimits | false;
+}
+
+/** Requests larger than this are refused before they are read: a message is at most 65 KB. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** The chat service's HTTP surface: the server REST API under `/v3`, plus a health check. */
+export function createHttpApp(services: ChatServices, options: HttpOptions): Hono<ChatEnv> {
+  const { logger } = options;
+  const app = new Hono<ChatEnv>();
+
+  app.onError((error, c) => {
+    if (error instanceof ChatError) return c.json(error.toEnvelope(), error.status);
+    if (error instanceof HTTPException && error.status === 413) {
+      const refused = new ChatError(413, 'ERR_BAD_REQUEST', `body: at most ${MAX_BODY_BYTES} bytes`, {
+        field: 'body',
+      });
+      return c.json(refused.toEnvelope(), 413);
+    }
+    logger.error('request_failed', {
+      method: c.req.method,
+      route: c.req.routePath,
+      error: error instanceof Error ? error.name : 'unknown',
+      reason: error instanceof Error ? error.message : undefined,
+    });
+    return c.json(
+      new ChatError(500, 'ERR_EXCEPTION', 'The request failed inside the service.').toEnvelope(),
+      500,
+    );
+  });
+
+  app.notFound((c) =>
+    c.json(
+      new ChatError(404, 'ERR_API_NOT_FOUND', `No API ${c.req.method} ${c.req.path}.`, {
+        method: c.req.method,
+      }).toEnvelope(),
+      404,
+    ),
+  );
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    // The route pattern, not the path: paths can carry auth tokens.
+    logger.info('request', {
+      method: c.req.method,
+      route: c.req.routePath,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      appId: c.get('app')?.appId,
+    });
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+
+  const v3 = new Hono<ChatEnv>();
+  v3.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HTTPException(413);
+      },
+    }),
+  );
+  v3.use(requireFullAccess(services.apps));
+  if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits));
+  for (const routes of [userRoutes, groupRoutes, messageRoutes, conversationRoutes, notificationRoutes]) {
+    v3.route('/', routes(services));
+  }
+  app.route('/v3', v3);
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { MiddlewareHandler } from 'hono';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ChatError } from '../errors.js';
+import type { ChatEnv } from './context.js';
+
+/** Requests per minute per app, as CometChat documents them; `false` turns limiting off. */
+export interface RateLimits {
+  corePerMinute: number;
+  standardPerMinute: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { corePerMinute: 10_000, standardPerMinute: 20_000 };
+
+/** CometChat's core operations: creating and deleting users, creating and joining groups. */
+function isCoreOperation(method: string, path: string): boolean {
+  if (method === 'POST' && /\/v3\/(users|groups)\/?$/.test(path)) return true;
+  if (method === 'DELETE' && /\/v3\/users\/[^/]+\/?$/.test(path)) return true;
+  return method === 'POST' && /\/v3\/groups\/[^/]+\/members\/?$/.test(path);
+}
+
+/** Counts each app's requests per minute and answers ERR_TOO_MANY_REQUESTS (429) past the limit. */
+export function rateLimit(limits: RateLimits): MiddlewareHandler<ChatEnv> {
+  const core = new RateLimiterMemory({ keyPrefix: 'core', points: limits.corePerMinute, duration: 60 });
+  const standard = new RateLimiterMemory({
+    keyPrefix: 'standard',
+    points: limits.standardPerMinute,
+    duration: 60,
+  });
+  return async (c, next) => {
+    const isCore = isCoreOperation(c.req.method, c.req.path);
+    try {
+      await (isCore ? core : standard).consume(c.get('app').appId);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const retryAfter = Math.ceil(rejection.msBeforeNext / 1000);
+      c.header('Retry-After', String(retryAfter));
+      const limit = isCore ? limits.corePerMinute : limits.standardPerMinute;
+      throw new ChatError(
+        429,
+        'ERR_TOO_MANY_REQUESTS',
+        `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter}s.`,
+        {
+          limit,
+          retryAfter,
+        },
+      );
+    }
+    await next();
+  };
+}

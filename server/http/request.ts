@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { zodErrorToEnvelope } from '../../shared/errors.js';
+import { ChatError, badRequest } from '../errors.js';
+import { EntityId } from '../validation.js';
+import type { ChatContext } from './context.js';
+
+function invalid(error: z.ZodError, prefix?: string): ChatError {
+  const envelope = zodErrorToEnvelope(error);
+  const message = prefix === undefined ? envelope.error.message : `${prefix}.${envelope.error.message}`;
+  return new ChatError(400, envelope.error.code, message, envelope.error.details);
+}
+
+/** The JSON body validated by `schema`; a missing body counts as `{}` for schemas that allow it. */
+export async function jsonBody<T extends z.ZodType>(c: ChatContext, schema: T): Promise<z.output<T>> {
+  const text = await c.req.text();
+  let body: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw badRequest('body', 'not valid JSON');
+    }
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw invalid(parsed.error);
+  return parsed.data;
+}
+
+/** Query parameters validated by `schema`; repeated keys arrive as arrays. */
+export function queryOf<T extends z.ZodType>(c: ChatContext, schema: T): z.output<T> {
+  const raw: Record<string, string | string[]> = {};
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    raw[key] = values.length === 1 && values[0] !== undefined ? values[0] : values;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw invalid(parsed.error);
+  return parsed.data;
+}
+
+/** A UID or GUID from the path, validated and lower-cased. */
+export function pathId(c: ChatContext, name: string): string {
+  const parsed = EntityId.safeParse(c.req.param(name));
+  if (!parsed.success) throw badRequest(name, parsed.error.issues[0]?.message ?? 'invalid');
+  return parsed.data;
+}
+
+/** The `onBehalfOf` header: the UID the server acts for, lower-cased. */
+export function onBehalfOf(c: ChatContext): string | undefined {
+  const value = c.req.header('onBehalfOf');
+  if (value === undefined || value === '') return undefined;
+  const parsed = EntityId.safeParse(value);
+  if (!parsed.success) throw badRequest('onBehalfOf', parsed.error.issues[0]?.message ?? 'invalid');
+  return parsed.data;
+}
+
+export function requiredOnBehalfOf(c: ChatContext): string {
+  const uid = onBehalfOf(c);
+  if (uid === undefined) throw badRequest('onBehalfOf', 'the onBehalfOf header (a UID) is required');
+  return uid;
+}

@@ -1,0 +1,10 @@
+/** The chat service: CometChat's server REST API v3 over SQLite or PostgreSQL. */
+export { startChatServer, DEMO_APP_ID, type ChatServer, type ChatServerOptions } from './server.js';
+export { createHttpApp, type HttpOptions } from './http/app.js';
+export { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
+export { openChatStore, type ChatStore, type StorageEngine, type StoreLocation } from './db/database.js';
+export { createChatServices, type ChatServices } from './services/registry.js';
+export { ChatEvents, type ChatEventMap } from './events.js';
+export { ChatError } from './errors.js';
+export { createLogger, silentLogger, type Logger } from './log.js';
+export type { App, AppSeed, SeededApp } from './repositories/apps.js';

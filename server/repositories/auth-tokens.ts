@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { AuthTokenTable, ChatDatabase } from '../db/schema.js';
+import { ChatError } from '../errors.js';
+import { nowSeconds } from '../time.js';
+
+export type AuthTokenRow = Selectable<AuthTokenTable>;
+
+export interface AuthTokenEntity {
+  uid: string;
+  authToken: string;
+  createdAt: number;
+}
+
+export const toAuthTokenEntity = (row: AuthTokenRow): AuthTokenEntity => ({
+  uid: row.uid,
+  authToken: row.auth_token,
+  createdAt: row.created_at,
+});
+
+/** Auth tokens log a user in from a client; CometChat's form is `<uid>_<seconds><40 hex>`. */
+export class AuthTokenRepository {
+  constructor(private readonly db: Kysely<ChatDatabase>) {}
+
+  /** Returns the user's newest token, or a new one when there is none or `force` asks for one. */
+  async issue(appId: string, uid: string, force: boolean): Promise<AuthTokenRow> {
+    if (!force) {
+      const existing = await this.db
+        .selectFrom('auth_tokens')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('uid', '=', uid)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (existing !== undefined) return existing;
+    }
+    const createdAt = nowSeconds();
+    const row: AuthTokenRow = {
+      app_id: appId,
+      uid,
+      auth_token: `${uid}_${createdAt}${randomBytes(20).toString('hex')}`,
+      created_at: createdAt,
+    };
+    await this.db.insertInto('auth_tokens').values(row).execute();
+    return row;
+  }
+
+  async list(
+    appId: string,
+    uid: string,
+    page: number,
+    perPage: number,
+  ): Promise<{ tokens: AuthTokenRow[]; total: number }> {
+    const base = this.db.selectFrom('auth_tokens').where('app_id', '=', appId).where('uid', '=', uid);
+    const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    const tokens = await base
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('auth_token')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    return { tokens, total: Number(counted?.total ?? 0) };
+  }
+
+  async delete(appId: string, uid: string, authToken: string): Promise<void> {
+    const deleted = await this.db
+      .deleteFrom('auth_tokens')
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .where('auth_token', '=', authToken)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) {
+      throw new ChatError(
+        404,
+        'ERR_AUTH_TOKEN_NOT_FOUND',
+        `The auth token does not exist for the UID ${uid}.`,
+        { uid },
+      );
+    }
+  }
+}

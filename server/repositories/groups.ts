@@ -1,0 +1,333 @@
+import { scryptSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { GroupEntity } from '../../shared/message.js';
+import type { ChatDatabase, GroupMemberTable, GroupTable, GroupType, MemberScope } from '../db/schema.js';
+import { ChatError, guidNotFound } from '../errors.js';
+import { nowSeconds } from '../time.js';
+import { parseJsonColumn } from '../validation.js';
+
+export type GroupRow = Selectable<GroupTable>;
+export type MemberRow = Selectable<GroupMemberTable>;
+type Db = Kysely<ChatDatabase>;
+
+export interface NewGroup {
+  guid: string;
+  name: string;
+  type: GroupType;
+  password?: string | undefined;
+  icon?: string | undefined;
+  description?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  owner?: string | undefined;
+  tags?: string[] | undefined;
+}
+
+export interface GroupChanges {
+  name?: string | undefined;
+  type?: GroupType | undefined;
+  password?: string | undefined;
+  icon?: string | undefined;
+  description?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  owner?: string | undefined;
+  tags?: string[] | undefined;
+  unset?: ReadonlyArray<'icon' | 'description' | 'metadata'> | undefined;
+  updatedBy?: string | undefined;
+}
+
+export interface GroupQuery {
+  searchKey?: string | undefined;
+  type?: GroupType | undefined;
+  /** Only groups this user has joined. */
+  joinedBy?: string | undefined;
+  page: number;
+  perPage: number;
+}
+
+/** Group passwords are kept as salted scrypt hashes, never in clear. */
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `${salt.toString('hex')}:${scryptSync(password, salt, 32).toString('hex')}`;
+}
+
+export function passwordMatches(password: string, stored: string): boolean {
+  const [salt, hash] = stored.split(':');
+  if (salt === undefined || hash === undefined) return false;
+  const expected = Buffer.from(hash, 'hex');
+  const actual = scryptSync(password, Buffer.from(salt, 'hex'), expected.length);
+  return timingSafeEqual(expected, actual);
+}
+
+/** What the group looks like to one member (scope, joinedAt), or to the app when `member` is absent. */
+export function toGroupEntity(
+  row: GroupRow,
+  membersCount: number,
+  member?: MemberRow,
+  options: { withTags?: boolean } = { withTags: true },
+): GroupEntity {
+  const entity: GroupEntity = { guid: row.guid, name: row.name, type: row.type };
+  if (row.description !== null) entity.description = row.description;
+  if (row.icon !== null) entity.icon = row.icon;
+  const metadata = parseJsonColumn<Record<string, unknown>>(row.metadata);
+  if (metadata !== undefined) entity.metadata = metadata;
+  if (member !== undefined) {
+    entity.scope = member.scope;
+    entity.joinedAt = member.joined_at;
+    entity.hasJoined = true;
+  }
+  entity.membersCount = membersCount;
+  entity.conversationId = `group_${row.guid}`;
+  entity.createdAt = row.created_at;
+  if (row.owner !== null) entity.owner = row.owner;
+  if (row.updated_at !== null) entity.updatedAt = row.updated_at;
+  if (row.updated_by !== null) entity.updatedBy = row.updated_by;
+  if (options.withTags !== false) entity.tags = parseJsonColumn<string[]>(row.tags) ?? [];
+  return entity;
+}
+
+/** Groups, their members and bans, per app. Methods accept a transaction as `db`. */
+export class GroupRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(group: NewGroup, appId: string, db: Db = this.db): Promise<GroupRow> {
+    const row: GroupRow = {
+      app_id: appId,
+      guid: group.guid,
+      name: group.name,
+      type: group.type,
+      password_hash: group.password === undefined ? null : hashPassword(group.password),
+      icon: group.icon ?? null,
+      description: group.description ?? null,
+      metadata: group.metadata === undefined ? null : JSON.stringify(group.metadata),
+      owner: group.owner ?? null,
+      tags: JSON.stringify(group.tags ?? []),
+      created_at: nowSeconds(),
+      updated_at: null,
+      updated_by: null,
+    };
+    const inserted = await db
+      .insertInto('groups')
+      .values(row)
+      .onConflict((oc) => oc.columns(['app_id', 'guid']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      throw new ChatError(409, 'ERR_GUID_ALREADY_EXISTS', `The GUID ${group.guid} already exists.`, {
+        guid: group.guid,
+      });
+    }
+    return row;
+  }
+
+  async find(appId: string, guid: string, db: Db = this.db): Promise<GroupRow | undefined> {
+    return db
+      .selectFrom('groups')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  async get(appId: string, guid: string, db: Db = this.db): Promise<GroupRow> {
+    const group = await this.find(appId, guid, db);
+    if (group === undefined) throw guidNotFound(guid);
+    return group;
+  }
+
+  async findMany(appId: string, guids: Iterable<string>): Promise<Map<string, GroupRow>> {
+    const wanted = [...new Set(guids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('groups')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('guid', 'in', wanted)
+      .execute();
+    return new Map(rows.map((row) => [row.guid, row]));
+  }
+
+  async list(appId: string, query: GroupQuery): Promise<{ groups: GroupRow[]; total: number }> {
+    let base = this.db.selectFrom('groups').where('groups.app_id', '=', appId);
+    if (query.searchKey !== undefined && query.searchKey !== '') {
+      const pattern = `%${query.searchKey.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      base = base.where((eb) =>
+        eb.or([
+          eb(sql`lower(groups.name)`, 'like', sql`${pattern} escape '\\'`),
+          eb('groups.guid', 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    if (query.type !== undefined) base = base.where('groups.type', '=', query.type);
+    if (query.joinedBy !== undefined) {
+      const uid = query.joinedBy;
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('group_members')
+            .select('group_members.uid')
+            .whereRef('group_members.app_id', '=', 'groups.app_id')
+            .whereRef('group_members.guid', '=', 'groups.guid')
+            .where('group_members.uid', '=', uid),
+        ),
+      );
+    }
+    const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    const groups = await base
+      .selectAll('groups')
+      .orderBy('groups.name')
+      .orderBy('groups.guid')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute();
+    return { groups, total: Number(counted?.total ?? 0) };
+  }
+
+  async update(appId: string, guid: string, changes: GroupChanges): Promise<GroupRow> {
+    const current = await this.get(appId, guid);
+    const unset = new Set(changes.unset ?? []);
+    const next: Partial<GroupRow> = { updated_at: nowSeconds(), updated_by: changes.updatedBy ?? null };
+    if (changes.name !== undefined) next.name = changes.name;
+    if (changes.type !== undefined) next.type = changes.type;
+    if (changes.password !== undefined) next.password_hash = hashPassword(changes.password);
+    if (changes.owner !== undefined) next.owner = changes.owner;
+    if (changes.tags !== undefined) next.tags = JSON.stringify(changes.tags);
+    next.icon = unset.has('icon') ? null : (changes.icon ?? current.icon);
+    next.description = unset.has('description') ? null : (changes.description ?? current.description);
+    next.metadata = unset.has('metadata')
+      ? null
+      : changes.metadata !== undefined
+        ? JSON.stringify(changes.metadata)
+        : current.metadata;
+    await this.db
+      .updateTable('groups')
+      .set(next)
+      .where('app_id', '=', appId)
+      .where('guid', '=', current.guid)
+      .execute();
+    return { ...current, ...next };
+  }
+
+  /** Removes the group with its members, bans and conversation; its messages stay in the history. */
+  async delete(appId: string, guid: string): Promise<void> {
+    const group = await this.get(appId, guid);
+    await this.db.transaction().execute(async (trx) => {
+      for (const table of ['group_members', 'group_bans'] as const) {
+        await trx.deleteFrom(table).where('app_id', '=', appId).where('guid', '=', group.guid).execute();
+      }
+      await trx
+        .deleteFrom('conversations')
+        .where('app_id', '=', appId)
+        .where('guid', '=', group.guid)
+        .execute();
+      await trx.deleteFrom('groups').where('app_id', '=', appId).where('guid', '=', group.guid).execute();
+    });
+  }
+
+  async member(appId: string, guid: string, uid: string, db: Db = this.db): Promise<MemberRow | undefined> {
+    return db
+      .selectFrom('group_members')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+  }
+
+  async memberCounts(appId: string, guids: Iterable<string>, db: Db = this.db): Promise<Map<string, number>> {
+    const wanted = [...new Set(guids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('group_members')
+      .select(['guid', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('app_id', '=', appId)
+      .where('guid', 'in', wanted)
+      .groupBy('guid')
+      .execute();
+    const counts = new Map(wanted.map((guid) => [guid, 0]));
+    for (const row of rows) counts.set(row.guid, Number(row.count));
+    return counts;
+  }
+
+  async guidsOf(appId: string, uid: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select('guid')
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .execute();
+    return rows.map((row) => row.guid);
+  }
+
+  /** The memberships of one user in the given groups. */
+  async membershipsOf(appId: string, uid: string, guids: Iterable<string>): Promise<Map<string, MemberRow>> {
+    const wanted = [...new Set(guids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('group_members')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .where('guid', 'in', wanted)
+      .execute();
+    return new Map(rows.map((row) => [row.guid, row]));
+  }
+
+  async listMembers(
+    appId: string,
+    guid: string,
+    query: { scope?: MemberScope | undefined; page: number; perPage: number },
+  ): Promise<{ members: MemberRow[]; total: number }> {
+    let base = this.db.selectFrom('group_members').where('app_id', '=', appId).where('guid', '=', guid);
+    if (query.scope !== undefined) base = base.where('scope', '=', query.scope);
+    const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    const members = await base
+      .selectAll()
+      .orderBy('joined_at')
+      .orderBy('uid')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute();
+    return { members, total: Number(counted?.total ?? 0) };
+  }
+
+  /** Adds or re-scopes a member; lifts a ban on them. */
+  async putMember(
+    appId: string,
+    guid: string,
+    uid: string,
+    scope: MemberScope,
+    db: Db = this.db,
+  ): Promise<MemberRow> {
+    const row: MemberRow = { app_id: appId, guid, uid, scope, joined_at: nowSeconds() };
+    await db
+      .deleteFrom('group_bans')
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
+      .where('uid', '=', uid)
+      .execute();
+    await db
+      .insertInto('group_members')
+      .values(row)
+      .onConflict((oc) => oc.columns(['app_id', 'guid', 'uid']).doUpdateSet({ scope }))
+      .execute();
+    return row;
+  }
+
+  async removeMember(appId: string, guid: string, uid: string, db: Db = this.db): Promise<boolean> {
+    const deleted = await db
+      .deleteFrom('group_members')
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  }
+
+  async ban(appId: string, guid: string, uid: string, db: Db = this.db): Promise<void> {
+    await this.removeMember(appId, guid, uid, db);
+    await db
+      .insertInto('group_bans')
+      .values({ app_id: appId, guid, uid, banned_at: nowSeconds() })
+      .onConflict((oc) => oc.columns(['app_id', 'guid', 'uid']).doNothing())
+      .execute();
+  }
+}

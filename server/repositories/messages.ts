@@ -1,0 +1,194 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ChatDatabase, MessageTable } from '../db/schema.js';
+import { messageNotFound } from '../errors.js';
+
+export type MessageRow = Selectable<MessageTable>;
+type Db = Kysely<ChatDatabase>;
+
+export interface MessageDraft {
+  conversationId: string;
+  sender: string;
+  receiverType: 'user' | 'group';
+  receiver: string;
+  category: string;
+  type: string;
+  /** `data` without `entities` for messages people send; action messages keep theirs. */
+  data: Record<string, unknown>;
+  muid?: string | undefined;
+  tags?: string[] | undefined;
+  sentAt: number;
+}
+
+export type Affix = 'append' | 'prepend';
+
+export interface MessageFilter {
+  conversationIds?: string[] | undefined;
+  /** Messages of one-to-one conversations this user is in, plus those of these groups. */
+  visibleTo?: { uid: string; guids: string[] } | undefined;
+  receiverType?: 'user' | 'group' | undefined;
+  category?: string | undefined;
+  type?: string | undefined;
+  sender?: string | undefined;
+  hideDeleted?: boolean | undefined;
+  onlyDeleted?: boolean | undefined;
+  fromTimestamp?: number | undefined;
+  toTimestamp?: number | undefined;
+}
+
+export interface MessageCursor {
+  affix: Affix;
+  id?: number | undefined;
+  sentAt?: number | undefined;
+}
+
+/** Stored messages, one app at a time; `insert` keeps the conversation row current in the same transaction. */
+export class MessageRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(appId: string, draft: MessageDraft, db: Db = this.db): Promise<MessageRow> {
+    const values = {
+      app_id: appId,
+      conversation_id: draft.conversationId,
+      sender: draft.sender,
+      receiver_type: draft.receiverType,
+      receiver: draft.receiver,
+      category: draft.category,
+      type: draft.type,
+      data: JSON.stringify(draft.data),
+      muid: draft.muid ?? null,
+      tags: draft.tags === undefined ? null : JSON.stringify(draft.tags),
+      sent_at: draft.sentAt,
+      updated_at: draft.sentAt,
+      edited_at: null,
+      edited_by: null,
+      deleted_at: null,
+      deleted_by: null,
+    };
+    const { id } = await db.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
+    const messageId = Number(id);
+    const [first, second] =
+      draft.receiverType === 'user' ? [draft.sender, draft.receiver].sort() : [undefined, undefined];
+    await db
+      .insertInto('conversations')
+      .values({
+        app_id: appId,
+        conversation_id: draft.conversationId,
+        conversation_type: draft.receiverType,
+        first_uid: first ?? null,
+        second_uid: second ?? null,
+        guid: draft.receiverType === 'group' ? draft.receiver : null,
+        last_message_id: messageId,
+        created_at: draft.sentAt,
+        updated_at: draft.sentAt,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['app_id', 'conversation_id'])
+          .doUpdateSet({ last_message_id: messageId, updated_at: draft.sentAt }),
+      )
+      .execute();
+    return { ...values, id: messageId };
+  }
+
+  async find(appId: string, id: number, db: Db = this.db): Promise<MessageRow | undefined> {
+    return db
+      .selectFrom('messages')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async get(appId: string, id: string, db: Db = this.db): Promise<MessageRow> {
+    const numeric = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+    const row = numeric === undefined ? undefined : await this.find(appId, numeric, db);
+    if (row === undefined) throw messageNotFound(id);
+    return row;
+  }
+
+  async findMany(appId: string, ids: Iterable<number>): Promise<Map<number, MessageRow>> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('id', 'in', wanted)
+      .execute();
+    return new Map(rows.map((row) => [Number(row.id), row]));
+  }
+
+  async update(
+    appId: string,
+    id: number,
+    changes: Partial<
+      Pick<
+        MessageRow,
+        'data' | 'tags' | 'updated_at' | 'edited_at' | 'edited_by' | 'deleted_at' | 'deleted_by'
+      >
+    >,
+    db: Db = this.db,
+  ): Promise<void> {
+    await db.updateTable('messages').set(changes).where('app_id', '=', appId).where('id', '=', id).execute();
+  }
+
+  async deletePermanently(appId: string, id: number, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('messages').where('app_id', '=', appId).where('id', '=', id).execute();
+  }
+
+  private filtered(appId: string, filter: MessageFilter) {
+    let query = this.db.selectFrom('messages').where('app_id', '=', appId);
+    if (filter.conversationIds !== undefined)
+      query = query.where('conversation_id', 'in', filter.conversationIds);
+    if (filter.visibleTo !== undefined) {
+      const { uid, guids } = filter.visibleTo;
+      query = query.where((eb) => {
+        const own = eb.and([
+          eb('receiver_type', '=', 'user'),
+          eb.or([eb('sender', '=', uid), eb('receiver', '=', uid)]),
+        ]);
+        return guids.length === 0
+          ? own
+          : eb.or([own, eb.and([eb('receiver_type', '=', 'group'), eb('receiver', 'in', guids)])]);
+      });
+    }
+    if (filter.receiverType !== undefined) query = query.where('receiver_type', '=', filter.receiverType);
+    if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+    if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+    if (filter.sender !== undefined) query = query.where('sender', '=', filter.sender);
+    if (filter.hideDeleted === true) query = query.where('deleted_at', 'is', null);
+    if (filter.onlyDeleted === true) query = query.where('deleted_at', 'is not', null);
+    if (filter.fromTimestamp !== undefined) query = query.where('sent_at', '>=', filter.fromTimestamp);
+    if (filter.toTimestamp !== undefined) query = query.where('sent_at', '<=', filter.toTimestamp);
+    return query;
+  }
+
+  /**
+   * A page of messages in ascending id order. `append` reads forward from the cursor (or from the
+   * start), `prepend` reads the page just before it (or the newest page).
+   */
+  async list(
+    appId: string,
+    filter: MessageFilter,
+    cursor: MessageCursor,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    let query = this.filtered(appId, filter);
+    if (cursor.id !== undefined) query = query.where('id', cursor.affix === 'append' ? '>' : '<', cursor.id);
+    if (cursor.sentAt !== undefined)
+      query = query.where('sent_at', cursor.affix === 'append' ? '>=' : '<=', cursor.sentAt);
+    const rows = await query
+      .selectAll()
+      .orderBy('id', cursor.affix === 'append' ? 'asc' : 'desc')
+      .limit(limit)
+      .execute();
+    return cursor.affix === 'append' ? rows : rows.reverse();
+  }
+
+  async count(appId: string, filter: MessageFilter): Promise<number> {
+    const row = await this.filtered(appId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+}

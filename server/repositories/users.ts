@@ -1,0 +1,199 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { UserEntity } from '../../shared/message.js';
+import type { ChatDatabase, UserTable } from '../db/schema.js';
+import { ChatError, uidNotFound } from '../errors.js';
+import { nowSeconds } from '../time.js';
+import { parseJsonColumn } from '../validation.js';
+
+export type UserRow = Selectable<UserTable>;
+
+export interface NewUser {
+  uid: string;
+  name: string;
+  avatar?: string | undefined;
+  link?: string | undefined;
+  role?: string | undefined;
+  statusMessage?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  tags?: string[] | undefined;
+}
+
+export interface UserChanges {
+  name?: string | undefined;
+  avatar?: string | undefined;
+  link?: string | undefined;
+  role?: string | undefined;
+  statusMessage?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  tags?: string[] | undefined;
+  unset?: ReadonlyArray<'avatar' | 'link' | 'metadata'> | undefined;
+}
+
+export interface UserQuery {
+  searchKey?: string | undefined;
+  status?: string | undefined;
+  role?: string | undefined;
+  page: number;
+  perPage: number;
+}
+
+export const DEFAULT_ROLE = 'default';
+export const OFFLINE = 'offline';
+
+/** The wire shape of a user; `tags` only where CometChat includes them. */
+export function toUserEntity(row: UserRow, options: { withTags?: boolean } = {}): UserEntity {
+  const entity: UserEntity = { uid: row.uid, name: row.name, status: row.status, role: row.role };
+  if (row.avatar !== null) entity.avatar = row.avatar;
+  if (row.link !== null) entity.link = row.link;
+  if (row.status_message !== null) entity.statusMessage = row.status_message;
+  const metadata = parseJsonColumn<Record<string, unknown>>(row.metadata);
+  if (metadata !== undefined) entity.metadata = metadata;
+  entity.createdAt = row.created_at;
+  if (row.updated_at !== null) entity.updatedAt = row.updated_at;
+  if (options.withTags === true) entity.tags = parseJsonColumn<string[]>(row.tags) ?? [];
+  return entity;
+}
+
+/** Escapes LIKE wildcards so a search key matches literally. */
+const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Users of one app. Every method takes the app id: data of one app is never visible to another. */
+export class UserRepository {
+  constructor(private readonly db: Kysely<ChatDatabase>) {}
+
+  async create(appId: string, user: NewUser): Promise<UserRow> {
+    const now = nowSeconds();
+    const row: UserRow = {
+      app_id: appId,
+      uid: user.uid,
+      name: user.name,
+      avatar: user.avatar ?? null,
+      link: user.link ?? null,
+      role: user.role ?? DEFAULT_ROLE,
+      status_message: user.statusMessage ?? null,
+      metadata: user.metadata === undefined ? null : JSON.stringify(user.metadata),
+      tags: JSON.stringify(user.tags ?? []),
+      status: OFFLINE,
+      created_at: now,
+      updated_at: null,
+      deactivated_at: null,
+    };
+    const inserted = await this.db
+      .insertInto('users')
+      .values(row)
+      .onConflict((oc) => oc.columns(['app_id', 'uid']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      throw new ChatError(409, 'ERR_UID_ALREADY_EXISTS', `The UID ${user.uid} already exists.`, {
+        uid: user.uid,
+      });
+    }
+    return row;
+  }
+
+  /** An active (not deactivated) user, or undefined. */
+  async find(appId: string, uid: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid.toLowerCase())
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  async get(appId: string, uid: string): Promise<UserRow> {
+    const user = await this.find(appId, uid);
+    if (user === undefined) throw uidNotFound(uid);
+    return user;
+  }
+
+  /** Active users by UID, for filling message entities in one query. */
+  async findMany(appId: string, uids: Iterable<string>): Promise<Map<string, UserRow>> {
+    const wanted = [...new Set(uids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('uid', 'in', wanted)
+      .where('deactivated_at', 'is', null)
+      .execute();
+    return new Map(rows.map((row) => [row.uid, row]));
+  }
+
+  async list(appId: string, query: UserQuery): Promise<{ users: UserRow[]; total: number }> {
+    let base = this.db.selectFrom('users').where('app_id', '=', appId).where('deactivated_at', 'is', null);
+    if (query.searchKey !== undefined && query.searchKey !== '') {
+      const pattern = likePattern(query.searchKey);
+      base = base.where((eb) =>
+        eb.or([
+          eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
+          eb('uid', 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    if (query.status !== undefined) base = base.where('status', '=', query.status);
+    if (query.role !== undefined) base = base.where('role', '=', query.role);
+    const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    const users = await base
+      .selectAll()
+      .orderBy('name')
+      .orderBy('uid')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute();
+    return { users, total: Number(counted?.total ?? 0) };
+  }
+
+  async update(appId: string, uid: string, changes: UserChanges): Promise<UserRow> {
+    const current = await this.get(appId, uid);
+    const unset = new Set(changes.unset ?? []);
+    const next: Partial<UserRow> = { updated_at: nowSeconds() };
+    if (changes.name !== undefined) next.name = changes.name;
+    if (changes.role !== undefined) next.role = changes.role;
+    if (changes.statusMessage !== undefined) next.status_message = changes.statusMessage;
+    if (changes.tags !== undefined) next.tags = JSON.stringify(changes.tags);
+    next.avatar = unset.has('avatar') ? null : (changes.avatar ?? current.avatar);
+    next.link = unset.has('link') ? null : (changes.link ?? current.link);
+    next.metadata = unset.has('metadata')
+      ? null
+      : changes.metadata !== undefined
+        ? JSON.stringify(changes.metadata)
+        : current.metadata;
+    await this.db
+      .updateTable('users')
+      .set(next)
+      .where('app_id', '=', appId)
+      .where('uid', '=', current.uid)
+      .execute();
+    return { ...current, ...next };
+  }
+
+  /**
+   * Deactivates the user (CometChat's default delete: the UID stays taken), or with `permanent`
+   * removes the user with their tokens and memberships; their messages stay in the history.
+   */
+  async delete(appId: string, uid: string, permanent: boolean): Promise<void> {
+    const user = await this.get(appId, uid);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('auth_tokens').where('app_id', '=', appId).where('uid', '=', user.uid).execute();
+      await trx.deleteFrom('group_members').where('app_id', '=', appId).where('uid', '=', user.uid).execute();
+      if (permanent) {
+        await trx
+          .deleteFrom('notification_preferences')
+          .where('app_id', '=', appId)
+          .where('uid', '=', user.uid)
+          .execute();
+        await trx.deleteFrom('users').where('app_id', '=', appId).where('uid', '=', user.uid).execute();
+      } else {
+        await trx
+          .updateTable('users')
+          .set({ deactivated_at: nowSeconds() })
+          .where('app_id', '=', appId)
+          .where('uid', '=', user.uid)
+          .execute();
+      }
+    });
+  }
+}

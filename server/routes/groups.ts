@@ -1,0 +1,183 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { badRequest } from '../errors.js';
+import type { ChatEnv } from '../http/context.js';
+import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
+import { toGroupEntity } from '../repositories/groups.js';
+import { toUserEntity } from '../repositories/users.js';
+import type { ChatServices } from '../services/registry.js';
+import {
+  DisplayName,
+  EntityId,
+  LIMITS,
+  LinkUrl,
+  Metadata,
+  PageNumber,
+  PageSize,
+  QueryBoolean,
+  Tags,
+  pagination,
+} from '../validation.js';
+
+const GroupTypeName = z.enum(['public', 'password', 'private'], {
+  error: 'must be public, password or private',
+});
+const Password = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(LIMITS.passwordLength, `must be at most ${LIMITS.passwordLength} characters`);
+const Description = z
+  .string()
+  .max(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`);
+const UidList = z.array(EntityId);
+
+const MemberLists = z.strictObject({
+  admins: UidList.optional(),
+  moderators: UidList.optional(),
+  participants: UidList.optional(),
+  usersToBan: UidList.optional(),
+});
+
+const CreateGroup = z
+  .strictObject({
+    guid: EntityId,
+    name: DisplayName,
+    type: GroupTypeName,
+    password: Password.optional(),
+    icon: LinkUrl.optional(),
+    description: Description.optional(),
+    metadata: Metadata.optional(),
+    owner: EntityId.optional(),
+    tags: Tags.optional(),
+    members: MemberLists.optional(),
+  })
+  .refine((group) => group.type !== 'password' || group.password !== undefined, {
+    message: 'a password group needs a password',
+    path: ['password'],
+  });
+
+const UpdateGroup = z.strictObject({
+  name: DisplayName.optional(),
+  type: GroupTypeName.optional(),
+  password: Password.optional(),
+  icon: LinkUrl.optional(),
+  description: Description.optional(),
+  metadata: Metadata.optional(),
+  owner: EntityId.optional(),
+  tags: Tags.optional(),
+  unset: z.array(z.enum(['icon', 'description', 'metadata'])).optional(),
+});
+
+const ListGroups = z.looseObject({
+  searchKey: z.string().max(100, 'must be at most 100 characters').optional(),
+  type: GroupTypeName.optional(),
+  hasJoined: QueryBoolean.optional(),
+  withTags: QueryBoolean.optional(),
+  page: PageNumber.default(1),
+  perPage: PageSize.default(100),
+});
+
+const ListMembers = z.looseObject({
+  scope: z.enum(['admin', 'moderator', 'participant']).optional(),
+  page: PageNumber.default(1),
+  perPage: PageSize.default(100),
+});
+
+/** Groups (`/groups`) and their members (`/groups/{guid}/members`). */
+export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
+  const { groups, groupService, users } = services;
+  const routes = new Hono<ChatEnv>();
+
+  routes.post('/groups', async (c) => {
+    const { members, ...group } = await jsonBody(c, CreateGroup);
+    const entity = await groupService.create(c.get('app'), group, onBehalfOf(c), members ?? {});
+    return c.json({ data: entity });
+  });
+
+  routes.get('/groups', async (c) => {
+    const appId = c.get('app').appId;
+    const query = queryOf(c, ListGroups);
+    const uid = onBehalfOf(c);
+    if (query.hasJoined === true && uid === undefined)
+      throw badRequest('hasJoined', 'works only with the onBehalfOf header');
+    const { groups: rows, total } = await groups.list(appId, {
+      ...query,
+      joinedBy: query.hasJoined === true ? uid : undefined,
+    });
+    const guids = rows.map((row) => row.guid);
+    const [counts, memberships] = await Promise.all([
+      groups.memberCounts(appId, guids),
+      uid === undefined ? new Map() : groups.membershipsOf(appId, uid, guids),
+    ]);
+    return c.json({
+      data: rows.map((row) =>
+        toGroupEntity(row, counts.get(row.guid) ?? 0, memberships.get(row.guid), {
+          withTags: query.withTags === true,
+        }),
+      ),
+      meta: { pagination: pagination(total, rows.length, query.perPage, query.page) },
+    });
+  });
+
+  routes.get('/groups/:guid', async (c) => {
+    const appId = c.get('app').appId;
+    const group = await groups.get(appId, pathId(c, 'guid'));
+    return c.json({ data: await groupService.view(appId, group, onBehalfOf(c)) });
+  });
+
+  routes.put('/groups/:guid', async (c) => {
+    const appId = c.get('app').appId;
+    const guid = pathId(c, 'guid');
+    const body = await jsonBody(c, UpdateGroup);
+    const actor = onBehalfOf(c);
+    // CometChat ignores `owner` when onBehalfOf is present; a new owner must exist.
+    const owner =
+      actor === undefined && body.owner !== undefined ? (await users.get(appId, body.owner)).uid : undefined;
+    if (actor !== undefined) await users.get(appId, actor);
+    const group = await groups.update(appId, guid, { ...body, owner, updatedBy: actor });
+    return c.json({ data: await groupService.view(appId, group, actor) });
+  });
+
+  routes.delete('/groups/:guid', async (c) => {
+    const guid = pathId(c, 'guid');
+    await groups.delete(c.get('app').appId, guid);
+    return c.json({
+      data: { success: true, message: `Group with guid ${guid} has been deleted successfully.` },
+    });
+  });
+
+  routes.post('/groups/:guid/members', async (c) => {
+    const body = await jsonBody(c, MemberLists);
+    const report = await groupService.addMembers(c.get('app'), pathId(c, 'guid'), onBehalfOf(c), body);
+    return c.json({ data: report });
+  });
+
+  routes.get('/groups/:guid/members', async (c) => {
+    const appId = c.get('app').appId;
+    const group = await groups.get(appId, pathId(c, 'guid'));
+    const query = queryOf(c, ListMembers);
+    const { members, total } = await groups.listMembers(appId, group.guid, query);
+    const people = await users.findMany(
+      appId,
+      members.map((member) => member.uid),
+    );
+    const data = members.flatMap((member) => {
+      const user = people.get(member.uid);
+      return user === undefined
+        ? []
+        : [{ ...toUserEntity(user), scope: member.scope, joinedAt: member.joined_at }];
+    });
+    return c.json({ data, meta: { pagination: pagination(total, data.length, query.perPage, query.page) } });
+  });
+
+  routes.delete('/groups/:guid/members/:uid', async (c) => {
+    const guid = pathId(c, 'guid');
+    const uid = pathId(c, 'uid');
+    await groupService.kick(c.get('app'), guid, uid, onBehalfOf(c));
+    return c.json({
+      data: { success: true, message: `The member with ${uid} has been kicked from the Group with ${guid}.` },
+    });
+  });
+
+  return routes;
+}

@@ -1,0 +1,136 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { ChatEnv } from '../http/context.js';
+import { jsonBody, pathId, queryOf } from '../http/request.js';
+import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
+import { toUserEntity } from '../repositories/users.js';
+import type { ChatServices } from '../services/registry.js';
+import {
+  DisplayName,
+  EntityId,
+  LinkUrl,
+  Metadata,
+  PageNumber,
+  PageSize,
+  QueryBoolean,
+  Tags,
+  pagination,
+} from '../validation.js';
+
+const Role = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
+const CreateUser = z.strictObject({
+  uid: EntityId,
+  name: DisplayName,
+  avatar: LinkUrl.optional(),
+  link: LinkUrl.optional(),
+  role: Role.optional(),
+  statusMessage: z.string().max(255, 'must be at most 255 characters').optional(),
+  metadata: Metadata.optional(),
+  tags: Tags.optional(),
+  withAuthToken: z.boolean().optional(),
+});
+
+const UpdateUser = z.strictObject({
+  name: DisplayName.optional(),
+  avatar: LinkUrl.optional(),
+  link: LinkUrl.optional(),
+  role: Role.optional(),
+  statusMessage: z.string().max(255, 'must be at most 255 characters').optional(),
+  metadata: Metadata.optional(),
+  tags: Tags.optional(),
+  unset: z.array(z.enum(['avatar', 'link', 'metadata'])).optional(),
+});
+
+const ListUsers = z.looseObject({
+  searchKey: z.string().max(100, 'must be at most 100 characters').optional(),
+  status: z.enum(['available', 'offline']).optional(),
+  role: z.string().optional(),
+  withTags: QueryBoolean.optional(),
+  page: PageNumber.default(1),
+  perPage: PageSize.default(100),
+});
+
+const DeleteUser = z.strictObject({
+  permanent: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+});
+const CreateToken = z.strictObject({ force: z.boolean().optional() });
+const ListTokens = z.looseObject({ page: PageNumber.default(1), perPage: PageSize.default(100) });
+
+/** Users (`/users`) and their auth tokens (`/users/{uid}/auth_tokens`). */
+export function userRoutes(services: ChatServices): Hono<ChatEnv> {
+  const { users, authTokens } = services;
+  const routes = new Hono<ChatEnv>();
+
+  routes.post('/users', async (c) => {
+    const appId = c.get('app').appId;
+    const body = await jsonBody(c, CreateUser);
+    const row = await users.create(appId, body);
+    const entity = toUserEntity(row, { withTags: true });
+    if (body.withAuthToken === true) {
+      const token = await authTokens.issue(appId, row.uid, true);
+      return c.json({ data: { ...entity, authToken: token.auth_token } });
+    }
+    return c.json({ data: entity });
+  });
+
+  routes.get('/users', async (c) => {
+    const query = queryOf(c, ListUsers);
+    const { users: rows, total } = await users.list(c.get('app').appId, query);
+    return c.json({
+      data: rows.map((row) => toUserEntity(row, { withTags: query.withTags === true })),
+      meta: { pagination: pagination(total, rows.length, query.perPage, query.page) },
+    });
+  });
+
+  routes.get('/users/:uid', async (c) => {
+    const row = await users.get(c.get('app').appId, pathId(c, 'uid'));
+    return c.json({ data: toUserEntity(row, { withTags: true }) });
+  });
+
+  routes.put('/users/:uid', async (c) => {
+    const body = await jsonBody(c, UpdateUser);
+    const row = await users.update(c.get('app').appId, pathId(c, 'uid'), body);
+    return c.json({ data: toUserEntity(row, { withTags: true }) });
+  });
+
+  routes.delete('/users/:uid', async (c) => {
+    const uid = pathId(c, 'uid');
+    const body = await jsonBody(c, DeleteUser);
+    await users.delete(c.get('app').appId, uid, body.permanent === true || body.permanent === 'true');
+    return c.json({ data: { success: true, message: `User with ${uid} has been deleted successfully.` } });
+  });
+
+  routes.post('/users/:uid/auth_tokens', async (c) => {
+    const appId = c.get('app').appId;
+    const user = await users.get(appId, pathId(c, 'uid'));
+    const body = await jsonBody(c, CreateToken);
+    const token = await authTokens.issue(appId, user.uid, body.force === true);
+    return c.json({ data: toAuthTokenEntity(token) });
+  });
+
+  routes.get('/users/:uid/auth_tokens', async (c) => {
+    const appId = c.get('app').appId;
+    const user = await users.get(appId, pathId(c, 'uid'));
+    const query = queryOf(c, ListTokens);
+    const { tokens, total } = await authTokens.list(appId, user.uid, query.page, query.perPage);
+    return c.json({
+      data: tokens.map(toAuthTokenEntity),
+      meta: { pagination: pagination(total, tokens.length, query.perPage, query.page) },
+    });
+  });
+
+  routes.delete('/users/:uid/auth_tokens/:authToken', async (c) => {
+    const appId = c.get('app').appId;
+    const user = await users.get(appId, pathId(c, 'uid'));
+    await authTokens.delete(appId, user.uid, c.req.param('authToken'));
+    return c.json({
+      data: {
+        success: true,
+        message: `The auth token of the user ${user.uid} has been deleted successfully.`,
+      },
+    });
+  });
+
+  return routes;
+}

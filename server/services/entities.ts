@@ -1,0 +1,110 @@
+import type { EntityRef, GroupEntity, Message, UserEntity } from '../../shared/message.js';
+import type { App } from '../repositories/apps.js';
+import { toGroupEntity, type GroupRepository, type GroupRow } from '../repositories/groups.js';
+import type { MessageRow } from '../repositories/messages.js';
+import {
+  DEFAULT_ROLE,
+  OFFLINE,
+  toUserEntity,
+  type UserRepository,
+  type UserRow,
+} from '../repositories/users.js';
+import { parseJsonColumn } from '../validation.js';
+
+/** Who acts when a server call names no user: CometChat's `app_system`. */
+export const APP_SYSTEM_UID = 'app_system';
+
+export function appSystemEntity(app: App): UserEntity {
+  return {
+    uid: APP_SYSTEM_UID,
+    name: 'System',
+    role: DEFAULT_ROLE,
+    status: OFFLINE,
+    createdAt: app.createdAt,
+  };
+}
+
+/** A user who no longer exists still needs an entity for old messages. */
+const goneUserEntity = (uid: string): UserEntity => ({ uid, name: uid, role: DEFAULT_ROLE, status: OFFLINE });
+
+export const userRef = (entity: UserEntity): EntityRef => ({ entity, entityType: 'user' });
+export const groupRef = (entity: GroupEntity): EntityRef => ({ entity, entityType: 'group' });
+
+/** Users, groups and member counts a set of messages refers to, loaded once per response. */
+export interface EntityLookup {
+  users: Map<string, UserRow>;
+  groups: Map<string, GroupRow>;
+  memberCounts: Map<string, number>;
+}
+
+export function userEntityOf(lookup: EntityLookup, uid: string, app: App): UserEntity {
+  if (uid === APP_SYSTEM_UID) return appSystemEntity(app);
+  const row = lookup.users.get(uid);
+  return row === undefined ? goneUserEntity(uid) : toUserEntity(row);
+}
+
+export function groupEntityOf(lookup: EntityLookup, guid: string): GroupEntity {
+  const row = lookup.groups.get(guid);
+  if (row === undefined) return { guid, name: guid, type: 'public', conversationId: `group_${guid}` };
+  return toGroupEntity(row, lookup.memberCounts.get(guid) ?? 0);
+}
+
+/**
+ * Turns stored rows into CometChat message objects. Messages people send get
+ * `data.entities.sender/receiver` from the current users and groups; action messages carry the
+ * entities they were written with.
+ */
+export function toMessage(row: MessageRow, lookup: EntityLookup, app: App): Message {
+  const data = JSON.parse(row.data) as Record<string, unknown>;
+  if (row.category !== 'action') {
+    const receiver: EntityRef =
+      row.receiver_type === 'user'
+        ? userRef({ ...userEntityOf(lookup, row.receiver, app), conversationId: row.conversation_id })
+        : groupRef(groupEntityOf(lookup, row.receiver));
+    data.entities = { sender: userRef(userEntityOf(lookup, row.sender, app)), receiver };
+  }
+  const message: Message = {
+    id: String(row.id),
+    conversationId: row.conversation_id,
+    sender: row.sender,
+    receiverType: row.receiver_type,
+    receiver: row.receiver,
+    category: row.category as Message['category'],
+    type: row.type,
+    data: data as Message['data'],
+    sentAt: row.sent_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.muid !== null) message.muid = row.muid;
+  const tags = parseJsonColumn<string[]>(row.tags);
+  if (tags !== undefined) message.tags = tags;
+  if (row.edited_at !== null) message.editedAt = row.edited_at;
+  if (row.edited_by !== null) message.editedBy = row.edited_by;
+  if (row.deleted_at !== null) message.deletedAt = row.deleted_at;
+  if (row.deleted_by !== null) message.deletedBy = row.deleted_by;
+  return message;
+}
+
+export class EntityLoader {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly groups: GroupRepository,
+  ) {}
+
+  async forMessages(appId: string, rows: ReadonlyArray<MessageRow>): Promise<EntityLookup> {
+    const uids = new Set<string>();
+    const guids = new Set<string>();
+    for (const row of rows) {
+      if (row.category === 'action') continue;
+      uids.add(row.sender);
+      if (row.receiver_type === 'user') uids.add(row.receiver);
+      else guids.add(row.receiver);
+    }
+    const [users, groups, memberCounts] = await Promise.all([
+      this.users.findMany(appId, uids),
+      this.groups.findMany(appId, guids),
+      this.groups.memberCounts(appId, guids),
+    ]);
+    return { users, groups, memberCounts };
+  }
+}

@@ -1,0 +1,199 @@
+import type { Kysely } from 'kysely';
+import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
+import type { ChatDatabase, MemberScope } from '../db/schema.js';
+import { notAMember, uidNotFound } from '../errors.js';
+import type { ChatEvents } from '../events.js';
+import type { App } from '../repositories/apps.js';
+import { toGroupEntity, type GroupRepository, type GroupRow, type NewGroup } from '../repositories/groups.js';
+import type { MessageRepository } from '../repositories/messages.js';
+import { toUserEntity, type UserRepository, type UserRow } from '../repositories/users.js';
+import { nowSeconds } from '../time.js';
+import { appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
+
+export interface MemberLists {
+  admins?: string[] | undefined;
+  moderators?: string[] | undefined;
+  participants?: string[] | undefined;
+  usersToBan?: string[] | undefined;
+}
+
+type MemberList = keyof MemberLists;
+const SCOPE_OF: Record<Exclude<MemberList, 'usersToBan'>, MemberScope> = {
+  admins: 'admin',
+  moderators: 'moderator',
+  participants: 'participant',
+};
+
+export type MemberOutcome =
+  { success: true; data?: Message } | { success: false; error: { code: string; message: string } };
+
+export type MembersReport = Partial<Record<MemberList, Record<string, MemberOutcome>>>;
+
+type GroupAction = 'added' | 'kicked' | 'banned';
+
+/** Group changes that write `groupMember` action messages, each with its action messages in one transaction. */
+export class GroupService {
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    private readonly users: UserRepository,
+    private readonly groups: GroupRepository,
+    private readonly messages: MessageRepository,
+    private readonly events: ChatEvents,
+  ) {}
+
+  /** The group as `uid` sees it (scope, joinedAt) when given, else as the app sees it. */
+  async view(appId: string, group: GroupRow, uid: string | undefined): Promise<GroupEntity> {
+    const [counts, member] = await Promise.all([
+      this.groups.memberCounts(appId, [group.guid]),
+      uid === undefined ? undefined : this.groups.member(appId, group.guid, uid),
+    ]);
+    return toGroupEntity(group, counts.get(group.guid) ?? 0, member);
+  }
+
+  /** Creates the group; the owner (onBehalfOf, else `owner`) joins as admin, listed members are added. */
+  async create(
+    app: App,
+    group: NewGroup,
+    onBehalfOf: string | undefined,
+    members: MemberLists,
+  ): Promise<GroupEntity> {
+    const appId = app.appId;
+    const ownerUid = onBehalfOf ?? group.owner;
+    const owner = ownerUid === undefined ? undefined : await this.users.get(appId, ownerUid);
+    const by = owner === undefined ? appSystemEntity(app) : toUserEntity(owner);
+    const users = await this.usersNamed(appId, members);
+    const { row, sent } = await this.db.transaction().execute(async (trx) => {
+      const row = await this.groups.create({ ...group, owner: owner?.uid }, appId, trx);
+      if (owner !== undefined) await this.groups.putMember(appId, row.guid, owner.uid, 'admin', trx);
+      const { sent } = await this.applyMembers(app, row, by, members, users, trx);
+      return { row, sent };
+    });
+    for (const message of sent) this.events.emit('message', appId, message);
+    return this.view(appId, row, owner?.uid);
+  }
+
+  /** Adds, re-scopes or bans users; each UID is reported, unknown ones as failures. */
+  async addMembers(
+    app: App,
+    guid: string,
+    onBehalfOf: string | undefined,
+    members: MemberLists,
+  ): Promise<MembersReport> {
+    const appId = app.appId;
+    const group = await this.groups.get(appId, guid);
+    const by = await this.actor(app, onBehalfOf);
+    const users = await this.usersNamed(appId, members);
+    const { report, sent } = await this.db
+      .transaction()
+      .execute((trx) => this.applyMembers(app, group, by, members, users, trx));
+    for (const message of sent) this.events.emit('message', appId, message);
+    return report;
+  }
+
+  async kick(app: App, guid: string, uid: string, onBehalfOf: string | undefined): Promise<void> {
+    const appId = app.appId;
+    const group = await this.groups.get(appId, guid);
+    const user = await this.users.get(appId, uid);
+    const by = await this.actor(app, onBehalfOf);
+    const message = await this.db.transaction().execute(async (trx) => {
+      if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
+        throw notAMember(user.uid, group.guid);
+      return this.writeAction(app, group, by, user, 'kicked', trx);
+    });
+    this.events.emit('message', appId, message);
+  }
+
+  /** Who acts: the onBehalfOf user, else the app itself. */
+  private async actor(app: App, onBehalfOf: string | undefined): Promise<UserEntity> {
+    return onBehalfOf === undefined
+      ? appSystemEntity(app)
+      : toUserEntity(await this.users.get(app.appId, onBehalfOf));
+  }
+
+  /**
+   * Loaded before the transaction opens: SQLite runs on one connection, so a query outside the
+   * transaction while it is open would wait for it forever.
+   */
+  private usersNamed(appId: string, members: MemberLists): Promise<Map<string, UserRow>> {
+    const uids = Object.values(members).flatMap((list: string[] | undefined) => list ?? []);
+    return this.users.findMany(
+      appId,
+      uids.map((uid) => uid.toLowerCase()),
+    );
+  }
+
+  private async applyMembers(
+    app: App,
+    group: GroupRow,
+    by: UserEntity,
+    members: MemberLists,
+    users: Map<string, UserRow>,
+    trx: Kysely<ChatDatabase>,
+  ): Promise<{ report: MembersReport; sent: Message[] }> {
+    const appId = app.appId;
+    const lists = Object.entries(members).filter(
+      (entry): entry is [MemberList, string[]] => entry[1] !== undefined,
+    );
+    const report: MembersReport = {};
+    const sent: Message[] = [];
+    for (const [list, uids] of lists) {
+      const outcomes: Record<string, MemberOutcome> = {};
+      for (const requested of uids) {
+        const uid = requested.toLowerCase();
+        const user = users.get(uid);
+        if (user === undefined) {
+          const { code, message } = uidNotFound(uid);
+          outcomes[uid] = { success: false, error: { code, message } };
+          continue;
+        }
+        if (list === 'usersToBan') {
+          await this.groups.ban(appId, group.guid, uid, trx);
+          const message = await this.writeAction(app, group, by, user, 'banned', trx);
+          sent.push(message);
+          outcomes[uid] = { success: true, data: message };
+        } else {
+          await this.groups.putMember(appId, group.guid, uid, SCOPE_OF[list], trx);
+          const message = await this.writeAction(app, group, by, user, 'added', trx);
+          sent.push(message);
+          outcomes[uid] = { success: true, data: message };
+        }
+      }
+      report[list] = outcomes;
+    }
+    return { report, sent };
+  }
+
+  private async writeAction(
+    app: App,
+    group: GroupRow,
+    by: UserEntity,
+    on: UserRow,
+    action: GroupAction,
+    trx: Kysely<ChatDatabase>,
+  ): Promise<Message> {
+    const appId = app.appId;
+    const counts = await this.groups.memberCounts(appId, [group.guid], trx);
+    const row = await this.messages.insert(
+      appId,
+      {
+        conversationId: `group_${group.guid}`,
+        sender: by.uid,
+        receiverType: 'group',
+        receiver: group.guid,
+        category: 'action',
+        type: 'groupMember',
+        data: {
+          action,
+          entities: {
+            by: userRef(by),
+            on: userRef(toUserEntity(on)),
+            for: groupRef(toGroupEntity(group, counts.get(group.guid) ?? 0)),
+          },
+        },
+        sentAt: nowSeconds(),
+      },
+      trx,
+    );
+    return toMessage(row, { users: new Map(), groups: new Map(), memberCounts: new Map() }, app);
+  }
+}

@@ -1,0 +1,373 @@
+import type { Kysely } from 'kysely';
+import {
+  conversationIdFor,
+  type Interaction,
+  type Message,
+  type MessageRequest,
+} from '../../shared/message.js';
+import type { InteractiveFormData } from '../../shared/interactive.js';
+import type { ChatDatabase } from '../db/schema.js';
+import { ChatError, badRequest, notAMember } from '../errors.js';
+import type { ChatEvents } from '../events.js';
+import type { App } from '../repositories/apps.js';
+import type { GroupRepository } from '../repositories/groups.js';
+import type { MessageDraft, MessageRepository, MessageRow } from '../repositories/messages.js';
+import type { UserRepository } from '../repositories/users.js';
+import { nowSeconds } from '../time.js';
+import {
+  APP_SYSTEM_UID,
+  EntityLoader,
+  toMessage,
+  userEntityOf,
+  userRef,
+  type EntityLookup,
+} from './entities.js';
+
+export interface Receiver {
+  receiverType: 'user' | 'group';
+  receiver: string;
+}
+
+/** One message per receiver when `multipleReceivers` is used, keyed like the request. */
+export interface FanOutResult {
+  uids: Record<string, Message>;
+  guids: Record<string, Message>;
+}
+
+export interface MessageEdit {
+  text?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  tags?: string[] | undefined;
+}
+
+/** The goal of an interactive message is met once these interactions exist. */
+function goalCompleted(form: InteractiveFormData, interactions: ReadonlyArray<Interaction>): boolean {
+  const done = new Set(interactions.map((interaction) => interaction.elementId));
+  const goal = form.interactionGoal;
+  if (goal === undefined) return false;
+  switch (goal.type) {
+    case 'allOf':
+      return goal.elementIds.every((id) => done.has(id));
+    case 'anyOf':
+      return goal.elementIds.some((id) => done.has(id));
+    case 'anyAction':
+      return done.size > 0;
+    default:
+      return false;
+  }
+}
+
+function receiversOf(request: MessageRequest): Receiver[] {
+  const receivers: Receiver[] = [];
+  const seen = new Set<string>();
+  const add = (receiverType: 'user' | 'group', id: string): void => {
+    const receiver = id.toLowerCase();
+    const key = `${receiverType}:${receiver}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    receivers.push({ receiverType, receiver });
+  };
+  if (request.receiver !== undefined && request.receiverType !== undefined)
+    add(request.receiverType, request.receiver);
+  for (const uid of request.multipleReceivers?.uids ?? []) add('user', uid);
+  for (const guid of request.multipleReceivers?.guids ?? []) add('group', guid);
+  return receivers;
+}
+
+/** Sending, reading, editing and deleting messages; everything a message change implies happens in one transaction. */
+export class MessageService {
+  private readonly entities: EntityLoader;
+
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    private readonly users: UserRepository,
+    private readonly groups: GroupRepository,
+    private readonly messages: MessageRepository,
+    private readonly events: ChatEvents,
+  ) {
+    this.entities = new EntityLoader(users, groups);
+  }
+
+  /** Rows to message objects, with the users and groups they name loaded in one go. */
+  async present(app: App, rows: ReadonlyArray<MessageRow>): Promise<Message[]> {
+    const lookup = await this.entities.forMessages(app.appId, rows);
+    return rows.map((row) => toMessage(row, lookup, app));
+  }
+
+  /**
+   * Checks that the sender and every receiver exist and that the sender belongs to each group,
+   * then stores one message per receiver in a single transaction: all are sent, or none.
+   */
+  async send(
+    app: App,
+    senderUid: string,
+    request: MessageRequest,
+  ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
+    const appId = app.appId;
+    const sender = await this.users.get(appId, senderUid);
+    const receivers = receiversOf(request);
+    const lookup: EntityLookup = {
+      users: new Map([[sender.uid, sender]]),
+      groups: new Map(),
+      memberCounts: new Map(),
+    };
+    const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
+    const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
+    const [users, groups, memberships, counts] = await Promise.all([
+      this.users.findMany(appId, userIds),
+      this.groups.findMany(appId, groupIds),
+      this.groups.membershipsOf(appId, sender.uid, groupIds),
+      this.groups.memberCounts(appId, groupIds),
+    ]);
+    for (const uid of userIds) {
+      const user = users.get(uid);
+      if (user === undefined) throw this.receiverError(request, 'user', uid);
+      lookup.users.set(uid, user);
+    }
+    for (const guid of groupIds) {
+      const group = groups.get(guid);
+      if (group === undefined) throw this.receiverError(request, 'group', guid);
+      if (!memberships.has(guid)) throw notAMember(sender.uid, guid);
+      lookup.groups.set(guid, group);
+      lookup.memberCounts.set(guid, counts.get(guid) ?? 0);
+    }
+    const { data, muid, tags } = request;
+    const stored = await this.db.transaction().execute(async (trx) => {
+      const rows: MessageRow[] = [];
+      const sentAt = nowSeconds();
+      for (const receiver of receivers) {
+        const draft: MessageDraft = {
+          conversationId: conversationIdFor({ ...receiver, sender: sender.uid }),
+          sender: sender.uid,
+          ...receiver,
+          category: request.category,
+          type: request.type,
+          data: data as Record<string, unknown>,
+          muid,
+          tags,
+          sentAt,
+        };
+        rows.push(await this.messages.insert(appId, draft, trx));
+      }
+      return rows;
+    });
+    const sent = stored.map((row) => toMessage(row, lookup, app));
+    for (const message of sent) this.events.emit('message', appId, message);
+    if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
+      return { single: sent[0] };
+    const fanOut: FanOutResult = { uids: {}, guids: {} };
+    for (const message of sent)
+      (message.receiverType === 'user' ? fanOut.uids : fanOut.guids)[message.receiver] = message;
+    return { fanOut };
+  }
+
+  private receiverError(request: MessageRequest, type: 'user' | 'group', id: string): ChatError {
+    const named = request.receiver?.toLowerCase() === id && request.receiverType === type;
+    const field = named ? 'receiver' : `multipleReceivers.${type === 'user' ? 'uids' : 'guids'}`;
+    const code = type === 'user' ? 'ERR_UID_NOT_FOUND' : 'ERR_GUID_NOT_FOUND';
+    return new ChatError(
+      404,
+      code,
+      `${field}: the ${type === 'user' ? 'UID' : 'GUID'} ${id} does not exist.`,
+      {
+        field,
+        [type === 'user' ? 'uid' : 'guid']: id,
+      },
+    );
+  }
+
+  /** A message the acting user may see: their one-to-one chats and groups they belong to. */
+  async getVisible(app: App, id: string, onBehalfOf: string | undefined): Promise<MessageRow> {
+    const row = await this.messages.get(app.appId, id);
+    if (onBehalfOf !== undefined) await this.assertCanSee(app, row, onBehalfOf);
+    return row;
+  }
+
+  private async assertCanSee(app: App, row: MessageRow, uid: string): Promise<void> {
+    if (row.receiver_type === 'group') {
+      if ((await this.groups.member(app.appId, row.receiver, uid)) === undefined)
+        throw notAMember(uid, row.receiver);
+    } else if (row.sender !== uid && row.receiver !== uid) {
+      throw new ChatError(
+        403,
+        'ERR_MESSAGE_NO_ACCESS',
+        `The user ${uid} has no access to the message ${row.id}.`,
+        {
+          id: String(row.id),
+        },
+      );
+    }
+  }
+
+  /** Edits text, metadata or tags; answers with the `edited` action message. */
+  async edit(app: App, id: string, onBehalfOf: string | undefined, edit: MessageEdit): Promise<Message> {
+    const appId = app.appId;
+    const original = await this.messages.get(appId, id);
+    const actor = await this.actorFor(app, original, onBehalfOf);
+    if (original.deleted_at !== null) {
+      throw new ChatError(
+        400,
+        'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+        `The message ${id} is deleted and cannot be edited.`,
+        { id },
+      );
+    }
+    const data = JSON.parse(original.data) as Record<string, unknown>;
+    if (edit.text !== undefined) {
+      if (typeof data.text !== 'string')
+        throw badRequest('data.text', `the message ${id} has no text to edit`);
+      data.text = edit.text;
+    }
+    if (edit.metadata !== undefined) data.metadata = edit.metadata;
+    const now = nowSeconds();
+    const editedBy = onBehalfOf ?? APP_SYSTEM_UID;
+    const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
+    const action = await this.db.transaction().execute(async (trx) => {
+      const changes = {
+        data: JSON.stringify(data),
+        tags: edit.tags === undefined ? original.tags : JSON.stringify(edit.tags),
+        updated_at: now,
+        edited_at: now,
+        edited_by: editedBy,
+      };
+      await this.messages.update(appId, Number(original.id), changes, trx);
+      return this.writeMessageAction(app, { ...original, ...changes }, actor, 'edited', lookup, trx);
+    });
+    this.events.emit('messageEdited', appId, action.on);
+    this.events.emit('message', appId, action.message);
+    return action.message;
+  }
+
+  /** Marks the message deleted (or removes it with `permanent`); answers with the `deleted` action message. */
+  async delete(app: App, id: string, onBehalfOf: string | undefined, permanent: boolean): Promise<Message> {
+    const appId = app.appId;
+    const original = await this.messages.get(appId, id);
+    const actor = await this.actorFor(app, original, onBehalfOf);
+    const now = nowSeconds();
+    const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
+    const action = await this.db.transaction().execute(async (trx) => {
+      const changes = { updated_at: now, deleted_at: now, deleted_by: onBehalfOf ?? APP_SYSTEM_UID };
+      if (permanent) await this.messages.deletePermanently(appId, Number(original.id), trx);
+      else await this.messages.update(appId, Number(original.id), changes, trx);
+      return this.writeMessageAction(app, { ...original, ...changes }, actor, 'deleted', lookup, trx);
+    });
+    this.events.emit('messageDeleted', appId, action.on);
+    this.events.emit('message', appId, action.message);
+    return action.message;
+  }
+
+  /** Only the sender may edit or delete on their own behalf; the app (no onBehalfOf) may always. */
+  private async actorFor(app: App, message: MessageRow, onBehalfOf: string | undefined): Promise<string> {
+    if (onBehalfOf === undefined) return message.sender;
+    const actor = await this.users.get(app.appId, onBehalfOf);
+    if (actor.uid !== message.sender) {
+      throw new ChatError(
+        403,
+        'ERR_MESSAGE_NOT_A_SENDER',
+        `The user ${actor.uid} is not the sender of the message ${message.id}.`,
+        {
+          id: String(message.id),
+        },
+      );
+    }
+    return actor.uid;
+  }
+
+  private async writeMessageAction(
+    app: App,
+    changed: MessageRow,
+    actorUid: string,
+    action: 'edited' | 'deleted',
+    lookup: EntityLookup,
+    trx: Kysely<ChatDatabase>,
+  ): Promise<{ message: Message; on: Message }> {
+    const on = toMessage(changed, lookup, app);
+    const receiverEntity = on.data.entities.receiver;
+    const draft: MessageDraft = {
+      conversationId: changed.conversation_id,
+      sender: actorUid,
+      receiverType: changed.receiver_type,
+      receiver: changed.receiver,
+      category: 'action',
+      type: 'message',
+      data: {
+        action,
+        entities: {
+          by: userRef(userEntityOf(lookup, actorUid, app)),
+          ...(receiverEntity === undefined ? {} : { for: receiverEntity }),
+          on: { entity: on, entityType: 'message' },
+        },
+      },
+      sentAt: changed.updated_at,
+    };
+    const row = await this.messages.insert(app.appId, draft, trx);
+    return { message: toMessage(row, lookup, app), on };
+  }
+
+  /** Records which elements of an interactive message a user interacted with. */
+  async markInteracted(
+    app: App,
+    id: string,
+    uid: string,
+    elementIds: ReadonlyArray<string>,
+  ): Promise<{ interactions: Interaction[]; goalCompleted: boolean }> {
+    const appId = app.appId;
+    const user = await this.users.get(appId, uid);
+    const original = await this.getVisible(app, id, user.uid);
+    if (original.category !== 'interactive') {
+      throw new ChatError(
+        400,
+        'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+        `The message ${id} is not an interactive message.`,
+        { id },
+      );
+    }
+    const data = JSON.parse(original.data) as InteractiveFormData & { interactions?: Interaction[] };
+    if (original.sender === user.uid && data.allowSenderInteraction !== true) {
+      throw new ChatError(
+        403,
+        'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+        `The sender may not interact with the message ${id}.`,
+        { id },
+      );
+    }
+    const known = new Set([
+      ...data.interactiveData.formFields.map((field) => field.elementId),
+      data.interactiveData.submitElement.elementId,
+    ]);
+    elementIds.forEach((elementId, index) => {
+      if (!known.has(elementId))
+        throw badRequest(`interactions.${index}`, `the message has no element ${elementId}`);
+    });
+    const interactedAt = nowSeconds();
+    const byElement = new Map(
+      (data.interactions ?? []).map((interaction) => [interaction.elementId, interaction]),
+    );
+    for (const elementId of elementIds) byElement.set(elementId, { elementId, interactedAt });
+    const interactions = [...byElement.values()];
+    data.interactions = interactions;
+    await this.db
+      .transaction()
+      .execute((trx) =>
+        this.messages.update(
+          appId,
+          Number(original.id),
+          { data: JSON.stringify(data), updated_at: interactedAt },
+          trx,
+        ),
+      );
+    const completed = goalCompleted(data, interactions);
+    this.events.emit('interaction', appId, {
+      messageId: String(original.id),
+      uid: user.uid,
+      interactions,
+      goalCompleted: completed,
+    });
+    return { interactions, goalCompleted: completed };
+  }
+
+  /** The groups a user belongs to, for listing what they can see. */
+  async groupsOf(appId: string, uid: string): Promise<string[]> {
+    return this.groups.guidsOf(appId, uid);
+  }
+}

@@ -1,0 +1,47 @@
+import type { ChatStore } from '../db/database.js';
+import { ChatEvents } from '../events.js';
+import { AppRepository } from '../repositories/apps.js';
+import { AuthTokenRepository } from '../repositories/auth-tokens.js';
+import { ConversationRepository } from '../repositories/conversations.js';
+import { GroupRepository } from '../repositories/groups.js';
+import { MessageRepository } from '../repositories/messages.js';
+import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
+import { UserRepository } from '../repositories/users.js';
+import { GroupService } from './groups.js';
+import { MessageService } from './messages.js';
+
+/** Every repository and service of the chat service, wired to one store and one event bus. */
+export interface ChatServices {
+  store: ChatStore;
+  events: ChatEvents;
+  apps: AppRepository;
+  users: UserRepository;
+  authTokens: AuthTokenRepository;
+  groups: GroupRepository;
+  groupService: GroupService;
+  messages: MessageRepository;
+  messageService: MessageService;
+  conversations: ConversationRepository;
+  notifications: NotificationSettingsRepository;
+}
+
+export function createChatServices(store: ChatStore): ChatServices {
+  const { db } = store;
+  const events = new ChatEvents();
+  const users = new UserRepository(db);
+  const groups = new GroupRepository(db);
+  const messages = new MessageRepository(db);
+  return {
+    store,
+    events,
+    apps: new AppRepository(db),
+    users,
+    authTokens: new AuthTokenRepository(db),
+    groups,
+    groupService: new GroupService(db, users, groups, messages, events),
+    messages,
+    messageService: new MessageService(db, users, groups, messages, events),
+    conversations: new ConversationRepository(db),
+    notifications: new NotificationSettingsRepository(db),
+  };
+}
