@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
 import type { IngestedSource } from '../../shared/agent.js';
-import { KnowledgeEngine, detectSource, type IngestEvent, type SourceInput } from '../../knowledge/index.js';
+import type { IngestEvent, KnowledgeEngine, SourceInput } from '../../knowledge/index.js';
 import { barReporter, displaySource, lineReporter, type ProgressReporter } from './ingest-progress.js';
 import { dataDirOf, namespaceOption } from './options.js';
 import { renderTable } from './table.js';
@@ -26,7 +26,9 @@ export function registerIngestCommand(program: Command): void {
   )
     .option('--watch', 'keep watching the given folders and re-index on change')
     .action(async (sources: string[], options: IngestCommandOptions, command: Command) => {
-      const inputs = await sourceInputs(sources);
+      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
+      const { KnowledgeEngine, detectSource } = await import('../../knowledge/index.js');
+      const inputs = await sourceInputs(sources, detectSource);
       const folders = options.watch ? await watchableFolders(inputs) : [];
       const engine = await KnowledgeEngine.open({
         dataDir: dataDirOf(command),
@@ -54,7 +56,10 @@ export function registerIngestCommand(program: Command): void {
 }
 
 /** CLI arguments as sources; `-` is the text on standard input. */
-async function sourceInputs(sources: string[]): Promise<SourceInput[]> {
+async function sourceInputs(
+  sources: string[],
+  detectSource: (raw: string) => SourceInput,
+): Promise<SourceInput[]> {
   if (sources.filter((source) => source === '-').length > 1)
     throw new Error('standard input (-) can be given once');
   const inputs: SourceInput[] = [];

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { KnowledgeEngine, parseNamespace } from '../../knowledge/index.js';
 import { dataDirOf } from './options.js';
 import { renderTable } from './table.js';
 
@@ -29,6 +28,7 @@ export function registerNamespacesCommand(program: Command): void {
         if (action === 'delete' && namespace === undefined) throw new Error('name the namespace to delete');
         if (action === undefined && namespace !== undefined)
           throw new Error('to delete a namespace: parley namespaces delete <namespace>');
+        const { KnowledgeEngine, parseNamespace } = await import('../../knowledge/index.js');
         const dataDir = dataDirOf(command);
         const engine = await KnowledgeEngine.open({ dataDir });
         try {

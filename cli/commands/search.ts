@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SearchHit, SearchResponse } from '../../shared/agent.js';
-import { KnowledgeEngine } from '../../knowledge/index.js';
 import { displaySource } from './ingest-progress.js';
 import { dataDirOf, namespaceOption } from './options.js';
 
@@ -25,6 +24,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--limit <n>', 'how many results (1-100)', parseLimit, 6)
     .option('--json', 'print JSON ({results, namespace, query}) instead of text')
     .action(async (query: string, options: SearchCommandOptions, command: Command) => {
+      const { KnowledgeEngine } = await import('../../knowledge/index.js');
       const engine = await KnowledgeEngine.open({ dataDir: dataDirOf(command) });
       try {
         const folder = engine.namespaceFolder(options.namespace);
