@@ -1,0 +1,67 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { dataDirOf } from './options.js';
+
+interface ChatServerCommandOptions {
+  port: number;
+  host: string;
+  appId?: string;
+  apiKey?: string;
+  authKey?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError('give a port from 0 to 65535.');
+  return port;
+}
+
+export function registerChatServerCommand(program: Command): void {
+  const summary = 'run the chat service (CometChat REST API v3)';
+  program
+    .command('chat-server')
+    .summary(summary)
+    .description(
+      `${summary}.\n` +
+        'Chats are kept in <data dir>/chat.db, or in PostgreSQL when DATABASE_URL=postgres://… is set.\n' +
+        'Without --app-id a demo app is created once; its keys are printed at every start.',
+    )
+    .addOption(
+      new Option('--port <port>', 'port to listen on')
+        .env('PARLEY_CHAT_PORT')
+        .argParser(parsePort)
+        .default(4000),
+    )
+    .addOption(new Option('--host <host>', 'address to bind').env('PARLEY_CHAT_HOST').default('127.0.0.1'))
+    .addOption(new Option('--app-id <id>', 'create or update this app at start').env('PARLEY_APP_ID'))
+    .addOption(new Option('--api-key <key>', 'its fullAccess REST API key').env('PARLEY_API_KEY'))
+    .addOption(new Option('--auth-key <key>', 'its authOnly key for client login').env('PARLEY_AUTH_KEY'))
+    .action(async (options: ChatServerCommandOptions, command: Command) => {
+      if (options.appId === undefined && (options.apiKey !== undefined || options.authKey !== undefined)) {
+        throw new InvalidArgumentError('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
+      }
+      // Loaded when the command runs, so `parley --help` starts without the database drivers.
+      const { startChatServer } = await import('../../server/index.js');
+      const server = await startChatServer({
+        port: options.port,
+        host: options.host,
+        dataDir: dataDirOf(command),
+        databaseUrl: process.env.DATABASE_URL,
+        app:
+          options.appId === undefined
+            ? undefined
+            : { appId: options.appId, apiKey: options.apiKey, authKey: options.authKey },
+      });
+      const { app, apiKey, authKey } = server.seeded;
+      process.stdout.write(
+        `Chat service listening on ${server.url} (REST API: ${server.url}/v3)\n` +
+          `App ${app.appId}: apikey (fullAccess) ${apiKey}, auth key (authOnly) ${authKey}\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+    });
+}
