@@ -2,7 +2,10 @@ import { Command, Option } from 'commander';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerAskCommand } from './commands/ask.js';
 import { registerChatServerCommand } from './commands/chat-server.js';
+import { registerIngestCommand } from './commands/ingest.js';
+import { registerNamespacesCommand } from './commands/namespaces.js';
 import { registerPendingCommands } from './commands/pending.js';
+import { registerSearchCommand } from './commands/search.js';
 
 export const DEFAULT_AGENT_PORT = 4111;
 export const DEFAULT_CHAT_PORT = 4000;
@@ -26,5 +29,8 @@ export function createProgram(): Command {
   registerAgentCommand(program);
   registerAskCommand(program);
   registerChatServerCommand(program);
+  registerIngestCommand(program);
+  registerSearchCommand(program);
+  registerNamespacesCommand(program);
   return program;
 }

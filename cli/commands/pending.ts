@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 
 /**
  * Commands whose engines are not built yet. Each keeps its final name, arguments and options so
@@ -12,44 +12,12 @@ interface PendingCommand {
   define: (command: Command) => Command;
 }
 
-const namespaceOption = (command: Command): Command =>
-  command.addOption(
-    new Option('-n, --namespace <namespace>', 'knowledge namespace')
-      .env('PARLEY_NAMESPACE')
-      .default('default'),
-  );
-
 export const pendingCommands: PendingCommand[] = [
   {
     name: 'start',
     summary: 'run the chat service (:4000) and the knowledge agent (:4111) with the demo app',
     issue: 6,
     define: (c) => c,
-  },
-  {
-    name: 'ingest',
-    summary: 'ingest files, folders, URLs or standard input (-) into a namespace',
-    issue: 3,
-    define: (c) =>
-      namespaceOption(c.argument('<sources...>', 'paths, http(s) URLs, or - for standard input')).option(
-        '--watch',
-        'keep watching the given folders and re-index on change',
-      ),
-  },
-  {
-    name: 'search',
-    summary: 'search a namespace and print ranked snippets with title, page and score',
-    issue: 3,
-    define: (c) =>
-      namespaceOption(c.argument('<query>', 'what to look for'))
-        .option('--limit <n>', 'how many results', '6')
-        .option('--json', 'print JSON instead of a table'),
-  },
-  {
-    name: 'namespaces',
-    summary: 'list namespaces with document and chunk counts (namespaces delete NS removes one)',
-    issue: 3,
-    define: (c) => c.argument('[action]', '"delete" to remove a namespace').argument('[namespace]'),
   },
 ];
 
