@@ -52,13 +52,17 @@ export function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
     const requested = typeof options === 'object' ? options.family : undefined;
     const family = requested === 'IPv4' ? 4 : requested === 'IPv6' ? 6 : requested;
     const matching = addresses.filter((a) => !family || a.family === family);
-    if (typeof options === 'object' && options.all) {
-      (callback as (error: null, addresses: LookupAddress[]) => void)(null, matching);
-      return;
-    }
     const first = matching[0];
     if (!first) {
-      callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '', 0);
+      callback(
+        Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }),
+        '',
+        0,
+      );
+      return;
+    }
+    if (typeof options === 'object' && options.all) {
+      (callback as (error: null, addresses: LookupAddress[]) => void)(null, matching);
       return;
     }
     callback(null, first.address, first.family);

@@ -206,6 +206,13 @@ describe('URL address checks', () => {
     );
   });
 
+  it('connects to a host name through the addresses it checked', async () => {
+    const url = `http://localhost:${new URL(base).port}/page`;
+    await expect(loadSource({ kind: 'url', url }, { allowPrivateNetwork: true })).resolves.toMatchObject({
+      title: 'Remote Manual',
+    });
+  });
+
   it('refuses an IPv4-mapped IPv6 loopback address', async () => {
     const url = `http://[::ffff:127.0.0.1]:${new URL(base).port}/page`;
     // The URL parser writes the address as ::ffff:7f00:1.
