@@ -1,3 +1,4 @@
+import { redactInteractiveForm, type InteractiveFormData } from '../../shared/interactive.js';
 import type { EntityRef, GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import { toGroupEntity, type GroupRepository, type GroupRow } from '../repositories/groups.js';
@@ -55,7 +56,12 @@ export function groupEntityOf(lookup: EntityLookup, guid: string): GroupEntity {
  * entities they were written with.
  */
 export function toMessage(row: MessageRow, lookup: EntityLookup, app: App): Message {
-  const data = JSON.parse(row.data) as Record<string, unknown>;
+  const stored = JSON.parse(row.data) as Record<string, unknown>;
+  // apiAction headers carry keys meant for the action's call; responses show only their names.
+  const data =
+    row.category === 'interactive'
+      ? (redactInteractiveForm(stored as InteractiveFormData) as Record<string, unknown>)
+      : stored;
   if (row.category !== 'action') {
     const receiver: EntityRef =
       row.receiver_type === 'user'

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  silentLogger,
+  startChatServer,
+  type ChatServer,
+  type RateLimits,
+  type StorageEngine,
+} from '../../server/index.js';
+
+/** The PostgreSQL server every machine of this project runs (trust auth). */
+const POSTGRES_ADMIN_URL =
+  process.env.PARLEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const ENGINES: StorageEngine[] = ['sqlite', 'postgres'];
+
+/** A fresh, empty store location: a temp dir for SQLite, a uniquely named database for PostgreSQL. */
+export interface TestStore {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  dispose(): Promise<void>;
+}
+
+export async function createTestStore(engine: StorageEngine): Promise<TestStore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-chat-'));
+  if (engine === 'sqlite') {
+    return {
+      dataDir,
+      databaseUrl: undefined,
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `parley_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    dispose: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const APP_ONE = { appId: 'app-one', apiKey: 'full-key-one', authKey: 'auth-key-one' };
+export const APP_TWO = { appId: 'app-two', apiKey: 'full-key-two', authKey: 'auth-key-two' };
+
+export interface ApiResponse {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  headers: Headers;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string;
+  onBehalfOf?: string;
+  /** Defaults to app one's fullAccess key; `null` sends no key. */
+  apikey?: string | null;
+  appId?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  server: ChatServer;
+  url: string;
+  /** Calls `/v3<path>` as app one unless told otherwise. */
+  call(method: string, path: string, options?: CallOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+/** The real server on an ephemeral port, with apps one and two seeded. */
+export async function startTestServer(
+  store: TestStore,
+  options: { rateLimits?: RateLimits | false } = {},
+): Promise<TestServer> {
+  const server = await startChatServer({
+    port: 0,
+    dataDir: store.dataDir,
+    databaseUrl: store.databaseUrl,
+    app: APP_ONE,
+    rateLimits: options.rateLimits ?? false,
+    logger: silentLogger,
+  });
+  await server.services.apps.ensure(APP_TWO);
+  const call = async (method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+    const apikey = options.apikey === undefined ? APP_ONE.apiKey : options.apikey;
+    if (apikey !== null) headers.apikey = apikey;
+    const appId = options.appId === undefined ? APP_ONE.appId : options.appId;
+    if (appId !== null) headers.appId = appId;
+    if (options.onBehalfOf !== undefined) headers.onBehalfOf = options.onBehalfOf;
+    const response = await fetch(`${server.url}/v3${path}`, {
+      method,
+      headers,
+      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: text === '' ? undefined : JSON.parse(text),
+      headers: response.headers,
+    };
+  };
+  return { server, url: server.url, call, close: () => server.close() };
+}
+
+/** A UID no other test uses, so tests sharing one server stay independent. */
+let counter = 0;
+export const uniqueId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+export const textMessage = (receiver: string, text: string, receiverType: 'user' | 'group' = 'user') => ({
+  receiver,
+  receiverType,
+  category: 'message',
+  type: 'text',
+  data: { text },
+});
+
+/** A GET with a chosen Host header, which `fetch` does not let a caller set. */
+export function getWithHost(url: string, host: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: 'GET', headers: { ...headers, host } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
