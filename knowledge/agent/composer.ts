@@ -28,11 +28,16 @@ interface Candidate {
 const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 const MAX_SENTENCE_CHARS = 600;
 
+/** Markdown headings name a passage rather than say something: they are never quoted. */
+const HEADING_LINE = /^ {0,3}#{1,6}\s.*$/gm;
+
 function splitSentences(text: string): string[] {
   const found: string[] = [];
-  for (const { segment } of sentences.segment(text.replace(/\s+/g, ' '))) {
-    const sentence = segment.trim();
-    if (sentence.length >= 12 && sentence.length <= MAX_SENTENCE_CHARS) found.push(sentence);
+  for (const paragraph of text.replace(HEADING_LINE, '').split(/\n\s*\n/)) {
+    for (const { segment } of sentences.segment(paragraph.replace(/\s+/g, ' '))) {
+      const sentence = segment.trim();
+      if (sentence.length >= 12 && sentence.length <= MAX_SENTENCE_CHARS) found.push(sentence);
+    }
   }
   return found;
 }

@@ -77,3 +77,21 @@ describe('composeExtractiveAnswer', () => {
     expect(answer.text).toContain('The cafeteria opens at noon and closes at three. [1]');
   });
 });
+
+describe('composeExtractiveAnswer on Markdown passages', () => {
+  it('never quotes a heading as part of a sentence', () => {
+    const answer = composeExtractiveAnswer({
+      question: 'what makes lift grow?',
+      retrievalQuery: 'what makes lift grow?',
+      namespace: 'docs',
+      hits: [
+        {
+          text: '# Wing design\n\nLift grows with the angle of attack until the wing stalls.',
+          score: 3,
+          source: { documentId: 'w', title: 'Wing design' },
+        },
+      ],
+    });
+    expect(answer.text).toMatch(/^Lift grows with the angle of attack until the wing stalls\. \[1\]/);
+  });
+});

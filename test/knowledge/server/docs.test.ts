@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from './support.js';
+
+describe('OpenAPI and Swagger UI', () => {
+  let agent: TestAgent;
+  beforeAll(async () => {
+    agent = await startTestAgent();
+  });
+  afterAll(() => agent.close());
+
+  it('describes every route with schemas generated from the zod contracts', async () => {
+    const document = (await (await fetch(`${agent.apiUrl}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/agents/{agentId}/generate',
+        '/api/agents/{agentId}/stream',
+        '/api/tools/ingestSources',
+        '/api/tools/searchDocs',
+        '/api/tools/{toolId}/execute',
+      ]),
+    );
+    expect(Object.keys(document.components.schemas.SearchRequest!.properties!)).toEqual([
+      'query',
+      'namespace',
+      'maxResults',
+    ]);
+    expect(document.components.schemas.GenerateResponse!.properties).toHaveProperty('sources');
+  });
+
+  it('serves Swagger UI from local files that point at the local document', async () => {
+    const page = await (await fetch(`${agent.origin}/swagger-ui`)).text();
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets.every((asset) => asset.startsWith('/swagger-ui/'))).toBe(true);
+    for (const asset of assets) expect((await fetch(`${agent.origin}${asset}`)).status).toBe(200);
+    const init = await (await fetch(`${agent.origin}/swagger-ui/init.js`)).text();
+    expect(init).toContain("url: '/api/openapi.json'");
+  });
+
+  it('leads from / to Swagger UI until the knowledge app UI is installed', async () => {
+    const response = await fetch(`${agent.origin}/`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/swagger-ui');
+  });
+});
