@@ -5,7 +5,7 @@ import { distinctTerms } from './terms.js';
 export interface ComposeOptions {
   /** Most sentences quoted in an answer. */
   maxSentences?: number;
-  /** Share of the question's terms a passage must contain to count as relevant. */
+  /** Share of the question's terms (of at most COVERAGE_TERMS) a passage must contain to count as relevant. */
   minCoverage?: number;
 }
 
@@ -27,6 +27,8 @@ interface Candidate {
 
 const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 const MAX_SENTENCE_CHARS = 600;
+/** A long question is rarely answered by one passage holding half its words: coverage counts at most this many. */
+const COVERAGE_TERMS = 5;
 
 /** Markdown headings name a passage rather than say something: they are never quoted. */
 const HEADING_LINE = /^ {0,3}#{1,6}\s.*$/gm;
@@ -54,7 +56,7 @@ function relevantHits(
   questionTerms: ReadonlySet<string>,
   minCoverage: number,
 ): number[] {
-  const needed = Math.max(1, Math.ceil(questionTerms.size * minCoverage));
+  const needed = Math.max(1, Math.ceil(Math.min(questionTerms.size, COVERAGE_TERMS) * minCoverage));
   const relevant: number[] = [];
   hits.forEach((hit, index) => {
     const terms = distinctTerms(`${hit.source.title} ${hit.source.heading ?? ''} ${hit.text}`);

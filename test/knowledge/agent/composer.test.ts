@@ -68,6 +68,14 @@ describe('composeExtractiveAnswer', () => {
     expect(answer.text).not.toContain('Sources:');
   });
 
+  it('answers a long question from a passage that holds only a few of its words', () => {
+    const answer = compose(
+      'which flight experiments measured heat transfer on reentry capsules, rockets and missiles?',
+    );
+    expect(answer.answered).toBe(true);
+    expect(answer.citations[0]?.documentId).toBe('d1');
+  });
+
   it('says it found nothing when retrieval returned no passage', () => {
     expect(compose('lift', []).answered).toBe(false);
   });
