@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
+import { conversationIdFor } from '../../shared/message.js';
 import type { ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
 import { toGroupEntity } from '../repositories/groups.js';

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { conversationIdFor } from '../../shared/message.js';
 import type { ChatEnv } from '../http/context.js';
-import { jsonBody, pathId, queryOf } from '../http/request.js';
+import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
 import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
@@ -76,9 +77,21 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
 
   routes.get('/users', async (c) => {
     const query = queryOf(c, ListUsers);
+    const viewer = onBehalfOf(c);
     const { users: rows, total } = await users.list(c.get('app').appId, query);
     return c.json({
-      data: rows.map((row) => toUserEntity(row, { withTags: query.withTags === true })),
+      data: rows.map((row) => {
+        const entity = toUserEntity(row, { withTags: query.withTags === true });
+        // Seen by a user, each entry names the conversation they would have with it.
+        if (viewer !== undefined && viewer !== row.uid) {
+          entity.conversationId = conversationIdFor({
+            receiverType: 'user',
+            sender: viewer,
+            receiver: row.uid,
+          });
+        }
+        return entity;
+      }),
       meta: { pagination: pagination(total, rows.length, query.perPage, query.page) },
     });
   });
