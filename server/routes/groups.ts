@@ -162,11 +162,20 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
       appId,
       members.map((member) => member.uid),
     );
+    const viewer = onBehalfOf(c);
     const data = members.flatMap((member) => {
       const user = people.get(member.uid);
-      return user === undefined
-        ? []
-        : [{ ...toUserEntity(user), scope: member.scope, joinedAt: member.joined_at }];
+      if (user === undefined) return [];
+      const entity = { ...toUserEntity(user), scope: member.scope, joinedAt: member.joined_at };
+      // Seen by a user, each member names the conversation they would have with it.
+      if (viewer !== undefined && viewer !== member.uid) {
+        entity.conversationId = conversationIdFor({
+          receiverType: 'user',
+          sender: viewer,
+          receiver: member.uid,
+        });
+      }
+      return [entity];
     });
     return c.json({ data, meta: { pagination: pagination(total, data.length, query.perPage, query.page) } });
   });
