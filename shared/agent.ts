@@ -146,3 +146,81 @@ export const AgentStreamFrame = z.looseObject({
   payload: z.record(z.string(), z.unknown()),
 });
 export type AgentStreamFrame = z.infer<typeof AgentStreamFrame>;
+
+/*
+ * The knowledge library routes under `/api/namespaces`, which the knowledge app window uses to
+ * manage what the agent knows (not part of Mastra's API).
+ */
+
+export const NamespaceSummary = z.object({
+  name: Namespace,
+  documents: z.number().int().nonnegative(),
+  chunks: z.number().int().nonnegative(),
+  /** Why the namespace could not be read, if it could not. */
+  error: z.string().optional(),
+});
+export type NamespaceSummary = z.infer<typeof NamespaceSummary>;
+
+export const NamespaceList = z.object({ namespaces: z.array(NamespaceSummary) });
+export type NamespaceList = z.infer<typeof NamespaceList>;
+
+export const CreateNamespaceRequest = z.object({ name: Namespace });
+
+export const DocumentSummary = z.object({
+  documentId: z.string(),
+  /** What a person recognises: the path (uploads as `uploads/<namespace>/<file>`), the URL, or `text: <title>`. */
+  source: z.string(),
+  kind: z.enum(['file', 'url', 'text']),
+  path: z.string().optional(),
+  url: z.string().optional(),
+  title: z.string(),
+  format: z.enum(['pdf', 'markdown', 'html', 'text']),
+  pages: z.number().int().nonnegative().optional(),
+  chunks: z.number().int().nonnegative(),
+  /** Bytes read from the source. */
+  size: z.number().int().nonnegative(),
+  ingestedAt: z.string(),
+  warnings: z.array(z.string()),
+});
+export type DocumentSummary = z.infer<typeof DocumentSummary>;
+
+export const DocumentList = z.object({ namespace: Namespace, documents: z.array(DocumentSummary) });
+export type DocumentList = z.infer<typeof DocumentList>;
+
+/** A document's stored text: PDF pages joined by a form feed, Markdown with its `#` headings. */
+export const DocumentText = z.object({
+  documentId: z.string(),
+  title: z.string(),
+  format: DocumentSummary.shape.format,
+  text: z.string(),
+});
+export type DocumentText = z.infer<typeof DocumentText>;
+
+/**
+ * One server-sent event of `POST /api/tools/ingestSources` asked with `Accept: text/event-stream`:
+ * a step of one source (named by its label), then `done` with the whole answer, or `error`.
+ */
+export const IngestProgress = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('queued'), source: z.string() }),
+  z.object({
+    type: z.literal('parsing'),
+    source: z.string(),
+    page: z.number().int().nonnegative(),
+    pages: z.number().int().nonnegative(),
+  }),
+  z.object({
+    type: z.literal('indexed'),
+    source: z.string(),
+    documentId: z.string(),
+    title: z.string(),
+    pages: z.number().int().nonnegative().optional(),
+    chunks: z.number().int().nonnegative(),
+    warnings: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('unchanged'), source: z.string(), documentId: z.string() }),
+  z.object({ type: z.literal('removed'), source: z.string(), documentId: z.string() }),
+  z.object({ type: z.literal('failed'), source: z.string(), error: z.string() }),
+  z.object({ type: z.literal('done'), response: IngestResponse }),
+  z.object({ type: z.literal('error'), error: z.string() }),
+]);
+export type IngestProgress = z.infer<typeof IngestProgress>;

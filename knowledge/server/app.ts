@@ -10,6 +10,8 @@ import { answerSettings, type AgentServerConfig } from './config.js';
 import { generateResponse } from './generate-response.js';
 import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
 import { errorReply, parseWith, readJson, RequestProblem } from './http-errors.js';
+import { acceptsEventStream, streamIngest } from './ingest-stream.js';
+import { libraryRoutes } from './library.js';
 import { openApiDocument } from './openapi.js';
 import { streamFrames } from './stream-frames.js';
 import { swaggerUi } from './swagger-ui.js';
@@ -115,9 +117,13 @@ export function createAgentApp(options: AgentAppOptions): Hono {
 
   const run = async (tool: AgentTool, data: unknown) =>
     tool.execute(parseWith(tool.inputSchema, data), tools);
-  app.post('/api/tools/ingestSources', ...ingestGuards, async (c) =>
-    c.json(await run(ingestSourcesTool, await ingestBody(c, config.uploadDir))),
-  );
+  app.post('/api/tools/ingestSources', ...ingestGuards, async (c) => {
+    const request = parseWith(ingestSourcesTool.inputSchema, await ingestBody(c, config.uploadDir));
+    if (!acceptsEventStream(c)) return c.json(await ingestSourcesTool.execute(request, tools));
+    return streamIngest(c, secrets, (onProgress) =>
+      ingestSourcesTool.execute(request, { ...tools, onProgress }),
+    );
+  });
   app.post('/api/tools/searchDocs', limitBody(SMALL_BODY), async (c) =>
     c.json(await run(searchDocsTool, await readJson(c))),
   );
@@ -135,6 +141,17 @@ export function createAgentApp(options: AgentAppOptions): Hono {
       }
       return c.json(await run(tool, body.data));
     },
+  );
+
+  app.route(
+    '/api/namespaces',
+    libraryRoutes({
+      backend,
+      files: options.backend,
+      readableRoots: tools.readableRoots,
+      secrets,
+      ingestGuards,
+    }),
   );
 
   app.route('/swagger-ui', swaggerUi());

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { KnowledgeEngine } from '../engine.js';
+import { builtAppUiFolder, knowledgeAppUi } from './app-ui.js';
 import { createAgentApp } from './app.js';
 import type { KnowledgeBackend } from './backend.js';
 import type { AgentServerConfig } from './config.js';
@@ -20,6 +21,7 @@ export interface StartOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The app served at `/`; by default the built knowledge app window, when the build has made it. */
   ui?: Hono;
 }
 
@@ -42,11 +44,9 @@ export async function openAgentEngine(
 }
 
 export async function startAgentServer(options: StartOptions): Promise<RunningAgentServer> {
-  const app = createAgentApp({
-    config: options.config,
-    backend: options.backend,
-    ...(options.ui ? { ui: options.ui } : {}),
-  });
+  const uiFolder = options.ui ? undefined : builtAppUiFolder();
+  const ui = options.ui ?? (uiFolder ? knowledgeAppUi(uiFolder) : undefined);
+  const app = createAgentApp({ config: options.config, backend: options.backend, ...(ui ? { ui } : {}) });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
       resolve(started),

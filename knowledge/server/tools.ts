@@ -7,6 +7,7 @@ import {
   SearchResponse,
   type IngestedSource,
 } from '../../shared/agent.js';
+import type { IngestEvent } from '../ingest/queue.js';
 import { detectSource, SourceError } from '../loaders/index.js';
 import type { SourceInput } from '../types.js';
 import type { KnowledgeBackend } from './backend.js';
@@ -27,6 +28,8 @@ export interface ToolContext {
   readableRoots: readonly string[];
   /** Values that must never appear in a response (API keys). */
   secrets: readonly string[];
+  /** Receives each step of an ingest as it happens (for a streamed ingest); must not throw. */
+  onProgress?: (event: IngestEvent) => void;
 }
 
 interface PlannedInputs {
@@ -41,7 +44,7 @@ const OUTSIDE_ROOTS = 'outside the folders this agent may read (INGEST_ROOTS)';
  * Refuses a path outside the readable roots before anything looks at it, with the same words
  * whether it exists or not, so a request cannot probe which files the server has.
  */
-function outsideRoots(path: string, roots: readonly string[]): boolean {
+export function outsideRoots(path: string, roots: readonly string[]): boolean {
   const absolute = resolve(path);
   return !roots.some((root) => {
     const rel = relative(root, absolute);
@@ -84,9 +87,15 @@ export const ingestSourcesTool: AgentTool<typeof IngestRequest, IngestResponse> 
     'Each source is reported with its document id, title, pages and chunks, or its error.',
   inputSchema: IngestRequest,
   outputSchema: IngestResponse,
-  async execute(request, { backend, secrets, readableRoots }) {
+  async execute(request, { backend, secrets, readableRoots, onProgress }) {
     const { inputs, refused } = inputsOf(request, readableRoots);
-    const results = inputs.length > 0 ? await backend.ingest(request.namespace, inputs) : [];
+    const progress = onProgress && {
+      onProgress: (event: IngestEvent) =>
+        onProgress(
+          event.type === 'failed' ? { ...event, error: sanitizeMessage(event.error, secrets) } : event,
+        ),
+    };
+    const results = inputs.length > 0 ? await backend.ingest(request.namespace, inputs, progress) : [];
     return {
       namespace: request.namespace,
       results: [...refused, ...results].map((result): IngestedSource =>

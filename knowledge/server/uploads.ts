@@ -30,22 +30,43 @@ export async function saveUploads(
   );
 }
 
-/**
- * The backend as the API shows it: uploaded files are named `uploads/<namespace>/<file>` instead of
- * by their absolute path on the server.
- */
-export function withPublicUploadPaths(backend: KnowledgeBackend, uploadDir: string): KnowledgeBackend {
+/** Names a path under the upload folder `uploads/<namespace>/<file>`; other paths are returned as given. */
+export function publicUploadPath(uploadDir: string): (path: string) => Promise<string> {
   let realUploadDir: Promise<string> | undefined;
-  const hide = async (path: string): Promise<string> => {
+  return async (path) => {
     realUploadDir ??= realpath(uploadDir).catch(() => uploadDir);
     for (const root of [uploadDir, await realUploadDir]) {
       if (path.startsWith(root + sep)) return ['uploads', ...relative(root, path).split(sep)].join('/');
     }
     return path;
   };
+}
+
+/**
+ * The backend as the API shows it: uploaded files are named `uploads/<namespace>/<file>` instead of
+ * by their absolute path on the server.
+ */
+export function withPublicUploadPaths(backend: KnowledgeBackend, uploadDir: string): KnowledgeBackend {
+  const hide = publicUploadPath(uploadDir);
   return {
-    async ingest(namespace, sources) {
-      const results = await backend.ingest(namespace, sources);
+    async ingest(namespace, sources, options = {}) {
+      const { onProgress } = options;
+      // Progress is reported in order, so each event's label is hidden before the next one is sent.
+      let reported = Promise.resolve();
+      const results = await backend.ingest(
+        namespace,
+        sources,
+        onProgress
+          ? {
+              onProgress: (event) => {
+                reported = reported.then(async () =>
+                  onProgress({ ...event, source: await hide(event.source) }),
+                );
+              },
+            }
+          : {},
+      );
+      await reported;
       return Promise.all(
         results.map(async (result): Promise<IngestedSource> => ({
           ...result,
@@ -61,5 +82,19 @@ export function withPublicUploadPaths(backend: KnowledgeBackend, uploadDir: stri
         ),
       );
     },
+    async documents(namespace) {
+      const documents = await backend.documents(namespace);
+      return Promise.all(
+        documents.map(async (document) => ({
+          ...document,
+          source: await hide(document.source),
+          ...(document.path ? { path: await hide(document.path) } : {}),
+        })),
+      );
+    },
+    namespaces: () => backend.namespaces(),
+    documentText: (namespace, documentId) => backend.documentText(namespace, documentId),
+    removeDocument: (namespace, documentId) => backend.removeDocument(namespace, documentId),
+    deleteNamespace: (namespace) => backend.deleteNamespace(namespace),
   };
 }

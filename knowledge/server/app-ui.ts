@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+
+/**
+ * The knowledge app window's policy: everything from this server, nothing remote, no inline
+ * script or style, no eval (pdf.js runs with eval off), the PDF worker from this origin.
+ */
+export const APP_UI_CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'none'"],
+  frameAncestors: ["'none'"],
+};
+
+/** The built window (`npm run build` writes it to dist/desktop/renderer/), served at `/` with its policy. */
+export function knowledgeAppUi(folder: string): Hono {
+  const app = new Hono();
+  app.get(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: APP_UI_CONTENT_SECURITY_POLICY,
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: 'no-referrer',
+    }),
+    serveStatic({ root: folder }),
+  );
+  return app;
+}
+
+/** Where the build puts the window, seen from this module in the sources or in dist/. */
+export function builtAppUiFolder(): string | undefined {
+  const built = import.meta.url.endsWith('.js');
+  const folder = fileURLToPath(
+    new URL(built ? '../../desktop/renderer/' : '../../dist/desktop/renderer/', import.meta.url),
+  );
+  return existsSync(`${folder}index.html`) ? folder : undefined;
+}

@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KnowledgeEngine } from '../../../knowledge/index.js';
+import {
+  agentConfigFromEnv,
+  startAgentServer,
+  type RunningAgentServer,
+} from '../../../knowledge/server/index.js';
+import { knowledgeAppUi } from '../../../knowledge/server/app-ui.js';
+
+/** The knowledge app window, served at `/` from its built folder. */
+describe('knowledge app UI at /', () => {
+  let root: string;
+  let engine: KnowledgeEngine;
+  let server: RunningAgentServer;
+  let origin: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'parley-app-ui-'));
+    const folder = join(root, 'ui');
+    await mkdir(join(folder, 'assets'), { recursive: true });
+    await writeFile(join(folder, 'index.html'), '<!doctype html><title>Parley</title>');
+    await writeFile(join(folder, 'assets', 'app.js'), 'console.log("window");');
+    await writeFile(join(root, 'outside.txt'), 'not for the browser');
+    const config = agentConfigFromEnv({}, join(root, 'data'));
+    engine = await KnowledgeEngine.open({ dataDir: join(root, 'data') });
+    server = await startAgentServer({
+      config,
+      backend: engine,
+      host: '127.0.0.1',
+      port: 0,
+      ui: knowledgeAppUi(folder),
+    });
+    origin = server.apiUrl.replace(/\/api$/, '');
+  });
+  afterAll(async () => {
+    await server.close();
+    await engine.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('serves the window at / under a policy that allows nothing remote', async () => {
+    const response = await fetch(`${origin}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toMatch(/unsafe-(inline|eval)|https?:/);
+    expect(await response.text()).toContain('<title>Parley</title>');
+  });
+
+  it('serves the assets of the window with their types', async () => {
+    const response = await fetch(`${origin}/assets/app.js`);
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('serves nothing from outside its folder', async () => {
+    const response = await fetch(`${origin}/..%2Foutside.txt`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('not for the browser');
+  });
+
+  it('keeps the API answering beside it', async () => {
+    const response = await fetch(`${server.apiUrl}`);
+    expect(await response.json()).toMatchObject({ status: 'ok' });
+    expect(response.headers.get('content-security-policy')).toBeNull();
+  });
+});
