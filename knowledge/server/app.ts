@@ -12,6 +12,7 @@ import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
 import { errorReply, parseWith, readJson, RequestProblem } from './http-errors.js';
 import { acceptsEventStream, streamIngest } from './ingest-stream.js';
 import { libraryRoutes } from './library.js';
+import { normalizeMastraMessages } from './mastra-messages.js';
 import { openApiDocument } from './openapi.js';
 import { streamFrames } from './stream-frames.js';
 import { swaggerUi } from './swagger-ui.js';
@@ -97,7 +98,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
 
   const answer = async (c: Context) => {
     if (unknownAgent(c)) throw new RequestProblem(404, 'agent not found');
-    const request = parseWith(GenerateRequest, await readJson(c));
+    const request = parseWith(GenerateRequest, normalizeMastraMessages(await readJson(c)));
     return generateResponse(await answerChat(request, backend, answerSettings(config)), randomUUID());
   };
   app.post('/api/agents/:agentId/generate', ...generateGuards, async (c) => c.json(await answer(c)));

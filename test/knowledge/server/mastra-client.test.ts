@@ -37,6 +37,20 @@ describe('@mastra/client-js against the agent server', () => {
     expect(answer.text).toMatch(/\n\nSources:\n\[1\] Wing design$/);
   });
 
+  it('accepts the message shapes Mastra clients send: a string, and turns with text parts', async () => {
+    const agentClient = client.getAgent('knowledge');
+    const fromString = (await agentClient.generate({
+      messages: '@agent what makes lift grow?',
+      toolParams: { namespace: 'docs' },
+    } as unknown as Parameters<typeof agentClient.generate>[0])) as unknown as { text: string };
+    expect(fromString.text).toMatch(/^Lift grows with the angle of attack/);
+    const fromParts = (await agentClient.generate({
+      messages: [{ role: 'user', content: [{ type: 'text', text: '@agent what makes lift grow?' }] }],
+      toolParams: { namespace: 'docs' },
+    } as unknown as Parameters<typeof agentClient.generate>[0])) as unknown as { text: string };
+    expect(fromParts.text).toBe(fromString.text);
+  });
+
   it('runs stream and reads the text deltas and the finish frame', async () => {
     const response = await client.getAgent('knowledge').stream(question);
     let text = '';
