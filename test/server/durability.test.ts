@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const APP = { appId: 'durable', apiKey: 'durable-full-key', authKey: 'durable-auth-key' };
+const dataDir = mkdtempSync(join(tmpdir(), 'parley-durable-'));
+const children: ChildProcess[] = [];
+
+/** `parley chat-server` as a child process on an ephemeral port; resolves with its URL. */
+function startServerProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'cli/parley.ts',
+      '--data-dir',
+      dataDir,
+      'chat-server',
+      '--port',
+      '0',
+      '--app-id',
+      APP.appId,
+      '--api-key',
+      APP.apiKey,
+      '--auth-key',
+      APP.authKey,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
+  );
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`chat-server exited with ${code} before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (match?.[1] !== undefined) resolve({ child, url: match[1] });
+    });
+  });
+}
+
+const headers = { apikey: APP.apiKey, 'content-type': 'application/json' };
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('durability', () => {
+  it('keeps every message that was answered 200, exactly once, across a SIGKILL', async () => {
+    const first = await startServerProcess();
+    for (const uid of ['writer', 'reader']) {
+      const response = await fetch(`${first.url}/v3/users`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ uid, name: uid }),
+      });
+      expect(response.status).toBe(200);
+    }
+    const acknowledged: string[] = [];
+    const killAfter = 300;
+    let killed = false;
+    const writer = async (worker: number) => {
+      for (let n = 0; ; n += 1) {
+        const muid = `w${worker}-${n}`;
+        try {
+          const response = await fetch(`${first.url}/v3/messages`, {
+            method: 'POST',
+            headers: { ...headers, onBehalfOf: 'writer' },
+            body: JSON.stringify({
+              receiver: 'reader',
+              receiverType: 'user',
+              category: 'message',
+              type: 'text',
+              muid,
+              data: { text: muid },
+            }),
+          });
+          if (response.status === 200) acknowledged.push(muid);
+          await response.arrayBuffer();
+        } catch {
+          return; // the server is gone
+        }
+        if (acknowledged.length >= killAfter && !killed) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, worker) => writer(worker)));
+    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
+
+    const second = await startServerProcess();
+    const stored: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const query = `limit=1000&affix=append${cursor === undefined ? '' : `&id=${cursor}`}`;
+      const page = (await (await fetch(`${second.url}/v3/messages?${query}`, { headers })).json()) as {
+        data: { muid?: string }[];
+        meta: { next: { id?: string } };
+      };
+      if (page.data.length === 0) break;
+      for (const message of page.data) if (message.muid !== undefined) stored.push(message.muid);
+      cursor = page.meta.next.id;
+    }
+    const counts = new Map<string, number>();
+    for (const muid of stored) counts.set(muid, (counts.get(muid) ?? 0) + 1);
+    const missing = acknowledged.filter((muid) => !counts.has(muid));
+    const duplicated = [...counts].filter(([, count]) => count > 1).map(([muid]) => muid);
+    expect(missing).toEqual([]);
+    expect(duplicated).toEqual([]);
+    second.child.kill('SIGTERM');
+  });
+});
