@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentApp } from '../../../knowledge/server/index.js';
 import { startTestAgent, type TestAgent } from './support.js';
 
 describe('OpenAPI and Swagger UI', () => {
@@ -41,8 +42,10 @@ describe('OpenAPI and Swagger UI', () => {
     expect(init).toContain("url: '/api/openapi.json'");
   });
 
-  it('leads from / to Swagger UI until the knowledge app UI is installed', async () => {
-    const response = await fetch(`${agent.origin}/`, { redirect: 'manual' });
+  it('leads from / to Swagger UI when no knowledge app UI is given', async () => {
+    // Built from the app itself: the started server serves the built window at / once it exists.
+    const app = createAgentApp({ config: agent.config, backend: agent.engine });
+    const response = await app.request('/');
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('/swagger-ui');
   });
