@@ -4,7 +4,10 @@ import type { Citation, SearchHit } from '../../shared/agent.js';
 const SNIPPET_CHARS = 300;
 
 function snippetOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/^ {0,3}#{1,6}\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length <= SNIPPET_CHARS ? flat : `${flat.slice(0, SNIPPET_CHARS - 1).trimEnd()}…`;
 }
 

@@ -31,6 +31,14 @@ describe('citations', () => {
     );
   });
 
+  it('shows a Markdown passage in the snippet without heading marks', () => {
+    const citation = citationFor(
+      { text: '# Wing design\n\nLift grows.', score: 1, source: { documentId: 'd', title: 'Wing design' } },
+      1,
+    );
+    expect(citation.snippet).toBe('Wing design Lift grows.');
+  });
+
   it('names an untitled file source by its file name', () => {
     const citation = citationFor(
       { text: 'x', score: 1, source: { documentId: 'd', title: '', path: '/a/b/notes.md' } },
