@@ -31,7 +31,7 @@ describe('ingest progress as server-sent events', () => {
     const pdf = await buildPdf([1, 2, 3, 4, 5].map((page) => ({ lines: [`Page ${page} text.`] })));
     const form = new FormData();
     form.set('namespace', 'streamed');
-    form.append('files', new File([pdf], 'five.pdf'));
+    form.append('files', new File([new Uint8Array(pdf)], 'five.pdf'));
     const { status, events } = await ingestStreamed(form);
     expect(status).toBe(200);
     expect(events.at(-1)).toBe('[DONE]');
@@ -49,7 +49,7 @@ describe('ingest progress as server-sent events', () => {
   it('reports a source that fails with its reason, and still indexes the others', async () => {
     const form = new FormData();
     form.set('namespace', 'partly');
-    form.append('files', new File([await buildPdf([{ drawing: true }])], 'scan.pdf'));
+    form.append('files', new File([new Uint8Array(await buildPdf([{ drawing: true }]))], 'scan.pdf'));
     form.append('files', new File(['# Fine\n\nThis one reads.\n'], 'fine.md'));
     const progress = frames((await ingestStreamed(form)).events);
     expect(progress).toContainEqual({

@@ -34,9 +34,13 @@ describe('knowledge library over HTTP', () => {
   const fivePagePdf = async () =>
     new File(
       [
-        await buildPdf(
-          [1, 2, 3, 4, 5].map((page) => ({ lines: [`Page ${page} of the rotor manual.`, `Topic ${page}.`] })),
-          { title: 'Rotor manual' },
+        new Uint8Array(
+          await buildPdf(
+            [1, 2, 3, 4, 5].map((page) => ({
+              lines: [`Page ${page} of the rotor manual.`, `Topic ${page}.`],
+            })),
+            { title: 'Rotor manual' },
+          ),
         ),
       ],
       'rotor.pdf',
