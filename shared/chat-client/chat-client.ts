@@ -1,0 +1,673 @@
+import type { Fetch } from '../http.js';
+import { ChatClientError, isSessionEnded } from './client-error.js';
+import { Emitter } from './emitter.js';
+import { bootstrapEndpoints, sessionEndpoints, type ChatEndpoints, type ChatLocation } from './hosts.js';
+import { newSessionId, randomHex } from './ids.js';
+import { Outbox, type QueuedMessage } from './outbox.js';
+import {
+  DEFAULT_BACKOFF,
+  RealtimeChannel,
+  reconnectDelay,
+  type BackoffOptions,
+  type ChannelState,
+  type KeepAliveOptions,
+  type SocketFactory,
+} from './realtime.js';
+import { apiPath, RestTransport, type Credential, type Envelope, type RestCall } from './rest.js';
+import { SessionStore, browserStorage, sessionKey, type KeyValueStorage } from './session-store.js';
+import { messageTarget, targetKey, targetOf } from './targets.js';
+import type {
+  ChatTarget,
+  Conversation,
+  FormValues,
+  GroupEntity,
+  GroupMember,
+  Interaction,
+  InteractedRequest,
+  InteractionCompletedBody,
+  Me,
+  Message,
+  MessageCursor,
+  MessagePage,
+  OutgoingMessage,
+  Pagination,
+  PresenceBody,
+  ReceiptAction,
+  ReceiptBody,
+  RealtimeFrame,
+  TypingBody,
+  UserEntity,
+} from './types.js';
+
+export const CLIENT_VERSION = 'parley-chat-client/0.1.0';
+
+/** The role CometChat gives AI agent users; mention suggestions offer them beside group members. */
+export const AGENT_ROLE = '@agentic';
+
+export interface ChatClientOptions extends ChatLocation {
+  /** The app's auth key (`authOnly` scope): lets `login({uid})` create an auth token. */
+  authKey?: string;
+  fetch?: Fetch;
+  /** Defaults to the browser's WebSocket. */
+  createSocket?: SocketFactory;
+  /** Where the auth token survives reloads; defaults to localStorage, `null` keeps it in memory only. */
+  storage?: KeyValueStorage | null;
+  keepAlive?: Partial<KeepAliveOptions>;
+  backoff?: Partial<BackoffOptions>;
+}
+
+export type LoginCredentials = { uid: string } | { authToken: string };
+
+export type SendOutcome =
+  { status: 'sent'; muid: string; message: Message } | { status: 'queued'; muid: string };
+
+export interface ChatClientEvents {
+  /** A message from someone else or from another device of this user; also each missed one after a reconnect. */
+  message: Message;
+  typing: { target: ChatTarget; user: UserEntity; typing: boolean };
+  receipt: {
+    target: ChatTarget;
+    action: ReceiptAction;
+    messageId: string;
+    user: UserEntity;
+    timestamp: number;
+  };
+  presence: { user: UserEntity; online: boolean };
+  interactionCompleted: { messageId: string; user: UserEntity; interactions: Interaction[] };
+  connection: ChannelState;
+  /** A message kept for later because the service was unreachable. */
+  queued: QueuedMessage;
+  /** A queued message reached the service. */
+  sent: { muid: string; message: Message };
+  /** A queued message the service refused; it is not retried. */
+  sendFailed: { muid: string; error: unknown };
+  /** After a reconnect, once missed messages were fetched: conversations may have changed meanwhile. */
+  resynced: undefined;
+  /** The service ended the session (token revoked or expired); the stored token is gone. */
+  sessionEnded: undefined;
+}
+
+export interface ConversationPage {
+  conversations: Conversation[];
+  pagination?: Pagination;
+}
+
+interface Session {
+  me: Me;
+  endpoints: ChatEndpoints;
+  channel: RealtimeChannel | undefined;
+  /** Newest message seen per conversation, where missed messages are fetched from after a reconnect. */
+  newest: Map<string, { target: ChatTarget; cursor: MessageCursor }>;
+  everConnected: boolean;
+  /** Reconnected and not yet caught up with what was missed. */
+  behind: boolean;
+  resyncAttempt: number;
+  resyncTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const HISTORY_PAGE = 30;
+
+const noop = (): void => {};
+
+function cursorOf(message: MessageCursor): MessageCursor {
+  return { id: message.id, sentAt: message.sentAt };
+}
+
+function newer(a: MessageCursor, b: MessageCursor): boolean {
+  return Number(a.id) > Number(b.id);
+}
+
+/** The user as others may see it: never the session's token or JWT. */
+export function publicUser(me: UserEntity): UserEntity {
+  const { uid, name, avatar, role, status } = me;
+  return { uid, name, role, status, ...(avatar !== undefined ? { avatar } : {}) };
+}
+
+function conversationPath(target: ChatTarget): string {
+  return apiPath(target.type === 'user' ? 'users' : 'groups', target.id);
+}
+
+/**
+ * A browser-safe client of CometChat's client protocol (REST + WebSocket), the widget's only way to
+ * talk to the chat service: login by UID or auth token, conversations, history, sending with an
+ * offline queue, receipts, typing, form interactions, and a socket that reconnects by itself and
+ * fetches what was missed meanwhile.
+ */
+export class ChatClient {
+  readonly events = new Emitter<ChatClientEvents>();
+  /** This page's session id: the REST `resource` header and the socket `deviceId`. */
+  readonly sessionId = newSessionId();
+  readonly #options: ChatClientOptions;
+  readonly #rest: RestTransport;
+  readonly #store: SessionStore;
+  readonly #outbox = new Outbox();
+  #session: Session | undefined;
+  #login: Promise<Me> | undefined;
+
+  constructor(options: ChatClientOptions) {
+    bootstrapEndpoints(options); // fails early on a missing app id or region or a bad host
+    this.#options = options;
+    const fetchImpl: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#rest = new RestTransport(options.appId, this.sessionId, fetchImpl);
+    const storage = options.storage === null ? undefined : (options.storage ?? browserStorage());
+    this.#store = new SessionStore(storage, sessionKey(options.appId));
+  }
+
+  get me(): Me | undefined {
+    return this.#session?.me;
+  }
+
+  get connection(): ChannelState {
+    return this.#session?.channel?.state ?? 'stopped';
+  }
+
+  get queued(): readonly QueuedMessage[] {
+    return this.#outbox.items;
+  }
+
+  /** Logs in and opens the realtime channel. With a UID, a stored token of that user is reused if still valid. */
+  login(credentials: LoginCredentials): Promise<Me> {
+    // One login at a time: a second call waits for the first, then is judged against its outcome.
+    if (this.#login) return this.#login.then(noop, noop).then(() => this.login(credentials));
+    const current = this.#session?.me;
+    if (current && this.#isCurrent(current, credentials)) return Promise.resolve(current);
+    const attempt = (async () => {
+      if (this.#session) await this.logout();
+      const me = await this.#authenticate(credentials);
+      this.#store.write({ uid: me.uid, authToken: me.authToken });
+      this.#start(me);
+      return me;
+    })();
+    this.#login = attempt;
+    attempt.then(noop, noop).finally(() => {
+      if (this.#login === attempt) this.#login = undefined;
+    });
+    return attempt;
+  }
+
+  /** Resumes the stored session, if there is one the service still accepts. */
+  async resume(): Promise<Me | undefined> {
+    const stored = this.#store.read();
+    if (!stored) return undefined;
+    try {
+      return await this.login({ authToken: stored.authToken });
+    } catch (error) {
+      if (isSessionEnded(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Ends the session on the service (best effort), closes the socket and forgets the stored token. */
+  async logout(): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    this.#store.clear();
+    this.#outbox.clear();
+    if (!session) return;
+    session.channel?.stop();
+    clearTimeout(session.resyncTimer);
+    try {
+      await this.#rest.call({
+        method: 'DELETE',
+        base: session.endpoints.clientApi,
+        path: '/me',
+        ...this.#auth(session),
+      });
+    } catch {
+      // The token is forgotten here either way; a service that is down expires it on its own.
+    }
+  }
+
+  /** Skips the wait before the next reconnect attempt, e.g. when the browser reports being online again. */
+  reconnectNow(): void {
+    this.#session?.channel?.reconnectNow();
+  }
+
+  // Conversations and history
+
+  async conversations(page = 1, perPage = 30): Promise<ConversationPage> {
+    const envelope = await this.#call<Conversation[]>({
+      method: 'GET',
+      path: '/conversations',
+      query: { per_page: perPage, page },
+    });
+    const pagination = envelope.meta?.pagination as Pagination | undefined;
+    return { conversations: envelope.data, ...(pagination ? { pagination } : {}) };
+  }
+
+  async conversation(target: ChatTarget): Promise<Conversation> {
+    return (
+      await this.#call<Conversation>({ method: 'GET', path: `${conversationPath(target)}/conversation` })
+    ).data;
+  }
+
+  async user(uid: string): Promise<UserEntity> {
+    return (await this.#call<UserEntity>({ method: 'GET', path: apiPath('users', uid) })).data;
+  }
+
+  async group(guid: string): Promise<GroupEntity> {
+    return (await this.#call<GroupEntity>({ method: 'GET', path: apiPath('groups', guid) })).data;
+  }
+
+  /**
+   * One page of history, oldest first: the newest messages, or those before `before`. `older` is the
+   * cursor of the page before, absent when the conversation has nothing older.
+   */
+  async messages(
+    target: ChatTarget,
+    options: { before?: MessageCursor; perPage?: number } = {},
+  ): Promise<MessagePage> {
+    const perPage = options.perPage ?? HISTORY_PAGE;
+    const envelope = await this.#call<Message[]>({
+      method: 'GET',
+      path: `${conversationPath(target)}/messages`,
+      query: {
+        per_page: perPage,
+        affix: 'prepend',
+        ...(options.before ? { id: options.before.id, sentAt: options.before.sentAt } : {}),
+      },
+    });
+    const messages = envelope.data;
+    // From now on this page follows the conversation: after a reconnect, what came meanwhile is fetched.
+    if (!options.before) this.#noteNewest(target, messages.at(-1) ?? { id: '0', sentAt: 0 });
+    const oldest = messages[0];
+    const hasCursor = envelope.meta?.cursor !== undefined;
+    const older = oldest && hasCursor && messages.length >= perPage ? cursorOf(oldest) : undefined;
+    return { messages, ...(older ? { older } : {}) };
+  }
+
+  /** Messages newer than `after`, oldest first, following pages until there are no more. */
+  async messagesAfter(target: ChatTarget, after: MessageCursor, perPage = 100): Promise<Message[]> {
+    const found: Message[] = [];
+    let cursor = after;
+    for (;;) {
+      const envelope = await this.#call<Message[]>({
+        method: 'GET',
+        path: `${conversationPath(target)}/messages`,
+        query: { per_page: perPage, affix: 'append', id: cursor.id, sentAt: cursor.sentAt },
+      });
+      const page = envelope.data.filter((message) => newer(cursorOf(message), cursor));
+      found.push(...page);
+      const last = page.at(-1);
+      if (!last || envelope.data.length < perPage || envelope.meta?.cursor === undefined) return found;
+      cursor = cursorOf(last);
+    }
+  }
+
+  async groupMembers(guid: string): Promise<GroupMember[]> {
+    const path = `${apiPath('groups', guid)}/members`;
+    return (await this.#call<GroupMember[]>({ method: 'GET', path, query: { per_page: 100, page: 1 } })).data;
+  }
+
+  /** AI agent users (role `@agentic`), whom a group conversation can mention. */
+  async agents(): Promise<UserEntity[]> {
+    const envelope = await this.#call<UserEntity[]>({
+      method: 'GET',
+      path: '/users',
+      query: { per_page: 100, page: 1, roles: AGENT_ROLE },
+    });
+    return envelope.data.filter((user) => user.role === AGENT_ROLE);
+  }
+
+  // Sending
+
+  /**
+   * Sends a message. When the service is unreachable (or earlier messages still wait), the message
+   * is queued and sent once the connection is back, in order; `sent` then reports it.
+   */
+  async send(target: ChatTarget, message: OutgoingMessage): Promise<SendOutcome> {
+    const item: QueuedMessage = { muid: `parley-${randomHex(12)}`, target, message, queuedAt: Date.now() };
+    if (this.#outbox.size > 0) return this.#queue(item);
+    try {
+      return { status: 'sent', muid: item.muid, message: await this.#post(item) };
+    } catch (error) {
+      if (error instanceof ChatClientError && error.retryable) return this.#queue(item);
+      throw error;
+    }
+  }
+
+  /** Sends every queued message now, if the service is reachable. */
+  flushQueue(): Promise<void> {
+    return this.#outbox.flush(
+      (item) => this.#post(item),
+      (error) => error instanceof ChatClientError && error.retryable,
+      (item, outcome) => {
+        if ('message' in outcome) this.events.emit('sent', { muid: item.muid, message: outcome.message });
+        else this.events.emit('sendFailed', { muid: item.muid, error: outcome.error });
+      },
+    );
+  }
+
+  /** Reports a form interaction; with `formData` the service runs the element's apiAction with the values. */
+  async markInteracted(messageId: string, elementId: string, formData?: FormValues): Promise<void> {
+    const body: InteractedRequest = { interactions: [elementId], ...(formData ? { formData } : {}) };
+    await this.#call({ method: 'PATCH', path: `${apiPath('messages', messageId)}/interacted`, body });
+  }
+
+  // Read state, receipts and typing
+
+  async markConversationRead(target: ChatTarget): Promise<void> {
+    await this.#call({ method: 'POST', path: `${conversationPath(target)}/conversation/read`, body: {} });
+  }
+
+  async markConversationDelivered(target: ChatTarget): Promise<void> {
+    await this.#call({
+      method: 'POST',
+      path: `${conversationPath(target)}/conversation/delivered`,
+      body: {},
+    });
+  }
+
+  /** Tells the sender over the socket that a message was delivered or read; false while offline. */
+  sendReceipt(message: Message, action: 'delivered' | 'read'): boolean {
+    const session = this.#session;
+    if (!session) return false;
+    const target = messageTarget(message, session.me.uid);
+    return (
+      session.channel?.send({
+        ...this.#frameBase(session, 'receipts', target),
+        messageSender: message.sender,
+        body: { action, messageId: message.id, user: publicUser(session.me) },
+      }) ?? false
+    );
+  }
+
+  /** Relays that this user started or stopped typing in a conversation; false while offline. */
+  sendTyping(target: ChatTarget, typing: boolean): boolean {
+    const session = this.#session;
+    if (!session) return false;
+    const body: TypingBody = { action: typing ? 'started' : 'ended', user: publicUser(session.me) };
+    return session.channel?.send({ ...this.#frameBase(session, 'typing_indicator', target), body }) ?? false;
+  }
+
+  // Internals
+
+  #isCurrent(me: Me, credentials: LoginCredentials): boolean {
+    if ('authToken' in credentials) return me.authToken === credentials.authToken;
+    return me.uid.toLowerCase() === credentials.uid.toLowerCase();
+  }
+
+  async #authenticate(credentials: LoginCredentials): Promise<Me> {
+    const bootstrap = bootstrapEndpoints(this.#options);
+    if ('authToken' in credentials) return this.#putMe(bootstrap, credentials.authToken);
+    const uid = credentials.uid;
+    if (typeof uid !== 'string' || uid.trim() === '') {
+      throw new ChatClientError('ERR_INVALID_OPTION', 'uid is required to log in');
+    }
+    const stored = this.#store.read();
+    if (stored && stored.uid.toLowerCase() === uid.toLowerCase()) {
+      try {
+        return await this.#putMe(bootstrap, stored.authToken);
+      } catch (error) {
+        if (!isSessionEnded(error)) throw error;
+        this.#store.clear();
+      }
+    }
+    if (!this.#options.authKey) {
+      throw new ChatClientError('ERR_INVALID_OPTION', 'authKey is required to log in by UID');
+    }
+    const issued = await this.#rest.call<{ authToken?: unknown }>({
+      method: 'POST',
+      base: bootstrap.adminApi,
+      path: `${apiPath('users', uid)}/auth_tokens`,
+      credential: { apiKey: this.#options.authKey },
+      body: this.#deviceInfo(),
+    });
+    if (typeof issued.data.authToken !== 'string') {
+      throw new ChatClientError('ERR_BAD_RESPONSE', 'the auth token answer carries no authToken');
+    }
+    return this.#putMe(bootstrap, issued.data.authToken);
+  }
+
+  async #putMe(endpoints: ChatEndpoints, authToken: string): Promise<Me> {
+    const envelope = await this.#rest.call<Me>({
+      method: 'PUT',
+      base: endpoints.clientApi,
+      path: '/me',
+      credential: { authToken },
+      body: this.#deviceInfo(),
+    });
+    return this.#checkMe(envelope.data, authToken);
+  }
+
+  #checkMe(me: Partial<Me>, authToken: string): Me {
+    for (const field of ['uid', 'name', 'jwt'] as const) {
+      if (typeof me[field] !== 'string') {
+        throw new ChatClientError('ERR_BAD_RESPONSE', `the /me answer carries no ${field}`);
+      }
+    }
+    return { ...(me as Me), authToken: typeof me.authToken === 'string' ? me.authToken : authToken };
+  }
+
+  #deviceInfo(): Record<string, unknown> {
+    return {
+      platform: 'WEB',
+      deviceId: this.sessionId,
+      appInfo: { version: CLIENT_VERSION, apiVersion: 'v3.0' },
+    };
+  }
+
+  #start(me: Me): void {
+    const endpoints = sessionEndpoints(this.#options, me.settings);
+    const session: Session = {
+      me,
+      endpoints,
+      channel: undefined,
+      newest: new Map(),
+      everConnected: false,
+      behind: false,
+      resyncAttempt: 0,
+      resyncTimer: undefined,
+    };
+    this.#session = session;
+    if (!endpoints.socket) return;
+    const createSocket: SocketFactory =
+      this.#options.createSocket ??
+      ((url) => new (globalThis as unknown as { WebSocket: new (url: string) => never }).WebSocket(url));
+    session.channel = new RealtimeChannel({
+      url: endpoints.socket,
+      createSocket,
+      authFrame: (fresh) => this.#authFrame(session, fresh),
+      onFrame: (frame) => this.#onFrame(session, frame),
+      onState: (state) => this.#onChannelState(session, state),
+      ...(this.#options.keepAlive ? { keepAlive: this.#options.keepAlive } : {}),
+      ...(this.#options.backoff ? { backoff: this.#options.backoff } : {}),
+    });
+    session.channel.start();
+  }
+
+  async #authFrame(session: Session, fresh: boolean): Promise<RealtimeFrame> {
+    if (fresh) {
+      const envelope = await this.#call<Me>({ method: 'GET', path: '/me' }, session);
+      session.me = this.#checkMe(envelope.data, session.me.authToken);
+    }
+    const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+    return {
+      appId: this.#options.appId,
+      deviceId: this.sessionId,
+      type: 'auth',
+      sender: session.me.uid,
+      body: {
+        auth: session.me.jwt,
+        deviceId: this.sessionId,
+        presenceSubscription: 'ALL_USERS',
+        params: {
+          appInfo: {
+            version: CLIENT_VERSION,
+            apiVersion: 'v3',
+            ...(origin ? { origin } : {}),
+            uts: Date.now(),
+          },
+          platform: 'javascript',
+        },
+      },
+    };
+  }
+
+  #onChannelState(session: Session, state: ChannelState): void {
+    if (this.#session !== session) return;
+    this.events.emit('connection', state);
+    if (state !== 'connected') return;
+    if (session.everConnected) session.behind = true;
+    session.everConnected = true;
+    void this.#resync(session);
+  }
+
+  /**
+   * Sends what waits in the outbox and, after a reconnect, fetches what was missed. The first calls
+   * after a service restart can still fail (stale pooled connections), so failures retry with
+   * backoff for as long as the socket stays up; a new reconnect starts over anyway.
+   */
+  async #resync(session: Session): Promise<void> {
+    clearTimeout(session.resyncTimer);
+    let settled = false;
+    try {
+      await this.flushQueue();
+      if (session.behind) {
+        await this.#catchUp(session);
+        session.behind = false;
+        this.events.emit('resynced', undefined);
+      }
+      settled = this.#outbox.size === 0;
+    } catch {
+      // Retried below.
+    }
+    if (settled) {
+      session.resyncAttempt = 0;
+      return;
+    }
+    if (this.#session !== session || session.channel?.state !== 'connected') return;
+    const delay = reconnectDelay(session.resyncAttempt++, { ...DEFAULT_BACKOFF, ...this.#options.backoff });
+    session.resyncTimer = setTimeout(() => void this.#resync(session), delay);
+  }
+
+  /** Fetches what was missed in the conversations this page has seen. */
+  async #catchUp(session: Session): Promise<void> {
+    for (const { target, cursor } of [...session.newest.values()]) {
+      const missed = await this.messagesAfter(target, cursor);
+      if (this.#session !== session) return;
+      for (const message of missed) {
+        this.#noteNewest(target, message);
+        this.events.emit('message', message);
+      }
+    }
+  }
+
+  #onFrame(session: Session, frame: RealtimeFrame): void {
+    if (this.#session !== session) return;
+    // The SDK's echo suppression (§3.3): this session already knows what it caused itself.
+    if (frame.deviceId === this.sessionId) return;
+    const me = session.me.uid;
+    switch (frame.type) {
+      case 'message': {
+        const message = frame.body as Message;
+        if (!message || typeof message.id !== 'string') return;
+        this.#noteNewest(messageTarget(message, me), message);
+        this.events.emit('message', message);
+        return;
+      }
+      case 'typing_indicator': {
+        const body = frame.body as TypingBody;
+        const target = targetOf(frame, me);
+        if (!target || !body?.user) return;
+        this.events.emit('typing', { target, user: body.user, typing: body.action === 'started' });
+        return;
+      }
+      case 'receipts': {
+        const body = frame.body as ReceiptBody;
+        const target = targetOf(frame, me);
+        if (!target || !body?.messageId) return;
+        const timestamp = body.timestamp ?? Math.floor(Date.now() / 1000);
+        this.events.emit('receipt', {
+          target,
+          action: body.action,
+          messageId: body.messageId,
+          user: body.user,
+          timestamp,
+        });
+        return;
+      }
+      case 'presence': {
+        const body = frame.body as PresenceBody;
+        if (!body?.user) return;
+        this.events.emit('presence', { user: body.user, online: body.action !== 'offline' });
+        return;
+      }
+      case 'interaction_completed': {
+        const body = frame.body as InteractionCompletedBody;
+        if (!body?.messageId) return;
+        this.events.emit('interactionCompleted', {
+          messageId: String(body.messageId),
+          user: body.user,
+          interactions: body.interactions ?? [],
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  #noteNewest(target: ChatTarget, message: MessageCursor): void {
+    const session = this.#session;
+    if (!session) return;
+    const key = targetKey(target);
+    const known = session.newest.get(key);
+    if (!known || newer(cursorOf(message), known.cursor))
+      session.newest.set(key, { target, cursor: cursorOf(message) });
+  }
+
+  #queue(item: QueuedMessage): SendOutcome {
+    this.#outbox.add(item);
+    this.events.emit('queued', item);
+    // Earlier messages may still wait for a reachable service; try them (and this one) now.
+    const session = this.#session;
+    if (session && this.connection === 'connected') void this.#resync(session);
+    return { status: 'queued', muid: item.muid };
+  }
+
+  async #post(item: QueuedMessage): Promise<Message> {
+    const { target, message, muid } = item;
+    const body = { receiver: target.id, receiverType: target.type, muid, ...message };
+    const sent = (await this.#call<Message>({ method: 'POST', path: '/messages', body })).data;
+    this.#noteNewest(target, sent);
+    return sent;
+  }
+
+  #frameBase(session: Session, type: string, target: ChatTarget): RealtimeFrame<string, undefined> {
+    return {
+      appId: this.#options.appId,
+      receiver: target.id,
+      receiverType: target.type,
+      deviceId: this.sessionId,
+      type,
+      sender: session.me.uid,
+      body: undefined,
+    };
+  }
+
+  #auth(session: Session): { credential: Credential } {
+    return { credential: { authToken: session.me.authToken } };
+  }
+
+  /** A client API call with the session's token; a call the service answers with "session gone" ends the session. */
+  async #call<T>(call: Omit<RestCall, 'base' | 'credential'>, session = this.#session): Promise<Envelope<T>> {
+    if (!session) throw new ChatClientError('ERR_NOT_LOGGED_IN', 'log in first');
+    try {
+      return await this.#rest.call<T>({ ...call, base: session.endpoints.clientApi, ...this.#auth(session) });
+    } catch (error) {
+      if (isSessionEnded(error) && this.#session === session) this.#endSession(session);
+      throw error;
+    }
+  }
+
+  #endSession(session: Session): void {
+    if (this.#session !== session) return;
+    this.#session = undefined;
+    session.channel?.stop();
+    clearTimeout(session.resyncTimer);
+    this.#store.clear();
+    this.#outbox.clear();
+    this.events.emit('sessionEnded', undefined);
+  }
+}

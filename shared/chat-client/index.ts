@@ -1,0 +1,17 @@
+// The browser-safe client of CometChat's client protocol. Runtime code here imports no zod: it ships in the widget.
+export * from './chat-client.js';
+export * from './client-error.js';
+export * from './hosts.js';
+export type { QueuedMessage } from './outbox.js';
+export { reconnectDelay } from './realtime.js';
+export type {
+  BackoffOptions,
+  ChannelState,
+  KeepAliveOptions,
+  SocketFactory,
+  SocketLike,
+} from './realtime.js';
+export type { KeyValueStorage, StoredSession } from './session-store.js';
+export { sessionKey } from './session-store.js';
+export * from './targets.js';
+export type * from './types.js';
