@@ -119,6 +119,26 @@ function selectSentences(candidates: Candidate[], maxSentences: number): Candida
   return picked;
 }
 
+/** "summarize X", "give an overview of X": the relevant passages retold in reading order, best passage first. */
+const SUMMARY_REQUEST = /\b(summari[sz]e|summary|overview|tl;?dr)\b/i;
+
+function summarySentences(
+  hits: readonly SearchHit[],
+  relevant: readonly number[],
+  maxSentences: number,
+): Candidate[] {
+  const candidates = relevant.flatMap((hitIndex) =>
+    splitSentences(hits[hitIndex]?.text ?? '').map((sentence, position): Candidate => ({
+      hitIndex,
+      position,
+      sentence,
+      terms: distinctTerms(sentence),
+      score: 0,
+    })),
+  );
+  return candidates.slice(0, maxSentences);
+}
+
 /** Passages in the order of their best sentence; within a passage, sentences in reading order. */
 function orderForReading(picked: Candidate[]): Candidate[] {
   const passageOrder = [...new Set(picked.map((candidate) => candidate.hitIndex))];
@@ -150,9 +170,10 @@ export function composeExtractiveAnswer(
   const queryTerms = distinctTerms(input.retrievalQuery);
   const relevanceTerms = questionTerms.size > 0 ? questionTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
-  const picked = orderForReading(
-    selectSentences(scoreSentences(input.hits, relevant, queryTerms), maxSentences),
-  );
+  const picked =
+    SUMMARY_REQUEST.test(input.question) && relevant.length > 0
+      ? summarySentences(input.hits, relevant, maxSentences)
+      : orderForReading(selectSentences(scoreSentences(input.hits, relevant, queryTerms), maxSentences));
   if (picked.length === 0) {
     return { text: noAnswerText(input.question, input.namespace), citations: [], answered: false };
   }

@@ -80,6 +80,13 @@ describe('composeExtractiveAnswer', () => {
     expect(compose('lift', []).answered).toBe(false);
   });
 
+  it('retells the best passage in reading order when asked to summarize', () => {
+    const answer = compose('summarize the hypersonic heat transfer report');
+    expect(answer.text).toMatch(
+      /^The boundary layer thickens along the plate\. \[1\] Heat transfer in the boundary layer was measured with thin-film gauges\. \[1\] The tunnel ran at Mach 6\. \[1\]/,
+    );
+  });
+
   it('summarizes a document named by its title from its opening sentences', () => {
     const answer = compose('summarize Office hours');
     expect(answer.text).toContain('The cafeteria opens at noon and closes at three. [1]');
