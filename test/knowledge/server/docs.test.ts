@@ -43,7 +43,7 @@ describe('OpenAPI and Swagger UI', () => {
   });
 
   it('leads from / to Swagger UI when no knowledge app UI is given', async () => {
-    // Built from the app itself: the started server serves the built window at / once it exists.
+    // On the app itself: a started server serves the built window at / once the build has made it.
     const app = createAgentApp({ config: agent.config, backend: agent.engine });
     const response = await app.request('/');
     expect(response.status).toBe(302);
