@@ -2,6 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf } from './options.js';
 
 interface ChatServerCommandOptions {
+  rateLimit: number | false;
   port: number;
   host: string;
   appId?: string;
@@ -14,6 +15,15 @@ function parsePort(value: string): number {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new InvalidArgumentError('give a port from 0 to 65535.');
   return port;
+}
+
+/** Standard requests per minute per app, or `off`; core operations get half, as in CometChat's limits. */
+function parseRateLimit(value: string): number | false {
+  if (value === 'off') return false;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 2)
+    throw new InvalidArgumentError('give a whole number of at least 2, or off.');
+  return limit;
 }
 
 export function registerChatServerCommand(program: Command): void {
@@ -36,6 +46,15 @@ export function registerChatServerCommand(program: Command): void {
     .addOption(new Option('--app-id <id>', 'create or update this app at start').env('PARLEY_APP_ID'))
     .addOption(new Option('--api-key <key>', 'its fullAccess REST API key').env('PARLEY_API_KEY'))
     .addOption(new Option('--auth-key <key>', 'its authOnly key for client login').env('PARLEY_AUTH_KEY'))
+    .addOption(
+      new Option(
+        '--rate-limit <perMinute>',
+        'standard requests per minute per app (core operations: half), or off',
+      )
+        .env('PARLEY_CHAT_RATE_LIMIT')
+        .argParser(parseRateLimit)
+        .default(20_000),
+    )
     .action(async (options: ChatServerCommandOptions, command: Command) => {
       if (options.appId === undefined && (options.apiKey !== undefined || options.authKey !== undefined)) {
         throw new InvalidArgumentError('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
@@ -47,6 +66,10 @@ export function registerChatServerCommand(program: Command): void {
         host: options.host,
         dataDir: dataDirOf(command),
         databaseUrl: process.env.DATABASE_URL,
+        rateLimits:
+          options.rateLimit === false
+            ? false
+            : { standardPerMinute: options.rateLimit, corePerMinute: Math.floor(options.rateLimit / 2) },
         app:
           options.appId === undefined
             ? undefined
