@@ -101,8 +101,12 @@ export class KnowledgeEngine {
   }
 
   static async open(options: KnowledgeEngineOptions): Promise<KnowledgeEngine> {
+    // Symlink-free, as the paths checked against them are; a root that does not exist yet is kept as given.
     const roots =
-      options.ingestRoots && (await Promise.all(options.ingestRoots.map((root) => realpath(resolve(root)))));
+      options.ingestRoots &&
+      (await Promise.all(
+        options.ingestRoots.map((root) => realpath(resolve(root)).catch(() => resolve(root))),
+      ));
     return new KnowledgeEngine({ ...options, dataDir: resolve(options.dataDir) }, roots);
   }
 

@@ -27,8 +27,9 @@ export function registerIngestCommand(program: Command): void {
     .option('--watch', 'keep watching the given folders and re-index on change')
     .action(async (sources: string[], options: IngestCommandOptions, command: Command) => {
       // Loaded when the command runs, so `parley --help` and other commands start without the engine.
-      const { KnowledgeEngine, detectSource } = await import('../../knowledge/index.js');
-      const inputs = await sourceInputs(sources, detectSource);
+      const { KnowledgeEngine, detectSource, parseNamespace } = await import('../../knowledge/index.js');
+      const namespace = parseNamespace(options.namespace);
+      const { inputs, refused } = await sourceInputs(sources, detectSource);
       const folders = options.watch ? await watchableFolders(inputs) : [];
       const engine = await KnowledgeEngine.open({
         dataDir: dataDirOf(command),
@@ -39,40 +40,61 @@ export function registerIngestCommand(program: Command): void {
       try {
         const removed: string[] = [];
         const reporter = progressReporter();
-        const results = await engine.ingest(options.namespace, inputs, {
-          onProgress: (event) => {
-            if (event.type === 'removed') removed.push(event.source);
-            reporter.onProgress(event);
-          },
-        });
+        for (const failure of refused) {
+          reporter.onProgress({ type: 'queued', source: failure.source });
+          reporter.onProgress({ type: 'failed', source: failure.source, error: failure.error ?? '' });
+        }
+        const ingested =
+          inputs.length === 0
+            ? []
+            : await engine.ingest(namespace, inputs, {
+                onProgress: (event) => {
+                  if (event.type === 'removed') removed.push(event.source);
+                  reporter.onProgress(event);
+                },
+              });
         reporter.finish();
+        const results = [...refused, ...ingested];
         process.stdout.write(ingestSummary(results, removed.length));
         process.exitCode = results.some((result) => result.status === 'failed') ? 1 : 0;
-        if (options.watch) await watchUntilInterrupted(engine, options.namespace, folders);
+        if (options.watch) await watchUntilInterrupted(engine, namespace, folders);
       } finally {
         await engine.close();
       }
     });
 }
 
-/** CLI arguments as sources; `-` is the text on standard input. */
+/**
+ * CLI arguments as sources; `-` is the text on standard input. An argument that names no source
+ * (a path that does not exist, say) fails on its own, as a result, and the others still run.
+ */
 async function sourceInputs(
   sources: string[],
   detectSource: (raw: string) => SourceInput,
-): Promise<SourceInput[]> {
-  if (sources.filter((source) => source === '-').length > 1)
+): Promise<{ inputs: SourceInput[]; refused: IngestedSource[] }> {
+  if (sources.filter((source) => source === '-').length > 1) {
     throw new Error('standard input (-) can be given once');
-  const inputs: SourceInput[] = [];
-  for (const source of sources) {
-    if (source !== '-') {
-      inputs.push(detectSource(source));
-      continue;
-    }
-    const body = await text(process.stdin);
-    if (!body.trim()) throw new Error('standard input (-) is empty');
-    inputs.push({ kind: 'text', text: body, title: 'standard input' });
   }
-  return inputs;
+  const inputs: SourceInput[] = [];
+  const refused: IngestedSource[] = [];
+  for (const source of sources) {
+    try {
+      inputs.push(source === '-' ? await standardInput() : detectSource(source));
+    } catch (error) {
+      refused.push({
+        source,
+        status: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return { inputs, refused };
+}
+
+async function standardInput(): Promise<SourceInput> {
+  const body = await text(process.stdin);
+  if (!body.trim()) throw new Error('standard input is empty');
+  return { kind: 'text', text: body, title: 'standard input' };
 }
 
 async function watchableFolders(inputs: SourceInput[]): Promise<string[]> {
