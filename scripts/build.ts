@@ -7,6 +7,7 @@
 import { build, type BuildOptions } from 'esbuild';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { desktopBundles } from '../desktop/bundles.js';
 
 const NODE_FOLDERS = ['cli', 'shared', 'knowledge', 'server', 'desktop'];
 
@@ -18,7 +19,7 @@ async function sourceFiles(folder: string): Promise<string[]> {
 }
 
 /** Browser bundles: one entry each, registered by the parts that ship to a browser. */
-export const bundles: BuildOptions[] = [];
+export const bundles: BuildOptions[] = [...desktopBundles('dist')];
 
 async function main(): Promise<void> {
   await rm('dist', { recursive: true, force: true });

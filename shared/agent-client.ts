@@ -14,6 +14,7 @@ import {
   type DocumentSummary,
   type GenerateRequest,
   type IngestRequest,
+  type IngestStep,
   type SearchRequest,
 } from './agent.js';
 import { readEventStream } from './event-stream.js';
@@ -104,7 +105,7 @@ export class AgentClient {
    */
   async ingestWithProgress(
     request: IngestRequest | FormData,
-    onProgress: (event: IngestProgress) => void,
+    onProgress: (step: IngestStep) => void,
   ): Promise<IngestResponse> {
     const form = request instanceof FormData;
     const response = await this.#fetch(joinUrl(this.baseUrl, '/tools/ingestSources'), {

@@ -224,3 +224,5 @@ export const IngestProgress = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), error: z.string() }),
 ]);
 export type IngestProgress = z.infer<typeof IngestProgress>;
+/** A step of one source, as `AgentClient.ingestWithProgress` reports it. */
+export type IngestStep = Exclude<IngestProgress, { type: 'done' } | { type: 'error' }>;

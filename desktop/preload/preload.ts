@@ -1,0 +1,31 @@
+/**
+ * The preload script: the only code that sees both the page and Electron. It exposes the typed
+ * bridge, one IPC call per method, and nothing else. It runs sandboxed, bundled as CommonJS.
+ */
+import { BRIDGE_CHANNELS, type DesktopBridge } from '../bridge.js';
+
+interface PreloadElectron {
+  contextBridge: { exposeInMainWorld(key: string, api: unknown): void };
+  ipcRenderer: { invoke(channel: string, ...args: unknown[]): Promise<unknown> };
+}
+
+// A sandboxed preload script has only `require`, for Electron's own modules; typed above, so the
+// package is not needed to type-check.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { contextBridge, ipcRenderer } = require('electron') as PreloadElectron;
+
+const call =
+  <T>(channel: string) =>
+  (...args: unknown[]): Promise<T> =>
+    ipcRenderer.invoke(channel, ...args) as Promise<T>;
+
+const bridge: DesktopBridge = {
+  appInfo: call(BRIDGE_CHANNELS.appInfo),
+  settings: call(BRIDGE_CHANNELS.settings),
+  saveSettings: call(BRIDGE_CHANNELS.saveSettings),
+  pickFolder: call(BRIDGE_CHANNELS.pickFolder),
+  revealFile: call(BRIDGE_CHANNELS.revealFile),
+  openExternal: call(BRIDGE_CHANNELS.openExternal),
+};
+
+contextBridge.exposeInMainWorld('parleyDesktop', bridge);

@@ -1,0 +1,7 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './app.js';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('the page has no #root element');
+createRoot(root).render(<App />);

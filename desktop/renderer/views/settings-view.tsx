@@ -1,0 +1,222 @@
+import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
+import type { SettingsChange, SettingsView as Settings } from '../../bridge.js';
+import { messageOf, useWindow } from '../context.js';
+
+interface Draft {
+  port: string;
+  host: string;
+  corsOrigins: string;
+  allowPrivateNetwork: boolean;
+  llmBaseUrl: string;
+  llmModel: string;
+  agentApiKey: string;
+  languageModelKey: string;
+  plainSecretsAllowed: boolean;
+}
+
+const draftOf = (settings: Settings): Draft => ({
+  port: String(settings.port),
+  host: settings.host,
+  corsOrigins: settings.corsOrigins.join(', '),
+  allowPrivateNetwork: settings.allowPrivateNetwork,
+  llmBaseUrl: settings.languageModel?.baseUrl ?? '',
+  llmModel: settings.languageModel?.model ?? '',
+  agentApiKey: '',
+  languageModelKey: '',
+  plainSecretsAllowed: settings.plainSecretsAllowed,
+});
+
+/** What changed in the form, secrets only when something was typed. */
+function changeOf(draft: Draft): SettingsChange {
+  const llm = draft.llmBaseUrl.trim() || draft.llmModel.trim();
+  return {
+    port: Number(draft.port),
+    host: draft.host.trim(),
+    corsOrigins: draft.corsOrigins
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    allowPrivateNetwork: draft.allowPrivateNetwork,
+    languageModel: llm ? { baseUrl: draft.llmBaseUrl.trim(), model: draft.llmModel.trim() } : null,
+    plainSecretsAllowed: draft.plainSecretsAllowed,
+    ...(draft.agentApiKey ? { agentApiKey: draft.agentApiKey } : {}),
+    ...(draft.languageModelKey ? { languageModelKey: draft.languageModelKey } : {}),
+  };
+}
+
+/** The desktop app's settings; saving restarts the agent when the change needs it. */
+export function SettingsView(): ReactElement {
+  const { bridge, announce } = useWindow();
+  const [settings, setSettings] = useState<Settings>();
+  const [draft, setDraft] = useState<Draft>();
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    void bridge?.settings().then((loaded) => {
+      setSettings(loaded);
+      setDraft(draftOf(loaded));
+    });
+  }, [bridge]);
+  if (!bridge) {
+    return (
+      <section className="page">
+        <div className="empty-state">
+          <h1>Settings live in the desktop app</h1>
+          <p>
+            This window runs in a browser; the agent here is configured by its command line and environment.
+          </p>
+        </div>
+      </section>
+    );
+  }
+  if (!settings || !draft) return <p className="muted">Loading settings…</p>;
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft({ ...draft, [key]: value });
+  const save = async (event: FormEvent, extra: SettingsChange = {}) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(undefined);
+    try {
+      const saved = await bridge.saveSettings({ ...changeOf(draft), ...extra });
+      setSettings(saved);
+      setDraft(draftOf(saved));
+      announce('Settings saved.');
+    } catch (failure) {
+      setError(messageOf(failure).replace(/^Error invoking remote method '[^']+': (Error: )?/, ''));
+    }
+    setSaving(false);
+  };
+  const secretNote =
+    settings.secretStorage === 'encrypted'
+      ? 'Keys are encrypted with the system keychain.'
+      : settings.secretStorage === 'plain'
+        ? 'This system offers no encryption: keys are kept in a file only this user can read, as you agreed.'
+        : 'This system offers no encryption. Keys can be kept in a file only this user can read, if you agree below.';
+
+  return (
+    <section className="page" aria-labelledby="settings-title">
+      <header className="page-header">
+        <div>
+          <p className="eyebrow">Desktop app</p>
+          <h1 id="settings-title">Settings</h1>
+          <p className="muted">Changes to the agent restart it; the window reconnects by itself.</p>
+        </div>
+      </header>
+      <form className="settings" onSubmit={(event) => void save(event)}>
+        <fieldset className="card">
+          <legend>Agent server</legend>
+          <label className="field">
+            <span>Port</span>
+            <input
+              inputMode="numeric"
+              value={draft.port}
+              onChange={(event) => set('port', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Bind address</span>
+            <input value={draft.host} onChange={(event) => set('host', event.target.value)} />
+          </label>
+          <p className="hint">
+            127.0.0.1 keeps the agent to this computer. Any other address lets the network reach it.
+          </p>
+          <label className="field">
+            <span>API key {settings.agentApiKeySet ? '(set; type to replace)' : '(none)'}</span>
+            <input
+              type="password"
+              value={draft.agentApiKey}
+              onChange={(event) => set('agentApiKey', event.target.value)}
+              autoComplete="new-password"
+            />
+          </label>
+          <label className="field">
+            <span>Allowed browser origins (CORS), comma-separated</span>
+            <input value={draft.corsOrigins} onChange={(event) => set('corsOrigins', event.target.value)} />
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.allowPrivateNetwork}
+              onChange={(event) => set('allowPrivateNetwork', event.target.checked)}
+            />
+            Allow ingesting web pages on private networks (intranet addresses)
+          </label>
+        </fieldset>
+        <fieldset className="card">
+          <legend>Language model (optional)</legend>
+          <p className="hint">
+            Without one, answers are composed from the passages themselves, offline. Any OpenAI-compatible
+            server works: Ollama, LM Studio, llama.cpp, OpenAI.
+          </p>
+          <label className="field">
+            <span>Base URL</span>
+            <input
+              value={draft.llmBaseUrl}
+              placeholder="http://127.0.0.1:11434/v1"
+              onChange={(event) => set('llmBaseUrl', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Model</span>
+            <input
+              value={draft.llmModel}
+              placeholder="llama3.1"
+              onChange={(event) => set('llmModel', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>API key {settings.languageModelKeySet ? '(set; type to replace)' : '(none)'}</span>
+            <input
+              type="password"
+              value={draft.languageModelKey}
+              onChange={(event) => set('languageModelKey', event.target.value)}
+              autoComplete="new-password"
+            />
+          </label>
+        </fieldset>
+        <fieldset className="card">
+          <legend>Keys on this computer</legend>
+          <p className="hint">{secretNote}</p>
+          {settings.secretStorage !== 'encrypted' ? (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={draft.plainSecretsAllowed}
+                onChange={(event) => set('plainSecretsAllowed', event.target.checked)}
+              />
+              Keep keys unencrypted in a file only my user can read
+            </label>
+          ) : null}
+        </fieldset>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="form-actions">
+          <button type="submit" className="button primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save settings'}
+          </button>
+          {settings.agentApiKeySet ? (
+            <button
+              type="button"
+              className="button"
+              onClick={(event) => void save(event, { agentApiKey: null })}
+            >
+              Remove the API key
+            </button>
+          ) : null}
+          {settings.languageModelKeySet ? (
+            <button
+              type="button"
+              className="button"
+              onClick={(event) => void save(event, { languageModelKey: null })}
+            >
+              Remove the model key
+            </button>
+          ) : null}
+        </div>
+      </form>
+    </section>
+  );
+}
