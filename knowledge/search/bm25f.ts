@@ -1,0 +1,124 @@
+import type { ScoreAccumulator } from './accumulator.js';
+import type { InvertedIndex } from './inverted-index.js';
+import type { RankingSettings } from './settings.js';
+
+/** A query term and its weight: its count in the query, or its share after feedback expansion. */
+export interface WeightedTerm {
+  termId: number;
+  weight: number;
+}
+
+/** Robertson/Lucene idf: always positive, so a term in every chunk still counts a little. */
+export function inverseDocumentFrequency(liveCount: number, documentFrequency: number): number {
+  return Math.log(1 + (liveCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
+}
+
+/**
+ * BM25F (Robertson, Zaragoza & Taylor 2004): each field's term frequency is length-normalised
+ * with its own b and weighted, the weighted sum is saturated once with k1. With one field this
+ * is plain BM25.
+ */
+export class Bm25fScorer {
+  private readonly k1: number;
+  private readonly b: number;
+  private readonly titleB: number;
+  private readonly titleWeight: number;
+  private readonly averageBody: number;
+  private readonly averageTitle: number;
+  private readonly titleLength: Uint32Array;
+  private readonly bodyLength: Uint32Array;
+
+  constructor(
+    private readonly index: InvertedIndex,
+    ranking: RankingSettings,
+  ) {
+    ({ k1: this.k1, b: this.b, titleB: this.titleB, titleWeight: this.titleWeight } = ranking);
+    this.averageBody = index.averageBodyLength || 1;
+    this.averageTitle = index.averageTitleLength || 1;
+    ({ titleLength: this.titleLength, bodyLength: this.bodyLength } = index.slotArrays());
+  }
+
+  /** What every occurrence-weighted contribution of a term is multiplied by. */
+  termFactor(term: WeightedTerm): number {
+    const documentFrequency = this.index.documentFrequency(term.termId);
+    if (documentFrequency === 0) return 0;
+    return term.weight * inverseDocumentFrequency(this.index.liveCount, documentFrequency) * (this.k1 + 1);
+  }
+
+  /** A term's contribution to one slot, from its title and body frequencies there. */
+  score(slot: number, titleTf: number, bodyTf: number, factor: number): number {
+    let tf = 0;
+    if (bodyTf > 0)
+      tf += bodyTf / (1 - this.b + (this.b * (this.bodyLength[slot] as number)) / this.averageBody);
+    if (titleTf > 0) {
+      tf +=
+        (this.titleWeight * titleTf) /
+        (1 - this.titleB + (this.titleB * (this.titleLength[slot] as number)) / this.averageTitle);
+    }
+    return tf > 0 ? (factor * tf) / (this.k1 + tf) : 0;
+  }
+
+  /**
+   * Adds the terms' contributions to every live slot in their postings, or with `touchedOnly`
+   * to the slots the accumulator already holds.
+   */
+  accumulate(query: readonly WeightedTerm[], accumulator: ScoreAccumulator, touchedOnly = false): void {
+    const { live } = this.index.slotArrays();
+    for (const term of query) {
+      const factor = this.termFactor(term);
+      if (factor === 0) continue;
+      this.index.scanPostings(term.termId, (pool, from, to) => {
+        for (let at = from; at < to; at += 2) {
+          const slot = pool[at] as number;
+          if (live[slot] !== 1) continue;
+          const packed = pool[at + 1] as number;
+          const contribution = this.score(slot, packed >>> 16, packed & 0xffff, factor);
+          if (contribution === 0) continue;
+          if (touchedOnly) accumulator.addToTouched(slot, contribution);
+          else accumulator.add(slot, contribution);
+        }
+      });
+    }
+  }
+
+  /**
+   * Adds the terms' contributions to the given (touched) slots only, counting their frequencies in each
+   * slot's term sequence: one pass over the slots' terms instead of the terms' whole postings.
+   */
+  accumulateFor(
+    slots: readonly number[],
+    query: readonly WeightedTerm[],
+    accumulator: ScoreAccumulator,
+  ): void {
+    const termIds = query.map(({ termId }) => termId);
+    const positionOf = accumulator.termMarks.mark(termIds, this.index.termCount);
+    try {
+      const factors = query.map((term) => this.termFactor(term));
+      const titleTf = new Uint32Array(query.length);
+      const bodyTf = new Uint32Array(query.length);
+      for (const slot of slots) {
+        titleTf.fill(0);
+        bodyTf.fill(0);
+        const { terms, titleLength } = this.index.slotTerms(slot);
+        for (let at = 0; at < terms.length; at++) {
+          const position = positionOf[terms[at] as number] as number;
+          if (position < 0) continue;
+          if (at < titleLength) titleTf[position] = (titleTf[position] as number) + 1;
+          else bodyTf[position] = (bodyTf[position] as number) + 1;
+        }
+        for (let position = 0; position < query.length; position++) {
+          const factor = factors[position] as number;
+          const contribution = this.score(
+            slot,
+            titleTf[position] as number,
+            bodyTf[position] as number,
+            factor,
+          );
+          if (contribution > 0) accumulator.addToTouched(slot, contribution);
+        }
+      }
+    } finally {
+      accumulator.termMarks.unmark(termIds);
+    }
+  }
+}

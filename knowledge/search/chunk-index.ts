@@ -1,0 +1,317 @@
+import { z } from 'zod';
+import type { Chunk, ChunkIndex, RankedChunk } from '../types.js';
+import { ScoreAccumulator } from './accumulator.js';
+import type { WeightedTerm } from './bm25f.js';
+import { decodeChunkColumns, encodeChunkColumns, type ChunkColumns } from './chunk-columns.js';
+import { ChunkStore } from './chunk-store.js';
+import { ensureLength } from './growable.js';
+import { InvertedIndex } from './inverted-index.js';
+import { rankSlots } from './ranking.js';
+import { resolveSettings, type IndexSettings, type IndexSettingsInput } from './settings.js';
+import { decodeSnapshot, encodeSnapshot, SnapshotError } from './snapshot.js';
+import { createTokenizer, type Tokenizer } from './tokenizer.js';
+
+export interface SearchOptions {
+  /** Chunks to return, 1-1000; default 10. */
+  limit?: number;
+  /** At most one chunk per document (the best); default true. */
+  onePerDocument?: boolean;
+}
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 1000;
+
+const ChunkInput = z.object({
+  id: z.string().min(1),
+  documentId: z.string().min(1),
+  ordinal: z.number().int().nonnegative(),
+  text: z.string(),
+  title: z.string(),
+  headingPath: z.array(z.string()),
+  page: z.number().int().positive().optional(),
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  path: z.string().optional(),
+  url: z.string().optional(),
+});
+const ChunkBatch = z.array(ChunkInput);
+
+/** What a snapshot holds besides the settings: the index numbers and the chunks. */
+interface IndexState {
+  index: InvertedIndex;
+  store: ChunkStore;
+  slotChunkIds: string[];
+  slotDocument: Uint32Array;
+  documentIds: string[];
+}
+
+/**
+ * One namespace's index: Orama stores and filters the chunks, the inverted index ranks them.
+ */
+export class SearchIndex implements ChunkIndex {
+  private readonly tokenizer: Tokenizer;
+  private readonly accumulator = new ScoreAccumulator();
+  private index: InvertedIndex;
+  private store: ChunkStore;
+  /** Slot → chunk id; empty for removed chunks. */
+  private slotChunkIds: string[];
+  private readonly chunkSlots = new Map<string, number>();
+  /** Slot → document number, for one chunk per document. */
+  private slotDocument: Uint32Array;
+  private readonly documentNumbers = new Map<string, number>();
+  private nextDocumentNumber = 0;
+
+  constructor(
+    readonly settings: IndexSettings,
+    state?: IndexState,
+  ) {
+    this.tokenizer = createTokenizer(settings.tokenizer);
+    this.index = state?.index ?? new InvertedIndex();
+    this.store = state?.store ?? ChunkStore.empty();
+    this.slotChunkIds = state?.slotChunkIds ?? [];
+    this.slotDocument = state?.slotDocument ?? new Uint32Array(256);
+    this.slotChunkIds.forEach((chunkId, slot) => {
+      if (chunkId !== '') this.chunkSlots.set(chunkId, slot);
+    });
+    for (const documentId of state?.documentIds ?? [])
+      this.documentNumbers.set(documentId, this.nextDocumentNumber++);
+  }
+
+  get size(): number {
+    return this.index.liveCount;
+  }
+
+  add(chunks: Chunk[]): void {
+    const parsed = ChunkBatch.safeParse(chunks);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new TypeError(
+        `chunks[${issue?.path.map(String).join('].') ?? ''}: ${issue?.message ?? 'invalid chunk'}`,
+      );
+    }
+    // Check every id before indexing anything, so a refused batch leaves the index as it was.
+    const batchIds = new Set<string>();
+    for (const chunk of parsed.data) {
+      if (this.chunkSlots.has(chunk.id) || batchIds.has(chunk.id)) {
+        throw new RangeError(`chunk "${chunk.id}" is already in the index; remove its document first`);
+      }
+      batchIds.add(chunk.id);
+    }
+    for (const chunk of parsed.data) this.addOne(chunk);
+  }
+
+  removeDocument(documentId: string): void {
+    if (typeof documentId !== 'string') throw new TypeError('removeDocument: documentId must be a string');
+    for (const chunkId of this.store.chunkIdsOf(documentId)) {
+      const slot = this.chunkSlots.get(chunkId);
+      if (slot !== undefined) {
+        this.index.removeSlot(slot);
+        this.slotChunkIds[slot] = '';
+        this.chunkSlots.delete(chunkId);
+      }
+      this.store.remove(chunkId);
+    }
+    this.documentNumbers.delete(documentId);
+    // Removed slots cost memory and scan time until compacted; a quarter of them is enough.
+    if ((this.index.slotCount - this.index.liveCount) * 4 > this.index.slotCount) this.compact();
+  }
+
+  search(query: string, options: SearchOptions = {}): RankedChunk[] {
+    if (typeof query !== 'string') throw new TypeError('search: the query must be a string');
+    const limit = options.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new RangeError(
+        `search: limit must be a whole number from 1 to ${MAX_LIMIT}, not ${String(limit)}`,
+      );
+    }
+    const weighted = this.queryTerms(query);
+    if (weighted.length === 0) return [];
+    const onePerDocument = options.onePerDocument ?? true;
+    const ranked = rankSlots(this.index, this.settings.ranking, this.accumulator, {
+      query: weighted,
+      limit,
+      documentOf: onePerDocument ? (slot) => this.slotDocument[slot] as number : undefined,
+    });
+    return ranked.map(({ slot, score }) => ({
+      chunk: this.store.get(this.slotChunkIds[slot] as string) as Chunk,
+      score,
+    }));
+  }
+
+  snapshot(): Uint8Array {
+    if (this.index.slotCount > this.index.liveCount) this.compact();
+    const sections = this.index.sections();
+    // Compacted: every slot is live and holds the chunk of the same position.
+    const chunks = this.slotChunkIds
+      .slice(0, this.index.slotCount)
+      .map((chunkId) => this.store.get(chunkId) as Chunk);
+    const columns = encodeChunkColumns(chunks);
+    return encodeSnapshot(this.settings, {
+      terms: { json: sections.terms },
+      termDf: sections.termDf,
+      postingPool: sections.postings.pool,
+      postingHead: sections.postings.head,
+      postingTail: sections.postings.tail,
+      postingTailFill: sections.postings.tailFill,
+      postingEntries: sections.postings.entries,
+      forward: sections.forward,
+      slotStart: sections.slotStart,
+      slotTitleLength: sections.slotTitleLength,
+      slotBodyLength: sections.slotBodyLength,
+      slotLive: sections.slotLive,
+      chunkIds: { json: columns.ids },
+      documentIds: { json: columns.documentIds },
+      chunkDocument: columns.document,
+      chunkText: columns.text,
+      chunkTextEnd: columns.textEnd,
+      chunkOrdinal: columns.ordinal,
+      chunkStart: columns.start,
+      chunkEnd: columns.end,
+      chunkPage: columns.page,
+      strings: { json: columns.strings },
+      chunkTitle: columns.title,
+      chunkHeadingPath: columns.headingPath,
+      chunkPath: columns.path,
+      chunkUrl: columns.url,
+    });
+  }
+
+  static restore(bytes: Uint8Array): SearchIndex {
+    const snapshot = decodeSnapshot(bytes);
+    const terms = snapshot.json('terms');
+    const ids = snapshot.json('chunkIds');
+    const documentIds = snapshot.json('documentIds');
+    const strings = snapshot.json('strings');
+    if (
+      !isStringArray(terms) ||
+      !isStringArray(ids) ||
+      !isStringArray(documentIds) ||
+      !isStringArray(strings)
+    ) {
+      throw new SnapshotError(
+        'index snapshot lists (terms, chunk ids, document ids, strings) are not lists of strings',
+      );
+    }
+    const index = new InvertedIndex({
+      terms,
+      termDf: snapshot.u32('termDf'),
+      postings: {
+        pool: snapshot.u32('postingPool'),
+        head: snapshot.u32('postingHead'),
+        tail: snapshot.u32('postingTail'),
+        tailFill: snapshot.u32('postingTailFill'),
+        entries: snapshot.u32('postingEntries'),
+      },
+      forward: snapshot.u32('forward'),
+      slotStart: snapshot.u32('slotStart'),
+      slotTitleLength: snapshot.u32('slotTitleLength'),
+      slotBodyLength: snapshot.u32('slotBodyLength'),
+      slotLive: snapshot.u8('slotLive'),
+    });
+    const columns: ChunkColumns = {
+      ids,
+      documentIds,
+      document: snapshot.u32('chunkDocument'),
+      text: snapshot.u8('chunkText'),
+      textEnd: snapshot.u32('chunkTextEnd'),
+      ordinal: snapshot.u32('chunkOrdinal'),
+      start: snapshot.u32('chunkStart'),
+      end: snapshot.u32('chunkEnd'),
+      page: snapshot.u32('chunkPage'),
+      strings,
+      title: snapshot.u32('chunkTitle'),
+      headingPath: snapshot.u32('chunkHeadingPath'),
+      path: snapshot.u32('chunkPath'),
+      url: snapshot.u32('chunkUrl'),
+    };
+    const perChunk = [
+      columns.document,
+      columns.textEnd,
+      columns.ordinal,
+      columns.start,
+      columns.end,
+      columns.page,
+      columns.title,
+      columns.headingPath,
+      columns.path,
+      columns.url,
+    ];
+    if (
+      ids.length !== index.slotCount ||
+      index.liveCount !== index.slotCount ||
+      perChunk.some((column) => column.length !== ids.length)
+    ) {
+      throw new SnapshotError('index snapshot sections disagree on the number of chunks');
+    }
+    const store = ChunkStore.of(decodeChunkColumns(columns));
+    return new SearchIndex(snapshot.settings, {
+      index,
+      store,
+      slotChunkIds: ids,
+      slotDocument: columns.document,
+      documentIds,
+    });
+  }
+
+  private addOne(chunk: Chunk): void {
+    const titleText = [chunk.title, ...chunk.headingPath].join('\n');
+    const titleTerms = this.tokenizer.terms(titleText);
+    const bodyTerms = this.tokenizer.terms(chunk.text);
+    const slot =
+      this.settings.fields === 'single'
+        ? this.index.addSlot([], titleTerms.concat(bodyTerms))
+        : this.index.addSlot(titleTerms, bodyTerms);
+    this.store.add(chunk);
+    this.slotChunkIds[slot] = chunk.id;
+    this.chunkSlots.set(chunk.id, slot);
+    this.slotDocument = ensureLength(this.slotDocument, slot + 1);
+    this.slotDocument[slot] = this.documentNumber(chunk.documentId);
+  }
+
+  private documentNumber(documentId: string): number {
+    let number = this.documentNumbers.get(documentId);
+    if (number === undefined) {
+      number = this.nextDocumentNumber++;
+      this.documentNumbers.set(documentId, number);
+    }
+    return number;
+  }
+
+  /** Distinct known query terms, each weighted by how often the query repeats it. */
+  private queryTerms(query: string): WeightedTerm[] {
+    const counts = new Map<number, number>();
+    for (const term of this.tokenizer.terms(query)) {
+      const termId = this.index.termId(term);
+      if (termId !== undefined && this.index.documentFrequency(termId) > 0)
+        counts.set(termId, (counts.get(termId) ?? 0) + 1);
+    }
+    return [...counts].map(([termId, weight]) => ({ termId, weight }));
+  }
+
+  /** Renumbers live slots densely, drops unused terms and removed chunks' leftovers. */
+  private compact(): void {
+    const { index, slotMap } = this.index.compacted();
+    const slotChunkIds: string[] = new Array<string>(index.slotCount);
+    const slotDocument = new Uint32Array(Math.max(256, index.slotCount));
+    this.chunkSlots.clear();
+    slotMap.forEach((mapped, slot) => {
+      if (mapped < 0) return;
+      const chunkId = this.slotChunkIds[slot] as string;
+      slotChunkIds[mapped] = chunkId;
+      slotDocument[mapped] = this.slotDocument[slot] as number;
+      this.chunkSlots.set(chunkId, mapped);
+    });
+    this.index = index;
+    this.slotChunkIds = slotChunkIds;
+    this.slotDocument = slotDocument;
+    this.store = this.store.compacted();
+  }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+export function createSearchIndex(settings?: IndexSettingsInput): SearchIndex {
+  return new SearchIndex(resolveSettings(settings));
+}

@@ -1,0 +1,27 @@
+/**
+ * The knowledge index: one per namespace. Orama holds the chunks; ranking is BM25F with a
+ * proximity bonus and RM3 feedback over term frequencies this folder owns.
+ */
+import type { ChunkIndex } from '../types.js';
+import { SearchIndex, createSearchIndex } from './chunk-index.js';
+import type { IndexSettingsInput } from './settings.js';
+
+export function createChunkIndex(settings?: IndexSettingsInput): ChunkIndex {
+  return createSearchIndex(settings);
+}
+
+/** Restores an index with the tokenizer and settings it was built with; refuses an unknown format version. */
+export function restoreChunkIndex(snapshot: Uint8Array): ChunkIndex {
+  return SearchIndex.restore(snapshot);
+}
+
+export { SearchIndex, type SearchOptions } from './chunk-index.js';
+export { makeSnippet } from './snippet.js';
+export {
+  DEFAULT_SETTINGS,
+  PLAIN_BM25_SETTINGS,
+  type IndexSettings,
+  type IndexSettingsInput,
+} from './settings.js';
+export { SNAPSHOT_FORMAT_VERSION, SnapshotError } from './snapshot.js';
+export { createTokenizer, type Tokenizer } from './tokenizer.js';

@@ -1,0 +1,116 @@
+import { bestSlots, type ScoreAccumulator } from './accumulator.js';
+import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
+import { feedbackTerms } from './feedback.js';
+import type { InvertedIndex } from './inverted-index.js';
+import { rerankByProximity, type RankedSlot } from './proximity.js';
+import type { RankingSettings } from './settings.js';
+
+export interface RankRequest {
+  query: readonly WeightedTerm[];
+  limit: number;
+  /** The document a slot belongs to, when at most one chunk per document is wanted. */
+  documentOf?: (slot: number) => number;
+}
+
+/**
+ * Feedback terms found in more chunks than this many times the re-rank depth are scored only
+ * for that many of the best chunks so far, from their term sequences, instead of over their
+ * whole postings. Such terms have a low idf, and a chunk ranked below the candidates would need
+ * them to lift it past all of them; scanning their postings cost most of a query's time at 100k
+ * chunks (about 670k postings for a query of 8 terms).
+ */
+const FEEDBACK_CANDIDATES_PER_DEPTH = 10;
+
+/**
+ * The ranking pipeline: BM25F over the postings of the query terms; the proximity bonus re-ranks
+ * the best `rerankDepth`; with feedback on, RM3 mixes the first-pass scores (weight λ) with the
+ * feedback terms' BM25F scores (weight 1 - λ) and the proximity bonus re-ranks again; finally the
+ * best chunk of each document, when asked for.
+ */
+export function rankSlots(
+  index: InvertedIndex,
+  ranking: RankingSettings,
+  accumulator: ScoreAccumulator,
+  { query, limit, documentOf }: RankRequest,
+): RankedSlot[] {
+  accumulator.prepare(index.slotCount);
+  try {
+    const scorer = new Bm25fScorer(index, ranking);
+    const depth = Math.max(limit, ranking.rerankDepth);
+    scorer.accumulate(query, accumulator);
+    let proximityTerms = query;
+    if (ranking.feedback && accumulator.count > 0) {
+      const { documents, terms, originalQueryWeight } = ranking.feedback;
+      const firstPass = rerankByProximity(
+        index,
+        scored(accumulator, bestSlots(accumulator, depth)),
+        query,
+        ranking,
+      );
+      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms).map(
+        ({ termId, weight }) => ({
+          termId,
+          weight: (1 - originalQueryWeight) * weight,
+        }),
+      );
+      // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t); BM25F is linear in the term weights, so
+      // the first pass scores, scaled, already hold the original part.
+      const queryLength = query.reduce((sum, { weight }) => sum + weight, 0);
+      accumulator.scale(originalQueryWeight / queryLength);
+      const candidateLimit = depth * FEEDBACK_CANDIDATES_PER_DEPTH;
+      const common = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
+      // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
+      // none, which on a small namespace would be chunks that merely share words with the best ones.
+      scorer.accumulate(
+        expansion.filter((term) => !common.includes(term)),
+        accumulator,
+        true,
+      );
+      if (common.length > 0)
+        scorer.accumulateFor(bestSlots(accumulator, candidateLimit), common, accumulator);
+      proximityTerms = mergeWeights(
+        query.map(({ termId, weight }) => ({ termId, weight: (originalQueryWeight * weight) / queryLength })),
+        expansion,
+      ).filter(({ termId }) => query.some((term) => term.termId === termId));
+    }
+    const ranked = rerankByProximity(
+      index,
+      scored(accumulator, bestSlots(accumulator, depth)),
+      proximityTerms,
+      ranking,
+    );
+    if (!documentOf) return ranked.slice(0, limit);
+
+    const seen = new Set<number>();
+    const results: RankedSlot[] = [];
+    const takeFirstPerDocument = (candidates: readonly RankedSlot[]): void => {
+      for (const candidate of candidates) {
+        if (results.length === limit) return;
+        const document = documentOf(candidate.slot);
+        if (seen.has(document)) continue;
+        seen.add(document);
+        results.push(candidate);
+      }
+    };
+    takeFirstPerDocument(ranked);
+    if (results.length < limit && accumulator.count > depth) {
+      // Documents with many matching chunks filled the re-ranked depth: look through the rest,
+      // whose scores are all below the re-ranked ones (the proximity bonus only adds).
+      takeFirstPerDocument(scored(accumulator, bestSlots(accumulator, accumulator.count).slice(depth)));
+    }
+    return results;
+  } finally {
+    accumulator.clear();
+  }
+}
+
+function scored(accumulator: ScoreAccumulator, slots: readonly number[]): RankedSlot[] {
+  return slots.map((slot) => ({ slot, score: accumulator.score(slot) }));
+}
+
+function mergeWeights(...lists: (readonly WeightedTerm[])[]): WeightedTerm[] {
+  const merged = new Map<number, number>();
+  for (const list of lists)
+    for (const { termId, weight } of list) merged.set(termId, (merged.get(termId) ?? 0) + weight);
+  return [...merged].map(([termId, weight]) => ({ termId, weight }));
+}

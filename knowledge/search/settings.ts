@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+/**
+ * Everything that decides which terms an index holds and how it ranks them. A snapshot stores these
+ * settings, so a restored index tokenizes and ranks exactly as the one that wrote it.
+ */
+
+export const TokenizerSettings = z.object({
+  /** English (Porter) stemming of latin-script words: "aerodynamics" and "aerodynamic" meet. */
+  stemming: z.boolean(),
+  /** Drop English stop words among latin-script words. */
+  stopWords: z.boolean(),
+  /** Fold latin, greek and cyrillic diacritics: "Müller" and "Muller" are one term. */
+  foldDiacritics: z.boolean(),
+});
+export type TokenizerSettings = z.infer<typeof TokenizerSettings>;
+
+export const ProximitySettings = z.object({
+  /** Weight of the term-proximity bonus (BM25TP); 0 turns it off. */
+  weight: z.number().min(0).max(100),
+  /** Query terms further apart than this many terms earn no bonus. */
+  window: z.number().int().min(1).max(100),
+});
+
+export const FeedbackSettings = z.object({
+  /** Top chunks of the first pass the expansion terms come from. */
+  documents: z.number().int().min(1).max(100),
+  /** Expansion terms added to the query. */
+  terms: z.number().int().min(1).max(200),
+  /** Share of the final query weight kept by the original terms. */
+  originalQueryWeight: z.number().positive().max(1),
+});
+
+export const RankingSettings = z.object({
+  /** BM25 term-frequency saturation. */
+  k1: z.number().positive().max(10),
+  /** BM25 length normalisation of the body. */
+  b: z.number().min(0).max(1),
+  /** BM25F weight of the title field (title + heading path) relative to the body's 1. */
+  titleWeight: z.number().min(0).max(100),
+  /** BM25F length normalisation of the title field. */
+  titleB: z.number().min(0).max(1),
+  proximity: ProximitySettings,
+  /** RM3 pseudo-relevance feedback; null turns it off. */
+  feedback: FeedbackSettings.nullable(),
+  /** How many of the best chunks the proximity bonus re-ranks. */
+  rerankDepth: z.number().int().min(1).max(1000),
+});
+export type RankingSettings = z.infer<typeof RankingSettings>;
+
+export const IndexSettings = z.object({
+  tokenizer: TokenizerSettings,
+  /**
+   * `title-and-body` keeps the title and headings as their own BM25F field; `single` indexes them
+   * as part of the body, which is plain BM25 over title + text.
+   */
+  fields: z.enum(['title-and-body', 'single']),
+  ranking: RankingSettings,
+});
+export type IndexSettings = z.infer<typeof IndexSettings>;
+
+/** Settings as a caller may give them: any part left out takes its default. */
+export interface IndexSettingsInput {
+  tokenizer?: Partial<TokenizerSettings>;
+  fields?: IndexSettings['fields'];
+  ranking?: Partial<Omit<RankingSettings, 'proximity' | 'feedback'>> & {
+    proximity?: Partial<RankingSettings['proximity']>;
+    feedback?: Partial<NonNullable<RankingSettings['feedback']>> | null;
+  };
+}
+
+/**
+ * Measured on Cranfield (bench/knowledge/retrieval.ts), nDCG@10 from plain BM25's 0.360: the title
+ * field at weight 2 adds about 0.008, proximity at 0.5 about 0.01, RM3 (Anserini's 10 documents and
+ * λ 0.5, 20 terms) about 0.023; together 0.396. Nearby values (title weight 1.5-5, proximity
+ * 0.25-1, window 3-10, 10-30 terms) all land within ±0.006 of that, so none is fitted closely.
+ */
+export const DEFAULT_SETTINGS: IndexSettings = {
+  tokenizer: { stemming: true, stopWords: true, foldDiacritics: true },
+  fields: 'title-and-body',
+  ranking: {
+    k1: 1.2,
+    b: 0.75,
+    titleWeight: 2,
+    titleB: 0.75,
+    proximity: { weight: 0.5, window: 5 },
+    feedback: { documents: 10, terms: 20, originalQueryWeight: 0.5 },
+    rerankDepth: 100,
+  },
+};
+
+const DEFAULT_FEEDBACK = DEFAULT_SETTINGS.ranking.feedback as NonNullable<RankingSettings['feedback']>;
+
+/** Plain BM25 (k1 1.2, b 0.75) over title + text as one field: the baseline the ranking must beat. */
+export const PLAIN_BM25_SETTINGS: IndexSettings = {
+  tokenizer: DEFAULT_SETTINGS.tokenizer,
+  fields: 'single',
+  ranking: {
+    ...DEFAULT_SETTINGS.ranking,
+    k1: 1.2,
+    b: 0.75,
+    proximity: { ...DEFAULT_SETTINGS.ranking.proximity, weight: 0 },
+    feedback: null,
+  },
+};
+
+/** Defaults overlaid with `input`, validated: a bad value is refused with the setting it belongs to. */
+export function resolveSettings(
+  input: IndexSettingsInput = {},
+  base: IndexSettings = DEFAULT_SETTINGS,
+): IndexSettings {
+  const feedback =
+    input.ranking?.feedback === null
+      ? null
+      : input.ranking?.feedback === undefined
+        ? base.ranking.feedback
+        : { ...(base.ranking.feedback ?? DEFAULT_FEEDBACK), ...input.ranking.feedback };
+  const merged = {
+    tokenizer: { ...base.tokenizer, ...input.tokenizer },
+    fields: input.fields ?? base.fields,
+    ranking: {
+      ...base.ranking,
+      ...input.ranking,
+      proximity: { ...base.ranking.proximity, ...input.ranking?.proximity },
+      feedback,
+    },
+  };
+  return parseSettings(merged, 'index settings');
+}
+
+/** Validates settings read from anywhere (a caller, a snapshot), naming the first bad field. */
+export function parseSettings(value: unknown, what: string): IndexSettings {
+  const parsed = IndexSettings.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.map(String).join('.') || 'settings';
+  throw new RangeError(`${what}: ${field}: ${issue?.message ?? 'invalid'}`);
+}

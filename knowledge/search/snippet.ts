@@ -1,0 +1,63 @@
+import { DEFAULT_SETTINGS } from './settings.js';
+import { createTokenizer } from './tokenizer.js';
+
+const tokenizer = createTokenizer(DEFAULT_SETTINGS.tokenizer);
+const DEFAULT_SNIPPET_LENGTH = 300;
+const ELLIPSIS = '…';
+
+/**
+ * The part of a chunk's text that best shows why it matched: the window of at most `maxLength`
+ * characters holding the most distinct query terms (then the most occurrences), widened to word
+ * boundaries, with whitespace collapsed and "…" where text was cut.
+ */
+export function makeSnippet(text: string, query: string, maxLength = DEFAULT_SNIPPET_LENGTH): string {
+  if (text.length <= maxLength) return collapse(text);
+  const wanted = new Set(tokenizer.terms(query));
+  const hits: { term: string; start: number; end: number }[] = [];
+  tokenizer.forEachTerm(text, (term, start, end) => {
+    if (wanted.has(term)) hits.push({ term, start, end });
+  });
+
+  let bestStart = 0;
+  let bestDistinct = 0;
+  let bestCount = 0;
+  const inWindow = new Map<string, number>();
+  for (let first = 0, last = 0; first < hits.length; first++) {
+    const windowStart = (hits[first] as (typeof hits)[number]).start;
+    for (
+      ;
+      last < hits.length && (hits[last] as (typeof hits)[number]).end - windowStart <= maxLength;
+      last++
+    ) {
+      const term = (hits[last] as (typeof hits)[number]).term;
+      inWindow.set(term, (inWindow.get(term) ?? 0) + 1);
+    }
+    const count = last - first;
+    if (inWindow.size > bestDistinct || (inWindow.size === bestDistinct && count > bestCount)) {
+      bestDistinct = inWindow.size;
+      bestCount = count;
+      bestStart = windowStart;
+    }
+    const leaving = (hits[first] as (typeof hits)[number]).term;
+    const remaining = (inWindow.get(leaving) ?? 1) - 1;
+    if (remaining === 0) inWindow.delete(leaving);
+    else inWindow.set(leaving, remaining);
+  }
+
+  // Start a little before the first hit, at a word boundary, so the match reads in context.
+  let start = Math.max(0, Math.min(bestStart - Math.floor(maxLength / 6), text.length - maxLength));
+  if (start > 0) {
+    const space = text.indexOf(' ', start);
+    if (space !== -1 && space < bestStart) start = space + 1;
+  }
+  let end = Math.min(text.length, start + maxLength);
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end);
+    if (space > start) end = space;
+  }
+  return `${start > 0 ? ELLIPSIS : ''}${collapse(text.slice(start, end))}${end < text.length ? ELLIPSIS : ''}`;
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
