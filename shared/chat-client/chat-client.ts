@@ -218,6 +218,14 @@ export class ChatClient {
     }
   }
 
+  /** Closes the socket but keeps the session (and its stored token) for a later `login` or `resume`. */
+  disconnect(): void {
+    const session = this.#session;
+    this.#session = undefined;
+    session?.channel?.stop();
+    if (session) clearTimeout(session.resyncTimer);
+  }
+
   /** Skips the wait before the next reconnect attempt, e.g. when the browser reports being online again. */
   reconnectNow(): void {
     this.#session?.channel?.reconnectNow();
@@ -313,10 +321,16 @@ export class ChatClient {
 
   /**
    * Sends a message. When the service is unreachable (or earlier messages still wait), the message
-   * is queued and sent once the connection is back, in order; `sent` then reports it.
+   * is queued and sent once the connection is back, in order; `sent` then reports it. `muid` lets a
+   * caller show the message before the service has it and match it afterwards.
    */
-  async send(target: ChatTarget, message: OutgoingMessage): Promise<SendOutcome> {
-    const item: QueuedMessage = { muid: `parley-${randomHex(12)}`, target, message, queuedAt: Date.now() };
+  async send(
+    target: ChatTarget,
+    message: OutgoingMessage,
+    options: { muid?: string } = {},
+  ): Promise<SendOutcome> {
+    const muid = options.muid ?? `parley-${randomHex(12)}`;
+    const item: QueuedMessage = { muid, target, message, queuedAt: Date.now() };
     if (this.#outbox.size > 0) return this.#queue(item);
     try {
       return { status: 'sent', muid: item.muid, message: await this.#post(item) };
@@ -522,12 +536,13 @@ export class ChatClient {
     clearTimeout(session.resyncTimer);
     let settled = false;
     try {
-      await this.flushQueue();
+      // Catch up first: a queued message sent now would move the cursor past what was missed.
       if (session.behind) {
         await this.#catchUp(session);
         session.behind = false;
         this.events.emit('resynced', undefined);
       }
+      await this.flushQueue();
       settled = this.#outbox.size === 0;
     } catch {
       // Retried below.
@@ -629,8 +644,10 @@ export class ChatClient {
   async #post(item: QueuedMessage): Promise<Message> {
     const { target, message, muid } = item;
     const body = { receiver: target.id, receiverType: target.type, muid, ...message };
+    const session = this.#session;
     const sent = (await this.#call<Message>({ method: 'POST', path: '/messages', body })).data;
-    this.#noteNewest(target, sent);
+    // Only a live socket guarantees nothing older was missed; otherwise the catch-up must start earlier.
+    if (session && session.channel?.state === 'connected' && !session.behind) this.#noteNewest(target, sent);
     return sent;
   }
 

@@ -182,6 +182,19 @@ describe('the offline queue', () => {
     expect(texts(fake.messages as unknown as Message[])).toEqual(['first', 'second']);
   });
 
+  it('sends the queue only after fetching what was missed, so nothing missed is skipped', async () => {
+    const alice = await connected('alice');
+    const received = collect(alice, 'message');
+    await alice.messages({ type: 'user', id: 'bob' });
+    const port = Number(new URL(fake.url).port);
+    await fake.stop();
+    await alice.send({ type: 'user', id: 'bob' }, text('queued'));
+    await fake.start(port);
+    fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'missed' } });
+    await waitFor(() => fake.messages.length === 2 && alice.queued.length === 0, 'the queue to be sent');
+    await waitFor(() => texts(received).includes('missed'), 'the missed message');
+  });
+
   it('is emptied on logout', async () => {
     const alice = await connected('alice');
     await fake.stop();

@@ -140,6 +140,11 @@ export class ProtocolFake {
     for (const socket of this.#sockets.keys()) socket.terminate();
   }
 
+  /** Moves the service's clock forward, e.g. a day, so later messages fall on another date. */
+  advanceClock(seconds: number): void {
+    this.#clock += seconds;
+  }
+
   /** Invalidates every JWT issued so far (auth tokens stay valid), as a service with a new signing key would. */
   forgetJwts(): void {
     this.#jwts.clear();

@@ -1,0 +1,251 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProtocolFake } from '../../widget/support/protocol-fake.js';
+import { waitFor } from '../../widget/support/wait.js';
+import { launchBrowser } from './support/browser.js';
+import { buildWidgetScript } from './support/bundle.js';
+import { PageServer } from './support/page-server.js';
+import { serveEmbedPage } from './support/pages.js';
+
+let browser: Browser;
+let pages: PageServer;
+let fake: ProtocolFake;
+let pageCount = 0;
+
+beforeAll(async () => {
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  browser = launched;
+  pages = await new PageServer(built.script).start();
+});
+afterAll(async () => {
+  await browser?.close();
+  await pages?.stop();
+});
+beforeEach(async () => {
+  fake = await new ProtocolFake().start();
+});
+afterEach(async () => {
+  for (const context of browser.contexts()) await context.close();
+  await fake.stop();
+});
+
+/** A visitor's own browser profile with the widget embedded and one conversation open. */
+async function visitor(uid: string, chat: { type: 'user' | 'group'; id: string }): Promise<Page> {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const url = serveEmbedPage(pages, `/chat-${++pageCount}`, {
+    host: fake.url,
+    uid,
+    launch: {
+      targetElementID: 'chat',
+      width: '900px',
+      height: '600px',
+      chatType: chat.type,
+      defaultChatID: chat.id,
+    },
+  });
+  await page.goto(url);
+  await page.locator('parley-composer textarea').waitFor();
+  return page;
+}
+
+const log = (page: Page) => page.locator('parley-thread [role="log"]');
+const composer = (page: Page) => page.locator('parley-composer textarea');
+
+describe('chatting in the widget', () => {
+  it('delivers messages between two visitors in realtime, with typing and read receipts', async () => {
+    const alice = await visitor('alice', { type: 'user', id: 'bob' });
+    const bob = await visitor('bob', { type: 'user', id: 'alice' });
+    await composer(alice).fill('Hello Bob');
+    await bob.getByText('Alice Martin is typing…').first().waitFor();
+    await composer(alice).press('Enter');
+    await log(bob).getByText('Hello Bob').waitFor();
+    await alice.locator('parley-message[mine] [aria-label="Read"]').waitFor();
+    await composer(bob).fill('Hi Alice');
+    await composer(bob).press('Enter');
+    await log(alice).getByText('Hi Alice').waitFor();
+  });
+
+  it('sends with Enter and starts a new line with Shift+Enter', async () => {
+    const alice = await visitor('alice', { type: 'user', id: 'bob' });
+    await composer(alice).click();
+    await alice.keyboard.type('first line');
+    await alice.keyboard.press('Shift+Enter');
+    await alice.keyboard.type('second line');
+    expect(await composer(alice).inputValue()).toBe('first line\nsecond line');
+    await alice.keyboard.press('Enter');
+    await log(alice).locator('parley-message').getByText('second line').waitFor();
+    expect(fake.messages.map((m) => m.data.text)).toEqual(['first line\nsecond line']);
+    expect(await composer(alice).inputValue()).toBe('');
+  });
+
+  it('loads older messages when the visitor scrolls up, with a separator for each day', async () => {
+    for (let n = 1; n <= 20; n++)
+      fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `old ${n}` } });
+    fake.advanceClock(86_400);
+    for (let n = 1; n <= 25; n++)
+      fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `new ${n}` } });
+    const alice = await visitor('alice', { type: 'user', id: 'bob' });
+    await log(alice).getByText('new 25').waitFor();
+    expect(await log(alice).locator('parley-message').count()).toBe(30);
+    await log(alice).evaluate((element) => element.scrollTo(0, 0));
+    await log(alice).getByText('old 1', { exact: true }).waitFor();
+    expect(await log(alice).locator('parley-message').count()).toBe(45);
+    expect(await log(alice).locator('h3.day').count()).toBe(2);
+    await log(alice).getByText('This is the beginning of the conversation.').waitFor();
+  });
+
+  it('keeps messages written while the service restarts, sends them once it is back, and fetches what was missed', async () => {
+    const alice = await visitor('alice', { type: 'user', id: 'bob' });
+    const bob = await visitor('bob', { type: 'user', id: 'alice' });
+    const port = Number(new URL(fake.url).port);
+    await fake.stop();
+    await alice.getByText('Reconnecting…', { exact: false }).waitFor();
+    await composer(alice).fill('written during the outage');
+    await composer(alice).press('Enter');
+    await alice.getByText('Waiting to send').waitFor();
+    await fake.start(port);
+    // Sent while the widgets are still reconnecting: only the missed-message fetch can bring it.
+    fake.sendAs('carol', { type: 'user', id: 'alice' }, { data: { text: 'unrelated' } });
+    fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'sent meanwhile' } });
+    await log(bob).getByText('written during the outage').waitFor();
+    await log(alice).getByText('sent meanwhile').waitFor();
+    await waitFor(async () => (await alice.getByText('Waiting to send').count()) === 0, 'the queue to empty');
+    expect(await alice.getByText('Reconnecting…', { exact: false }).count()).toBe(0);
+  });
+
+  it('suggests group members and agents after @ and inserts the chosen one', async () => {
+    const alice = await visitor('alice', { type: 'group', id: 'support' });
+    await composer(alice).click();
+    await alice.keyboard.type('Hey @kn');
+    const option = alice.getByRole('option', { name: /Knowledge Agent/ });
+    await option.waitFor();
+    expect(await option.getAttribute('aria-selected')).toBe('true');
+    await alice.keyboard.press('Enter');
+    expect(await composer(alice).inputValue()).toBe('Hey @knowledge ');
+    expect(await alice.getByRole('listbox').count()).toBe(0);
+  });
+
+  it("renders an agent's Markdown answer safely, with its sources as links", async () => {
+    const alice = await visitor('alice', { type: 'group', id: 'support' });
+    fake.sendAs(
+      'knowledge',
+      { type: 'group', id: 'support' },
+      {
+        data: {
+          text: 'Open **Settings** [1]. <img src=x onerror="window.pwned=1">\n\nSources:\n[1] Admin guide, p. 4',
+          metadata: {
+            sources: [{ n: 1, title: 'Admin guide', page: 4, url: 'https://docs.example.com/admin' }],
+          },
+        },
+      },
+    );
+    const answer = log(alice).locator('parley-message').last();
+    await answer.locator('strong', { hasText: 'Settings' }).waitFor();
+    const link = answer.getByRole('link', { name: /Admin guide/ });
+    expect(await link.getAttribute('href')).toBe('https://docs.example.com/admin');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    await answer.getByText(', p. 4').waitFor();
+    expect(await answer.locator('img').count()).toBe(0);
+    await answer.getByText('<img src=x onerror="window.pwned=1">', { exact: false }).waitFor();
+    expect(await alice.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await answer.getByText('Sources:').count()).toBe(0); // the plain-text list gives way to the section
+  });
+});
+
+describe('an interactive form in the widget', () => {
+  const bookDemo = {
+    category: 'interactive',
+    type: 'form',
+    data: {
+      interactionGoal: { type: 'allOf', elementIds: ['submit'] },
+      interactiveData: {
+        title: 'Book a demo',
+        goalCompletionText: 'Thanks, we will be in touch.',
+        formFields: [
+          {
+            elementType: 'textInput',
+            elementId: 'name',
+            label: 'Your name',
+            placeholder: { text: 'Jane Doe' },
+          },
+          {
+            elementType: 'dropdown',
+            elementId: 'size',
+            label: 'Team size',
+            options: [
+              { value: 's', label: '1-10' },
+              { value: 'm', label: '11-50' },
+            ],
+          },
+          {
+            elementType: 'singleSelect',
+            elementId: 'plan',
+            label: 'Plan',
+            options: [
+              { value: 'free', label: 'Free' },
+              { value: 'pro', label: 'Pro' },
+            ],
+          },
+          {
+            elementType: 'checkbox',
+            elementId: 'topics',
+            label: 'Topics',
+            optional: true,
+            options: [{ value: 'agents', label: 'Agents' }],
+          },
+          {
+            elementType: 'dateTime',
+            elementId: 'when',
+            label: 'When',
+            mode: 'date',
+            from: '2030-01-01',
+            to: '2030-12-31',
+            timezoneCode: 'Europe/Paris',
+          },
+        ],
+        submitElement: {
+          elementType: 'button',
+          elementId: 'submit',
+          buttonText: 'Book',
+          disableAfterInteracted: true,
+        },
+      },
+    },
+  };
+
+  it('checks required fields, submits the values and stays submitted after a reload', async () => {
+    const form = fake.sendAs('bob', { type: 'user', id: 'alice' }, bookDemo);
+    const alice = await visitor('alice', { type: 'user', id: 'bob' });
+    const book = alice.getByRole('button', { name: 'Book', exact: true });
+    await book.click();
+    expect(await alice.getByText('Please fill in this field.').count()).toBe(4);
+    expect(
+      await alice.evaluate(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.id;
+      }),
+    ).toBe('f-name');
+    await alice.getByLabel('Your name').fill('Ada');
+    await alice.getByLabel('Team size').selectOption('m');
+    await alice.getByRole('radio', { name: 'Pro' }).check();
+    await alice.getByLabel('When').fill('2031-02-01');
+    await book.click();
+    await alice.getByText('Choose 2030-12-31 or earlier.').waitFor();
+    await alice.getByLabel('When').fill('2030-06-15');
+    await book.click();
+    await alice.getByText('Thanks, we will be in touch.').waitFor();
+    const patch = fake.requests.find((r) => r.method === 'PATCH');
+    expect(patch?.path).toBe(`/v3/messages/${form.id}/interacted`);
+    expect(patch?.body).toEqual({
+      interactions: ['submit'],
+      formData: { name: 'Ada', size: 'm', plan: 'pro', topics: [], when: '2030-06-15' },
+    });
+    await alice.reload();
+    await alice.getByText('Thanks, we will be in touch.').waitFor();
+    expect(await alice.getByRole('button', { name: 'Book', exact: true }).isDisabled()).toBe(true);
+  });
+});

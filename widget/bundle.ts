@@ -1,0 +1,36 @@
+import type { BuildOptions } from 'esbuild';
+
+/**
+ * The widget's browser builds, used by `scripts/build.ts` (into dist/widget), the browser tests and
+ * the benchmark: one minified script for a `<script>` tag (`window.ParleyWidget`), and an ES module
+ * build for bundlers and SSR that leaves `lit` to the importer (whose Node build shims the DOM).
+ */
+export function widgetBundles(outdir: string): BuildOptions[] {
+  const common: BuildOptions = {
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    // Private class fields and static blocks stay native; every current browser runs them.
+    target: 'es2022',
+    logLevel: 'warning',
+  };
+  return [
+    {
+      ...common,
+      entryPoints: ['widget/iife.ts'],
+      outfile: `${outdir}/parley-widget.js`,
+      format: 'iife',
+      globalName: 'ParleyWidget',
+    },
+    {
+      ...common,
+      entryPoints: { index: 'widget/index.ts' },
+      outdir: `${outdir}/esm`,
+      format: 'esm',
+      // Locales other than English become chunks of their own, fetched only when selected.
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      external: ['lit', 'lit/*', '@lit/*', 'lit-html', 'lit-html/*', 'lit-element', 'lit-element/*'],
+    },
+  ];
+}

@@ -1,0 +1,508 @@
+import {
+  messageTarget,
+  randomHex,
+  sameTarget,
+  targetKey,
+  type ChannelState,
+  type ChatClient,
+  type ChatTarget,
+  type Conversation,
+  type FormValues,
+  type GroupEntity,
+  type LoginCredentials,
+  type Me,
+  type Message,
+  type MessageCursor,
+  type UserEntity,
+} from '../shared/chat-client/index.js';
+import { AGENT_ROLE, Emitter } from '../shared/chat-client/index.js';
+import type { MentionCandidate } from './mentions.js';
+import { conversationTarget } from './peers.js';
+
+/** A message on its way: shown at once, replaced by the stored message when the service has it. */
+export interface PendingMessage {
+  muid: string;
+  text: string;
+  createdAt: number;
+  status: 'sending' | 'queued' | 'failed';
+}
+
+export interface ThreadState {
+  target: ChatTarget;
+  peer?: UserEntity | GroupEntity;
+  /** Oldest first, without duplicates. */
+  messages: Message[];
+  pending: PendingMessage[];
+  /** Where the next older page starts; absent when the beginning is loaded. */
+  older?: MessageCursor;
+  loading: boolean;
+  loadingOlder: boolean;
+  error?: string;
+  /** The highest id of this user's messages the other side has read, or has received. */
+  readUpTo: number;
+  deliveredUpTo: number;
+  typing: UserEntity[];
+}
+
+export interface ChatState {
+  phase: 'idle' | 'signing-in' | 'ready' | 'signed-out' | 'error';
+  error?: string;
+  me?: Me;
+  connection: ChannelState;
+  /** The socket was up and is lost: the user should know messages wait for it. */
+  reconnecting: boolean;
+  conversations: Conversation[];
+  conversationsLoaded: boolean;
+  active?: ChatTarget;
+  threads: ReadonlyMap<string, ThreadState>;
+  unread: number;
+}
+
+export interface ChatStoreEvents {
+  change: ChatState;
+  unreadCountChanged: number;
+  messageReceived: Message;
+}
+
+/** How long a typing indicator lasts without a new `started`, and how often this user re-announces typing. */
+const TYPING_SHOWN_MS = 6_000;
+const TYPING_REPEAT_MS = 3_000;
+const TYPING_IDLE_MS = 4_000;
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function byId(a: Message, b: Message): number {
+  return Number(a.id) - Number(b.id);
+}
+
+function mergeMessages(existing: readonly Message[], incoming: readonly Message[]): Message[] {
+  const byKey = new Map(existing.map((message) => [message.id, message]));
+  for (const message of incoming) byKey.set(message.id, message);
+  return [...byKey.values()].sort(byId);
+}
+
+/** The other side of a conversation as a message names it. */
+function peerOf(message: Message, me: string): UserEntity | GroupEntity | undefined {
+  const { sender, receiver } = message.data.entities;
+  if (message.receiverType === 'group') return receiver?.entity as GroupEntity | undefined;
+  const other = message.sender.toLowerCase() === me.toLowerCase() ? receiver : sender;
+  return other?.entity as UserEntity | undefined;
+}
+
+/**
+ * The widget's state: conversations, open threads, typing and receipts, kept current from the chat
+ * client's events. Elements render it and call its actions; it never touches the DOM.
+ */
+export class ChatStore {
+  readonly events = new Emitter<ChatStoreEvents>();
+  #state: ChatState = {
+    phase: 'idle',
+    connection: 'stopped',
+    reconnecting: false,
+    conversations: [],
+    conversationsLoaded: false,
+    threads: new Map(),
+    unread: 0,
+  };
+  #visible = true;
+  #typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  #ownTyping = new Map<string, { announcedAt: number; idle: ReturnType<typeof setTimeout> }>();
+  #mentionCandidates = new Map<string, Promise<MentionCandidate[]>>();
+  #unsubscribe: Array<() => void> = [];
+
+  constructor(readonly client: ChatClient) {
+    const on = client.events.on.bind(client.events);
+    this.#unsubscribe = [
+      on('message', (message) => this.#onMessage(message)),
+      on('typing', ({ target, user, typing }) => this.#onTyping(target, user, typing)),
+      on('receipt', ({ target, action, messageId }) => this.#onReceipt(target, action, messageId)),
+      on('interactionCompleted', ({ messageId, interactions }) =>
+        this.#patchMessage(messageId, (message) => ({ ...message, data: { ...message.data, interactions } })),
+      ),
+      on('connection', (connection) =>
+        this.#set({
+          connection,
+          reconnecting:
+            connection === 'connected' || connection === 'stopped'
+              ? false
+              : this.#state.reconnecting || this.#state.connection === 'connected',
+        }),
+      ),
+      on('sent', ({ muid, message }) => this.#onSent(muid, message)),
+      on('sendFailed', ({ muid }) => this.#setPendingStatus(muid, 'failed')),
+      on('resynced', () => void this.loadConversations()),
+      on('sessionEnded', () => this.#set({ phase: 'signed-out', me: undefined })),
+    ];
+  }
+
+  get state(): ChatState {
+    return this.#state;
+  }
+
+  thread(target: ChatTarget | undefined): ThreadState | undefined {
+    return target ? this.#state.threads.get(targetKey(target)) : undefined;
+  }
+
+  /** Detaches from the client (the client itself stays logged in). */
+  dispose(): void {
+    for (const stop of this.#unsubscribe) stop();
+    for (const timer of this.#typingTimers.values()) clearTimeout(timer);
+    for (const { idle } of this.#ownTyping.values()) clearTimeout(idle);
+  }
+
+  async signIn(credentials: LoginCredentials): Promise<void> {
+    this.#set({ phase: 'signing-in', error: undefined });
+    try {
+      const me = await this.client.login(credentials);
+      this.#set({ phase: 'ready', me, connection: this.client.connection });
+    } catch (error) {
+      this.#set({ phase: 'error', error: errorText(error) });
+      throw error;
+    }
+    await this.loadConversations();
+  }
+
+  async signOut(): Promise<void> {
+    await this.client.logout();
+    this.#set({
+      phase: 'signed-out',
+      me: undefined,
+      conversations: [],
+      threads: new Map(),
+      active: undefined,
+    });
+  }
+
+  async loadConversations(): Promise<void> {
+    try {
+      const { conversations } = await this.client.conversations();
+      this.#set({ conversations, conversationsLoaded: true });
+    } catch (error) {
+      if (!this.#state.conversationsLoaded) this.#set({ error: errorText(error), conversationsLoaded: true });
+    }
+  }
+
+  /** Whether the user can see the widget (a docked window may be closed); decides what counts as read. */
+  setVisible(visible: boolean): void {
+    this.#visible = visible;
+    if (visible && this.#state.active) void this.markRead(this.#state.active);
+  }
+
+  /** Opens a conversation: loads its newest messages once, and marks it read. */
+  async open(target: ChatTarget): Promise<void> {
+    this.#set({ active: target });
+    const existing = this.thread(target);
+    if (existing && !existing.error) {
+      void this.markRead(target);
+      return;
+    }
+    const conversation = this.#conversationOf(target);
+    this.#setThread(target, () => ({
+      target,
+      ...(conversation ? { peer: conversation.conversationWith } : {}),
+      messages: [],
+      pending: [],
+      loading: true,
+      loadingOlder: false,
+      readUpTo: 0,
+      deliveredUpTo: 0,
+      typing: [],
+    }));
+    try {
+      const [page, peer] = await Promise.all([
+        this.client.messages(target),
+        conversation
+          ? conversation.conversationWith
+          : target.type === 'user'
+            ? this.client.user(target.id)
+            : this.client.group(target.id),
+      ]);
+      this.#setThread(target, (thread) => ({
+        ...thread,
+        peer,
+        messages: mergeMessages(thread.messages, page.messages),
+        older: page.older,
+        loading: false,
+        readUpTo: Math.max(thread.readUpTo, ...this.#receiptIds(page.messages, 'readAt')),
+        deliveredUpTo: Math.max(thread.deliveredUpTo, ...this.#receiptIds(page.messages, 'deliveredAt')),
+      }));
+      void this.markRead(target);
+    } catch (error) {
+      this.#setThread(target, (thread) => ({ ...thread, loading: false, error: errorText(error) }));
+    }
+  }
+
+  /** Back to the conversation list. */
+  close(): void {
+    this.#set({ active: undefined });
+  }
+
+  async loadOlder(target: ChatTarget): Promise<void> {
+    const thread = this.thread(target);
+    if (!thread?.older || thread.loadingOlder) return;
+    this.#setThread(target, (t) => ({ ...t, loadingOlder: true }));
+    try {
+      const page = await this.client.messages(target, { before: thread.older });
+      this.#setThread(target, (t) => ({
+        ...t,
+        messages: mergeMessages(t.messages, page.messages),
+        older: page.older,
+        loadingOlder: false,
+      }));
+    } catch (error) {
+      this.#setThread(target, (t) => ({ ...t, loadingOlder: false, error: errorText(error) }));
+    }
+  }
+
+  async send(target: ChatTarget, text: string): Promise<void> {
+    const body = text.trim();
+    if (body === '') return;
+    this.#stopTyping(target);
+    const muid = `parley-${randomHex(12)}`;
+    const pending: PendingMessage = {
+      muid,
+      text: body,
+      createdAt: Math.floor(Date.now() / 1000),
+      status: 'sending',
+    };
+    this.#setThread(target, (t) => ({ ...t, pending: [...t.pending, pending] }));
+    try {
+      const outcome = await this.client.send(
+        target,
+        { category: 'message', type: 'text', data: { text: body } },
+        { muid },
+      );
+      if (outcome.status === 'sent') this.#onSent(muid, outcome.message);
+      else this.#setPendingStatus(muid, 'queued');
+    } catch {
+      this.#setPendingStatus(muid, 'failed');
+    }
+  }
+
+  /** Reports a form interaction and records it on the message, so the form shows it at once. */
+  async interact(message: Message, elementId: string, values?: FormValues): Promise<void> {
+    await this.client.markInteracted(message.id, elementId, values);
+    const interactedAt = Math.floor(Date.now() / 1000);
+    this.#patchMessage(message.id, (current) => {
+      const others = (current.data.interactions ?? []).filter((i) => i.elementId !== elementId);
+      return {
+        ...current,
+        data: { ...current.data, interactions: [...others, { elementId, interactedAt }] },
+      };
+    });
+  }
+
+  async markRead(target: ChatTarget): Promise<void> {
+    const me = this.#state.me?.uid;
+    const thread = this.thread(target);
+    if (!me || !thread || !this.#visible || !sameTarget(target, this.#state.active ?? target)) return;
+    const lastFromOthers = [...thread.messages]
+      .reverse()
+      .find((m) => m.sender.toLowerCase() !== me.toLowerCase());
+    this.#updateConversation(target, (c) => ({ ...c, unreadMessageCount: 0 }));
+    if (!lastFromOthers) return;
+    this.client.sendReceipt(lastFromOthers, 'read');
+    try {
+      await this.client.markConversationRead(target);
+    } catch {
+      // The count is fixed again by the next conversation list load.
+    }
+  }
+
+  /** Announces typing, at most every few seconds, and its end after a pause. */
+  typing(target: ChatTarget): void {
+    const key = targetKey(target);
+    const own = this.#ownTyping.get(key);
+    const now = Date.now();
+    if (own) clearTimeout(own.idle);
+    const announcedAt = !own || now - own.announcedAt > TYPING_REPEAT_MS ? now : own.announcedAt;
+    if (announcedAt === now) this.client.sendTyping(target, true);
+    this.#ownTyping.set(key, {
+      announcedAt,
+      idle: setTimeout(() => this.#stopTyping(target), TYPING_IDLE_MS),
+    });
+  }
+
+  /** Group members and agents a message in this conversation can mention (never this user). */
+  mentionCandidates(target: ChatTarget): Promise<MentionCandidate[]> {
+    if (target.type !== 'group') return Promise.resolve([]);
+    const key = targetKey(target);
+    let found = this.#mentionCandidates.get(key);
+    if (!found) {
+      const me = this.#state.me?.uid.toLowerCase();
+      found = Promise.all([this.client.groupMembers(target.id), this.client.agents().catch(() => [])]).then(
+        ([members, agents]) => {
+          const byUid = new Map<string, MentionCandidate>();
+          for (const user of [...members, ...agents]) {
+            if (user.uid.toLowerCase() === me) continue;
+            byUid.set(user.uid, { uid: user.uid, name: user.name, agent: user.role === AGENT_ROLE });
+          }
+          return [...byUid.values()];
+        },
+      );
+      found.catch(() => this.#mentionCandidates.delete(key));
+      this.#mentionCandidates.set(key, found);
+    }
+    return found;
+  }
+
+  // Event handling
+
+  #onMessage(message: Message): void {
+    const me = this.#state.me?.uid;
+    if (!me) return;
+    const target = messageTarget(message, me);
+    const mine = message.sender.toLowerCase() === me.toLowerCase();
+    const seen = this.#visible && this.#state.active !== undefined && sameTarget(this.#state.active, target);
+    if (this.thread(target)) {
+      this.#setThread(target, (t) => ({
+        ...t,
+        messages: mergeMessages(t.messages, [message]),
+        typing: t.typing.filter((user) => user.uid !== message.sender),
+      }));
+    }
+    const known = this.#conversationOf(target);
+    const isNew = !known?.lastMessage || Number(message.id) > Number(known.lastMessage.id);
+    if (isNew) {
+      const peer = known?.conversationWith ?? peerOf(message, me);
+      if (peer) {
+        const conversation: Conversation = {
+          conversationId: message.conversationId,
+          conversationType: target.type,
+          ...known,
+          conversationWith: peer,
+          lastMessage: message,
+          updatedAt: message.sentAt,
+          unreadMessageCount: (known?.unreadMessageCount ?? 0) + (mine || seen ? 0 : 1),
+        };
+        const others = this.#state.conversations.filter((c) => c !== known);
+        this.#set({ conversations: [conversation, ...others] });
+      }
+    }
+    if (mine) return;
+    if (seen) void this.markRead(target);
+    else this.client.sendReceipt(message, 'delivered');
+    this.events.emit('messageReceived', message);
+  }
+
+  #onSent(muid: string, message: Message): void {
+    const me = this.#state.me?.uid;
+    if (!me) return;
+    const target = messageTarget(message, me);
+    this.#setThread(target, (t) => ({
+      ...t,
+      messages: mergeMessages(t.messages, [message]),
+      pending: t.pending.filter((p) => p.muid !== muid),
+    }));
+    this.#onMessage(message);
+  }
+
+  #onTyping(target: ChatTarget, user: UserEntity, typing: boolean): void {
+    const key = `${targetKey(target)}|${user.uid}`;
+    clearTimeout(this.#typingTimers.get(key));
+    this.#typingTimers.delete(key);
+    const without = (t: ThreadState) => t.typing.filter((u) => u.uid !== user.uid);
+    if (!this.thread(target)) return;
+    if (typing) {
+      this.#setThread(target, (t) => ({ ...t, typing: [...without(t), user] }));
+      // A lost "ended" must not leave the indicator on forever.
+      this.#typingTimers.set(
+        key,
+        setTimeout(() => this.#onTyping(target, user, false), TYPING_SHOWN_MS),
+      );
+    } else this.#setThread(target, (t) => ({ ...t, typing: without(t) }));
+  }
+
+  #onReceipt(target: ChatTarget, action: string, messageId: string): void {
+    const id = Number(messageId);
+    if (!this.thread(target)) return;
+    if (action === 'read' || action === 'readByAll') {
+      this.#setThread(target, (t) => ({
+        ...t,
+        readUpTo: Math.max(t.readUpTo, id),
+        deliveredUpTo: Math.max(t.deliveredUpTo, id),
+      }));
+    } else this.#setThread(target, (t) => ({ ...t, deliveredUpTo: Math.max(t.deliveredUpTo, id) }));
+  }
+
+  #stopTyping(target: ChatTarget): void {
+    const key = targetKey(target);
+    const own = this.#ownTyping.get(key);
+    if (!own) return;
+    clearTimeout(own.idle);
+    this.#ownTyping.delete(key);
+    this.client.sendTyping(target, false);
+  }
+
+  // State updates
+
+  #receiptIds(messages: readonly Message[], field: 'readAt' | 'deliveredAt'): number[] {
+    const me = this.#state.me?.uid.toLowerCase();
+    return messages
+      .filter((m) => m.sender.toLowerCase() === me && m[field] !== undefined)
+      .map((m) => Number(m.id));
+  }
+
+  #conversationOf(target: ChatTarget): Conversation | undefined {
+    return this.#state.conversations.find((c) => sameTarget(conversationTarget(c), target));
+  }
+
+  #updateConversation(target: ChatTarget, change: (c: Conversation) => Conversation): void {
+    const known = this.#conversationOf(target);
+    if (!known) return;
+    this.#set({ conversations: this.#state.conversations.map((c) => (c === known ? change(c) : c)) });
+  }
+
+  #setThread(target: ChatTarget, change: (thread: ThreadState) => ThreadState): void {
+    const key = targetKey(target);
+    const current = this.#state.threads.get(key);
+    const next = change(
+      current ?? {
+        target,
+        messages: [],
+        pending: [],
+        loading: false,
+        loadingOlder: false,
+        readUpTo: 0,
+        deliveredUpTo: 0,
+        typing: [],
+      },
+    );
+    const threads = new Map(this.#state.threads);
+    threads.set(key, next);
+    this.#set({ threads });
+  }
+
+  #setPendingStatus(muid: string, status: PendingMessage['status']): void {
+    for (const thread of this.#state.threads.values()) {
+      if (thread.pending.some((p) => p.muid === muid)) {
+        this.#setThread(thread.target, (t) => ({
+          ...t,
+          pending: t.pending.map((p) => (p.muid === muid ? { ...p, status } : p)),
+        }));
+      }
+    }
+  }
+
+  #patchMessage(messageId: string, change: (message: Message) => Message): void {
+    for (const thread of this.#state.threads.values()) {
+      if (thread.messages.some((m) => m.id === messageId)) {
+        this.#setThread(thread.target, (t) => ({
+          ...t,
+          messages: t.messages.map((m) => (m.id === messageId ? change(m) : m)),
+        }));
+      }
+    }
+  }
+
+  #set(change: Partial<ChatState>): void {
+    const next = { ...this.#state, ...change };
+    next.unread = next.conversations.reduce((sum, c) => sum + (c.unreadMessageCount ?? 0), 0);
+    const unreadChanged = next.unread !== this.#state.unread;
+    this.#state = next;
+    this.events.emit('change', next);
+    if (unreadChanged) this.events.emit('unreadCountChanged', next.unread);
+  }
+}

@@ -1,0 +1,17 @@
+// The widget's ES module entry: the embed API, the elements, and the store for custom integrations.
+// Importing it touches no browser global beyond the custom element registry, so it is SSR-safe.
+import { defineElements } from './define.js';
+
+export { ParleyWidget, type InitOptions, type LaunchOptions, type WidgetEvents } from './embed.js';
+export { ChatStore, type ChatState, type ThreadState } from './chat-store.js';
+export { defineElements, ELEMENTS } from './define.js';
+export { ParleyChat } from './parley-chat.js';
+export { ParleyAvatar } from './parley-avatar.js';
+export { ParleyComposer } from './parley-composer.js';
+export { ParleyConversationList } from './parley-conversation-list.js';
+export { ParleyForm } from './parley-form.js';
+export { ParleyLauncher } from './parley-launcher.js';
+export { ParleyMessage } from './parley-message.js';
+export { ParleyThread } from './parley-thread.js';
+
+defineElements();

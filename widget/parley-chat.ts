@@ -1,0 +1,478 @@
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { ChatClient, type ChatTarget, type ConversationType } from '../shared/chat-client/index.js';
+import { ChatStore, type ChatState } from './chat-store.js';
+import { ENGLISH, format, loadLocale, type Locale } from './i18n.js';
+import { closeIcon } from './icons.js';
+import type { MentionCandidate } from './mentions.js';
+import type { InteractDetail } from './parley-form.js';
+import { base, tokens } from './theme.js';
+
+/** Below this width (px) the list and the thread share one pane. */
+const TWO_PANES_FROM = 640;
+
+/** A CSS length for width/height options: `380px`, `100%`, `80vh`; a bare number means pixels. */
+export function cssLength(value: string | number | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const text = String(value).trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return `${text}px`;
+  return /^\d+(\.\d+)?(px|%|vw|vh|dvh|svh|lvh|rem|em)$/.test(text) ? text : undefined;
+}
+
+/**
+ * `<parley-chat>`: the chat widget. Embedded, it fills its box; docked, it is a launcher bubble
+ * that opens a chat window. Configure it with attributes (`app-id`, `region`, `auth-key`, `uid`,
+ * `host`, `docked`, …) to log in by itself, or hand it a `store` (the embed API does).
+ */
+export class ParleyChat extends LitElement {
+  static override properties = {
+    appId: { attribute: 'app-id' },
+    region: {},
+    authKey: { attribute: 'auth-key' },
+    uid: {},
+    host: {},
+    docked: { type: Boolean, reflect: true },
+    alignment: { reflect: true },
+    width: {},
+    height: {},
+    chatType: { attribute: 'chat-type' },
+    chatId: { attribute: 'chat-id' },
+    language: {},
+    theme: { reflect: true },
+    open: { type: Boolean, reflect: true },
+    store: { attribute: false },
+    state: { state: true },
+    locale: { state: true },
+    narrow: { state: true },
+    candidates: { state: true },
+  };
+
+  static override styles = [
+    tokens,
+    base,
+    css`
+      :host {
+        display: block;
+        inline-size: var(--_w, 100%);
+        block-size: var(--_h, 600px);
+        font-size: var(--parley-font-size, 15px);
+        line-height: 1.4;
+      }
+      :host([docked]) {
+        display: contents;
+      }
+      .window {
+        display: flex;
+        flex-direction: column;
+        inline-size: 100%;
+        block-size: 100%;
+        min-inline-size: 0;
+        overflow: hidden;
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        background: var(--_bg);
+        color: var(--_text);
+      }
+      .docked {
+        position: fixed;
+        z-index: 2147483000;
+        inset-block-end: 96px;
+        inset-inline-end: 24px;
+        inline-size: min(var(--_w, 380px), calc(100vw - 32px));
+        block-size: min(var(--_h, 600px), calc(100vh - 120px));
+        box-shadow: var(--_shadow);
+        border: 0;
+      }
+      :host([alignment='left']) .docked {
+        inset-inline: 24px auto;
+      }
+      parley-launcher {
+        position: fixed;
+        z-index: 2147483000;
+        inset-block-end: 24px;
+        inset-inline-end: 24px;
+      }
+      :host([alignment='left']) parley-launcher {
+        inset-inline: 24px auto;
+      }
+      .top {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        padding: 12px 12px 12px 18px;
+        background: var(--_accent);
+        color: var(--_on-accent);
+      }
+      .top h2 {
+        flex: 1;
+        margin: 0;
+        font-size: 1.05em;
+      }
+      .banner {
+        margin: 0;
+        padding: 6px 12px;
+        background: color-mix(in srgb, var(--_danger) 12%, var(--_bg));
+        color: var(--_text);
+        font-size: 0.85em;
+      }
+      .panes {
+        flex: 1;
+        display: flex;
+        min-block-size: 0;
+      }
+      parley-conversation-list {
+        flex: 1;
+      }
+      parley-thread {
+        flex: 1;
+        min-inline-size: 0;
+      }
+      .wide parley-conversation-list {
+        flex: 0 0 clamp(220px, 34%, 320px);
+        border-inline-end: 1px solid var(--_border);
+      }
+      .placeholder,
+      .notice {
+        flex: 1;
+        display: grid;
+        place-content: center;
+        gap: 12px;
+        padding: 24px;
+        color: var(--_muted);
+        text-align: center;
+      }
+      .notice button {
+        padding: 8px 14px;
+        border: 0;
+        border-radius: 8px;
+        background: var(--_accent);
+        color: var(--_on-accent);
+      }
+      @media (max-width: 480px) {
+        .docked {
+          inset: var(--_vvt, 0px) 0 auto 0;
+          inline-size: 100%;
+          block-size: var(--_vvh, 100dvh);
+          border-radius: 0;
+        }
+        :host([open]) parley-launcher {
+          display: none;
+        }
+      }
+    `,
+  ];
+
+  declare appId: string | undefined;
+  declare region: string;
+  declare authKey: string | undefined;
+  declare uid: string | undefined;
+  declare host: string | undefined;
+  declare docked: boolean;
+  declare alignment: 'left' | 'right';
+  declare width: string | undefined;
+  declare height: string | undefined;
+  declare chatType: ConversationType | undefined;
+  declare chatId: string | undefined;
+  declare language: string | undefined;
+  declare theme: 'light' | 'dark' | 'auto';
+  declare open: boolean;
+  declare store: ChatStore | undefined;
+  declare state: ChatState | undefined;
+  declare locale: Locale;
+  declare narrow: boolean;
+  declare candidates: MentionCandidate[];
+  /** A store this element made from its attributes, and so must close when it leaves the page. */
+  #ownStore: ChatStore | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #resize: ResizeObserver | undefined;
+  #sizes: CSSStyleSheet | undefined;
+  #viewport = { height: 0, top: 0 };
+  #cleanup: Array<() => void> = [];
+
+  constructor() {
+    super();
+    this.region = 'eu';
+    this.docked = false;
+    this.alignment = 'right';
+    this.theme = 'light';
+    this.open = false;
+    this.locale = ENGLISH;
+    this.narrow = true;
+    this.candidates = [];
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!this.store && this.appId && this.uid) this.#startFromAttributes();
+    const onOnline = () => this.store?.client.reconnectNow();
+    const onVisibility = () => this.#syncVisibility();
+    globalThis.addEventListener?.('online', onOnline);
+    globalThis.document?.addEventListener('visibilitychange', onVisibility);
+    this.#cleanup.push(
+      () => globalThis.removeEventListener?.('online', onOnline),
+      () => globalThis.document?.removeEventListener('visibilitychange', onVisibility),
+    );
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const cleanup of this.#cleanup.splice(0)) cleanup();
+    this.#resize?.disconnect();
+    this.#resize = undefined;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    if (this.#ownStore) {
+      this.#ownStore.dispose();
+      this.#ownStore.client.disconnect();
+      this.#ownStore = undefined;
+      this.store = undefined;
+    }
+  }
+
+  /** Opens a conversation (and a docked window). */
+  async openConversation(target: ChatTarget): Promise<void> {
+    if (this.docked) this.open = true;
+    await this.store?.open(target);
+  }
+
+  #startFromAttributes(): void {
+    const client = new ChatClient({
+      appId: this.appId!,
+      region: this.region,
+      ...(this.authKey ? { authKey: this.authKey } : {}),
+      ...(this.host ? { host: this.host } : {}),
+    });
+    this.#ownStore = new ChatStore(client);
+    this.store = this.#ownStore;
+    void this.#signIn();
+  }
+
+  async #signIn(): Promise<void> {
+    try {
+      await this.store?.signIn({ uid: this.uid! });
+    } catch {
+      // The store holds the error; the window shows it with a retry button.
+    }
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('store')) {
+      this.#unsubscribe?.();
+      this.#unsubscribe = this.store?.events.on('change', (state) => (this.state = state));
+      this.state = this.store?.state;
+      this.candidates = [];
+    }
+    if (changed.has('language')) {
+      const requested = this.language;
+      void loadLocale(requested).then((locale) => {
+        if (this.language === requested) this.locale = locale;
+      });
+    }
+    if (changed.has('state') && this.state?.phase === 'ready' && changed.get('state')?.phase !== 'ready') {
+      if (this.chatType && this.chatId) void this.store?.open({ type: this.chatType, id: this.chatId });
+    }
+  }
+
+  protected override firstUpdated(): void {
+    this.#resize = new ResizeObserver(() => this.#measure());
+    this.#resize.observe(this);
+    const viewport = globalThis.visualViewport;
+    if (viewport) {
+      // On phones the keyboard shrinks the visual viewport; the docked window follows it.
+      const follow = () => {
+        this.#viewport = { height: viewport.height, top: viewport.offsetTop };
+        this.#applySizes();
+      };
+      viewport.addEventListener('resize', follow);
+      viewport.addEventListener('scroll', follow);
+      this.#cleanup.push(
+        () => viewport.removeEventListener('resize', follow),
+        () => viewport.removeEventListener('scroll', follow),
+      );
+      follow();
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('width') || changed.has('height')) this.#applySizes();
+    if (changed.has('open') || changed.has('docked') || changed.has('store')) this.#syncVisibility();
+    if (changed.has('open') && this.docked && changed.get('open') !== undefined) {
+      // Focus follows the window: into it when it opens, back to the launcher when it closes.
+      if (this.open) this.#focusInside();
+      else (this.renderRoot.querySelector('parley-launcher') as HTMLElement | null)?.focus();
+    }
+    if (this.docked && this.open) this.#measure();
+  }
+
+  /** Sizes come from options, so they go through a constructed stylesheet: no style attributes, CSP-safe. */
+  #applySizes(): void {
+    if (typeof CSSStyleSheet === 'undefined' || !this.shadowRoot) return;
+    if (!this.#sizes) {
+      this.#sizes = new CSSStyleSheet();
+      this.shadowRoot.adoptedStyleSheets = [...this.shadowRoot.adoptedStyleSheets, this.#sizes];
+    }
+    const rules = [
+      cssLength(this.width) ? `--_w:${cssLength(this.width)};` : '',
+      cssLength(this.height) ? `--_h:${cssLength(this.height)};` : '',
+      this.#viewport.height > 0 ? `--_vvh:${this.#viewport.height}px;--_vvt:${this.#viewport.top}px;` : '',
+    ].join('');
+    this.#sizes.replaceSync(`:host{${rules}}`);
+  }
+
+  #measure(): void {
+    const box = this.renderRoot.querySelector('.window');
+    const width = box?.getBoundingClientRect().width ?? 0;
+    const narrow = width > 0 && width < TWO_PANES_FROM;
+    if (width > 0 && narrow !== this.narrow) this.narrow = narrow;
+  }
+
+  #syncVisibility(): void {
+    const pageVisible = globalThis.document?.visibilityState !== 'hidden';
+    this.store?.setVisible(pageVisible && (!this.docked || this.open));
+  }
+
+  #focusInside(): void {
+    void this.updateComplete.then(() => {
+      const target =
+        this.renderRoot.querySelector('parley-thread') ??
+        this.renderRoot.querySelector('parley-conversation-list');
+      (target as HTMLElement | null)?.focus();
+    });
+  }
+
+  override render() {
+    const t = this.locale.strings;
+    const windowShown = !this.docked || this.open;
+    return html`
+      ${
+        windowShown
+          ? html`<section
+              class="window ${this.docked ? 'docked' : ''}"
+              role=${this.docked ? 'dialog' : 'region'}
+              aria-label=${t.chats}
+              @keydown=${this.#onKeydown}
+              @parley-open=${(e: CustomEvent<ChatTarget>) => void this.store?.open(e.detail)}
+              @parley-back=${this.#back}
+              @parley-send=${(e: CustomEvent<string>) => this.#withActive((target) => this.store?.send(target, e.detail))}
+              @parley-typing=${() => this.#withActive((target) => this.store?.typing(target))}
+              @parley-load-older=${() => this.#withActive((target) => this.store?.loadOlder(target))}
+              @parley-mention-candidates=${this.#loadCandidates}
+              @parley-interact=${this.#interact}
+            >
+              <div class="top">
+                <h2>${t.chats}</h2>
+                ${
+                  this.docked
+                    ? html`<button
+                        class="icon-button"
+                        type="button"
+                        aria-label=${t.closeChat}
+                        @click=${() => (this.open = false)}
+                      >
+                        ${closeIcon}
+                      </button>`
+                    : nothing
+                }
+              </div>
+              ${this.state?.reconnecting ? html`<p class="banner" role="status">${t.reconnecting}</p>` : nothing}
+              ${this.#body()}
+            </section>`
+          : nothing
+      }
+      ${
+        this.docked
+          ? html`<parley-launcher
+              .open=${this.open}
+              .unread=${this.state?.unread ?? 0}
+              .locale=${this.locale}
+              @parley-toggle=${() => (this.open = !this.open)}
+            ></parley-launcher>`
+          : nothing
+      }
+    `;
+  }
+
+  #body() {
+    const t = this.locale.strings;
+    const state = this.state;
+    if (!state || state.phase === 'idle' || state.phase === 'signing-in') {
+      return html`<div class="notice" role="status">${t.loading}</div>`;
+    }
+    if (state.phase === 'error' || state.phase === 'signed-out') {
+      return html`<div class="notice" role="alert">
+        <p>${format(t.signInFailed, { reason: state.error ?? '' })}</p>
+        ${this.uid ? html`<button type="button" @click=${() => void this.#signIn()}>${t.retry}</button>` : nothing}
+      </div>`;
+    }
+    const active = state.active;
+    const thread = this.store?.thread(active);
+    const showList = !this.narrow || !active;
+    const list = html`<parley-conversation-list
+      .conversations=${state.conversations}
+      .active=${active}
+      .me=${state.me?.uid}
+      ?loaded=${state.conversationsLoaded}
+      .locale=${this.locale}
+    ></parley-conversation-list>`;
+    return html`<div class="panes ${this.narrow ? 'narrow' : 'wide'}">
+      ${showList ? list : nothing}
+      ${
+        thread
+          ? html`<parley-thread
+              .thread=${thread}
+              .me=${state.me?.uid ?? ''}
+              ?narrow=${this.narrow}
+              .locale=${this.locale}
+              .candidates=${this.candidates}
+            ></parley-thread>`
+          : this.narrow
+            ? nothing
+            : html`<div class="placeholder">
+                ${state.conversations.length > 0 ? t.pick : t.noConversations}
+              </div>`
+      }
+    </div>`;
+  }
+
+  #withActive(run: (target: ChatTarget) => unknown): void {
+    const active = this.state?.active;
+    if (active) void run(active);
+  }
+
+  #back(): void {
+    this.store?.close();
+    this.candidates = [];
+    void this.updateComplete.then(() =>
+      (this.renderRoot.querySelector('parley-conversation-list') as HTMLElement | null)?.focus(),
+    );
+  }
+
+  #onKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.docked && this.open) {
+      event.preventDefault();
+      this.open = false;
+    }
+  }
+
+  #loadCandidates(): void {
+    const active = this.state?.active;
+    if (!active || !this.store) return;
+    void this.store.mentionCandidates(active).then(
+      (candidates) => {
+        if (this.state?.active === active) this.candidates = candidates;
+      },
+      () => {},
+    );
+  }
+
+  #interact(event: CustomEvent<InteractDetail>): void {
+    const store = this.store;
+    const detail = event.detail;
+    const thread = store?.thread(this.state?.active);
+    const message = thread?.messages.find((m) => m.id === detail.messageId);
+    if (!store || !message) {
+      detail.result = Promise.reject(new Error('the message is no longer shown'));
+      return;
+    }
+    detail.result = store.interact(message, detail.elementId, detail.values);
+  }
+}

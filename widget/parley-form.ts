@@ -1,0 +1,381 @@
+import { css, html, LitElement, nothing, type TemplateResult } from 'lit';
+import type { FormValues, Interaction } from '../shared/chat-client/index.js';
+import type { ButtonElement, InteractiveFormData } from '../shared/interactive.js';
+import {
+  dateInputType,
+  goalCompleted,
+  initialValues,
+  toInputValue,
+  validateForm,
+  type InputField,
+} from './form-values.js';
+import { ENGLISH, format, type Locale } from './i18n.js';
+import { checkIcon } from './icons.js';
+import { errorText } from './chat-store.js';
+import { base } from './theme.js';
+
+/** What a form asks its chat to do; the handler puts the outcome in `result`. */
+export interface InteractDetail {
+  messageId: string;
+  elementId: string;
+  values?: FormValues;
+  result?: Promise<void>;
+}
+
+function navigationUrl(button: ButtonElement): string | undefined {
+  const action = button.action;
+  return action?.actionType === 'urlNavigation' && /^https?:\/\//i.test(action.url) ? action.url : undefined;
+}
+
+/**
+ * An interactive form message: every element type of the shared schema, required-field checks
+ * before submitting, the submitted state (from the interactions stored on the message, so it
+ * survives a reload), `disableAfterInteracted`, and the interaction goal's completion.
+ */
+export class ParleyForm extends LitElement {
+  static override properties = {
+    data: { attribute: false },
+    messageId: {},
+    interactions: { attribute: false },
+    locale: { attribute: false },
+    values: { state: true },
+    problems: { state: true },
+    busy: { state: true },
+    failure: { state: true },
+  };
+
+  static override styles = [
+    base,
+    css`
+      :host {
+        display: block;
+      }
+      form {
+        display: grid;
+        gap: 12px;
+      }
+      h3 {
+        margin: 0;
+        font-size: 1em;
+      }
+      .field {
+        display: grid;
+        gap: 4px;
+      }
+      label,
+      legend {
+        font-weight: 600;
+        font-size: 0.875em;
+      }
+      fieldset {
+        margin: 0;
+        padding: 0;
+        border: 0;
+        display: grid;
+        gap: 4px;
+      }
+      .choice {
+        display: flex;
+        align-items: center;
+        gap: 8px;
+        font-weight: 400;
+      }
+      input[type='text'],
+      input[type='date'],
+      input[type='time'],
+      input[type='datetime-local'],
+      select,
+      textarea {
+        inline-size: 100%;
+        padding: 8px 10px;
+        border: 1px solid var(--_border);
+        border-radius: 8px;
+        background: var(--_bg);
+      }
+      textarea {
+        resize: vertical;
+      }
+      [aria-invalid='true'] {
+        border-color: var(--_danger);
+      }
+      .hint {
+        font-size: 0.8em;
+        color: var(--_muted);
+      }
+      .error {
+        margin: 0;
+        font-size: 0.8em;
+        color: var(--_danger);
+      }
+      .buttons {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 8px;
+      }
+      button {
+        padding: 8px 14px;
+        border-radius: 8px;
+        border: 1px solid var(--_accent);
+        background: transparent;
+        color: var(--_accent);
+        font-weight: 600;
+      }
+      button.primary {
+        background: var(--_accent);
+        color: var(--_on-accent);
+      }
+      button:disabled {
+        opacity: 0.55;
+        cursor: default;
+      }
+      .status {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        margin: 0;
+        color: var(--_success);
+        font-weight: 600;
+        font-size: 0.875em;
+      }
+      @media (max-width: 480px) {
+        input,
+        select,
+        textarea {
+          font-size: 16px;
+        }
+      }
+    `,
+  ];
+
+  declare data: InteractiveFormData;
+  declare messageId: string;
+  declare interactions: Interaction[];
+  declare locale: Locale;
+  declare values: FormValues;
+  declare problems: Record<string, string>;
+  declare busy: boolean;
+  declare failure: string | undefined;
+  #valuesOf: InteractiveFormData | undefined;
+
+  constructor() {
+    super();
+    this.interactions = [];
+    this.locale = ENGLISH;
+    this.values = {};
+    this.problems = {};
+    this.busy = false;
+  }
+
+  protected override willUpdate(): void {
+    if (this.data && this.#valuesOf !== this.data) {
+      this.#valuesOf = this.data;
+      this.values = initialValues(this.data.interactiveData);
+    }
+  }
+
+  #interacted(elementId: string): boolean {
+    return this.interactions.some((interaction) => interaction.elementId === elementId);
+  }
+
+  /** A button is done once pressed if it says so; a submitted form that may not be resubmitted is read-only. */
+  #buttonDisabled(button: ButtonElement): boolean {
+    return this.busy || (button.disableAfterInteracted === true && this.#interacted(button.elementId));
+  }
+
+  override render() {
+    if (!this.data?.interactiveData) return nothing;
+    const t = this.locale.strings;
+    const form = this.data.interactiveData;
+    const submit = form.submitElement;
+    const submitted = this.#interacted(submit.elementId);
+    const locked = submitted && submit.disableAfterInteracted === true;
+    const completed = goalCompleted(this.data.interactionGoal, this.interactions);
+    const buttons = form.formFields.filter((field): field is ButtonElement => field.elementType === 'button');
+    return html`<form novalidate aria-label=${form.title} @submit=${this.#onSubmit}>
+      <h3>${form.title}</h3>
+      ${form.formFields.map((field) => (field.elementType === 'button' ? nothing : this.#field(field, locked)))}
+      <div class="buttons">
+        ${buttons.map(
+          (button) =>
+            html`<button
+              type="button"
+              ?disabled=${this.#buttonDisabled(button)}
+              @click=${() => this.#press(button)}
+            >
+              ${button.buttonText}${navigationUrl(button) ? html`<span class="sr-only"> ${t.newTab}</span>` : nothing}
+            </button>`,
+        )}
+        <button type="submit" class="primary" ?disabled=${this.#buttonDisabled(submit)}>
+          ${submit.buttonText}${navigationUrl(submit) ? html`<span class="sr-only"> ${t.newTab}</span>` : nothing}
+        </button>
+      </div>
+      <div role="status">
+        ${
+          completed
+            ? html`<p class="status">${checkIcon}${form.goalCompletionText ?? t.completed}</p>`
+            : submitted
+              ? html`<p class="status">${checkIcon}${t.submitted}</p>`
+              : nothing
+        }
+        ${this.failure ? html`<p class="error">${format(t.submitFailed, { reason: this.failure })}</p>` : nothing}
+      </div>
+    </form>`;
+  }
+
+  #field(field: InputField, locked: boolean): TemplateResult {
+    const id = `f-${field.elementId}`;
+    const problem = this.problems[field.elementId];
+    const describedBy = problem ? `${id}-error` : nothing;
+    const invalid = problem ? 'true' : 'false';
+    const value = this.values[field.elementId];
+    const set = (next: string | string[]) => {
+      this.values = { ...this.values, [field.elementId]: next };
+      if (this.problems[field.elementId]) {
+        const { [field.elementId]: _fixed, ...rest } = this.problems;
+        this.problems = rest;
+      }
+    };
+    const required = field.optional !== true;
+    const error = problem ? html`<p class="error" id="${id}-error">${problem}</p>` : nothing;
+    switch (field.elementType) {
+      case 'textInput': {
+        const lines = field.maxLines ?? 1;
+        const placeholder = field.placeholder?.text ?? nothing;
+        const input =
+          lines > 1
+            ? html`<textarea
+                id=${id}
+                rows=${Math.min(lines, 6)}
+                .value=${String(value ?? '')}
+                placeholder=${placeholder}
+                ?required=${required}
+                ?disabled=${locked}
+                aria-invalid=${invalid}
+                aria-describedby=${describedBy}
+                @input=${(e: Event) => set((e.target as HTMLTextAreaElement).value)}
+              ></textarea>`
+            : html`<input
+                id=${id}
+                type="text"
+                .value=${String(value ?? '')}
+                placeholder=${placeholder}
+                ?required=${required}
+                ?disabled=${locked}
+                aria-invalid=${invalid}
+                aria-describedby=${describedBy}
+                @input=${(e: Event) => set((e.target as HTMLInputElement).value)}
+              />`;
+        return html`<div class="field"><label for=${id}>${field.label}</label>${input}${error}</div>`;
+      }
+      case 'dropdown':
+        return html`<div class="field">
+          <label for=${id}>${field.label}</label>
+          <select
+            id=${id}
+            ?required=${required}
+            ?disabled=${locked}
+            aria-invalid=${invalid}
+            aria-describedby=${describedBy}
+            @change=${(e: Event) => set((e.target as HTMLSelectElement).value)}
+          >
+            <option value="" ?selected=${!value}>${this.locale.strings.choose}</option>
+            ${field.options.map((option) => html`<option value=${option.value} ?selected=${value === option.value}>${option.label}</option>`)}
+          </select>
+          ${error}
+        </div>`;
+      case 'singleSelect':
+      case 'checkbox': {
+        const multiple = field.elementType === 'checkbox';
+        const chosen = ([] as string[]).concat(value ?? []);
+        return html`<fieldset
+          class="field"
+          aria-invalid=${invalid}
+          aria-describedby=${describedBy}
+          ?disabled=${locked}
+        >
+          <legend>${field.label}</legend>
+          ${field.options.map(
+            (option) =>
+              html`<label class="choice">
+                <input
+                  type=${multiple ? 'checkbox' : 'radio'}
+                  name=${id}
+                  value=${option.value}
+                  .checked=${chosen.includes(option.value)}
+                  @change=${(e: Event) => {
+                    const on = (e.target as HTMLInputElement).checked;
+                    if (!multiple) set(option.value);
+                    else set(on ? [...chosen, option.value] : chosen.filter((v) => v !== option.value));
+                  }}
+                />${option.label}
+              </label>`,
+          )}
+          ${error}
+        </fieldset>`;
+      }
+      case 'dateTime': {
+        const bound = (text: string | undefined) =>
+          text === undefined ? nothing : (toInputValue(text, field.mode) ?? nothing);
+        const zone = field.timezoneCode;
+        return html`<div class="field">
+          <label for=${id}>${field.label}</label>
+          <input
+            id=${id}
+            type=${dateInputType(field)}
+            .value=${String(value ?? '')}
+            min=${bound(field.from)}
+            max=${bound(field.to)}
+            ?required=${required}
+            ?disabled=${locked}
+            aria-invalid=${invalid}
+            aria-describedby=${zone ? `${id}-zone ${problem ? `${id}-error` : ''}`.trim() : describedBy}
+            @input=${(e: Event) => set((e.target as HTMLInputElement).value)}
+          />
+          ${zone ? html`<span class="hint" id="${id}-zone">${format(this.locale.strings.timeZone, { zone })}</span>` : nothing}
+          ${error}
+        </div>`;
+      }
+    }
+  }
+
+  #onSubmit(event: Event): void {
+    event.preventDefault();
+    const form = this.data.interactiveData;
+    this.problems = validateForm(form, this.values, this.locale.strings);
+    const first = Object.keys(this.problems)[0];
+    if (first !== undefined) {
+      void this.updateComplete.then(() =>
+        this.renderRoot
+          .querySelector<HTMLElement>(`#f-${CSS.escape(first)}, [name="f-${CSS.escape(first)}"]`)
+          ?.focus(),
+      );
+      return;
+    }
+    void this.#report(form.submitElement, this.values);
+  }
+
+  #press(button: ButtonElement): void {
+    void this.#report(button);
+  }
+
+  async #report(button: ButtonElement, values?: FormValues): Promise<void> {
+    const url = navigationUrl(button);
+    // rel=noopener semantics: the opened page gets no handle on this one.
+    if (url) globalThis.open?.(url, '_blank', 'noopener,noreferrer');
+    const detail: InteractDetail = {
+      messageId: this.messageId,
+      elementId: button.elementId,
+      ...(values ? { values } : {}),
+    };
+    this.busy = true;
+    this.failure = undefined;
+    this.dispatchEvent(new CustomEvent('parley-interact', { detail, bubbles: true, composed: true }));
+    try {
+      await detail.result;
+    } catch (error) {
+      this.failure = errorText(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
