@@ -29,7 +29,7 @@ export interface DocumentVersion {
 }
 
 /** Background commits leave at least this long between them… */
-const MIN_COMMIT_GAP_MS = 200;
+const MIN_COMMIT_GAP_MS = 1000;
 /** …and at least this multiple of the last commit's duration, so commits take ≤ 1/5 of the time. */
 const COMMIT_GAP_FACTOR = 4;
 
@@ -51,6 +51,9 @@ export class NamespaceStore {
   private dirty: boolean;
   private commitChain: Promise<void> = Promise.resolve();
   private commitTimer: NodeJS.Timeout | undefined;
+  private committing = false;
+  /** A commit was requested while one was running: schedule it, gap included, once that ends. */
+  private commitRequested = false;
   private readonly documentTasks = new Map<string, Promise<unknown>>();
   private lastCommitMs = 0;
   private lastCommitEnd = 0;
@@ -153,6 +156,10 @@ export class NamespaceStore {
   /** Commits soon, throttled: used while an ingest is running so a kill loses little work. */
   requestCommit(): void {
     if (this.commitTimer || this.closed) return;
+    if (this.committing) {
+      this.commitRequested = true;
+      return;
+    }
     const gap = Math.max(MIN_COMMIT_GAP_MS, COMMIT_GAP_FACTOR * this.lastCommitMs);
     const wait = Math.max(0, this.lastCommitEnd + gap - performance.now());
     this.commitTimer = setTimeout(() => {
@@ -239,8 +246,23 @@ export class NamespaceStore {
   private async commitIfDirty(): Promise<void> {
     // A store that never took the lock has nothing of its own to commit (a rebuilt index stays in memory).
     if (!this.dirty || !this.lock) return;
-    this.dirty = false;
+    this.committing = true;
     const started = performance.now();
+    try {
+      await this.commit();
+    } finally {
+      this.lastCommitEnd = performance.now();
+      this.lastCommitMs = this.lastCommitEnd - started;
+      this.committing = false;
+      if (this.commitRequested) {
+        this.commitRequested = false;
+        this.requestCommit();
+      }
+    }
+  }
+
+  private async commit(): Promise<void> {
+    this.dirty = false;
     const generation = this.generation + 1;
     const snapshot = snapshotFileName(generation);
     // Captured together, synchronously, so the snapshot holds exactly the manifest's documents.
@@ -266,8 +288,6 @@ export class NamespaceStore {
       await rm(join(this.layout.documentsFolder, file), { force: true });
       this.documentFiles.delete(file);
     }
-    this.lastCommitEnd = performance.now();
-    this.lastCommitMs = this.lastCommitEnd - started;
   }
 }
 

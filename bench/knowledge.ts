@@ -1,0 +1,132 @@
+/**
+ * Knowledge engine benchmark (`npm run bench:knowledge`): ingestion throughput (Markdown MB/s,
+ * PDF pages/s, chunks/s, search latency while parsing), retrieval quality on Cranfield, and
+ * search latency, memory and snapshot figures at growing index sizes. Prints one table and
+ * writes every figure to bench/results/knowledge.json.
+ *
+ *   npx tsx bench/knowledge.ts [--data ../shared/data/cranfield] [--sizes 1000,10000,100000]
+ *                              [--markdown-files 400] [--pdf-files 20] [--pages-per-pdf 50]
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { renderTable } from '../cli/commands/table.js';
+import { benchIngestion, type IngestionBenchResult } from './knowledge/ingestion.js';
+import { runRetrievalBench, type RetrievalBenchResult } from './knowledge/retrieval.js';
+import { runSearchLoadBench, type SearchLoadResult } from './knowledge/search-load.js';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    sizes: { type: 'string' },
+    'markdown-files': { type: 'string' },
+    'pdf-files': { type: 'string' },
+    'pages-per-pdf': { type: 'string' },
+  },
+});
+const numberOption = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
+const dataDir = values.data && resolve(values.data);
+
+type Row = [area: string, figure: string, value: string, target: string];
+
+function ingestionRows(result: IngestionBenchResult): Row[] {
+  const { markdown, pdf, searchDuringIngest } = result;
+  return [
+    [
+      'ingestion',
+      `Markdown (${markdown.files} files, ${markdown.megabytes} MB)`,
+      `${markdown.megabytesPerSecond} MB/s`,
+      '',
+    ],
+    ['ingestion', `Markdown chunks indexed`, `${markdown.chunksPerSecond} chunks/s`, ''],
+    [
+      'ingestion',
+      `PDF (${pdf.files} files, ${pdf.pages} pages, ${result.workers} workers)`,
+      `${pdf.pagesPerSecond} pages/s`,
+      '≥ 100 pages/s',
+    ],
+    ['ingestion', 'PDF chunks indexed', `${pdf.chunksPerSecond} chunks/s`, ''],
+    [
+      'ingestion',
+      'PDF passages cited on the right page',
+      `${Math.round(pdf.pageCitationAccuracy * 100)} %`,
+      '100 %',
+    ],
+    [
+      'ingestion',
+      `search while PDFs parse (${searchDuringIngest.searches} searches)`,
+      `p50 ${searchDuringIngest.p50Ms} ms, p95 ${searchDuringIngest.p95Ms} ms`,
+      '',
+    ],
+    ['ingestion', 'unchanged re-ingest of both corpora', `${result.unchangedReingestSeconds} s`, ''],
+    [
+      'ingestion',
+      'first ingest of a process: workers start, PDF parser loads',
+      `${result.workerStartSeconds} s`,
+      '',
+    ],
+  ];
+}
+
+function retrievalRows(result: RetrievalBenchResult): Row[] {
+  return result.runs.map(({ name, metrics }) => [
+    'retrieval',
+    `Cranfield nDCG@10 (MAP@100, R@100): ${name}`,
+    `${metrics.ndcg10.toFixed(3)} (${metrics.map100.toFixed(3)}, ${metrics.recall100.toFixed(3)})`,
+    name.includes('through the engine') ? `≥ ${result.acceptance.ndcg10Required}` : '',
+  ]);
+}
+
+function searchLoadRows(result: SearchLoadResult): Row[] {
+  const rows: Row[] = [];
+  for (const size of result.sizes) {
+    for (const latency of size.latency) {
+      const target =
+        size.chunks === 100_000 && latency.terms === 8
+          ? `p95 ≤ ${result.targets.p95MsAt100kFor8Terms} ms`
+          : '';
+      rows.push([
+        'search',
+        `${size.chunks} chunks, ${latency.terms}-term queries`,
+        `p50 ${latency.p50Ms.toFixed(2)} ms, p95 ${latency.p95Ms.toFixed(2)} ms`,
+        target,
+      ]);
+    }
+    rows.push([
+      'search',
+      `${size.chunks} chunks: heap, snapshot, restore`,
+      `${size.heapToText.toFixed(2)} × text, ${(size.snapshotBytesPerChunk / 1024).toFixed(1)} KiB/chunk, ${size.restoreSeconds.toFixed(2)} s`,
+      size.chunks === 100_000
+        ? `≤ ${result.targets.heapToText} × text, restore ≤ ${result.targets.restoreSecondsAt100k} s`
+        : '',
+    ]);
+  }
+  return rows;
+}
+
+const ingestion = await benchIngestion({
+  markdownFiles: numberOption(values['markdown-files']),
+  pdfFiles: numberOption(values['pdf-files']),
+  pagesPerPdf: numberOption(values['pages-per-pdf']),
+});
+const retrieval = await runRetrievalBench({ dataDir });
+const searchLoad = await runSearchLoadBench({ dataDir, sizes: values.sizes?.split(',').map(Number) });
+
+console.log(
+  renderTable(
+    [{ header: 'area' }, { header: 'figure' }, { header: 'value', align: 'right' }, { header: 'target' }],
+    [...ingestionRows(ingestion), ...retrievalRows(retrieval), ...searchLoadRows(searchLoad)],
+  ),
+);
+
+const results = join(dirname(fileURLToPath(import.meta.url)), 'results', 'knowledge.json');
+await mkdir(dirname(results), { recursive: true });
+const machine = { node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown' };
+await writeFile(
+  results,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), machine, ingestion, retrieval, searchLoad }, null, 2)}\n`,
+);
+console.log(`written to ${results}`);
