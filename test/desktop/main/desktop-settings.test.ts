@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DesktopSettingsService } from '../../../desktop/main/desktop-settings.js';
+import { desktopPaths, type DesktopPaths } from '../../../desktop/main/paths.js';
+import { safeStorageStandIn, temporaryFolder } from './support.js';
+
+describe('desktop settings with their keys', () => {
+  let folder: Awaited<ReturnType<typeof temporaryFolder>>;
+  let paths: DesktopPaths;
+  beforeEach(async () => {
+    folder = await temporaryFolder();
+    paths = desktopPaths(folder.path);
+  });
+  afterEach(() => folder.remove());
+
+  it('shows the window whether keys are set, never the keys themselves', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await service.save({ agentApiKey: 'agent-key-93ab17f2' });
+    const view = await service.view();
+    expect(view).toMatchObject({
+      agentApiKeySet: true,
+      languageModelKeySet: false,
+      secretStorage: 'encrypted',
+    });
+    expect(JSON.stringify(view)).not.toContain('agent-key-93ab17f2');
+    expect(await readFile(paths.settingsFile, 'utf8')).not.toContain('agent-key-93ab17f2');
+    expect(await service.agentKeys()).toEqual({ agentApiKey: 'agent-key-93ab17f2' });
+  });
+
+  it('restarts the agent when a key changes or is removed, and not for nothing', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(await service.save({ agentApiKey: 'agent-key-93ab17f2' })).toEqual({ restart: true });
+    expect(await service.save({ port: 4111 })).toEqual({ restart: false });
+    expect(await service.save({ agentApiKey: null })).toEqual({ restart: true });
+    expect(await service.agentKeys()).toEqual({});
+  });
+
+  it('refuses a key it cannot keep safely, and saves nothing of that change', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn(false));
+    await expect(service.save({ port: 5000, languageModelKey: 'sk-1' })).rejects.toThrow(/no encryption/);
+    expect(service.settings.port).toBe(4111);
+  });
+
+  it('keeps a key in plain text once the user agrees, and drops it when they withdraw', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn(false));
+    await service.save({ plainSecretsAllowed: true, languageModelKey: 'sk-1' });
+    expect(await service.view()).toMatchObject({ secretStorage: 'plain', languageModelKeySet: true });
+    await service.save({ plainSecretsAllowed: false });
+    expect(await service.view()).toMatchObject({ secretStorage: 'unavailable', languageModelKeySet: false });
+  });
+
+  it('reopens with what was saved', async () => {
+    const first = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await first.save({ host: '0.0.0.0', corsOrigins: ['https://chat.example.com'] });
+    const reopened = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(reopened.settings).toMatchObject({ host: '0.0.0.0', corsOrigins: ['https://chat.example.com'] });
+  });
+});
