@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { StorageEngine } from './database.js';
+import { clientProtocolMigration } from './migrations-client.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -169,7 +170,12 @@ function chatCore(engine: StorageEngine): Migration {
 }
 
 function migrationsFor(engine: StorageEngine): MigrationProvider {
-  return { getMigrations: async () => ({ '0001_chat_core': chatCore(engine) }) };
+  return {
+    getMigrations: async () => ({
+      '0001_chat_core': chatCore(engine),
+      '0002_client_protocol': clientProtocolMigration,
+    }),
+  };
 }
 
 /** Brings the schema up to date; run at every start, a no-op when nothing is new. */

@@ -125,6 +125,48 @@ export interface NotificationPreferencesTable {
   updated_at: number;
 }
 
+/** Client-protocol settings of an app (JSON): first-login user creation, apiAction origins. */
+export interface AppClientSettingsTable {
+  app_id: string;
+  settings: string;
+  updated_at: number;
+}
+
+/** How far one member has read and received a conversation. */
+export interface ConversationReadTable {
+  app_id: string;
+  conversation_id: string;
+  uid: string;
+  read_message_id: number;
+  read_at: number | null;
+  delivered_message_id: number;
+  delivered_at: number | null;
+}
+
+/** One row per user and form element acted on: what makes `disableAfterInteracted` hold. */
+export interface FormSubmissionTable {
+  app_id: string;
+  message_id: number;
+  uid: string;
+  element_id: string;
+  submitted_at: number;
+}
+
+/** An AI agent registered in the dashboard; `uid` is the chat user it speaks as. */
+export interface AgentTable {
+  app_id: string;
+  uid: string;
+  provider: string;
+  agent_id: string;
+  deployment_url: string;
+  name: string;
+  namespace: string;
+  /** 1 or 0: SQLite has no boolean. */
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -137,4 +179,8 @@ export interface ChatDatabase {
   conversations: ConversationTable;
   notification_settings: NotificationSettingsTable;
   notification_preferences: NotificationPreferencesTable;
+  app_client_settings: AppClientSettingsTable;
+  conversation_reads: ConversationReadTable;
+  form_submissions: FormSubmissionTable;
+  agents: AgentTable;
 }

@@ -45,6 +45,31 @@ export class AuthTokenRepository {
     return row;
   }
 
+  /** The session an auth token belongs to, for client API calls that carry it. */
+  async find(appId: string, authToken: string): Promise<AuthTokenRow | undefined> {
+    return this.db
+      .selectFrom('auth_tokens')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('auth_token', '=', authToken)
+      .executeTakeFirst();
+  }
+
+  /** The user's token that `matches`, for checking a socket token minted from one of them. */
+  async findBySession(
+    appId: string,
+    uid: string,
+    matches: (authToken: string) => boolean,
+  ): Promise<AuthTokenRow | undefined> {
+    const rows = await this.db
+      .selectFrom('auth_tokens')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .execute();
+    return rows.find((row) => matches(row.auth_token));
+  }
+
   async list(
     appId: string,
     uid: string,

@@ -47,21 +47,30 @@ export class ConversationRepository {
       .executeTakeFirst();
   }
 
-  /**
-   * Messages others sent in each conversation that `uid` has not read. No read receipts exist yet
-   * (they come with the client protocol), so every message from someone else counts as unread.
-   */
+  /** Messages others sent in each conversation after the last one `uid` has read. */
   async unreadCounts(appId: string, uid: string, conversationIds: string[]): Promise<Map<string, number>> {
     if (conversationIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('messages')
-      .select(['conversation_id', (eb) => eb.fn.countAll<number>().as('unread')])
-      .where('app_id', '=', appId)
-      .where('conversation_id', 'in', conversationIds)
-      .where('sender', '!=', uid)
-      .where('category', '!=', 'action')
-      .where('deleted_at', 'is', null)
-      .groupBy('conversation_id')
+      .leftJoin('conversation_reads as reads', (join) =>
+        join
+          .onRef('reads.app_id', '=', 'messages.app_id')
+          .onRef('reads.conversation_id', '=', 'messages.conversation_id')
+          .on('reads.uid', '=', uid),
+      )
+      .select(['messages.conversation_id', (eb) => eb.fn.countAll<number>().as('unread')])
+      .where('messages.app_id', '=', appId)
+      .where('messages.conversation_id', 'in', conversationIds)
+      .where('messages.sender', '!=', uid)
+      .where('messages.category', '!=', 'action')
+      .where('messages.deleted_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb('reads.read_message_id', 'is', null),
+          eb('messages.id', '>', eb.ref('reads.read_message_id')),
+        ]),
+      )
+      .groupBy('messages.conversation_id')
       .execute();
     const counts = new Map(conversationIds.map((id) => [id, 0]));
     for (const row of rows) counts.set(row.conversation_id, Number(row.unread));

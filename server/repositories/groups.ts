@@ -322,6 +322,28 @@ export class GroupRepository {
     return Number(deleted.numDeletedRows) > 0;
   }
 
+  async isBanned(appId: string, guid: string, uid: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('group_bans')
+      .select('uid')
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Every member's UID: who a group message or typing indicator goes to. */
+  async memberUids(appId: string, guid: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select('uid')
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
+      .execute();
+    return rows.map((row) => row.uid);
+  }
+
   async ban(appId: string, guid: string, uid: string, db: Db = this.db): Promise<void> {
     await this.removeMember(appId, guid, uid, db);
     await db

@@ -28,6 +28,9 @@ export interface MessageFilter {
   receiverType?: 'user' | 'group' | undefined;
   category?: string | undefined;
   type?: string | undefined;
+  /** Any of these (the client API's comma-separated `categories` and `types`). */
+  categories?: string[] | undefined;
+  types?: string[] | undefined;
   sender?: string | undefined;
   hideDeleted?: boolean | undefined;
   onlyDeleted?: boolean | undefined;
@@ -155,6 +158,8 @@ export class MessageRepository {
     if (filter.receiverType !== undefined) query = query.where('receiver_type', '=', filter.receiverType);
     if (filter.category !== undefined) query = query.where('category', '=', filter.category);
     if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+    if (filter.categories !== undefined) query = query.where('category', 'in', filter.categories);
+    if (filter.types !== undefined) query = query.where('type', 'in', filter.types);
     if (filter.sender !== undefined) query = query.where('sender', '=', filter.sender);
     if (filter.hideDeleted === true) query = query.where('deleted_at', 'is', null);
     if (filter.onlyDeleted === true) query = query.where('deleted_at', 'is not', null);

@@ -33,60 +33,69 @@ const conversationNotFound = (conversationId: string): ChatError =>
     conversationId,
   });
 
+/** Fills last messages, the other party and unread counts for a page of rows in a few queries. */
+export async function presentConversations(
+  services: ChatServices,
+  app: App,
+  viewer: string,
+  rows: ConversationRow[],
+): Promise<Conversation[]> {
+  const { conversations, users, groups, messages, messageService } = services;
+  const appId = app.appId;
+  const others = rows
+    .flatMap((row) => (row.first_uid === viewer ? [row.second_uid] : [row.first_uid]))
+    .filter((uid): uid is string => uid !== null);
+  const guids = rows.flatMap((row) => (row.guid === null ? [] : [row.guid]));
+  const [lastRows, people, groupRows, counts, memberships, unread] = await Promise.all([
+    messages.findMany(
+      appId,
+      rows.map((row) => row.last_message_id),
+    ),
+    users.findMany(appId, others),
+    groups.findMany(appId, guids),
+    groups.memberCounts(appId, guids),
+    groups.membershipsOf(appId, viewer, guids),
+    conversations.unreadCounts(
+      appId,
+      viewer,
+      rows.map((row) => row.conversation_id),
+    ),
+  ]);
+  const lastMessages = await messageService.present(app, [...lastRows.values()]);
+  const lastById = new Map(lastMessages.map((message) => [message.id, message]));
+  return rows.flatMap((row) => {
+    let conversationWith: UserEntity | GroupEntity;
+    if (row.conversation_type === 'group' && row.guid !== null) {
+      const group = groupRows.get(row.guid);
+      if (group === undefined) return [];
+      conversationWith = toGroupEntity(group, counts.get(row.guid) ?? 0, memberships.get(row.guid));
+    } else {
+      const otherUid = row.first_uid === viewer ? row.second_uid : row.first_uid;
+      const other = otherUid === null ? undefined : people.get(otherUid);
+      if (other === undefined) return [];
+      conversationWith = { ...toUserEntity(other), conversationId: row.conversation_id };
+    }
+    const conversation: Conversation = {
+      conversationId: row.conversation_id,
+      conversationType: row.conversation_type,
+      unreadMessageCount: String(unread.get(row.conversation_id) ?? 0),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      conversationWith,
+    };
+    const lastMessage = lastById.get(String(row.last_message_id));
+    if (lastMessage !== undefined) conversation.lastMessage = lastMessage;
+    return [conversation];
+  });
+}
+
 /** Conversations as one user sees them: `/conversations`, `/users/{uid}/conversation`, `/groups/{guid}/conversation`. */
 export function conversationRoutes(services: ChatServices): Hono<ChatEnv> {
-  const { conversations, users, groups, messages, messageService } = services;
+  const { conversations, users, groups } = services;
   const routes = new Hono<ChatEnv>();
 
-  /** Fills last messages, the other party and unread counts for a page of rows in a few queries. */
-  const present = async (app: App, viewer: string, rows: ConversationRow[]): Promise<Conversation[]> => {
-    const appId = app.appId;
-    const others = rows
-      .flatMap((row) => (row.first_uid === viewer ? [row.second_uid] : [row.first_uid]))
-      .filter((uid): uid is string => uid !== null);
-    const guids = rows.flatMap((row) => (row.guid === null ? [] : [row.guid]));
-    const [lastRows, people, groupRows, counts, memberships, unread] = await Promise.all([
-      messages.findMany(
-        appId,
-        rows.map((row) => row.last_message_id),
-      ),
-      users.findMany(appId, others),
-      groups.findMany(appId, guids),
-      groups.memberCounts(appId, guids),
-      groups.membershipsOf(appId, viewer, guids),
-      conversations.unreadCounts(
-        appId,
-        viewer,
-        rows.map((row) => row.conversation_id),
-      ),
-    ]);
-    const lastMessages = await messageService.present(app, [...lastRows.values()]);
-    const lastById = new Map(lastMessages.map((message) => [message.id, message]));
-    return rows.flatMap((row) => {
-      let conversationWith: UserEntity | GroupEntity;
-      if (row.conversation_type === 'group' && row.guid !== null) {
-        const group = groupRows.get(row.guid);
-        if (group === undefined) return [];
-        conversationWith = toGroupEntity(group, counts.get(row.guid) ?? 0, memberships.get(row.guid));
-      } else {
-        const otherUid = row.first_uid === viewer ? row.second_uid : row.first_uid;
-        const other = otherUid === null ? undefined : people.get(otherUid);
-        if (other === undefined) return [];
-        conversationWith = { ...toUserEntity(other), conversationId: row.conversation_id };
-      }
-      const conversation: Conversation = {
-        conversationId: row.conversation_id,
-        conversationType: row.conversation_type,
-        unreadMessageCount: String(unread.get(row.conversation_id) ?? 0),
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        conversationWith,
-      };
-      const lastMessage = lastById.get(String(row.last_message_id));
-      if (lastMessage !== undefined) conversation.lastMessage = lastMessage;
-      return [conversation];
-    });
-  };
+  const present = (app: App, viewer: string, rows: ConversationRow[]) =>
+    presentConversations(services, app, viewer, rows);
 
   routes.get('/conversations', async (c) => {
     const app = c.get('app');

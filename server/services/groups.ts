@@ -1,10 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { ChatDatabase, MemberScope } from '../db/schema.js';
-import { notAMember, uidNotFound } from '../errors.js';
+import { ChatError, notAMember, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import type { App } from '../repositories/apps.js';
-import { toGroupEntity, type GroupRepository, type GroupRow, type NewGroup } from '../repositories/groups.js';
+import {
+  passwordMatches,
+  toGroupEntity,
+  type GroupRepository,
+  type GroupRow,
+  type NewGroup,
+} from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
 import { toUserEntity, type UserRepository, type UserRow } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
@@ -29,7 +35,7 @@ export type MemberOutcome =
 
 export type MembersReport = Partial<Record<MemberList, Record<string, MemberOutcome>>>;
 
-type GroupAction = 'added' | 'kicked' | 'banned';
+type GroupAction = 'added' | 'kicked' | 'banned' | 'joined' | 'left';
 
 /** Group changes that write `groupMember` action messages, each with its action messages in one transaction. */
 export class GroupService {
@@ -101,6 +107,75 @@ export class GroupService {
       return this.writeAction(app, group, by, user, 'kicked', trx);
     });
     this.events.emit('message', appId, message);
+  }
+
+  /**
+   * A user joins on their own (client API): public groups freely, password groups with the
+   * password; private groups and banned users are refused. Answers with the `joined` action message.
+   */
+  async join(app: App, guid: string, uid: string, password: string | undefined): Promise<Message> {
+    const appId = app.appId;
+    const group = await this.groups.get(appId, guid);
+    const user = await this.users.get(appId, uid);
+    if ((await this.groups.member(appId, group.guid, user.uid)) !== undefined) {
+      throw new ChatError(
+        409,
+        'ERR_ALREADY_JOINED',
+        `The user ${user.uid} is already a member of ${group.guid}.`,
+        {
+          uid: user.uid,
+          guid: group.guid,
+        },
+      );
+    }
+    if (await this.groups.isBanned(appId, group.guid, user.uid)) {
+      throw new ChatError(
+        403,
+        'ERR_BANNED_GROUPMEMBER',
+        `The user ${user.uid} is banned from ${group.guid}.`,
+        {
+          guid: group.guid,
+        },
+      );
+    }
+    if (group.type === 'private') {
+      throw new ChatError(
+        403,
+        'ERR_GROUP_JOIN_NOT_ALLOWED',
+        `The group ${group.guid} is private: members are added.`,
+        {
+          guid: group.guid,
+        },
+      );
+    }
+    if (
+      group.type === 'password' &&
+      (password === undefined || !passwordMatches(password, group.password_hash ?? ''))
+    ) {
+      throw new ChatError(403, 'ERR_WRONG_GROUP_PASS', `Wrong password for the group ${group.guid}.`, {
+        guid: group.guid,
+      });
+    }
+    const message = await this.db.transaction().execute(async (trx) => {
+      await this.groups.putMember(appId, group.guid, user.uid, 'participant', trx);
+      return this.writeAction(app, group, toUserEntity(user), user, 'joined', trx);
+    });
+    this.events.emit('message', appId, message);
+    return message;
+  }
+
+  /** A member leaves on their own; answers with the `left` action message. */
+  async leave(app: App, guid: string, uid: string): Promise<Message> {
+    const appId = app.appId;
+    const group = await this.groups.get(appId, guid);
+    const user = await this.users.get(appId, uid);
+    const message = await this.db.transaction().execute(async (trx) => {
+      if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
+        throw notAMember(user.uid, group.guid);
+      return this.writeAction(app, group, toUserEntity(user), user, 'left', trx);
+    });
+    this.events.emit('message', appId, message);
+    return message;
   }
 
   /** Who acts: the onBehalfOf user, else the app itself. */
