@@ -30,6 +30,8 @@ export function knowledgeAppUi(folder: string): Hono {
     secureHeaders({
       contentSecurityPolicy: APP_UI_CONTENT_SECURITY_POLICY,
       crossOriginEmbedderPolicy: false,
+      // Served over plain HTTP on this machine: a transport-security header would mean nothing.
+      strictTransportSecurity: false,
       referrerPolicy: 'no-referrer',
     }),
     serveStatic({ root: folder }),
