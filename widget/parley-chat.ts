@@ -350,7 +350,7 @@ export class ParleyChat extends LitElement {
               role=${this.docked ? 'dialog' : 'region'}
               aria-label=${t.chats}
               @keydown=${this.#onKeydown}
-              @parley-open=${(e: CustomEvent<ChatTarget>) => void this.store?.open(e.detail)}
+              @parley-open=${this.#openFromList}
               @parley-back=${this.#back}
               @parley-send=${(e: CustomEvent<string>) => this.#withActive((target) => this.store?.send(target, e.detail))}
               @parley-typing=${() => this.#withActive((target) => this.store?.typing(target))}
@@ -431,6 +431,14 @@ export class ParleyChat extends LitElement {
               </div>`
       }
     </div>`;
+  }
+
+  /** A chosen conversation takes the focus (in one-pane layouts the list it was chosen from is gone). */
+  #openFromList(event: CustomEvent<ChatTarget>): void {
+    void this.store?.open(event.detail);
+    void this.updateComplete.then(() =>
+      (this.renderRoot.querySelector('parley-thread') as HTMLElement | null)?.focus(),
+    );
   }
 
   #withActive(run: (target: ChatTarget) => unknown): void {

@@ -136,7 +136,7 @@ export class ParleyComposer extends LitElement {
   }
 
   override focus(options?: FocusOptions): void {
-    this.#textarea?.focus(options);
+    void this.updateComplete.then(() => this.#textarea?.focus(options));
   }
 
   #matches(): MentionCandidate[] {

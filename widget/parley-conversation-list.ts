@@ -182,7 +182,9 @@ export class ParleyConversationList extends LitElement {
   }
 
   override focus(options?: FocusOptions): void {
-    const current = this.renderRoot.querySelector<HTMLButtonElement>('button[aria-current="true"]');
-    (current ?? this.renderRoot.querySelector('button'))?.focus(options);
+    void this.updateComplete.then(() => {
+      const current = this.renderRoot.querySelector<HTMLButtonElement>('button[aria-current="true"]');
+      (current ?? this.renderRoot.querySelector('button'))?.focus(options);
+    });
   }
 }

@@ -72,7 +72,7 @@ export class ParleyLauncher extends LitElement {
   }
 
   override focus(options?: FocusOptions): void {
-    this.renderRoot.querySelector('button')?.focus(options);
+    void this.updateComplete.then(() => this.renderRoot.querySelector('button')?.focus(options));
   }
 
   override render() {

@@ -169,8 +169,11 @@ export class ParleyThread extends LitElement {
     return this.renderRoot.querySelector('.log');
   }
 
+  /** Focuses the composer, once this element and the composer have rendered. */
   override focus(options?: FocusOptions): void {
-    (this.renderRoot.querySelector('parley-composer') as HTMLElement | null)?.focus(options);
+    void this.updateComplete.then(() =>
+      (this.renderRoot.querySelector('parley-composer') as HTMLElement | null)?.focus(options),
+    );
   }
 
   override disconnectedCallback(): void {
