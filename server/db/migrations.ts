@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
+import { notificationTablesMigration } from '../notifications/migration.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -174,6 +175,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
     getMigrations: async () => ({
       '0001_chat_core': chatCore(engine),
       '0002_client_protocol': clientProtocolMigration,
+      '0003_notifications': notificationTablesMigration(engine),
     }),
   };
 }

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { StorageEngine } from '../db/database.js';
+
+/** The notification tables (see tables.ts); like the chat core, only auto-increment ids differ per engine. */
+export function notificationTablesMigration(engine: StorageEngine): Migration {
+  const serialId = (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
+    table.addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+      engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    );
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('notification_webhooks')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('notification_webhooks_pk', ['app_id', 'channel'])
+        .execute();
+      await serialId(db.schema.createTable('notification_outbox'))
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('completed_at', 'bigint')
+        .addUniqueConstraint('notification_outbox_key', ['app_id', 'idempotency_key'])
+        .execute();
+      await db.schema
+        .createIndex('notification_outbox_due')
+        .on('notification_outbox')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await serialId(db.schema.createTable('notification_logs'))
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('trigger', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text')
+        .addColumn('message_id', 'text')
+        .addColumn('conversation_id', 'text', (c) => c.notNull())
+        .addColumn('sender', 'text', (c) => c.notNull())
+        .addColumn('receiver', 'text', (c) => c.notNull())
+        .addColumn('receiver_type', 'text', (c) => c.notNull())
+        .addColumn('triggered', 'integer', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('outbox_id', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('notification_logs_by_user')
+        .on('notification_logs')
+        .columns(['app_id', 'uid', 'id'])
+        .execute();
+      // Daily caps count what a user was sent on a channel in the last day.
+      await db.schema
+        .createIndex('notification_logs_by_channel_time')
+        .on('notification_logs')
+        .columns(['app_id', 'uid', 'channel', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('notification_logs_by_time')
+        .on('notification_logs')
+        .column('created_at')
+        .execute();
+      await serialId(db.schema.createTable('notification_digest_items'))
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('conversation_id', 'text', (c) => c.notNull())
+        .addColumn('message_id', 'bigint', (c) => c.notNull())
+        .addColumn('due_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('notification_digest_items_due')
+        .on('notification_digest_items')
+        .column('due_at')
+        .execute();
+      await db.schema
+        .createIndex('notification_digest_items_by_batch')
+        .on('notification_digest_items')
+        .columns(['app_id', 'uid', 'channel', 'conversation_id'])
+        .execute();
+      await db.schema
+        .createTable('notification_mutes')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('target_type', 'text', (c) => c.notNull())
+        .addColumn('target_id', 'text', (c) => c.notNull())
+        .addColumn('until', 'bigint')
+        .addPrimaryKeyConstraint('notification_mutes_pk', ['app_id', 'uid', 'target_type', 'target_id'])
+        .execute();
+      await db.schema
+        .createIndex('notification_mutes_by_target')
+        .on('notification_mutes')
+        .columns(['app_id', 'target_type', 'target_id'])
+        .execute();
+      await db.schema
+        .createTable('notification_timezones')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('notification_timezones_pk', ['app_id', 'uid'])
+        .execute();
+    },
+  };
+}
