@@ -19,7 +19,11 @@ async function sourceFiles(folder: string): Promise<string[]> {
 }
 
 /** Browser bundles: one entry each, registered by the parts that ship to a browser. */
-export const bundles: BuildOptions[] = [...desktopBundles('dist')];
+export const bundles: BuildOptions[] = [
+  ...desktopBundles('dist'),
+  // The widget: dist/widget/parley-widget.js for a <script> tag, and the ES module build in dist/widget/esm/.
+  ...(await import('../widget/bundle.js')).widgetBundles('dist/widget'),
+];
 
 async function main(): Promise<void> {
   await rm('dist', { recursive: true, force: true });
