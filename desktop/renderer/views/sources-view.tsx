@@ -42,10 +42,9 @@ export function SourcesView({ namespace }: { namespace: string }): ReactElement 
       update(id, (batch) => ({ ...batch, state: 'done', rows: applyResults(batch.rows, response) }));
       const failed = response.results.filter((result) => result.status === 'failed').length;
       const ready = response.results.length - failed;
-      announce(
-        `${plural(ready, 'source')} ready${failed ? `, ${failed} failed` : ''}.`,
-        failed && !ready ? 'error' : 'info',
-      );
+      if (!failed) announce(`${plural(ready, 'source')} ready.`);
+      else if (ready) announce(`${plural(ready, 'source')} ready, ${failed} failed.`, 'error');
+      else announce(`${failed === 1 ? 'The source' : `${failed} sources`} could not be added.`, 'error');
     } catch (error) {
       update(id, (batch) => ({ ...batch, state: 'failed', error: messageOf(error) }));
       announce(`Ingest failed: ${messageOf(error)}`, 'error');

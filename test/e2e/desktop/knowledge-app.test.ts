@@ -57,6 +57,7 @@ describe('knowledge app window', () => {
       ),
     );
     await writeFile(join(files, 'hangar-safety.md'), SAFETY_NOTES);
+    await writeFile(join(files, 'scanned-logbook.pdf'), await buildPdf([{ drawing: true }]));
     page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
@@ -108,7 +109,17 @@ describe('knowledge app window', () => {
       /Hangar safety.*Indexed/,
     );
     await page.getByRole('link', { name: /manuals\s+2 documents/ }).waitFor();
-    await screenshot('03-sources-indexed');
+  });
+
+  it('says in plain words why a scanned PDF could not be added', async () => {
+    await page.getByTestId('file-input').setInputFiles([join(files, 'scanned-logbook.pdf')]);
+    const failed = page.locator('.source-row[data-state="failed"]');
+    await failed.waitFor();
+    expect(await failed.locator('.source-status').textContent()).toMatch(
+      /^Failed: .*no extractable text.*scanned/i,
+    );
+    await page.getByRole('status').getByText('The source could not be added.').waitFor();
+    await screenshot('03-sources-progress');
   });
 
   it('lists the documents with type, pages and passages', async () => {
@@ -186,6 +197,18 @@ describe('knowledge app window', () => {
     await viewer.waitFor({ state: 'hidden' });
   });
 
+  it('reads a document again and removes another after confirmation', async () => {
+    await page.getByRole('link', { name: 'Documents', exact: true }).click();
+    await page.getByRole('button', { name: 'Re-ingest Tail rotor manual' }).click();
+    await page.getByRole('status').getByText('“Tail rotor manual” was read again.').waitFor();
+    await page.getByRole('button', { name: 'Remove Hangar safety' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove “Hangar safety”?' });
+    await dialog.getByRole('button', { name: 'Remove document' }).click();
+    await page.getByRole('row', { name: /Hangar safety/ }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('row', { name: /Tail rotor manual/ }).isVisible()).toBe(true);
+    await page.getByRole('link', { name: /manuals\s+1 document ·/ }).waitFor();
+  });
+
   it('shows the three values a chat product needs and checks that the deployment URL answers', async () => {
     await page.getByRole('link', { name: 'Connect to a chat product' }).click();
     expect(await page.getByLabel('Provider', { exact: true }).inputValue()).toBe('Mastra');
@@ -202,7 +225,7 @@ describe('knowledge app window', () => {
     await page.getByRole('link', { name: /^manuals/ }).click();
     await page.getByRole('button', { name: 'Delete namespace' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete “manuals”?' });
-    await dialog.getByText('This removes 2 documents').waitFor();
+    await dialog.getByText('This removes 1 document and').waitFor();
     await screenshot('10-delete-confirm');
     await dialog.getByRole('button', { name: 'Delete namespace' }).click();
     await page.getByText('There are no namespaces yet.').waitFor();
