@@ -18,9 +18,20 @@ export interface StoreLocation {
 export interface ChatStore {
   db: Kysely<ChatDatabase>;
   engine: StorageEngine;
+  /** SQLite only: the connection behind `db`, for the prepared statements of the message hot path. */
+  sqlite?: SqliteConnection;
   /** A human-readable location without credentials, for logs. */
   describe: string;
   close(): Promise<void>;
+}
+
+/**
+ * The one better-sqlite3 connection that Kysely also uses. Kysely holds it across the awaits of a
+ * transaction, so direct use must wait its turn: `exclusive` reserves it through Kysely, then runs
+ * `work` synchronously, which makes `work` atomic and keeps it out of anyone else's transaction.
+ */
+export interface SqliteConnection {
+  exclusive<T>(work: (database: SQLite.Database) => T): Promise<T>;
 }
 
 const INT8_OID = 20;
@@ -58,7 +69,10 @@ function openSqlite(dataDir: string): ChatStore {
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<ChatDatabase>({ dialect: new SqliteDialect({ database }) });
-  return { db, engine: 'sqlite', describe: file, close: () => db.destroy() };
+  const sqlite: SqliteConnection = {
+    exclusive: (work) => db.connection().execute(async () => work(database)),
+  };
+  return { db, engine: 'sqlite', sqlite, describe: file, close: () => db.destroy() };
 }
 
 /** Opens the chat store (SQLite in the data dir, or PostgreSQL) and runs the migrations. */

@@ -5,6 +5,7 @@ import type { ChatDatabase, GroupMemberTable, GroupTable, GroupType, MemberScope
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from '../validation.js';
+import { RowCache } from './row-cache.js';
 
 export type GroupRow = Selectable<GroupTable>;
 export type MemberRow = Selectable<GroupMemberTable>;
@@ -85,9 +86,34 @@ export function toGroupEntity(
   return entity;
 }
 
-/** Groups, their members and bans, per app. Methods accept a transaction as `db`. */
+const memberKey = (guid: string, uid: string): string => `${guid} ${uid}`;
+
+/**
+ * Groups, their members and bans, per app. Methods accept a transaction as `db`.
+ *
+ * Groups, memberships and member counts are cached for the message hot path. Reads inside a
+ * transaction bypass the caches (they may see uncommitted rows); every write forgets what it
+ * changed, and a caller that writes inside its own transaction calls `forgetMembers` once it has
+ * committed, because a read that ran meanwhile may have cached the rows as they were before.
+ */
 export class GroupRepository {
+  readonly #groups = new RowCache<GroupRow>();
+  readonly #members = new RowCache<MemberRow>();
+  readonly #memberCounts = new RowCache<number>();
+
   constructor(private readonly db: Db) {}
+
+  /** After a transaction that added, re-scoped, banned or removed these members has ended. */
+  forgetMembers(appId: string, guid: string, uids: Iterable<string>): void {
+    for (const uid of uids) this.#members.forget(appId, memberKey(guid, uid));
+    this.#memberCounts.forget(appId, guid);
+  }
+
+  /** After memberships of the app changed in ways the caller cannot list (a user was deleted). */
+  forgetMemberships(appId: string): void {
+    this.#members.forgetApp(appId);
+    this.#memberCounts.forgetApp(appId);
+  }
 
   async create(group: NewGroup, appId: string, db: Db = this.db): Promise<GroupRow> {
     const row: GroupRow = {
@@ -119,12 +145,15 @@ export class GroupRepository {
   }
 
   async find(appId: string, guid: string, db: Db = this.db): Promise<GroupRow | undefined> {
-    return db
-      .selectFrom('groups')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('guid', '=', guid.toLowerCase())
-      .executeTakeFirst();
+    const key = guid.toLowerCase();
+    const read = () =>
+      db
+        .selectFrom('groups')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('guid', '=', key)
+        .executeTakeFirst();
+    return db === this.db ? this.#groups.load(appId, key, read) : read();
   }
 
   async get(appId: string, guid: string, db: Db = this.db): Promise<GroupRow> {
@@ -134,15 +163,15 @@ export class GroupRepository {
   }
 
   async findMany(appId: string, guids: Iterable<string>): Promise<Map<string, GroupRow>> {
-    const wanted = [...new Set(guids)];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('groups')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('guid', 'in', wanted)
-      .execute();
-    return new Map(rows.map((row) => [row.guid, row]));
+    return this.#groups.loadMany(appId, guids, async (missing) => {
+      const rows = await this.db
+        .selectFrom('groups')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('guid', 'in', missing)
+        .execute();
+      return new Map(rows.map((row) => [row.guid, row]));
+    });
   }
 
   async list(appId: string, query: GroupQuery): Promise<{ groups: GroupRow[]; total: number }> {
@@ -203,6 +232,7 @@ export class GroupRepository {
       .where('app_id', '=', appId)
       .where('guid', '=', current.guid)
       .execute();
+    this.#groups.forget(appId, current.guid);
     return { ...current, ...next };
   }
 
@@ -220,31 +250,37 @@ export class GroupRepository {
         .execute();
       await trx.deleteFrom('groups').where('app_id', '=', appId).where('guid', '=', group.guid).execute();
     });
+    this.#groups.forget(appId, group.guid);
+    this.forgetMemberships(appId);
   }
 
   async member(appId: string, guid: string, uid: string, db: Db = this.db): Promise<MemberRow | undefined> {
-    return db
-      .selectFrom('group_members')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('guid', '=', guid)
-      .where('uid', '=', uid)
-      .executeTakeFirst();
+    const read = () =>
+      db
+        .selectFrom('group_members')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('guid', '=', guid)
+        .where('uid', '=', uid)
+        .executeTakeFirst();
+    return db === this.db ? this.#members.load(appId, memberKey(guid, uid), read) : read();
   }
 
   async memberCounts(appId: string, guids: Iterable<string>, db: Db = this.db): Promise<Map<string, number>> {
-    const wanted = [...new Set(guids)];
-    if (wanted.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('group_members')
-      .select(['guid', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('app_id', '=', appId)
-      .where('guid', 'in', wanted)
-      .groupBy('guid')
-      .execute();
-    const counts = new Map(wanted.map((guid) => [guid, 0]));
-    for (const row of rows) counts.set(row.guid, Number(row.count));
-    return counts;
+    const read = async (wanted: string[]): Promise<Map<string, number>> => {
+      if (wanted.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('group_members')
+        .select(['guid', (eb) => eb.fn.countAll<number>().as('count')])
+        .where('app_id', '=', appId)
+        .where('guid', 'in', wanted)
+        .groupBy('guid')
+        .execute();
+      const counts = new Map(wanted.map((guid) => [guid, 0]));
+      for (const row of rows) counts.set(row.guid, Number(row.count));
+      return counts;
+    };
+    return db === this.db ? this.#memberCounts.loadMany(appId, guids, read) : read([...new Set(guids)]);
   }
 
   async guidsOf(appId: string, uid: string): Promise<string[]> {
@@ -259,16 +295,22 @@ export class GroupRepository {
 
   /** The memberships of one user in the given groups. */
   async membershipsOf(appId: string, uid: string, guids: Iterable<string>): Promise<Map<string, MemberRow>> {
-    const wanted = [...new Set(guids)];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('group_members')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('uid', '=', uid)
-      .where('guid', 'in', wanted)
-      .execute();
-    return new Map(rows.map((row) => [row.guid, row]));
+    const guidOf = new Map([...guids].map((guid) => [memberKey(guid, uid), guid]));
+    const found = await this.#members.loadMany(appId, guidOf.keys(), async (missing) => {
+      const rows = await this.db
+        .selectFrom('group_members')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('uid', '=', uid)
+        .where(
+          'guid',
+          'in',
+          missing.flatMap((key) => guidOf.get(key) ?? []),
+        )
+        .execute();
+      return new Map(rows.map((row) => [memberKey(row.guid, row.uid), row]));
+    });
+    return new Map([...found.values()].map((row) => [row.guid, row]));
   }
 
   async listMembers(
@@ -309,6 +351,7 @@ export class GroupRepository {
       .values(row)
       .onConflict((oc) => oc.columns(['app_id', 'guid', 'uid']).doUpdateSet({ scope }))
       .execute();
+    this.forgetMembers(appId, guid, [uid]);
     return row;
   }
 
@@ -319,6 +362,7 @@ export class GroupRepository {
       .where('guid', '=', guid)
       .where('uid', '=', uid)
       .executeTakeFirst();
+    this.forgetMembers(appId, guid, [uid]);
     return Number(deleted.numDeletedRows) > 0;
   }
 

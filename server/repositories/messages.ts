@@ -1,23 +1,19 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { ChatStore } from '../db/database.js';
 import type { ChatDatabase, MessageTable } from '../db/schema.js';
 import { messageNotFound } from '../errors.js';
+import {
+  KyselyMessageWriter,
+  SqliteMessageWriter,
+  insertMessage,
+  type MessageDraft,
+  type MessageWriter,
+} from './message-writer.js';
+
+export type { MessageDraft } from './message-writer.js';
 
 export type MessageRow = Selectable<MessageTable>;
 type Db = Kysely<ChatDatabase>;
-
-export interface MessageDraft {
-  conversationId: string;
-  sender: string;
-  receiverType: 'user' | 'group';
-  receiver: string;
-  category: string;
-  type: string;
-  /** `data` without `entities` for messages people send; action messages keep theirs. */
-  data: Record<string, unknown>;
-  muid?: string | undefined;
-  tags?: string[] | undefined;
-  sentAt: number;
-}
 
 export type Affix = 'append' | 'prepend';
 
@@ -44,53 +40,29 @@ export interface MessageCursor {
   sentAt?: number | undefined;
 }
 
-/** Stored messages, one app at a time; `insert` keeps the conversation row current in the same transaction. */
+/**
+ * Stored messages, one app at a time. Every insert keeps the conversation row current in the same
+ * transaction. Sending goes through `insertAll`, whose SQLite implementation uses prepared
+ * statements and group commit; both engines answer the same way.
+ */
 export class MessageRepository {
-  constructor(private readonly db: Db) {}
+  private readonly db: Db;
+  private readonly writer: MessageWriter;
 
-  async insert(appId: string, draft: MessageDraft, db: Db = this.db): Promise<MessageRow> {
-    const values = {
-      app_id: appId,
-      conversation_id: draft.conversationId,
-      sender: draft.sender,
-      receiver_type: draft.receiverType,
-      receiver: draft.receiver,
-      category: draft.category,
-      type: draft.type,
-      data: JSON.stringify(draft.data),
-      muid: draft.muid ?? null,
-      tags: draft.tags === undefined ? null : JSON.stringify(draft.tags),
-      sent_at: draft.sentAt,
-      updated_at: draft.sentAt,
-      edited_at: null,
-      edited_by: null,
-      deleted_at: null,
-      deleted_by: null,
-    };
-    const { id } = await db.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
-    const messageId = Number(id);
-    const [first, second] =
-      draft.receiverType === 'user' ? [draft.sender, draft.receiver].sort() : [undefined, undefined];
-    await db
-      .insertInto('conversations')
-      .values({
-        app_id: appId,
-        conversation_id: draft.conversationId,
-        conversation_type: draft.receiverType,
-        first_uid: first ?? null,
-        second_uid: second ?? null,
-        guid: draft.receiverType === 'group' ? draft.receiver : null,
-        last_message_id: messageId,
-        created_at: draft.sentAt,
-        updated_at: draft.sentAt,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['app_id', 'conversation_id'])
-          .doUpdateSet({ last_message_id: messageId, updated_at: draft.sentAt }),
-      )
-      .execute();
-    return { ...values, id: messageId };
+  constructor(store: Pick<ChatStore, 'db' | 'sqlite'>) {
+    this.db = store.db;
+    this.writer =
+      store.sqlite === undefined ? new KyselyMessageWriter(store.db) : new SqliteMessageWriter(store.sqlite);
+  }
+
+  /** Messages people send: all of one call's drafts are stored, or none. */
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<MessageRow[]> {
+    return this.writer.insertAll(appId, drafts);
+  }
+
+  /** One message inside the caller's transaction `db`, e.g. an action message beside the change it reports. */
+  insert(appId: string, draft: MessageDraft, db: Db): Promise<MessageRow> {
+    return insertMessage(db, appId, draft);
   }
 
   async find(appId: string, id: number, db: Db = this.db): Promise<MessageRow | undefined> {

@@ -4,6 +4,7 @@ import type { ChatDatabase, UserTable } from '../db/schema.js';
 import { ChatError, uidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from '../validation.js';
+import { RowCache } from './row-cache.js';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -57,9 +58,23 @@ export function toUserEntity(row: UserRow, options: { withTags?: boolean } = {})
 /** Escapes LIKE wildcards so a search key matches literally. */
 const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Users of one app. Every method takes the app id: data of one app is never visible to another. */
+/** What deleting a user changes beyond the users table: the group memberships it removes. */
+export interface MembershipChanges {
+  forgetMemberships(appId: string): void;
+}
+
+/**
+ * Users of one app. Every method takes the app id: data of one app is never visible to another.
+ * Active users are cached (every message send reads its sender and receivers); every change goes
+ * through here and forgets the cached row once it is written.
+ */
 export class UserRepository {
-  constructor(private readonly db: Kysely<ChatDatabase>) {}
+  readonly #active = new RowCache<UserRow>();
+
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    private readonly memberships: MembershipChanges,
+  ) {}
 
   async create(appId: string, user: NewUser): Promise<UserRow> {
     const now = nowSeconds();
@@ -93,13 +108,16 @@ export class UserRepository {
 
   /** An active (not deactivated) user, or undefined. */
   async find(appId: string, uid: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('uid', '=', uid.toLowerCase())
-      .where('deactivated_at', 'is', null)
-      .executeTakeFirst();
+    const key = uid.toLowerCase();
+    return this.#active.load(appId, key, () =>
+      this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('uid', '=', key)
+        .where('deactivated_at', 'is', null)
+        .executeTakeFirst(),
+    );
   }
 
   async get(appId: string, uid: string): Promise<UserRow> {
@@ -110,16 +128,16 @@ export class UserRepository {
 
   /** Active users by UID, for filling message entities in one query. */
   async findMany(appId: string, uids: Iterable<string>): Promise<Map<string, UserRow>> {
-    const wanted = [...new Set(uids)];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('uid', 'in', wanted)
-      .where('deactivated_at', 'is', null)
-      .execute();
-    return new Map(rows.map((row) => [row.uid, row]));
+    return this.#active.loadMany(appId, uids, async (missing) => {
+      const rows = await this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('uid', 'in', missing)
+        .where('deactivated_at', 'is', null)
+        .execute();
+      return new Map(rows.map((row) => [row.uid, row]));
+    });
   }
 
   async list(appId: string, query: UserQuery): Promise<{ users: UserRow[]; total: number }> {
@@ -167,6 +185,7 @@ export class UserRepository {
       .where('app_id', '=', appId)
       .where('uid', '=', current.uid)
       .execute();
+    this.#active.forget(appId, current.uid);
     return { ...current, ...next };
   }
 
@@ -195,5 +214,7 @@ export class UserRepository {
           .execute();
       }
     });
+    this.#active.forget(appId, user.uid);
+    this.memberships.forgetMemberships(appId);
   }
 }

@@ -68,7 +68,8 @@ export class GroupService {
     const owner = ownerUid === undefined ? undefined : await this.users.get(appId, ownerUid);
     const by = owner === undefined ? appSystemEntity(app) : toUserEntity(owner);
     const users = await this.usersNamed(appId, members);
-    const { row, sent } = await this.db.transaction().execute(async (trx) => {
+    const joining = [...users.keys(), ...(owner === undefined ? [] : [owner.uid])];
+    const { row, sent } = await this.changeMembers(appId, group.guid, joining, async (trx) => {
       const row = await this.groups.create({ ...group, owner: owner?.uid }, appId, trx);
       if (owner !== undefined) await this.groups.putMember(appId, row.guid, owner.uid, 'admin', trx);
       const { sent } = await this.applyMembers(app, row, by, members, users, trx);
@@ -89,9 +90,9 @@ export class GroupService {
     const group = await this.groups.get(appId, guid);
     const by = await this.actor(app, onBehalfOf);
     const users = await this.usersNamed(appId, members);
-    const { report, sent } = await this.db
-      .transaction()
-      .execute((trx) => this.applyMembers(app, group, by, members, users, trx));
+    const { report, sent } = await this.changeMembers(appId, group.guid, users.keys(), (trx) =>
+      this.applyMembers(app, group, by, members, users, trx),
+    );
     for (const message of sent) this.events.emit('message', appId, message);
     return report;
   }
@@ -101,7 +102,7 @@ export class GroupService {
     const group = await this.groups.get(appId, guid);
     const user = await this.users.get(appId, uid);
     const by = await this.actor(app, onBehalfOf);
-    const message = await this.db.transaction().execute(async (trx) => {
+    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
       if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
         throw notAMember(user.uid, group.guid);
       return this.writeAction(app, group, by, user, 'kicked', trx);
@@ -156,7 +157,7 @@ export class GroupService {
         guid: group.guid,
       });
     }
-    const message = await this.db.transaction().execute(async (trx) => {
+    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
       await this.groups.putMember(appId, group.guid, user.uid, 'participant', trx);
       return this.writeAction(app, group, toUserEntity(user), user, 'joined', trx);
     });
@@ -169,13 +170,31 @@ export class GroupService {
     const appId = app.appId;
     const group = await this.groups.get(appId, guid);
     const user = await this.users.get(appId, uid);
-    const message = await this.db.transaction().execute(async (trx) => {
+    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
       if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
         throw notAMember(user.uid, group.guid);
       return this.writeAction(app, group, toUserEntity(user), user, 'left', trx);
     });
     this.events.emit('message', appId, message);
     return message;
+  }
+
+  /**
+   * Runs `work` in a transaction that changes these members of the group, then has the cached
+   * memberships forgotten: a send that read them while the transaction was open may have cached
+   * them as they were before it.
+   */
+  private async changeMembers<T>(
+    appId: string,
+    guid: string,
+    uids: Iterable<string>,
+    work: (trx: Kysely<ChatDatabase>) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.db.transaction().execute(work);
+    } finally {
+      this.groups.forgetMembers(appId, guid, uids);
+    }
   }
 
   /** Who acts: the onBehalfOf user, else the app itself. */

@@ -28,9 +28,9 @@ export interface ChatServices {
 export function createChatServices(store: ChatStore): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
-  const users = new UserRepository(db);
   const groups = new GroupRepository(db);
-  const messages = new MessageRepository(db);
+  const users = new UserRepository(db, groups);
+  const messages = new MessageRepository(store);
   return {
     store,
     events,
