@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SettingsView } from '../../../desktop/bridge.js';
+import { launchChromium, startWindowServer, type WindowServer } from './support.js';
+
+const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'desktop');
+
+/**
+ * The parts of the window that exist only in the desktop app, with the preload bridge played by
+ * a stand-in in the page (Electron is not installed here): it records every call and keeps the
+ * settings in memory as the main process would.
+ */
+function installBridgeStandIn(initial: SettingsView): void {
+  const calls: unknown[][] = [];
+  let settings = initial;
+  const record =
+    <T>(name: string, answer: (...args: unknown[]) => T) =>
+    async (...args: unknown[]) => {
+      calls.push([name, ...args]);
+      return answer(...args);
+    };
+  Object.assign(window, {
+    bridgeCalls: calls,
+    parleyDesktop: {
+      appInfo: record('appInfo', () => ({
+        name: 'Parley',
+        version: '0.1.0',
+        platform: 'linux',
+        agentUrl: `${location.origin}/api`,
+        dataDir: '/home/ana/.config/Parley/data',
+      })),
+      settings: record('settings', () => settings),
+      saveSettings: record('saveSettings', (change) => {
+        const { agentApiKey, languageModelKey, ...rest } = change as Record<string, unknown>;
+        settings = {
+          ...settings,
+          ...rest,
+          ...(agentApiKey !== undefined ? { agentApiKeySet: agentApiKey !== null } : {}),
+          ...(languageModelKey !== undefined ? { languageModelKeySet: languageModelKey !== null } : {}),
+        } as SettingsView;
+        return settings;
+      }),
+      pickFolder: record('pickFolder', () => '/home/ana/notes'),
+      revealFile: record('revealFile', () => undefined),
+      openExternal: record('openExternal', () => undefined),
+    },
+  });
+}
+
+const INITIAL_SETTINGS: SettingsView = {
+  port: 4111,
+  host: '127.0.0.1',
+  corsOrigins: [],
+  allowPrivateNetwork: false,
+  languageModel: null,
+  watchedFolders: [],
+  agentApiKeySet: false,
+  languageModelKeySet: false,
+  secretStorage: 'unavailable',
+  plainSecretsAllowed: false,
+};
+
+describe('knowledge app window in the desktop app', () => {
+  let server: WindowServer;
+  let browser: Browser;
+  let page: Page;
+  const bridgeCalls = () =>
+    page.evaluate(() => (window as unknown as { bridgeCalls: unknown[][] }).bridgeCalls);
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startWindowServer(), launchChromium()]);
+    await fetch(`${server.apiUrl}/namespaces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'notes' }),
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    await page.addInitScript(installBridgeStandIn, INITIAL_SETTINGS);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('offers Settings, which says plainly that keys cannot be encrypted here and asks before keeping them', async () => {
+    await page.goto(`${server.url}#/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByText('This system offers no encryption.').waitFor();
+    await page.getByLabel('Model', { exact: true }).fill('llama3.1');
+    await page.getByLabel('Base URL').fill('http://127.0.0.1:11434/v1');
+    await page
+      .getByLabel(/^API key \(none\)$/)
+      .first()
+      .fill('agent-key-5e1d');
+    await page.getByLabel('Keep keys unencrypted in a file only my user can read').check();
+    await page.locator('.main').evaluate((main) => main.scrollTo(0, 0));
+    await page.screenshot({ path: join(ARTIFACTS, '12-settings.png') });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Settings saved.').waitFor();
+    const saved = (await bridgeCalls()).find((call) => call[0] === 'saveSettings');
+    expect(saved?.[1]).toMatchObject({
+      port: 4111,
+      host: '127.0.0.1',
+      languageModel: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
+      agentApiKey: 'agent-key-5e1d',
+      plainSecretsAllowed: true,
+    });
+    await page.getByLabel('API key (set; type to replace)').first().waitFor();
+  });
+
+  it('watches a folder chosen in the system dialog for a namespace', async () => {
+    await page.goto(`${server.url}#/ns/notes/sources`);
+    await page.getByRole('button', { name: 'Watch a folder…' }).click();
+    await page.getByText('/home/ana/notes').waitFor();
+    const saved = (await bridgeCalls()).filter((call) => call[0] === 'saveSettings').at(-1);
+    expect(saved?.[1]).toEqual({ watchedFolders: [{ folder: '/home/ana/notes', namespace: 'notes' }] });
+    await page.screenshot({ path: join(ARTIFACTS, '13-watched-folders.png') });
+  });
+});
