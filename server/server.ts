@@ -4,6 +4,7 @@ import { openChatStore } from './db/database.js';
 import { createHttpApp } from './http/app.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
+import { NotificationEngine, type NotificationOptions } from './notifications/index.js';
 import type { AppSeed, SeededApp } from './repositories/apps.js';
 import { createChatServices, type ChatServices } from './services/registry.js';
 
@@ -17,6 +18,8 @@ export interface ChatServerOptions {
   app?: AppSeed | undefined;
   rateLimits?: RateLimits | false;
   logger?: Logger;
+  /** Clock, presence source and delivery timing of the notifications engine. */
+  notifications?: NotificationOptions;
 }
 
 export interface ChatServer {
@@ -25,6 +28,8 @@ export interface ChatServer {
   /** The app configured at start (or the demo app) with its keys, for the operator. */
   seeded: SeededApp;
   services: ChatServices;
+  /** Decides and delivers notifications in the background. */
+  notifications: NotificationEngine;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       );
       started.once('error', reject);
     });
+    const notifications = new NotificationEngine(services, logger, options.notifications).start();
     const { port } = listening.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     logger.info('chat_server_started', {
@@ -68,8 +74,10 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       port,
       seeded,
       services,
+      notifications,
       close: async () => {
         await new Promise<void>((resolve) => listening.close(() => resolve()));
+        await notifications.stop();
         await store.close();
         logger.info('chat_server_stopped', { url });
       },

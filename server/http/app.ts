@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
+import { notificationDeliveryRoutes } from '../notifications/index.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { userRoutes } from '../routes/users.js';
 import type { ChatServices } from '../services/registry.js';
@@ -84,6 +85,7 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
   for (const routes of [userRoutes, groupRoutes, messageRoutes, conversationRoutes, notificationRoutes]) {
     v3.route('/', routes(services));
   }
+  v3.route('/', notificationDeliveryRoutes(services));
   app.route('/v3', v3);
   return app;
 }

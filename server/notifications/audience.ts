@@ -1,0 +1,106 @@
+import { UserNotificationPreferences } from '../../shared/notification-settings.js';
+import { chunks } from './chunks.js';
+import type { Recipient } from './decide.js';
+import type { NotificationDb } from './tables.js';
+import type { NotificationEvent } from './triggers.js';
+import { DEFAULT_TIME_ZONE, type NotificationUserState } from './user-state.js';
+
+/**
+ * Who an event concerns and what is known about them: for a group its members, for a one-on-one
+ * the other participant; never the actor. Loaded in a few batched queries, whatever the size.
+ */
+
+function participants(event: NotificationEvent): string[] {
+  return [event.message.sender, event.message.receiver].map((uid) => uid.toLowerCase());
+}
+
+/** In a one-on-one, the user `uid` is chatting with. */
+function counterpartOf(event: NotificationEvent, uid: string): string {
+  return participants(event).find((participant) => participant !== uid) ?? uid;
+}
+
+export class Audience {
+  constructor(
+    private readonly db: NotificationDb,
+    private readonly userState: NotificationUserState,
+  ) {}
+
+  async uidsOf(event: NotificationEvent): Promise<string[]> {
+    const { message } = event;
+    const actor = event.actor.toLowerCase();
+    let uids: string[];
+    if (message.receiverType === 'group') {
+      const rows = await this.db
+        .selectFrom('group_members')
+        .select('uid')
+        .where('app_id', '=', event.appId)
+        .where('guid', '=', message.receiver.toLowerCase())
+        .execute();
+      uids = rows.map((row) => row.uid);
+    } else {
+      uids = participants(event);
+    }
+    return [...new Set(uids)].filter((uid) => uid !== actor);
+  }
+
+  /** Saved preferences of those of `uids` who have any; rows that no longer parse count as none. */
+  async preferences(
+    appId: string,
+    uids: readonly string[],
+  ): Promise<Map<string, UserNotificationPreferences>> {
+    const found = new Map<string, UserNotificationPreferences>();
+    for (const part of chunks(uids)) {
+      const rows = await this.db
+        .selectFrom('notification_preferences')
+        .select(['uid', 'preferences'])
+        .where('app_id', '=', appId)
+        .where('uid', 'in', part)
+        .execute();
+      for (const row of rows) {
+        const parsed = UserNotificationPreferences.safeParse(JSON.parse(row.preferences));
+        if (parsed.success) found.set(row.uid, parsed.data);
+      }
+    }
+    return found;
+  }
+
+  /** Everything `decide` needs about each recipient of the event. */
+  async recipients(event: NotificationEvent, uids: readonly string[], now: number): Promise<Recipient[]> {
+    if (uids.length === 0) return [];
+    const { appId, message } = event;
+    const group = message.receiverType === 'group';
+    const [preferences, zones, muted] = await Promise.all([
+      this.preferences(appId, uids),
+      this.userState.timeZones(appId, uids),
+      group
+        ? this.userState.mutedBy(appId, 'group', message.receiver.toLowerCase(), uids, now)
+        : this.oneOnOneMutes(event, uids, now),
+    ]);
+    return uids.map((uid) => ({
+      uid,
+      preferences: preferences.get(uid),
+      timeZone: zones.get(uid) ?? DEFAULT_TIME_ZONE,
+      mutedConversation: muted.has(uid),
+    }));
+  }
+
+  /** Which of the (at most two) participants muted their chat with the other. */
+  private async oneOnOneMutes(
+    event: NotificationEvent,
+    uids: readonly string[],
+    now: number,
+  ): Promise<Set<string>> {
+    const muted = new Set<string>();
+    for (const uid of uids) {
+      const found = await this.userState.mutedBy(
+        event.appId,
+        'oneOnOne',
+        counterpartOf(event, uid),
+        [uid],
+        now,
+      );
+      if (found.has(uid)) muted.add(uid);
+    }
+    return muted;
+  }
+}

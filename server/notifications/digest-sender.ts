@@ -1,0 +1,129 @@
+import type { Message } from '../../shared/message.js';
+import type { ChatServices } from '../services/registry.js';
+import type { NotificationData } from './data.js';
+import type { DigestBatch } from './digests.js';
+import type { LogEntry } from './logs.js';
+import { messageObjectFor } from './payload.js';
+import { SuppressReason } from './reasons.js';
+import { messageForTemplates, renderDigestText, renderMessageLine, usesPrivacyTemplates } from './render.js';
+import type { ReadStateSource } from './sources.js';
+import { mentionsIn } from './triggers.js';
+
+/**
+ * Sends due email and SMS batches: the batch's messages that still exist (and, with
+ * `notifyForUnreadOnly`, that the user has not read), unless the user already had `maxPerDay`
+ * notifications on the channel in the last 24 hours, or `maxPerDayPerConversation` from this
+ * conversation.
+ */
+
+const DAY_MS = 86_400_000;
+const BATCHES_PER_QUERY = 50;
+
+export class DigestSender {
+  constructor(
+    private readonly services: ChatServices,
+    private readonly data: NotificationData,
+    private readonly readState: ReadStateSource,
+  ) {}
+
+  /** Sends every batch due at `now`; returns how many went into the outbox. */
+  async sendDue(now: number): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batches = await this.data.digests.due(now, BATCHES_PER_QUERY);
+      for (const batch of batches) sent += (await this.send(batch, now)) ? 1 : 0;
+      if (batches.length < BATCHES_PER_QUERY) return sent;
+    }
+  }
+
+  private async send(batch: DigestBatch, now: number): Promise<boolean> {
+    const ids = await this.data.digests.take(batch);
+    if (ids.length === 0) return false;
+    const { appId, uid, channel, conversationId } = batch;
+    const [enabled, app, user] = await Promise.all([
+      this.data.webhooks.enabled(appId),
+      this.services.apps.find(appId),
+      this.services.users.find(appId, uid),
+    ]);
+    if (!enabled.has(channel) || app === undefined || user === undefined) return false;
+    const settings = await this.services.notifications.settings(appId);
+    const digest = settings.preferences[channel];
+    const rows = [...(await this.services.messages.findMany(appId, ids)).values()]
+      .filter((row) => row.deleted_at === null)
+      .sort((a, b) => Number(a.id) - Number(b.id));
+    let messages = await this.services.messageService.present(app, rows);
+    const latest = messages[messages.length - 1];
+    if (latest === undefined) return false;
+    const log = (reason: string | null, outboxId: number | null): LogEntry => ({
+      appId,
+      uid,
+      trigger: 'after_message',
+      channel,
+      messageId: latest.id,
+      conversationId,
+      sender: latest.sender,
+      receiver: latest.receiver,
+      receiverType: latest.receiverType,
+      reason,
+      outboxId,
+      createdAt: now,
+    });
+    if (digest.notifyForUnreadOnly) {
+      const lastRead = await this.readState.lastReadMessageId(appId, uid, conversationId);
+      messages = messages.filter((message) => Number(message.id) > lastRead);
+      if (messages.length === 0) {
+        await this.data.logs.record([log(SuppressReason.MESSAGES_READ, null)]);
+        return false;
+      }
+    }
+    const since = now - DAY_MS;
+    const [sentToday, sentFromHere] = await Promise.all([
+      this.data.logs.countSent(appId, uid, channel, since),
+      this.data.logs.countSent(appId, uid, channel, since, conversationId),
+    ]);
+    if (sentToday >= digest.maxPerDay || sentFromHere >= digest.maxPerDayPerConversation) {
+      await this.data.logs.record([log(SuppressReason.QUOTA_PREFERENCE, null)]);
+      return false;
+    }
+    const preferences = (await this.data.audience.preferences(appId, [uid])).get(uid);
+    const privacy = usesPrivacyTemplates(settings, preferences);
+    const mentioned = new Set(messages.flatMap((message) => [...mentionsIn(message)]));
+    const names = new Map(
+      [...(await this.services.users.findMany(appId, mentioned))].map(([id, row]) => [id, row.name]),
+    );
+    const shown = messages.map((message) => messageForTemplates(message, names));
+    const text = renderDigestText(settings, privacy, channel, shown);
+    const first = messages[0] as Message;
+    const idempotencyKey = `${channel}:${conversationId}:${uid}:${first.id}-${latest.id}`;
+    const receiver = latest.data.entities.receiver;
+    const body = JSON.stringify({
+      id: idempotencyKey,
+      appId,
+      channel,
+      trigger: `${channel}-notification-payload-generated`,
+      data: {
+        to: { uid, name: user.name },
+        conversationId,
+        ...(channel === 'email' ? { subject: text } : { smsContent: text }),
+        senderDetails: shown[shown.length - 1]?.data.entities.sender?.entity,
+        ...(receiver?.entityType === 'group' ? { groupDetails: receiver.entity } : {}),
+        messages: messages.map((message, index) => {
+          const line = {
+            id: message.id,
+            sender: message.data.entities.sender?.entity,
+            message: renderMessageLine(settings, privacy, shown[index] ?? message),
+            sentAt: message.sentAt,
+          };
+          const object = messageObjectFor(message, digest);
+          return object === undefined ? line : { ...line, messageObject: object };
+        }),
+      },
+    });
+    await this.data.db.transaction().execute(async (trx) => {
+      const queued = await this.data.outbox.enqueue([{ appId, channel, idempotencyKey, body }], now, trx);
+      const outboxId = queued.get(idempotencyKey);
+      if (outboxId !== undefined) await this.data.logs.record([log(null, outboxId)], trx);
+    });
+    return true;
+  }
+}

@@ -1,0 +1,186 @@
+import { chunks } from './chunks.js';
+import type { Channel, NotificationDb, OutboxStatus } from './tables.js';
+
+/**
+ * The outbox: every webhook call to make, written in the same transaction as the decision that
+ * calls for it, and removed from the due list only once the receiver answered 2xx or the attempts
+ * ran out. A worker claims a row by pushing its next attempt past a lease, so a process that dies
+ * mid-call leaves the row to be claimed again when the lease ends: at least once, never lost.
+ */
+
+export interface OutboxEntry {
+  appId: string;
+  channel: Channel;
+  idempotencyKey: string;
+  body: string;
+}
+
+export interface OutboxDelivery extends OutboxEntry {
+  id: number;
+  /** Attempts made before this one. */
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+/** What the dashboard lists. */
+export interface OutboxRecord {
+  id: number;
+  channel: Channel;
+  idempotencyKey: string;
+  status: OutboxStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+  completedAt: number | null;
+}
+
+export class Outbox {
+  constructor(private readonly db: NotificationDb) {}
+
+  /**
+   * Adds the entries, skipping any whose idempotency key the app already has; returns the new
+   * rows' ids by key.
+   */
+  async enqueue(
+    entries: readonly OutboxEntry[],
+    now: number,
+    db: NotificationDb = this.db,
+  ): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (const part of chunks(entries)) {
+      const rows = part.map((entry) => ({
+        app_id: entry.appId,
+        channel: entry.channel,
+        idempotency_key: entry.idempotencyKey,
+        body: entry.body,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+      }));
+      const inserted = await db
+        .insertInto('notification_outbox')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['app_id', 'idempotency_key']).doNothing())
+        .returning(['id', 'idempotency_key'])
+        .execute();
+      for (const row of inserted) ids.set(row.idempotency_key, Number(row.id));
+    }
+    return ids;
+  }
+
+  /** Pending deliveries whose next attempt is due, oldest first. */
+  async due(now: number, limit: number): Promise<OutboxDelivery[]> {
+    const rows = await this.db
+      .selectFrom('notification_outbox')
+      .select(['id', 'app_id', 'channel', 'idempotency_key', 'body', 'attempts', 'next_attempt_at'])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      appId: row.app_id,
+      channel: row.channel,
+      idempotencyKey: row.idempotency_key,
+      body: row.body,
+      attempts: row.attempts,
+      nextAttemptAt: row.next_attempt_at,
+    }));
+  }
+
+  /** Takes the delivery for one attempt; false when another worker took it first. */
+  async claim(delivery: OutboxDelivery, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('notification_outbox')
+      .set({ next_attempt_at: leaseUntil, attempts: delivery.attempts + 1 })
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', delivery.attempts)
+      .where('next_attempt_at', '=', delivery.nextAttemptAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async delivered(id: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('notification_outbox')
+      .set({ status: 'delivered', completed_at: now, last_error: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async retryLater(id: number, nextAttemptAt: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('notification_outbox')
+      .set({ next_attempt_at: nextAttemptAt, last_error: error })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The dead letter: kept with its last error for the operator, never tried again unless requeued. */
+  async dead(id: number, now: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('notification_outbox')
+      .set({ status: 'dead', completed_at: now, last_error: error })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Sends a dead letter again, with a fresh count of attempts; false when there is no such dead letter. */
+  async requeue(appId: string, id: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('notification_outbox')
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, completed_at: null })
+      .where('app_id', '=', appId)
+      .where('id', '=', id)
+      .where('status', '=', 'dead')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The app's deliveries in a status, newest first. */
+  async list(appId: string, status: OutboxStatus, limit: number): Promise<OutboxRecord[]> {
+    const rows = await this.db
+      .selectFrom('notification_outbox')
+      .select([
+        'id',
+        'channel',
+        'idempotency_key',
+        'status',
+        'attempts',
+        'next_attempt_at',
+        'last_error',
+        'created_at',
+        'completed_at',
+      ])
+      .where('app_id', '=', appId)
+      .where('status', '=', status)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: Number(row.id),
+      channel: row.channel,
+      idempotencyKey: row.idempotency_key,
+      status: row.status,
+      attempts: row.attempts,
+      nextAttemptAt: row.next_attempt_at,
+      lastError: row.last_error,
+      createdAt: row.created_at,
+      completedAt: row.completed_at,
+    }));
+  }
+
+  /** Forgets finished deliveries (delivered or dead) that ended before `before`. */
+  async prune(before: number): Promise<void> {
+    await this.db
+      .deleteFrom('notification_outbox')
+      .where('status', '!=', 'pending')
+      .where('completed_at', '<', before)
+      .execute();
+  }
+}
