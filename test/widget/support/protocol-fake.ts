@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -86,6 +87,7 @@ export class ProtocolFake {
   #server: Server | undefined;
   #wss: WebSocketServer | undefined;
   #port = 0;
+  #tls: { key: string; cert: string } | undefined;
 
   constructor() {
     this.addUser({ uid: 'alice', name: 'Alice Martin' });
@@ -96,7 +98,7 @@ export class ProtocolFake {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.#port}`;
+    return `${this.#tls ? 'https' : 'http'}://127.0.0.1:${this.#port}`;
   }
 
   addUser(user: { uid: string; name: string; role?: string }): void {
@@ -107,8 +109,11 @@ export class ProtocolFake {
     this.groups.set(guid, { guid, name, type: 'public', members: new Set(members) });
   }
 
-  async start(port = 0): Promise<this> {
-    const server = createServer((req, res) => void this.#handle(req, res));
+  /** Listens on `port` (0: any free one); with a key and certificate over https and wss, as the SDK requires. */
+  async start(port = 0, tls?: { key: string; cert: string }): Promise<this> {
+    const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
+    const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
+    this.#tls = tls;
     const wss = new WebSocketServer({ server });
     wss.on('connection', (socket) => this.#onSocket(socket));
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -132,7 +137,7 @@ export class ProtocolFake {
   /** Comes back on the same port with the same data, as a restarted service does. */
   async restart(): Promise<void> {
     await this.stop();
-    await this.start(this.#port);
+    await this.start(this.#port, this.#tls);
   }
 
   /** Closes every socket without stopping the server (a network blip). */
@@ -325,6 +330,7 @@ export class ProtocolFake {
         CHAT_API_VERSION: 'v3',
         APP_VERSION: 4,
         MODE: 'DEFAULT',
+        ANALYTICS_PING_DISABLED: true,
       };
       return json(res, 200, { data: { ...this.#userEntity(uid), authToken: token, jwt, settings } });
     }

@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium, headless; one per test file. */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -12,6 +12,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
