@@ -29,9 +29,9 @@ export function describeEvent(event: IngestEvent): string | undefined {
   const source = displaySource(event.source);
   switch (event.type) {
     case 'indexed': {
-      const pages = event.pages ? `${event.pages} pages, ` : '';
+      const pages = event.pages ? `${plural(event.pages, 'page')}, ` : '';
       const warnings = event.warnings.length > 0 ? ` (warning: ${event.warnings.join('; ')})` : '';
-      return `indexed ${source}: ${pages}${event.chunks} chunks${warnings}`;
+      return `indexed ${source}: ${pages}${plural(event.chunks, 'chunk')}${warnings}`;
     }
     case 'unchanged':
       return `unchanged ${source}`;
@@ -44,6 +44,8 @@ export function describeEvent(event: IngestEvent): string | undefined {
       return undefined;
   }
 }
+
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 const BAR_WIDTH = 24;
 
@@ -58,8 +60,10 @@ export function barReporter(stream: NodeJS.WriteStream): ProgressReporter {
   const draw = (): void => {
     const filled = queued === 0 ? 0 : Math.round((done / queued) * BAR_WIDTH);
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${done}/${queued}`;
-    const room = Math.max(0, (stream.columns ?? 80) - bar.length - 2);
-    const detail = current.length > room ? `…${current.slice(current.length - room + 1)}` : current;
+    // A terminal that reports no width (0) gets the common 80.
+    const room = (stream.columns || 80) - bar.length - 2;
+    const detail =
+      current.length <= room ? current : room > 10 ? `…${current.slice(current.length - room + 1)}` : '';
     stream.write(`\r\x1b[2K${bar}  ${detail}`);
   };
   const printAbove = (line: string): void => {

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeEngine } from '../../knowledge/index.js';
 import { useTempFolders, writeFiles } from '../knowledge/engine/support.js';
@@ -66,6 +70,36 @@ describe('parley ingest', () => {
     try {
       const [hit] = await engine.search('notes', 'cormorants pier');
       expect(hit?.source.title).toBe('standard input');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('keeps a folder in sync with --watch until interrupted', async () => {
+    const dataDir = await tempFolder('data');
+    const sources = await tempFolder('sources');
+    await writeFiles(sources, { 'first.md': '# First\n\nFirst words.' });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'cli/parley.ts', 'ingest', sources, '--watch', '-n', 'docs', '--data-dir', dataDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = once(child, 'exit');
+    const lines = createInterface({ input: child.stderr })[Symbol.asyncIterator]();
+    const waitForLine = async (prefix: string): Promise<string> => {
+      for (let next = await lines.next(); !next.done; next = await lines.next()) {
+        if (next.value.startsWith(prefix)) return next.value;
+      }
+      throw new Error(`parley ingest --watch ended before printing "${prefix}"`);
+    };
+    await waitForLine('watching ');
+    await writeFile(join(sources, 'second.md'), '# Second\n\nSecond words.');
+    expect(await waitForLine('indexed ')).toBe(`indexed ${join(sources, 'second.md')}: 1 chunk`);
+    child.kill('SIGINT');
+    expect(await exited).toEqual([0, null]);
+    const engine = await KnowledgeEngine.open({ dataDir });
+    try {
+      expect((await engine.documents('docs')).map((doc) => doc.title).sort()).toEqual(['First', 'Second']);
     } finally {
       await engine.close();
     }

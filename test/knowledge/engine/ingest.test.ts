@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IngestEvent } from '../../../knowledge/index.js';
 import { PAGE_SEPARATOR } from '../../../knowledge/types.js';
+import { startRecordingServer } from '../../support/http.js';
 import { writePdf } from '../support/pdf.js';
 import { readCommittedManifest, useEngines, useSharedEngine, useTempFolders, writeFiles } from './support.js';
 
@@ -59,6 +60,33 @@ describe('ingesting sources', () => {
     expect(result).toMatchObject({ status: 'indexed', title: 'Telescope manual', pages: 3 });
     const [hit] = await engine.search(namespace, 'collimation mirror');
     expect(hit?.source).toMatchObject({ title: 'Telescope manual', page: 2, path: pdf });
+  });
+
+  it('indexes a URL, cites it, and finds it unchanged when its content is the same', async () => {
+    const { dataDir } = await setup();
+    let body =
+      '<html><head><title>Tide tables</title></head><body><p>High water at Dover is at noon.</p></body></html>';
+    const server = await startRecordingServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    });
+    try {
+      // The local test server is a private address: allowed here as a person would at the CLI.
+      const engine = await openEngine({ dataDir, allowPrivateNetwork: true });
+      const url = `${server.url}/tides#today`;
+      const [first] = await engine.ingest('web', [{ kind: 'url', url }]);
+      expect(first).toMatchObject({ status: 'indexed', title: 'Tide tables', source: `${server.url}/tides` });
+      const [hit] = await engine.search('web', 'high water dover');
+      expect(hit?.source).toMatchObject({ title: 'Tide tables', url: `${server.url}/tides` });
+      const [again] = await engine.ingest('web', [{ kind: 'url', url }]);
+      expect(again).toMatchObject({ status: 'unchanged', documentId: first?.documentId });
+      body =
+        '<html><head><title>Tide tables</title></head><body><p>Low water at Dover is at six.</p></body></html>';
+      const [changed] = await engine.ingest('web', [{ kind: 'url', url }]);
+      expect(changed).toMatchObject({ status: 'indexed', documentId: first?.documentId });
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 
   it('reads folders recursively and leaves out hidden folders and unsupported files', async () => {
