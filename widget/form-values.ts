@@ -66,6 +66,11 @@ function isEmpty(value: string | string[] | undefined): boolean {
   return value === undefined || (Array.isArray(value) ? value.length === 0 : value.trim() === '');
 }
 
+/** The values the user gave, without empty answers of optional fields (the service checks what is sent). */
+export function filledValues(values: FormValues): FormValues {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => !isEmpty(value)));
+}
+
 /** What is wrong with each field, by element id; an empty object when the form can be submitted. */
 export function validateForm(
   data: InteractiveData,

@@ -3,6 +3,7 @@ import type { FormValues, Interaction } from '../shared/chat-client/index.js';
 import type { ButtonElement, InteractiveFormData } from '../shared/interactive.js';
 import {
   dateInputType,
+  filledValues,
   goalCompleted,
   initialValues,
   toInputValue,
@@ -351,7 +352,7 @@ export class ParleyForm extends LitElement {
       );
       return;
     }
-    void this.#report(form.submitElement, this.values);
+    void this.#report(form.submitElement, filledValues(this.values));
   }
 
   #press(button: ButtonElement): void {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { InteractionGoal, InteractiveData } from '../../shared/interactive.js';
-import { goalCompleted, initialValues, toInputValue, validateForm } from '../../widget/form-values.js';
+import {
+  filledValues,
+  goalCompleted,
+  initialValues,
+  toInputValue,
+  validateForm,
+} from '../../widget/form-values.js';
 import { en as strings } from '../../widget/locales/en.js';
 
 const form: InteractiveData = {
@@ -79,6 +85,12 @@ describe('form values', () => {
 
   it('refuse an option the form does not offer', () => {
     expect(validateForm(form, { ...filled, plan: 'gold' }, strings)).toEqual({ plan: strings.required });
+  });
+});
+
+describe('submitted values', () => {
+  it('leave out the empty answers of optional fields', () => {
+    expect(filledValues({ name: 'Ada', topics: [], note: ' ' })).toEqual({ name: 'Ada' });
   });
 });
 

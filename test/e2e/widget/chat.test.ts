@@ -242,7 +242,7 @@ describe('an interactive form in the widget', () => {
     expect(patch?.path).toBe(`/v3/messages/${form.id}/interacted`);
     expect(patch?.body).toEqual({
       interactions: ['submit'],
-      formData: { name: 'Ada', size: 'm', plan: 'pro', topics: [], when: '2030-06-15' },
+      formData: { name: 'Ada', size: 'm', plan: 'pro', when: '2030-06-15' },
     });
     await alice.reload();
     await alice.getByText('Thanks, we will be in touch.').waitFor();

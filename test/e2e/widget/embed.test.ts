@@ -208,6 +208,21 @@ describe('the session', () => {
 });
 
 describe('the declarative element', () => {
+  it('puts two users side by side on one page, chatting in realtime (the /demo layout)', async () => {
+    const chat = (uid: string, other: string) =>
+      `<parley-chat app-id="${APP_ID}" region="eu" auth-key="${AUTH_KEY}" uid="${uid}" host="${fake.url}" chat-type="user" chat-id="${other}" height="520px"></parley-chat>`;
+    pages.pages.set('/side-by-side', {
+      body: `<!doctype html><html lang="en"><head><title>Side by side</title><script src="/parley-widget.js"></script></head>
+        <body><main><h1>Two users</h1><section id="alice">${chat('alice', 'bob')}</section><section id="bob">${chat('bob', 'alice')}</section></main></body></html>`,
+    });
+    const { page } = await newPage();
+    await page.goto(`${pages.origin}/side-by-side`);
+    const alice = page.locator('#alice parley-composer textarea');
+    await alice.fill('Hi Bob, from the left');
+    await alice.press('Enter');
+    await page.locator('#bob parley-thread').getByText('Hi Bob, from the left').waitFor();
+  });
+
   it('logs in and docks from its attributes alone', async () => {
     fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hi' } });
     pages.pages.set('/declarative', {

@@ -81,7 +81,13 @@ describe('the widget under a strict Content Security Policy', () => {
     const options = {
       host: fake.url,
       uid: 'alice',
-      launch: { targetElementID: 'chat', chatType: 'group', defaultChatID: 'support' },
+      launch: {
+        targetElementID: 'chat',
+        width: '900px',
+        height: '620px',
+        chatType: 'group',
+        defaultChatID: 'support',
+      },
     };
     await page.goto(
       serveEmbedPage(pages, `/csp-${++pageCount}`, options, { 'content-security-policy': csp }),
