@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/knowledge/search-load.ts [--sizes 1000,10000,100000] [--queries 200]
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -27,6 +28,9 @@ export interface LatencyFigures {
   p50Ms: number;
   p95Ms: number;
   maxMs: number;
+  /** Process CPU time per query: what a query costs when the machine is shared (2 cores here). */
+  cpuP50Ms: number;
+  cpuP95Ms: number;
 }
 
 export interface SearchLoadSize {
@@ -45,10 +49,15 @@ export interface SearchLoadSize {
   snapshotToText: number;
   snapshotSeconds: number;
   restoreSeconds: number;
+  /** Process CPU time of the restore, for comparison on a busy machine. */
+  restoreCpuSeconds: number;
 }
 
 export interface SearchLoadResult {
   settings: string;
+  /** 1-minute load average when the run ended, against the cores there are: wall times depend on it. */
+  loadAverage: number;
+  cores: number;
   sizes: SearchLoadSize[];
   targets: { p95MsAt100kFor8Terms: number; heapToText: number; restoreSecondsAt100k: number };
 }
@@ -125,18 +134,26 @@ function percentile(sorted: readonly number[], p: number): number {
 
 function measureLatency(index: ChunkIndex, queries: readonly string[], terms: number): LatencyFigures {
   for (const query of queries.slice(0, 20)) index.search(query, { limit: 10 }); // warm up the JIT
-  const times = queries.map((query) => {
+  const times: number[] = [];
+  const cpuTimes: number[] = [];
+  for (const query of queries) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     index.search(query, { limit: 10 });
-    return performance.now() - started;
-  });
+    const cpu = process.cpuUsage(cpuStarted);
+    times.push(performance.now() - started);
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
+  }
   times.sort((x, y) => x - y);
+  cpuTimes.sort((x, y) => x - y);
   return {
     terms,
     queries: queries.length,
     p50Ms: percentile(times, 0.5),
     p95Ms: percentile(times, 0.95),
     maxMs: times.at(-1) ?? 0,
+    cpuP50Ms: percentile(cpuTimes, 0.5),
+    cpuP95Ms: percentile(cpuTimes, 0.95),
   };
 }
 
@@ -174,7 +191,9 @@ async function measureSize(cranfield: Cranfield, count: number, queryCount: numb
   index = undefined;
   const afterDrop = heapInUse();
   const restoreStarted = performance.now();
+  const restoreCpuStarted = process.cpuUsage();
   const restored = restoreChunkIndex(snapshot);
+  const restoreCpu = process.cpuUsage(restoreCpuStarted);
   const restoreSeconds = (performance.now() - restoreStarted) / 1000;
   const restoredHeapBytes = heapInUse() - afterDrop;
   if (restored.size !== count) throw new Error(`restored ${restored.size} chunks, expected ${count}`);
@@ -194,6 +213,7 @@ async function measureSize(cranfield: Cranfield, count: number, queryCount: numb
     snapshotToText: snapshot.byteLength / textBytes,
     snapshotSeconds,
     restoreSeconds,
+    restoreCpuSeconds: (restoreCpu.user + restoreCpu.system) / 1e6,
   };
 }
 
@@ -207,6 +227,8 @@ export async function runSearchLoadBench(
   }
   return {
     settings: 'default (BM25F + proximity + RM3), limit 10, one chunk per document',
+    loadAverage: loadavg()[0] ?? 0,
+    cores: availableParallelism(),
     sizes,
     targets: { p95MsAt100kFor8Terms: 25, heapToText: 6, restoreSecondsAt100k: 5 },
   };
@@ -214,25 +236,25 @@ export async function runSearchLoadBench(
 
 export function searchLoadTable(result: SearchLoadResult): string {
   const lines = [
-    `settings: ${result.settings}`,
-    '| chunks | terms | p50 ms | p95 ms | max ms |',
-    '|---|---|---|---|---|',
+    `settings: ${result.settings}; load average ${result.loadAverage.toFixed(1)} on ${result.cores} cores`,
+    '| chunks | terms | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms |',
+    '|---|---|---|---|---|---|---|',
   ];
   for (const size of result.sizes) {
     for (const figures of size.latency) {
       lines.push(
-        `| ${size.chunks} | ${figures.terms} | ${figures.p50Ms.toFixed(2)} | ${figures.p95Ms.toFixed(2)} | ${figures.maxMs.toFixed(2)} |`,
+        `| ${size.chunks} | ${figures.terms} | ${figures.p50Ms.toFixed(2)} | ${figures.p95Ms.toFixed(2)} | ${figures.maxMs.toFixed(2)} | ${figures.cpuP50Ms.toFixed(2)} | ${figures.cpuP95Ms.toFixed(2)} |`,
       );
     }
   }
   lines.push(
     '',
-    '| chunks | text MB | build s | heap B/chunk | heap/text | restored heap/text | snapshot B/chunk | snapshot/text | snapshot s | restore s |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| chunks | text MB | build s | heap B/chunk | heap/text | restored heap/text | snapshot B/chunk | snapshot/text | snapshot s | restore s | restore CPU s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const size of result.sizes) {
     lines.push(
-      `| ${size.chunks} | ${(size.textBytes / 1e6).toFixed(1)} | ${size.buildSeconds.toFixed(2)} | ${size.heapBytesPerChunk.toFixed(0)} | ${size.heapToText.toFixed(2)} | ${size.restoredHeapToText.toFixed(2)} | ${size.snapshotBytesPerChunk.toFixed(0)} | ${size.snapshotToText.toFixed(2)} | ${size.snapshotSeconds.toFixed(2)} | ${size.restoreSeconds.toFixed(2)} |`,
+      `| ${size.chunks} | ${(size.textBytes / 1e6).toFixed(1)} | ${size.buildSeconds.toFixed(2)} | ${size.heapBytesPerChunk.toFixed(0)} | ${size.heapToText.toFixed(2)} | ${size.restoredHeapToText.toFixed(2)} | ${size.snapshotBytesPerChunk.toFixed(0)} | ${size.snapshotToText.toFixed(2)} | ${size.snapshotSeconds.toFixed(2)} | ${size.restoreSeconds.toFixed(2)} | ${size.restoreCpuSeconds.toFixed(2)} |`,
     );
   }
   const { targets } = result;

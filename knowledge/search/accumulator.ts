@@ -67,60 +67,66 @@ export class ScoreAccumulator {
   }
 }
 
-/** `a` ranks before `b`: the higher score, and on equal scores the earlier slot (a stable order). */
-function before(scores: Float64Array, a: number, b: number): boolean {
-  const difference = (scores[a] as number) - (scores[b] as number);
-  return difference > 0 || (difference === 0 && a < b);
+/** Whether (scoreA, slotA) ranks below (scoreB, slotB): a lower score, or an equal one on a later slot. */
+function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): boolean {
+  return scoreA < scoreB || (scoreA === scoreB && slotA > slotB);
 }
 
-/** The `k` best touched slots, best first, chosen with a size-k heap (k log k, not n log n). */
+/**
+ * The `k` best touched slots, best first (ties: the earlier slot), chosen with a size-k heap whose
+ * root is the worst of the best so far: most slots are turned away by one comparison with it.
+ */
 export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
   const { scores, touched, count } = accumulator;
   const size = Math.min(k, count);
   if (size <= 0) return [];
-  // A heap whose root is the worst of the best so far.
-  const heap = new Int32Array(size);
+  const heapSlots = new Int32Array(size);
+  const heapScores = new Float64Array(size);
   let filled = 0;
-  const siftDown = (from: number): void => {
-    let at = from;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= filled) return;
-      const right = left + 1;
-      let worst = left;
-      if (right < filled && before(scores, heap[left] as number, heap[right] as number)) worst = right;
-      if (!before(scores, heap[at] as number, heap[worst] as number)) return;
-      const swap = heap[at] as number;
-      heap[at] = heap[worst] as number;
-      heap[worst] = swap;
-      at = worst;
-    }
-  };
-  // The root's score, cached: most slots are rejected by this one comparison.
-  let worstScore = -Infinity;
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number;
-    if (filled === size) {
-      const score = scores[slot] as number;
-      if (score < worstScore || (score === worstScore && slot > (heap[0] as number))) continue;
-    }
+    const score = scores[slot] as number;
+    let at: number;
     if (filled < size) {
-      let at = filled++;
-      heap[at] = slot;
+      // Sift up from the end.
+      at = filled++;
       while (at > 0) {
         const parent = (at - 1) >> 1;
-        if (!before(scores, heap[parent] as number, heap[at] as number)) break;
-        const swap = heap[parent] as number;
-        heap[parent] = heap[at] as number;
-        heap[at] = swap;
+        if (!worse(score, slot, heapScores[parent] as number, heapSlots[parent] as number)) break;
+        heapSlots[at] = heapSlots[parent] as number;
+        heapScores[at] = heapScores[parent] as number;
         at = parent;
       }
-      if (filled === size) worstScore = scores[heap[0] as number] as number;
     } else {
-      heap[0] = slot;
-      siftDown(0);
-      worstScore = scores[heap[0] as number] as number;
+      if (worse(score, slot, heapScores[0] as number, heapSlots[0] as number)) continue;
+      // Replace the root and sift down.
+      at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        let child = left;
+        if (
+          right < size &&
+          worse(
+            heapScores[right] as number,
+            heapSlots[right] as number,
+            heapScores[left] as number,
+            heapSlots[left] as number,
+          )
+        ) {
+          child = right;
+        }
+        if (!worse(heapScores[child] as number, heapSlots[child] as number, score, slot)) break;
+        heapSlots[at] = heapSlots[child] as number;
+        heapScores[at] = heapScores[child] as number;
+        at = child;
+      }
     }
+    heapSlots[at] = slot;
+    heapScores[at] = score;
   }
-  return Array.from(heap).sort((a, b) => (before(scores, a, b) ? -1 : 1));
+  return Array.from(heapSlots).sort((a, b) =>
+    worse(scores[a] as number, a, scores[b] as number, b) ? 1 : -1,
+  );
 }

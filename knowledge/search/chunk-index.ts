@@ -11,7 +11,7 @@ import { resolveSettings, type IndexSettings, type IndexSettingsInput } from './
 import { decodeSnapshot, encodeSnapshot, SnapshotError } from './snapshot.js';
 import { createTokenizer, type Tokenizer } from './tokenizer.js';
 
-export interface SearchOptions {
+export interface ChunkSearchOptions {
   /** Chunks to return, 1-1000; default 10. */
   limit?: number;
   /** At most one chunk per document (the best); default true. */
@@ -85,9 +85,10 @@ export class SearchIndex implements ChunkIndex {
     const parsed = ChunkBatch.safeParse(chunks);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new TypeError(
-        `chunks[${issue?.path.map(String).join('].') ?? ''}: ${issue?.message ?? 'invalid chunk'}`,
+      const field = (issue?.path ?? []).map((key) =>
+        typeof key === 'number' ? `[${key}]` : `.${String(key)}`,
       );
+      throw new TypeError(`chunks${field.join('')}: ${issue?.message ?? 'not a valid chunk'}`);
     }
     // Check every id before indexing anything, so a refused batch leaves the index as it was.
     const batchIds = new Set<string>();
@@ -116,7 +117,7 @@ export class SearchIndex implements ChunkIndex {
     if ((this.index.slotCount - this.index.liveCount) * 4 > this.index.slotCount) this.compact();
   }
 
-  search(query: string, options: SearchOptions = {}): RankedChunk[] {
+  search(query: string, options: ChunkSearchOptions = {}): RankedChunk[] {
     if (typeof query !== 'string') throw new TypeError('search: the query must be a string');
     const limit = options.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
@@ -257,11 +258,11 @@ export class SearchIndex implements ChunkIndex {
     const titleText = [chunk.title, ...chunk.headingPath].join('\n');
     const titleTerms = this.tokenizer.terms(titleText);
     const bodyTerms = this.tokenizer.terms(chunk.text);
+    this.store.add(chunk);
     const slot =
       this.settings.fields === 'single'
         ? this.index.addSlot([], titleTerms.concat(bodyTerms))
         : this.index.addSlot(titleTerms, bodyTerms);
-    this.store.add(chunk);
     this.slotChunkIds[slot] = chunk.id;
     this.chunkSlots.set(chunk.id, slot);
     this.slotDocument = ensureLength(this.slotDocument, slot + 1);

@@ -40,10 +40,6 @@ export class ChunkStore {
     return count(this.db);
   }
 
-  has(chunkId: string): boolean {
-    return getByID(this.db, chunkId) !== undefined;
-  }
-
   add(chunk: Chunk): void {
     synchronous(insert(this.db, storedChunk(chunk)));
   }

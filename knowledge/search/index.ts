@@ -15,7 +15,7 @@ export function restoreChunkIndex(snapshot: Uint8Array): ChunkIndex {
   return SearchIndex.restore(snapshot);
 }
 
-export { SearchIndex, type SearchOptions } from './chunk-index.js';
+export { SearchIndex, type ChunkSearchOptions } from './chunk-index.js';
 export { makeSnippet } from './snippet.js';
 export {
   DEFAULT_SETTINGS,

@@ -1,9 +1,11 @@
+import { crc32 } from 'node:zlib';
 import { parseSettings, type IndexSettings } from './settings.js';
 
 /**
- * The snapshot container: a magic number, a format version, a JSON header (the settings and a
- * table of sections), then the sections: typed arrays as raw little-endian bytes (restored by one
- * copy each, no parsing) and JSON for the rest.
+ * The snapshot container: a magic number, a format version, a JSON header (the settings, a table
+ * of sections and a CRC-32 of them), then the sections: typed arrays as raw little-endian bytes
+ * (restored by one copy each, no parsing) and JSON for the rest. The checksum turns a damaged file
+ * into a clear refusal instead of wrong rankings.
  *
  *   "PKIX" | u32 version | u32 header bytes | header JSON | padding to 4 | sections…
  */
@@ -28,6 +30,7 @@ interface SectionEntry {
 interface Header {
   settings: unknown;
   sections: SectionEntry[];
+  crc32: number;
 }
 
 export interface DecodedSnapshot {
@@ -60,7 +63,17 @@ export function encodeSnapshot(settings: IndexSettings, sections: Record<string,
     bodies.push(body);
     offset = align4(offset + body.byteLength);
   }
-  const header = encoder.encode(JSON.stringify({ settings, sections: entries } satisfies Header));
+  // The checksum covers the data region as laid out, padding included, section by section.
+  let checksum = 0;
+  bodies.forEach((body) => {
+    // (zlib's crc32 answers 0 for some empty views instead of the running value.)
+    if (body.byteLength > 0) checksum = crc32(body, checksum);
+    const padding = align4(body.byteLength) - body.byteLength;
+    if (padding > 0) checksum = crc32(new Uint8Array(padding), checksum);
+  });
+  const header = encoder.encode(
+    JSON.stringify({ settings, sections: entries, crc32: checksum } satisfies Header),
+  );
   const dataStart = align4(PREAMBLE_BYTES + header.byteLength);
   const bytes = new Uint8Array(dataStart + offset);
   bytes.set(MAGIC, 0);
@@ -98,6 +111,9 @@ export function decodeSnapshot(bytes: Uint8Array): DecodedSnapshot {
     throw new SnapshotError('index snapshot header is not valid JSON');
   }
   if (!Array.isArray(header?.sections)) throw new SnapshotError('index snapshot header has no section table');
+  if (crc32(bytes.subarray(dataStart)) !== header.crc32) {
+    throw new SnapshotError('index snapshot is damaged: its checksum does not match its contents');
+  }
   let settings: IndexSettings;
   try {
     settings = parseSettings(header.settings, 'index snapshot settings');

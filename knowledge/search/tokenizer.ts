@@ -52,41 +52,41 @@ const LATIN_WORD = /^[a-z0-9'.,]+$/;
 const LETTERS = /^[a-z]+$/;
 /** Longer "words" are encoded data or run-together junk, not something anyone searches for. */
 const MAX_TERM_LENGTH = 64;
-const STEM_CACHE_LIMIT = 100_000;
+const WORD_CACHE_LIMIT = 200_000;
 
 const englishStopWords: ReadonlySet<string> = new Set(stopwords);
 let wordSegmenter: Intl.Segmenter | undefined;
 
 export function createTokenizer(settings: TokenizerSettings): Tokenizer {
-  const stems = new Map<string, string>();
+  /** Word → its term, '' for a dropped word: words repeat, and stemming builds regexps on every call. */
+  const termOfWord = new Map<string, string>();
 
-  function stem(word: string): string {
-    let stemmed = stems.get(word);
-    if (stemmed === undefined) {
-      // The Porter stemmer builds regular expressions on every call: caching pays for itself.
-      if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
-      stemmed = stemmer(word);
-      stems.set(word, stemmed);
-    }
-    return stemmed;
-  }
-
-  /** A lower-cased, NFKC word with no CJK and no unspaced script in it. */
-  function emitWord(word: string, start: number, end: number, onTerm: TermSink): void {
+  function termOf(word: string): string {
     let term = word;
     if (settings.foldDiacritics && NON_ASCII.test(term) && FOLDABLE_WORD.test(term))
       term = foldDiacritics(term);
     if (LATIN_WORD.test(term)) {
-      if (settings.stopWords && englishStopWords.has(term)) return;
+      if (settings.stopWords && englishStopWords.has(term)) return '';
       if (term.includes("'")) {
         term = (term.endsWith("'s") ? term.slice(0, -2) : term).replaceAll("'", '');
-        if (settings.stopWords && englishStopWords.has(term)) return;
+        if (settings.stopWords && englishStopWords.has(term)) return '';
       }
-      if (settings.stemming && LETTERS.test(term)) term = stem(term);
+      if (settings.stemming && LETTERS.test(term)) term = stemmer(term);
     } else if (term.includes("'")) {
       term = term.replaceAll("'", '');
     }
-    if (term.length > 0 && term.length <= MAX_TERM_LENGTH) onTerm(term, start, end);
+    return term.length <= MAX_TERM_LENGTH ? term : '';
+  }
+
+  /** A lower-cased, NFKC word with no CJK and no unspaced script in it. */
+  function emitWord(word: string, start: number, end: number, onTerm: TermSink): void {
+    let term = termOfWord.get(word);
+    if (term === undefined) {
+      if (termOfWord.size >= WORD_CACHE_LIMIT) termOfWord.clear();
+      term = termOf(word);
+      termOfWord.set(word, term);
+    }
+    if (term !== '') onTerm(term, start, end);
   }
 
   /** A lower-cased, NFKC word of any script. */

@@ -91,6 +91,16 @@ describe('snapshots', () => {
     expect(() => restoreChunkIndex(bytes.subarray(0, bytes.length - 100))).toThrow(SnapshotError);
   });
 
+  it('refuse a snapshot whose contents were damaged', () => {
+    const index = createChunkIndex();
+    index.add(sampleChunks());
+    const bytes = index.snapshot();
+    bytes[bytes.length - 10] = (bytes[bytes.length - 10] as number) ^ 0xff;
+    expect(() => restoreChunkIndex(bytes)).toThrow(
+      'index snapshot is damaged: its checksum does not match its contents',
+    );
+  });
+
   it('restore from a Node Buffer that shares its memory with other data', () => {
     const index = createChunkIndex();
     index.add(sampleChunks());
