@@ -145,7 +145,8 @@ export class KnowledgeEngine {
         `the limit must be a whole number from 1 to 100, not ${String(limit)}`,
       );
     }
-    const store = await this.store(namespace);
+    const store = await this.existingStore(namespace);
+    if (!store) return [];
     return store.search(text, { limit, onePerDocument: options.onePerDocument }).map(({ chunk, score }) => ({
       text: chunk.text,
       score,
@@ -161,13 +162,13 @@ export class KnowledgeEngine {
   }
 
   async documents(namespace: string): Promise<KnowledgeDocument[]> {
-    const store = await this.store(namespace);
-    return store.documents().map(publicDocument);
+    const store = await this.existingStore(namespace);
+    return store ? store.documents().map(publicDocument) : [];
   }
 
   /** The stored normalised text of a document (PDF pages joined by a form feed), for showing a citation. */
   async documentText(namespace: string, documentId: string): Promise<string> {
-    const text = await (await this.store(namespace)).documentText(documentId);
+    const text = await (await this.existingStore(namespace))?.documentText(documentId);
     if (text === undefined)
       throw new KnowledgeError('not-found', `namespace "${namespace}" has no document ${documentId}`);
     return text;
@@ -175,8 +176,8 @@ export class KnowledgeEngine {
 
   /** Removes a document and its chunks; false when the namespace has no such document. */
   async removeDocument(namespace: string, documentId: string): Promise<boolean> {
-    const store = await this.store(namespace);
-    if (!store.entry(documentId)) return false;
+    const store = await this.existingStore(namespace);
+    if (!store?.entry(documentId)) return false;
     await store.openForWriting();
     const removed = await store.exclusive(documentId, () => store.remove(documentId));
     await store.flush();
@@ -191,12 +192,8 @@ export class KnowledgeEngine {
   /** Deletes a namespace folder, with everything in it (Markdown dropped in by hand too). */
   async deleteNamespace(namespace: string): Promise<boolean> {
     const layout = namespaceLayout(this.dataDir, namespace);
-    const exists = await stat(layout.folder).then(
-      (stats) => stats.isDirectory(),
-      () => false,
-    );
-    if (!exists) return false;
-    const store = await this.store(layout.name);
+    const store = await this.existingStore(layout.name);
+    if (!store) return false;
     await store.openForWriting();
     for (const watch of [...this.watches]) if (watch.namespace === layout.name) await watch.close();
     this.stores.delete(layout.name);
@@ -264,6 +261,17 @@ export class KnowledgeEngine {
     return opened;
   }
 
+  /**
+   * The store of a namespace that exists, or undefined: reading a namespace that was never written
+   * creates nothing, not even an entry in this engine's cache.
+   */
+  private async existingStore(namespace: string): Promise<NamespaceStore | undefined> {
+    const name = parseNamespace(namespace);
+    if (!this.stores.has(name) && !(await isFolder(namespaceLayout(this.dataDir, name).folder)))
+      return undefined;
+    return this.store(name);
+  }
+
   private async writableStore(namespace: string): Promise<NamespaceStore> {
     const store = await this.store(namespace);
     await store.openForWriting();
@@ -273,11 +281,7 @@ export class KnowledgeEngine {
   /** Opens a namespace and picks up Markdown dropped into its folder since it was last open. */
   private async openStore(name: string): Promise<NamespaceStore> {
     const store = await NamespaceStore.open(namespaceLayout(this.dataDir, name));
-    const folderExists = await stat(store.layout.folder).then(
-      () => true,
-      () => false,
-    );
-    if (!folderExists) return store;
+    if (!(await isFolder(store.layout.folder))) return store;
     try {
       await store.openForWriting();
     } catch (error) {
@@ -385,6 +389,12 @@ export class KnowledgeEngine {
     }
   }
 }
+
+const isFolder = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 
 function publicDocument(entry: ManifestEntry): KnowledgeDocument {
   return {

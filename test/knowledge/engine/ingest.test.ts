@@ -216,6 +216,19 @@ describe('ingesting sources', () => {
   });
 });
 
+describe('a namespace that was never written', () => {
+  it('reads as empty and is not created by reading it', async () => {
+    const { dataDir } = await setup();
+    const engine = await openEngine({ dataDir });
+    expect(await engine.search('ghost', 'anything')).toEqual([]);
+    expect(await engine.documents('ghost')).toEqual([]);
+    expect(await engine.removeDocument('ghost', 'no-such-id')).toBe(false);
+    await expect(engine.documentText('ghost', 'no-such-id')).rejects.toMatchObject({ kind: 'not-found' });
+    expect(await engine.namespaces()).toEqual([]);
+    await expect(access(join(dataDir, 'knowledge', 'ghost'))).rejects.toThrow();
+  });
+});
+
 describe('re-ingesting', () => {
   it('treats an unchanged source as a no-op that writes nothing', async () => {
     const { engine, dataDir, namespace, sources } = await sharedSetup();
