@@ -17,7 +17,7 @@ import {
 } from '../shared/chat-client/index.js';
 import { AGENT_ROLE, Emitter } from '../shared/chat-client/index.js';
 import type { MentionCandidate } from './mentions.js';
-import { conversationTarget } from './peers.js';
+import { conversationTarget, isGroup, type Peer } from './peers.js';
 
 /** A message on its way: shown at once, replaced by the stored message when the service has it. */
 export interface PendingMessage {
@@ -121,6 +121,7 @@ export class ChatStore {
       on('interactionCompleted', ({ messageId, interactions }) =>
         this.#patchMessage(messageId, (message) => ({ ...message, data: { ...message.data, interactions } })),
       ),
+      on('presence', ({ user, online }) => this.#onPresence(user.uid, online ? 'online' : 'offline')),
       on('connection', (connection) =>
         this.#set({
           connection,
@@ -413,6 +414,22 @@ export class ChatStore {
         setTimeout(() => this.#onTyping(target, user, false), TYPING_SHOWN_MS),
       );
     } else this.#setThread(target, (t) => ({ ...t, typing: without(t) }));
+  }
+
+  /** Keeps the online state of one-to-one peers current in the list and the open threads. */
+  #onPresence(uid: string, status: string): void {
+    const same = (peer: Peer | undefined) =>
+      peer !== undefined && !isGroup(peer) && peer.uid.toLowerCase() === uid.toLowerCase();
+    const conversations = this.#state.conversations.map((c) =>
+      same(c.conversationWith) ? { ...c, conversationWith: { ...c.conversationWith, status } } : c,
+    );
+    const threads = new Map(
+      [...this.#state.threads].map(([key, t]) => [
+        key,
+        same(t.peer) ? { ...t, peer: { ...t.peer!, status } } : t,
+      ]),
+    );
+    this.#set({ conversations, threads });
   }
 
   #onReceipt(target: ChatTarget, action: string, messageId: string): void {

@@ -16,7 +16,10 @@ export function messagePreview(message: Message | undefined, me: string | undefi
       ? String((message.data.interactiveData as { title?: unknown } | undefined)?.title ?? t.unsupported)
       : (message.data.text ?? (message.data.attachments || message.data.url ? t.attachment : t.unsupported));
   const flat = markdownToPlainText(text);
-  return message.sender.toLowerCase() === me?.toLowerCase() ? `${t.you}: ${flat}` : flat;
+  if (message.sender.toLowerCase() === me?.toLowerCase()) return `${t.you}: ${flat}`;
+  // In a group the preview says who wrote it, by first name.
+  const sender = (message.data.entities.sender?.entity as { name?: string } | undefined)?.name;
+  return message.receiverType === 'group' && sender ? `${sender.split(/\s+/)[0]}: ${flat}` : flat;
 }
 
 /** The list of conversations: avatar, name, last message, time and unread count; opens one on click. */

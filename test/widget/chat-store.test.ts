@@ -110,6 +110,20 @@ describe('the chat store', () => {
     await waitFor(() => aliceStore.thread(bob)?.typing.length === 0, 'the end of typing');
   });
 
+  it('shows a peer going offline and coming back online', async () => {
+    const aliceStore = await storeOf('alice');
+    const bobClient = clientOf(fake);
+    await bobClient.login({ uid: 'bob' });
+    await waitFor(() => bobClient.connection === 'connected', "bob's socket");
+    await aliceStore.open(bob);
+    const status = () => (aliceStore.thread(bob)?.peer as { status?: string } | undefined)?.status;
+    await waitFor(() => status() === 'online', 'bob online');
+    bobClient.disconnect();
+    await waitFor(() => status() === 'offline', 'bob offline');
+    await bobClient.login({ uid: 'bob' });
+    await waitFor(() => status() === 'online', 'bob back online');
+  });
+
   it("marks this user's messages read when the other side reads them", async () => {
     const aliceStore = await storeOf('alice');
     const bobStore = await storeOf('bob');

@@ -526,8 +526,10 @@ export class ProtocolFake {
           socket.close(4401, 'bad jwt');
           return;
         }
+        const firstSocket = !this.connectedUids().includes(uid);
         this.#sockets.set(socket, { uid, deviceId: String(body.deviceId ?? '') });
         socket.send(JSON.stringify({ type: 'auth', body: { code: '200', status: 'OK' } }));
+        if (firstSocket) this.#presence(uid, 'online');
         return;
       }
       const session = this.#sockets.get(socket);
@@ -553,6 +555,20 @@ export class ProtocolFake {
         });
       }
     });
-    socket.on('close', () => this.#sockets.delete(socket));
+    socket.on('close', () => {
+      const uid = this.#sockets.get(socket)?.uid;
+      this.#sockets.delete(socket);
+      if (uid && !this.connectedUids().includes(uid)) this.#presence(uid, 'offline');
+    });
+  }
+
+  /** Presence comes from connections (the SDK never sends it): the first socket up, the last one down. */
+  #presence(uid: string, action: 'online' | 'offline'): void {
+    const others = this.connectedUids().filter((other) => other !== uid);
+    this.#push(others, {
+      type: 'presence',
+      sender: uid,
+      body: { action, user: this.#userEntity(uid), timestamp: this.#clock },
+    });
   }
 }
