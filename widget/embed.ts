@@ -8,7 +8,7 @@ import {
 import { publicUser } from '../shared/chat-client/index.js';
 import { ChatStore } from './chat-store.js';
 import { defineElements } from './define.js';
-import type { ParleyChat } from './parley-chat.js';
+import { cssLength, type ParleyChat } from './parley-chat.js';
 
 /** The embed API (CometChat widget style): `init` → `login` → `launch`. */
 
@@ -97,8 +97,18 @@ async function login(credentials: LoginCredentials): Promise<UserEntity> {
   return publicUser(store.state.me!);
 }
 
+function checkLength(value: string | undefined, name: 'width' | 'height'): void {
+  if (value !== undefined && cssLength(value) === undefined) {
+    throw new Error(
+      `ParleyWidget.launch: ${name} "${value}" is not a CSS length such as 380px, 100% or 80vh`,
+    );
+  }
+}
+
 async function launch(options: LaunchOptions = {}): Promise<void> {
   const { options: initOptions, store } = ready();
+  checkLength(options.width, 'width');
+  checkLength(options.height, 'height');
   await whenDomReady();
   const doc = globalThis.document;
   const target = options.targetElementID ? doc.getElementById(options.targetElementID) : null;
@@ -131,7 +141,7 @@ async function logout(): Promise<void> {
   await current.store.signOut();
 }
 
-function openConversation(type: 'user' | 'group', id: string): Promise<void> {
+async function openConversation(type: 'user' | 'group', id: string): Promise<void> {
   const target = { type, id: requireText(id, type === 'user' ? 'uid' : 'guid') };
   const widget = [...launched][0];
   if (widget) return widget.openConversation(target);
