@@ -4,44 +4,60 @@ import { BoundedMetadata, DisplayName, LinkUrl, Tags } from './users.js';
 
 /** Contracts of CometChat's groups and group members (`/v3/groups`, `/v3/groups/{guid}/members`). */
 
-export const GroupType = z.enum(['public', 'private', 'password']);
+/** CometChat: a group description is at most 255 characters, a password at most 100. */
+export const MAX_DESCRIPTION_LENGTH = 255;
+export const MAX_PASSWORD_LENGTH = 100;
+
+export const GroupType = z.enum(['public', 'private', 'password'], {
+  error: 'must be public, private or password',
+});
 export type GroupType = z.infer<typeof GroupType>;
 
-export const MemberScope = z.enum(['admin', 'moderator', 'participant']);
+export const MemberScope = z.enum(['admin', 'moderator', 'participant'], {
+  error: 'must be admin, moderator or participant',
+});
 export type MemberScope = z.infer<typeof MemberScope>;
 
-export const AddMembersRequest = z
-  .object({
-    admins: z.array(Uid).optional(),
-    moderators: z.array(Uid).optional(),
-    participants: z.array(Uid).optional(),
-    usersToBan: z.array(Uid).optional(),
-  })
-  .refine((body) => Object.values(body).some((uids) => (uids?.length ?? 0) > 0), {
+const GroupPassword = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+const Description = z
+  .string()
+  .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+
+/** UIDs by the scope they join with; `usersToBan` are banned instead. */
+export const GroupMembers = z.strictObject({
+  admins: z.array(Uid).optional(),
+  moderators: z.array(Uid).optional(),
+  participants: z.array(Uid).optional(),
+  usersToBan: z.array(Uid).optional(),
+});
+export type GroupMembers = z.infer<typeof GroupMembers>;
+
+/** An empty body is refused, naming `participants`: adding nobody is a mistake, not a no-op. */
+export const AddMembersRequest = GroupMembers.refine(
+  (members) => Object.values(members).some((uids) => (uids?.length ?? 0) > 0),
+  {
     message: 'name at least one UID in admins, moderators, participants or usersToBan',
     path: ['participants'],
-  });
+  },
+);
 export type AddMembersRequest = z.infer<typeof AddMembersRequest>;
 
 export const CreateGroupRequest = z
-  .object({
+  .strictObject({
     guid: Guid,
     name: DisplayName,
     type: GroupType,
-    password: z.string().min(1).max(100).optional(),
+    password: GroupPassword.optional(),
     icon: LinkUrl.optional(),
-    description: z.string().max(255).optional(),
+    description: Description.optional(),
     metadata: BoundedMetadata.optional(),
     owner: Uid.optional(),
     tags: Tags.optional(),
-    members: z
-      .object({
-        admins: z.array(Uid).optional(),
-        moderators: z.array(Uid).optional(),
-        participants: z.array(Uid).optional(),
-        usersToBan: z.array(Uid).optional(),
-      })
-      .optional(),
+    members: GroupMembers.optional(),
   })
   .refine((group) => group.type !== 'password' || group.password !== undefined, {
     message: 'a password group needs a password',
@@ -49,16 +65,17 @@ export const CreateGroupRequest = z
   });
 export type CreateGroupRequest = z.infer<typeof CreateGroupRequest>;
 
-export const UpdateGroupRequest = z.object({
+/** CometChat: "The unsettable group attributes are icon, description and metadata." */
+export const UpdateGroupRequest = z.strictObject({
   name: DisplayName.optional(),
   type: GroupType.optional(),
-  password: z.string().min(1).max(100).optional(),
+  password: GroupPassword.optional(),
   icon: LinkUrl.optional(),
-  description: z.string().max(255).optional(),
+  description: Description.optional(),
   metadata: BoundedMetadata.optional(),
   owner: Uid.optional(),
   tags: Tags.optional(),
-  unset: z.array(z.enum(['icon', 'description', 'metadata', 'tags'])).optional(),
+  unset: z.array(z.enum(['icon', 'description', 'metadata'])).optional(),
 });
 export type UpdateGroupRequest = z.infer<typeof UpdateGroupRequest>;
 

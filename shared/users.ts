@@ -10,6 +10,10 @@ import { EpochSeconds, MAX_TAG_LENGTH, MAX_TAGS, Metadata, Uid, UserEntity } fro
 export const MAX_NAME_LENGTH = 100;
 export const MAX_URL_LENGTH = 3000;
 export const MAX_METADATA_BYTES = 5 * 1024;
+export const MAX_STATUS_MESSAGE_LENGTH = 255;
+export const MAX_SEARCH_KEY_LENGTH = 100;
+/** CometChat's page-based lists answer at most 1,000 items per page. */
+export const MAX_PAGE_SIZE = 1000;
 
 export const DisplayName = z
   .string()
@@ -34,30 +38,54 @@ export const Tags = z
   )
   .max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
-export const CreateUserRequest = z.object({
+const Role = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+
+const StatusMessage = z
+  .string()
+  .max(MAX_STATUS_MESSAGE_LENGTH, `must be at most ${MAX_STATUS_MESSAGE_LENGTH} characters`);
+
+/** Unknown members are refused rather than dropped, so a misspelt attribute is named, not lost. */
+export const CreateUserRequest = z.strictObject({
   uid: Uid,
   name: DisplayName,
   avatar: LinkUrl.optional(),
   link: LinkUrl.optional(),
-  role: z.string().min(1).max(MAX_NAME_LENGTH).optional(),
-  statusMessage: z.string().max(255).optional(),
+  role: Role.optional(),
+  statusMessage: StatusMessage.optional(),
   metadata: BoundedMetadata.optional(),
   tags: Tags.optional(),
   withAuthToken: z.boolean().optional(),
 });
 export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
 
+/** CometChat: "The unsettable user attributes are avatar, link and metadata." */
 export const UpdateUserRequest = CreateUserRequest.omit({ uid: true, withAuthToken: true })
   .partial()
-  .extend({ unset: z.array(z.enum(['avatar', 'link', 'metadata', 'statusMessage', 'tags'])).optional() });
+  .extend({ unset: z.array(z.enum(['avatar', 'link', 'metadata'])).optional() });
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
 
+export const PageNumber = z.int({ error: 'must be an integer' }).min(1, 'must be at least 1');
+export const PageSize = z
+  .int({ error: 'must be an integer' })
+  .min(1, 'must be at least 1')
+  .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`);
+
+export const SearchKey = z
+  .string()
+  .max(MAX_SEARCH_KEY_LENGTH, `must be at most ${MAX_SEARCH_KEY_LENGTH} characters`);
+
 export const ListUsersQuery = z.object({
-  searchKey: z.string().optional(),
-  status: z.enum(['available', 'offline']).optional(),
+  searchKey: SearchKey.optional(),
+  status: z.enum(['available', 'offline'], { error: 'must be available or offline' }).optional(),
   role: z.string().optional(),
-  page: z.int().min(1).optional(),
-  perPage: z.int().min(1).max(1000).optional(),
+  /** Include each user's tags. */
+  withTags: z.boolean().optional(),
+  page: PageNumber.optional(),
+  perPage: PageSize.optional(),
 });
 export type ListUsersQuery = z.infer<typeof ListUsersQuery>;
 
@@ -65,7 +93,7 @@ export type ListUsersQuery = z.infer<typeof ListUsersQuery>;
 export const CreatedUser = UserEntity.extend({ authToken: z.string().optional() });
 export type CreatedUser = z.infer<typeof CreatedUser>;
 
-export const CreateAuthTokenRequest = z.object({ force: z.boolean().optional() });
+export const CreateAuthTokenRequest = z.strictObject({ force: z.boolean().optional() });
 export type CreateAuthTokenRequest = z.infer<typeof CreateAuthTokenRequest>;
 
 export const AuthToken = z.looseObject({ uid: z.string(), authToken: z.string(), createdAt: EpochSeconds });

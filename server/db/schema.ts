@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { GroupType, MemberScope } from '../../shared/groups.js';
 
 /**
  * Tables of the chat store. Times are integer epoch seconds; JSON members (metadata, tags, message
@@ -43,9 +44,6 @@ export interface AuthTokenTable {
   uid: string;
   created_at: number;
 }
-
-export type GroupType = 'public' | 'password' | 'private';
-export type MemberScope = 'admin' | 'moderator' | 'participant';
 
 export interface GroupTable {
   app_id: string;

@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import type { AuthToken } from '../../shared/users.js';
 import type { AuthTokenTable, ChatDatabase } from '../db/schema.js';
 import { ChatError } from '../errors.js';
 import { nowSeconds } from '../time.js';
 
 export type AuthTokenRow = Selectable<AuthTokenTable>;
 
-export interface AuthTokenEntity {
-  uid: string;
-  authToken: string;
-  createdAt: number;
-}
-
-export const toAuthTokenEntity = (row: AuthTokenRow): AuthTokenEntity => ({
+export const toAuthTokenEntity = (row: AuthTokenRow): AuthToken => ({
   uid: row.uid,
   authToken: row.auth_token,
   createdAt: row.created_at,

@@ -1,7 +1,8 @@
 import { scryptSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { GroupEntity } from '../../shared/message.js';
-import type { ChatDatabase, GroupMemberTable, GroupTable, GroupType, MemberScope } from '../db/schema.js';
+import type { GroupType, MemberScope } from '../../shared/groups.js';
+import type { ChatDatabase, GroupMemberTable, GroupTable } from '../db/schema.js';
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from '../validation.js';

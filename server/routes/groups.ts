@@ -1,77 +1,43 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { badRequest } from '../errors.js';
+import {
+  AddMembersRequest,
+  CreateGroupRequest,
+  GroupMembers,
+  GroupType,
+  MemberScope,
+  UpdateGroupRequest,
+  type GroupMember,
+} from '../../shared/groups.js';
 import { conversationIdFor } from '../../shared/message.js';
+import { SearchKey, type SuccessEnvelope } from '../../shared/users.js';
+import { badRequest } from '../errors.js';
 import type { ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
 import { toGroupEntity } from '../repositories/groups.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
-import {
-  DisplayName,
-  EntityId,
-  LIMITS,
-  LinkUrl,
-  Metadata,
-  PageNumber,
-  PageSize,
-  QueryBoolean,
-  Tags,
-  pagination,
-} from '../validation.js';
+import { EntityId, GroupId, PageNumber, PageSize, QueryBoolean, pagination } from '../validation.js';
 
-const GroupTypeName = z.enum(['public', 'password', 'private'], {
-  error: 'must be public, password or private',
-});
-const Password = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(LIMITS.passwordLength, `must be at most ${LIMITS.passwordLength} characters`);
-const Description = z
-  .string()
-  .max(LIMITS.descriptionLength, `must be at most ${LIMITS.descriptionLength} characters`);
-const UidList = z.array(EntityId);
-
-const MemberLists = z.strictObject({
-  admins: UidList.optional(),
-  moderators: UidList.optional(),
-  participants: UidList.optional(),
-  usersToBan: UidList.optional(),
-});
-
-const CreateGroup = z
-  .strictObject({
-    guid: EntityId,
-    name: DisplayName,
-    type: GroupTypeName,
-    password: Password.optional(),
-    icon: LinkUrl.optional(),
-    description: Description.optional(),
-    metadata: Metadata.optional(),
-    owner: EntityId.optional(),
-    tags: Tags.optional(),
-    members: MemberLists.optional(),
-  })
-  .refine((group) => group.type !== 'password' || group.password !== undefined, {
-    message: 'a password group needs a password',
-    path: ['password'],
-  });
-
-const UpdateGroup = z.strictObject({
-  name: DisplayName.optional(),
-  type: GroupTypeName.optional(),
-  password: Password.optional(),
-  icon: LinkUrl.optional(),
-  description: Description.optional(),
-  metadata: Metadata.optional(),
+/** The shared request schemas with every UID and GUID lower-cased; their refinements still apply. */
+const MemberUids = z.array(EntityId).optional();
+const lowerCasedMembers = {
+  admins: MemberUids,
+  moderators: MemberUids,
+  participants: MemberUids,
+  usersToBan: MemberUids,
+};
+const CreateGroup = CreateGroupRequest.safeExtend({
+  guid: GroupId,
   owner: EntityId.optional(),
-  tags: Tags.optional(),
-  unset: z.array(z.enum(['icon', 'description', 'metadata'])).optional(),
+  members: GroupMembers.extend(lowerCasedMembers).optional(),
 });
+const UpdateGroup = UpdateGroupRequest.extend({ owner: EntityId.optional() });
+const AddMembers = AddMembersRequest.safeExtend(lowerCasedMembers);
 
 const ListGroups = z.looseObject({
-  searchKey: z.string().max(100, 'must be at most 100 characters').optional(),
-  type: GroupTypeName.optional(),
+  searchKey: SearchKey.optional(),
+  type: GroupType.optional(),
   hasJoined: QueryBoolean.optional(),
   withTags: QueryBoolean.optional(),
   page: PageNumber.default(1),
@@ -79,7 +45,7 @@ const ListGroups = z.looseObject({
 });
 
 const ListMembers = z.looseObject({
-  scope: z.enum(['admin', 'moderator', 'participant']).optional(),
+  scope: MemberScope.optional(),
   page: PageNumber.default(1),
   perPage: PageSize.default(100),
 });
@@ -144,11 +110,11 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
     await groups.delete(c.get('app').appId, guid);
     return c.json({
       data: { success: true, message: `Group with guid ${guid} has been deleted successfully.` },
-    });
+    } satisfies SuccessEnvelope);
   });
 
   routes.post('/groups/:guid/members', async (c) => {
-    const body = await jsonBody(c, MemberLists);
+    const body = await jsonBody(c, AddMembers);
     const report = await groupService.addMembers(c.get('app'), pathId(c, 'guid'), onBehalfOf(c), body);
     return c.json({ data: report });
   });
@@ -166,7 +132,7 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
     const data = members.flatMap((member) => {
       const user = people.get(member.uid);
       if (user === undefined) return [];
-      const entity = { ...toUserEntity(user), scope: member.scope, joinedAt: member.joined_at };
+      const entity: GroupMember = { ...toUserEntity(user), scope: member.scope, joinedAt: member.joined_at };
       // Seen by a user, each member names the conversation they would have with it.
       if (viewer !== undefined && viewer !== member.uid) {
         entity.conversationId = conversationIdFor({
@@ -186,7 +152,7 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
     await groupService.kick(c.get('app'), guid, uid, onBehalfOf(c));
     return c.json({
       data: { success: true, message: `The member with ${uid} has been kicked from the Group with ${guid}.` },
-    });
+    } satisfies SuccessEnvelope);
   });
 
   return routes;

@@ -1,61 +1,32 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
+import {
+  CreateAuthTokenRequest,
+  CreateUserRequest,
+  ListUsersQuery,
+  UpdateUserRequest,
+  type SuccessEnvelope,
+} from '../../shared/users.js';
 import type { ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
 import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
-import {
-  DisplayName,
-  EntityId,
-  LinkUrl,
-  Metadata,
-  PageNumber,
-  PageSize,
-  QueryBoolean,
-  Tags,
-  pagination,
-} from '../validation.js';
+import { EntityId, PageNumber, PageSize, QueryBoolean, pagination } from '../validation.js';
 
-const Role = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const CreateUser = CreateUserRequest.extend({ uid: EntityId });
 
-const CreateUser = z.strictObject({
-  uid: EntityId,
-  name: DisplayName,
-  avatar: LinkUrl.optional(),
-  link: LinkUrl.optional(),
-  role: Role.optional(),
-  statusMessage: z.string().max(255, 'must be at most 255 characters').optional(),
-  metadata: Metadata.optional(),
-  tags: Tags.optional(),
-  withAuthToken: z.boolean().optional(),
-});
-
-const UpdateUser = z.strictObject({
-  name: DisplayName.optional(),
-  avatar: LinkUrl.optional(),
-  link: LinkUrl.optional(),
-  role: Role.optional(),
-  statusMessage: z.string().max(255, 'must be at most 255 characters').optional(),
-  metadata: Metadata.optional(),
-  tags: Tags.optional(),
-  unset: z.array(z.enum(['avatar', 'link', 'metadata'])).optional(),
-});
-
-const ListUsers = z.looseObject({
-  searchKey: z.string().max(100, 'must be at most 100 characters').optional(),
-  status: z.enum(['available', 'offline']).optional(),
-  role: z.string().optional(),
+const ListUsers = ListUsersQuery.extend({
   withTags: QueryBoolean.optional(),
   page: PageNumber.default(1),
   perPage: PageSize.default(100),
 });
 
+/** CometChat's API document gives `permanent` the default `"false"`, a string, so text is accepted too. */
 const DeleteUser = z.strictObject({
   permanent: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
 });
-const CreateToken = z.strictObject({ force: z.boolean().optional() });
 const ListTokens = z.looseObject({ page: PageNumber.default(1), perPage: PageSize.default(100) });
 
 /** Users (`/users`) and their auth tokens (`/users/{uid}/auth_tokens`). */
@@ -102,7 +73,7 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
   });
 
   routes.put('/users/:uid', async (c) => {
-    const body = await jsonBody(c, UpdateUser);
+    const body = await jsonBody(c, UpdateUserRequest);
     const row = await users.update(c.get('app').appId, pathId(c, 'uid'), body);
     return c.json({ data: toUserEntity(row, { withTags: true }) });
   });
@@ -111,13 +82,15 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
     const uid = pathId(c, 'uid');
     const body = await jsonBody(c, DeleteUser);
     await users.delete(c.get('app').appId, uid, body.permanent === true || body.permanent === 'true');
-    return c.json({ data: { success: true, message: `User with ${uid} has been deleted successfully.` } });
+    return c.json({
+      data: { success: true, message: `User with ${uid} has been deleted successfully.` },
+    } satisfies SuccessEnvelope);
   });
 
   routes.post('/users/:uid/auth_tokens', async (c) => {
     const appId = c.get('app').appId;
     const user = await users.get(appId, pathId(c, 'uid'));
-    const body = await jsonBody(c, CreateToken);
+    const body = await jsonBody(c, CreateAuthTokenRequest);
     const token = await authTokens.issue(appId, user.uid, body.force === true);
     return c.json({ data: toAuthTokenEntity(token) });
   });
@@ -142,7 +115,7 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
         success: true,
         message: `The auth token of the user ${user.uid} has been deleted successfully.`,
       },
-    });
+    } satisfies SuccessEnvelope);
   });
 
   return routes;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
-import type { ChatDatabase, MemberScope } from '../db/schema.js';
+import type { MemberScope } from '../../shared/groups.js';
+import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, notAMember, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import type { App } from '../repositories/apps.js';

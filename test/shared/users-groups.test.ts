@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { zodErrorToEnvelope } from '../../shared/errors.js';
 import { AddMembersRequest, CreateGroupRequest, UpdateGroupRequest } from '../../shared/groups.js';
-import { CreateUserRequest, UpdateUserRequest } from '../../shared/users.js';
+import { CreateUserRequest, ListUsersQuery, UpdateUserRequest } from '../../shared/users.js';
 
 function fieldAtFault(schema: z.ZodType, input: unknown): unknown {
   const result = schema.safeParse(input);
@@ -63,7 +63,34 @@ describe('user and group contracts', () => {
     [UpdateGroupRequest, { owner: '' }, 'owner'],
     [AddMembersRequest, {}, 'participants'],
     [AddMembersRequest, { participants: ['ok', 'not ok'] }, 'participants.1'],
+    [CreateUserRequest, { uid: 'u1', name: 'A', nickname: 'misspelt' }, 'body'],
+    [UpdateUserRequest, { unset: ['tags'] }, 'unset.0'],
+    [UpdateGroupRequest, { unset: ['tags'] }, 'unset.0'],
+    [
+      CreateGroupRequest,
+      { guid: 'g1', name: 'G', type: 'public', description: 'd'.repeat(256) },
+      'description',
+    ],
+    [ListUsersQuery, { perPage: 1001 }, 'perPage'],
   ] as const)('rejects invalid input %# naming the field', (schema, input, field) => {
     expect(fieldAtFault(schema, input)).toBe(field);
+  });
+
+  it.each([
+    [
+      CreateUserRequest,
+      { uid: 'u1', name: 'A', role: 'r'.repeat(101) },
+      'role: must be at most 100 characters',
+    ],
+    [
+      CreateUserRequest,
+      { uid: 'u1', name: 'A', statusMessage: 's'.repeat(256) },
+      'statusMessage: must be at most 255 characters',
+    ],
+    [UpdateGroupRequest, { password: 'p'.repeat(101) }, 'password: must be at most 100 characters'],
+    [ListUsersQuery, { page: 0 }, 'page: must be at least 1'],
+  ] as const)('names the limit a refused value broke %#', (schema, input, message) => {
+    const result = schema.safeParse(input);
+    expect(result.success ? undefined : zodErrorToEnvelope(result.error).error.message).toBe(message);
   });
 });
