@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ElementLab, mount, recordEvents, recorded } from './support/elements.js';
 
 const lab = new ElementLab();
 beforeAll(() => lab.start());
 afterAll(() => lab.stop());
-afterEach(() => lab.closePages());
 
 const user = (uid: string, name: string, role = 'default') => ({
   entity: { uid, name, role, status: 'online' },

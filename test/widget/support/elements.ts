@@ -10,6 +10,8 @@ import { PageServer } from '../../e2e/widget/support/page-server.js';
 export class ElementLab {
   #browser: Browser | undefined;
   #pages: PageServer | undefined;
+  #page: Page | undefined;
+  #pristine: string[] = [];
 
   async start(): Promise<void> {
     const [built, browser] = await Promise.all([buildWidgetScript(), launchBrowser()]);
@@ -25,16 +27,25 @@ export class ElementLab {
     await this.#pages?.stop();
   }
 
+  /**
+   * The lab page, emptied: one page serves every test of a file (elements are independent, and a
+   * new browser context per test would cost more than the tests themselves).
+   */
   async page(): Promise<Page> {
-    const context = await this.#browser!.newContext();
-    context.setDefaultTimeout(5_000);
-    const page = await context.newPage();
-    await page.goto(`${this.#pages!.origin}/`);
-    return page;
-  }
-
-  async closePages(): Promise<void> {
-    for (const context of this.#browser?.contexts() ?? []) await context.close();
+    if (!this.#page) {
+      const context = await this.#browser!.newContext();
+      context.setDefaultTimeout(5_000);
+      this.#page = await context.newPage();
+      await this.#page.goto(`${this.#pages!.origin}/`);
+      this.#pristine = await this.#page.evaluate(() => Object.keys(window));
+    }
+    await this.#page.evaluate((pristine) => {
+      document.querySelector('main')!.replaceChildren();
+      const keep = new Set(pristine);
+      for (const key of Object.keys(window))
+        if (!keep.has(key)) delete (window as unknown as Record<string, unknown>)[key];
+    }, this.#pristine);
+    return this.#page;
   }
 }
 
