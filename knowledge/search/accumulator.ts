@@ -49,14 +49,6 @@ export class ScoreAccumulator {
     if (scores[slot] !== 0) scores[slot] = (scores[slot] as number) + value;
   }
 
-  /** Multiplies every score by `factor` (> 0). */
-  scale(factor: number): void {
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.touched[i] as number;
-      this.scores[slot] = (this.scores[slot] as number) * factor;
-    }
-  }
-
   score(slot: number): number {
     return this.scores[slot] as number;
   }

@@ -1,4 +1,5 @@
 import type { ScoreAccumulator } from './accumulator.js';
+import type { FieldNorms } from './field-norms.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankingSettings } from './settings.js';
 
@@ -20,22 +21,17 @@ export function inverseDocumentFrequency(liveCount: number, documentFrequency: n
  */
 export class Bm25fScorer {
   private readonly k1: number;
-  private readonly b: number;
-  private readonly titleB: number;
-  private readonly titleWeight: number;
-  private readonly averageBody: number;
-  private readonly averageTitle: number;
-  private readonly titleLength: Uint32Array;
-  private readonly bodyLength: Uint32Array;
+  private readonly body: Float64Array;
+  private readonly title: Float64Array;
 
   constructor(
     private readonly index: InvertedIndex,
     ranking: RankingSettings,
+    norms: FieldNorms,
   ) {
-    ({ k1: this.k1, b: this.b, titleB: this.titleB, titleWeight: this.titleWeight } = ranking);
-    this.averageBody = index.averageBodyLength || 1;
-    this.averageTitle = index.averageTitleLength || 1;
-    ({ titleLength: this.titleLength, bodyLength: this.bodyLength } = index.slotArrays());
+    this.k1 = ranking.k1;
+    norms.refresh(index);
+    ({ body: this.body, title: this.title } = norms);
   }
 
   /** What every occurrence-weighted contribution of a term is multiplied by. */
@@ -47,14 +43,7 @@ export class Bm25fScorer {
 
   /** A term's contribution to one slot, from its title and body frequencies there. */
   score(slot: number, titleTf: number, bodyTf: number, factor: number): number {
-    let tf = 0;
-    if (bodyTf > 0)
-      tf += bodyTf / (1 - this.b + (this.b * (this.bodyLength[slot] as number)) / this.averageBody);
-    if (titleTf > 0) {
-      tf +=
-        (this.titleWeight * titleTf) /
-        (1 - this.titleB + (this.titleB * (this.titleLength[slot] as number)) / this.averageTitle);
-    }
+    const tf = bodyTf * (this.body[slot] as number) + titleTf * (this.title[slot] as number);
     return tf > 0 ? (factor * tf) / (this.k1 + tf) : 0;
   }
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Chunk, ChunkIndex, RankedChunk } from '../types.js';
 import { ScoreAccumulator } from './accumulator.js';
-import type { WeightedTerm } from './bm25f.js';
+import { inverseDocumentFrequency, type WeightedTerm } from './bm25f.js';
 import { decodeChunkColumns, encodeChunkColumns, type ChunkColumns } from './chunk-columns.js';
 import { ChunkStore } from './chunk-store.js';
+import { FieldNorms } from './field-norms.js';
 import { ensureLength } from './growable.js';
 import { InvertedIndex } from './inverted-index.js';
 import { rankSlots } from './ranking.js';
@@ -20,6 +21,7 @@ export interface ChunkSearchOptions {
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 1000;
+const MAX_QUERY_TERMS = 64;
 
 const ChunkInput = z.object({
   id: z.string().min(1),
@@ -50,7 +52,7 @@ interface IndexState {
  */
 export class SearchIndex implements ChunkIndex {
   private readonly tokenizer: Tokenizer;
-  private readonly accumulator = new ScoreAccumulator();
+  private readonly scratch: { accumulator: ScoreAccumulator; norms: FieldNorms };
   private index: InvertedIndex;
   private store: ChunkStore;
   /** Slot → chunk id; empty for removed chunks. */
@@ -66,6 +68,7 @@ export class SearchIndex implements ChunkIndex {
     state?: IndexState,
   ) {
     this.tokenizer = createTokenizer(settings.tokenizer);
+    this.scratch = { accumulator: new ScoreAccumulator(), norms: new FieldNorms(settings.ranking) };
     this.index = state?.index ?? new InvertedIndex();
     this.store = state?.store ?? ChunkStore.empty();
     this.slotChunkIds = state?.slotChunkIds ?? [];
@@ -128,7 +131,7 @@ export class SearchIndex implements ChunkIndex {
     const weighted = this.queryTerms(query);
     if (weighted.length === 0) return [];
     const onePerDocument = options.onePerDocument ?? true;
-    const ranked = rankSlots(this.index, this.settings.ranking, this.accumulator, {
+    const ranked = rankSlots(this.index, this.settings.ranking, this.scratch, {
       query: weighted,
       limit,
       documentOf: onePerDocument ? (slot) => this.slotDocument[slot] as number : undefined,
@@ -278,7 +281,10 @@ export class SearchIndex implements ChunkIndex {
     return number;
   }
 
-  /** Distinct known query terms, each weighted by how often the query repeats it. */
+  /**
+   * Distinct known query terms, each weighted by how often the query repeats it; of a very long
+   * query (a pasted paragraph) only the MAX_QUERY_TERMS that weigh most, so its cost stays bounded.
+   */
   private queryTerms(query: string): WeightedTerm[] {
     const counts = new Map<number, number>();
     for (const term of this.tokenizer.terms(query)) {
@@ -286,7 +292,14 @@ export class SearchIndex implements ChunkIndex {
       if (termId !== undefined && this.index.documentFrequency(termId) > 0)
         counts.set(termId, (counts.get(termId) ?? 0) + 1);
     }
-    return [...counts].map(([termId, weight]) => ({ termId, weight }));
+    const terms = [...counts].map(([termId, weight]) => ({ termId, weight }));
+    if (terms.length <= MAX_QUERY_TERMS) return terms;
+    const { liveCount } = this.index;
+    const importance = (term: WeightedTerm) =>
+      term.weight * inverseDocumentFrequency(liveCount, this.index.documentFrequency(term.termId));
+    return terms
+      .sort((x, y) => importance(y) - importance(x) || x.termId - y.termId)
+      .slice(0, MAX_QUERY_TERMS);
   }
 
   /** Renumbers live slots densely, drops unused terms and removed chunks' leftovers. */

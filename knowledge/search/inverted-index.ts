@@ -70,6 +70,9 @@ export class InvertedIndex {
     }
   }
 
+  /** Counts changes, so what is derived from slot lengths knows when to be recomputed. */
+  version = 0;
+
   /** Slots ever handed out, dead ones included. */
   get slotCount(): number {
     return this.slots;
@@ -96,6 +99,7 @@ export class InvertedIndex {
   /** Adds one chunk's terms and returns its slot. */
   addSlot(titleTerms: readonly string[], bodyTerms: readonly string[]): number {
     const slot = this.slots++;
+    this.version++;
     this.slotStart = ensureLength(this.slotStart, this.slots);
     this.slotTitleLength = ensureLength(this.slotTitleLength, this.slots);
     this.slotBodyLength = ensureLength(this.slotBodyLength, this.slots);
@@ -118,6 +122,7 @@ export class InvertedIndex {
 
   removeSlot(slot: number): void {
     if (this.slotLive[slot] !== 1) return;
+    this.version++;
     const { terms } = this.slotTerms(slot);
     const seen = this.scratchTitle;
     for (const term of terms) {

@@ -1,6 +1,7 @@
 import { bestSlots, type ScoreAccumulator } from './accumulator.js';
 import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
 import { feedbackTerms } from './feedback.js';
+import type { FieldNorms } from './field-norms.js';
 import type { InvertedIndex } from './inverted-index.js';
 import { rerankByProximity, type RankedSlot } from './proximity.js';
 import type { RankingSettings } from './settings.js';
@@ -19,7 +20,7 @@ export interface RankRequest {
  * them to lift it past all of them; scanning their postings cost most of a query's time at 100k
  * chunks (about 670k postings for a query of 8 terms).
  */
-const FEEDBACK_CANDIDATES_PER_DEPTH = 10;
+const FEEDBACK_CANDIDATES_PER_DEPTH = 5;
 
 /**
  * The ranking pipeline: BM25F over the postings of the query terms; the proximity bonus re-ranks
@@ -30,12 +31,13 @@ const FEEDBACK_CANDIDATES_PER_DEPTH = 10;
 export function rankSlots(
   index: InvertedIndex,
   ranking: RankingSettings,
-  accumulator: ScoreAccumulator,
+  scratch: { accumulator: ScoreAccumulator; norms: FieldNorms },
   { query, limit, documentOf }: RankRequest,
 ): RankedSlot[] {
+  const { accumulator } = scratch;
   accumulator.prepare(index.slotCount);
   try {
-    const scorer = new Bm25fScorer(index, ranking);
+    const scorer = new Bm25fScorer(index, ranking, scratch.norms);
     const depth = Math.max(limit, ranking.rerankDepth);
     scorer.accumulate(query, accumulator);
     let proximityTerms = query;
@@ -47,16 +49,14 @@ export function rankSlots(
         query,
         ranking,
       );
-      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms).map(
-        ({ termId, weight }) => ({
-          termId,
-          weight: (1 - originalQueryWeight) * weight,
-        }),
-      );
-      // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t); BM25F is linear in the term weights, so
-      // the first pass scores, scaled, already hold the original part.
+      // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
+      // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
+      // feedback part is added with weight (1-λ)·|q|/λ and scores stay on the first pass's scale.
       const queryLength = query.reduce((sum, { weight }) => sum + weight, 0);
-      accumulator.scale(originalQueryWeight / queryLength);
+      const feedbackWeight = ((1 - originalQueryWeight) * queryLength) / originalQueryWeight;
+      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms).map(
+        ({ termId, weight }) => ({ termId, weight: feedbackWeight * weight }),
+      );
       const candidateLimit = depth * FEEDBACK_CANDIDATES_PER_DEPTH;
       const common = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
       // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
@@ -68,10 +68,9 @@ export function rankSlots(
       );
       if (common.length > 0)
         scorer.accumulateFor(bestSlots(accumulator, candidateLimit), common, accumulator);
-      proximityTerms = mergeWeights(
-        query.map(({ termId, weight }) => ({ termId, weight: (originalQueryWeight * weight) / queryLength })),
-        expansion,
-      ).filter(({ termId }) => query.some((term) => term.termId === termId));
+      proximityTerms = mergeWeights(query, expansion).filter(({ termId }) =>
+        query.some((term) => term.termId === termId),
+      );
     }
     const ranked = rerankByProximity(
       index,

@@ -93,6 +93,17 @@ describe('ranking', () => {
     expect(index.search('the of and what is')).toEqual([]);
   });
 
+  it('keeps the rarest words of a query of hundreds of words', () => {
+    const commonWords = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ');
+    const index = createChunkIndex();
+    index.add([
+      ...Array.from({ length: 40 }, (_, i) => chunk(`common-${i}`, commonWords)),
+      chunk('flutter', 'panel flutter at supersonic speed'),
+    ]);
+    const found = index.search(`${commonWords} flutter`, { limit: 100 }).map(({ chunk }) => chunk.documentId);
+    expect(found).toContain('flutter');
+  });
+
   it('returns no results for words the index has never seen', () => {
     expect(indexOf(chunk('wing', 'wing')).search('zeppelin')).toEqual([]);
   });

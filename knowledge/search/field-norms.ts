@@ -1,0 +1,33 @@
+import { ensureLength } from './growable.js';
+import type { InvertedIndex } from './inverted-index.js';
+import type { RankingSettings } from './settings.js';
+
+/**
+ * Per-slot BM25F length normalisation, 1 / (1 - b + b·length/average) for the body and the same
+ * times the title weight for the title, kept between queries and recomputed only after the index
+ * changed: the scoring loop then multiplies where it would divide twice per posting.
+ */
+export class FieldNorms {
+  body = new Float64Array(256);
+  title = new Float64Array(256);
+  private index: InvertedIndex | undefined;
+  private version = -1;
+
+  constructor(private readonly ranking: RankingSettings) {}
+
+  refresh(index: InvertedIndex): void {
+    if (index === this.index && index.version === this.version) return;
+    const { b, titleB, titleWeight } = this.ranking;
+    const { titleLength, bodyLength } = index.slotArrays();
+    const averageBody = index.averageBodyLength || 1;
+    const averageTitle = index.averageTitleLength || 1;
+    this.body = ensureLength(this.body, index.slotCount);
+    this.title = ensureLength(this.title, index.slotCount);
+    for (let slot = 0; slot < index.slotCount; slot++) {
+      this.body[slot] = 1 / (1 - b + (b * (bodyLength[slot] as number)) / averageBody);
+      this.title[slot] = titleWeight / (1 - titleB + (titleB * (titleLength[slot] as number)) / averageTitle);
+    }
+    this.index = index;
+    this.version = index.version;
+  }
+}
