@@ -6,7 +6,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { DocumentPage, LoadOptions } from '../types.js';
 import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
@@ -30,6 +29,9 @@ export type PdfInput = { file: string } | { data: Uint8Array };
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promise<PdfText> {
+  // Loaded on first use: pdf.js's legacy build installs core-js polyfills that replace the global
+  // JSON.parse/stringify with far slower versions, which only the parser workers should pay for.
+  const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = getDocument({
     ...('file' in input
       ? { url: pathToFileURL(input.file), disableStream: true, disableAutoFetch: true }
