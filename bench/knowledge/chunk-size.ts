@@ -9,7 +9,7 @@
  * `answer@6` = share of queries whose top 6 chunks together hold at least half of some relevant
  * abstract; `on-topic@6` = share of those chunks' characters that come from relevant abstracts.
  *
- *   npx tsx bench/knowledge/chunk-size.ts [--data /work/shared/data/cranfield] [--group 40]
+ *   npx tsx bench/knowledge/chunk-size.ts [--data ../shared/data/cranfield] [--group 40]
  *
  * Prints a table and writes bench/results/chunk-size.json.
  */
@@ -20,6 +20,7 @@ import { stemmer } from '@orama/stemmers/english';
 import { stopwords } from '@orama/stopwords/english';
 import { chunkDocument } from '../../knowledge/chunker.js';
 import type { Chunk, LoadedDocument } from '../../knowledge/types.js';
+import { DEFAULT_CRANFIELD_DIR } from './retrieval.js';
 
 interface Abstract {
   id: number;
@@ -58,11 +59,11 @@ const CONTEXT_CHUNKS = 6;
 
 const { values } = parseArgs({
   options: {
-    data: { type: 'string', default: '/work/shared/data/cranfield' },
+    data: { type: 'string', default: DEFAULT_CRANFIELD_DIR },
     group: { type: 'string', default: '40' },
   },
 });
-const dataDir = values.data ?? '/work/shared/data/cranfield';
+const dataDir = values.data ?? DEFAULT_CRANFIELD_DIR;
 const group = Number(values.group);
 
 const SETTINGS: Setting[] = [250, 500, 750, 1000, 1500, 2000, 3000].flatMap((maxChars) => [

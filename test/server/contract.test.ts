@@ -10,7 +10,9 @@ import { createTestStore, startTestServer, type TestServer, type TestStore } fro
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the OpenAPI document is untyped JSON
 type Json = any;
-const spec: Json = JSON.parse(readFileSync('/work/shared/reference/cometchat-chat-apis.json', 'utf8'));
+// The project's shared/ folder sits beside the repository (../shared), on developer machines and in CI.
+const specPath = new URL('../../../shared/reference/cometchat-chat-apis.json', import.meta.url);
+const spec: Json = JSON.parse(readFileSync(specPath, 'utf8'));
 
 const exampleOf = (method: string, path: string): Json =>
   spec.paths[path][method].responses['200'].content['application/json'].example;
