@@ -18,7 +18,7 @@ function failureOf(error: unknown, timeoutMs: number): string {
     return `timed out after ${timeoutMs} ms`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   if (typeof cause?.code === 'string') return `connection failed: ${cause.code}`;
-  return 'connection failed';
+  return 'request failed';
 }
 
 export async function postWebhook(

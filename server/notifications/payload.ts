@@ -9,7 +9,7 @@ import { CALL_TOPICS, type NotificationEvent } from './triggers.js';
  * message's metadata unless those are asked for too.
  */
 
-/** FCM and APNs refuse payloads above 4 KB; `trimTextFieldSetting` shortens the text to fit. */
+/** FCM and APNs refuse payloads above 4 KB; `trimTextFieldSetting` shortens text to fit. */
 export const PUSH_PAYLOAD_LIMIT_BYTES = 4096;
 
 export interface IncludeFlags {
@@ -43,28 +43,39 @@ export function messageObjectFor(message: Message, flags: IncludeFlags): Message
 
 const utf8Bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
-/** Shortens `message.data.text` (whole characters, with an ellipsis) until `details` fits the push limit. */
-function trimTextToFit(details: PushDetails): PushDetails {
-  const message = details.message;
-  const text = message?.data.text;
-  if (message === undefined || typeof text !== 'string' || utf8Bytes(details) <= PUSH_PAYLOAD_LIMIT_BYTES)
-    return details;
+/** The longest prefix of `text` (whole characters, then an ellipsis) with which `build` fits the push limit. */
+function fitText(text: string, build: (text: string) => PushDetails): PushDetails {
   const characters = Array.from(text);
-  const withText = (kept: number): PushDetails => ({
-    ...details,
-    message: {
-      ...message,
-      data: { ...message.data, text: kept === 0 ? '' : `${characters.slice(0, kept).join('')}…` },
-    },
-  });
+  const withKept = (kept: number): PushDetails =>
+    build(kept === characters.length ? text : kept === 0 ? '' : `${characters.slice(0, kept).join('')}…`);
+  const fits = (kept: number): boolean => utf8Bytes(withKept(kept)) <= PUSH_PAYLOAD_LIMIT_BYTES;
+  if (fits(characters.length)) return withKept(characters.length);
   let low = 0;
   let high = characters.length - 1;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (utf8Bytes(withText(middle)) <= PUSH_PAYLOAD_LIMIT_BYTES) low = middle;
+    if (fits(middle)) low = middle;
     else high = middle - 1;
   }
-  return withText(low);
+  return withKept(low);
+}
+
+/**
+ * `trimTextFieldSetting`: shortens the message object's text, then if need be the body (which
+ * templates often fill with the same text), until the payload fits the push limit.
+ */
+function trimTextToFit(details: PushDetails): PushDetails {
+  if (utf8Bytes(details) <= PUSH_PAYLOAD_LIMIT_BYTES) return details;
+  const message = details.message;
+  const text = message?.data.text;
+  const withShortText =
+    message !== undefined && typeof text === 'string'
+      ? fitText(text, (kept) => ({
+          ...details,
+          message: { ...message, data: { ...message.data, text: kept } },
+        }))
+      : details;
+  return fitText(withShortText.body, (kept) => ({ ...withShortText, body: kept }));
 }
 
 /** `notificationDetails` of a push webhook call, in CometChat's push payload terms. */
@@ -131,7 +142,6 @@ export function pushDetails(
   }
   if (Object.keys(push.customJson).length > 0) details.custom = push.customJson;
   const message = messageObjectFor(event.message, push);
-  if (message === undefined) return details;
-  details.message = message;
+  if (message !== undefined) details.message = message;
   return push.trimTextFieldSetting ? trimTextToFit(details) : details;
 }

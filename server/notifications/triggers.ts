@@ -183,6 +183,7 @@ export function eventOfReaction(appId: string, message: Message, reaction: React
     mentions: noMentions,
     mentionsAll: false,
     reaction,
-    occurrence: `${message.id}:${reaction.by.uid.toLowerCase()}:${reaction.reaction}`,
+    // Encoded: the occurrence ends up in the idempotency key header, which must be plain ASCII.
+    occurrence: `${message.id}:${reaction.by.uid.toLowerCase()}:${encodeURIComponent(reaction.reaction)}`,
   };
 }

@@ -1,0 +1,116 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { silentLogger } from '../../../server/index.js';
+import { NotificationEngine, type NotificationOptions } from '../../../server/notifications/index.js';
+import { startTestServer, type TestServer, type TestStore } from '../support.js';
+
+/** A clock the test moves by hand. */
+export class ManualClock {
+  constructor(private current = Date.parse('2026-01-05T12:00:00Z')) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  set(iso: string): void {
+    this.current = Date.parse(iso);
+  }
+}
+
+export interface NotifiedServer {
+  api: TestServer;
+  engine: NotificationEngine;
+  close(): Promise<void>;
+}
+
+/** The real chat server whose notifications engine runs with the test's options (clock, presence, timing). */
+export async function startNotifiedServer(
+  store: TestStore,
+  options: NotificationOptions = {},
+): Promise<NotifiedServer> {
+  const api = await startTestServer(store);
+  await api.server.notifications.stop();
+  const engine = new NotificationEngine(api.server.services, silentLogger, {
+    pollIntervalMs: false,
+    ...options,
+  }).start();
+  return {
+    api,
+    engine,
+    close: async () => {
+      await engine.stop();
+      await api.close();
+    },
+  };
+}
+
+export interface ReceivedCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The raw body, as signed. */
+  raw: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  body: any;
+}
+
+export type ReceiverMode = 'ok' | 'fail' | 'hang' | 'redirect';
+
+/** A real webhook receiver on an ephemeral port whose answer the test chooses. */
+export class Receiver {
+  readonly calls: ReceivedCall[] = [];
+  mode: ReceiverMode = 'ok';
+  private readonly hanging: ServerResponse[] = [];
+  private readonly server: Server;
+  url = '';
+
+  private constructor() {
+    this.server = createServer((request, response) => {
+      let raw = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (raw += chunk));
+      request.on('end', () => this.answer(request.url ?? '/', request.headers, raw, response));
+    });
+  }
+
+  static async start(): Promise<Receiver> {
+    const receiver = new Receiver();
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
+    return receiver;
+  }
+
+  private answer(path: string, headers: IncomingHttpHeaders, raw: string, response: ServerResponse): void {
+    this.calls.push({ path, headers, raw, body: JSON.parse(raw) });
+    if (this.mode === 'hang') {
+      this.hanging.push(response);
+      return;
+    }
+    if (this.mode === 'redirect') {
+      response.writeHead(302, { location: `${this.url}/elsewhere` }).end();
+      return;
+    }
+    response.writeHead(this.mode === 'ok' ? 200 : 500).end(this.mode);
+  }
+
+  callsTo(path: string): ReceivedCall[] {
+    return this.calls.filter((call) => call.path === path);
+  }
+
+  /** Waits (polling) until `count` calls reached `path`; fails the test if they never do. */
+  async waitForCalls(path: string, count: number): Promise<ReceivedCall[]> {
+    await expect
+      .poll(() => this.callsTo(path).length, { timeout: 15_000, interval: 20 })
+      .toBeGreaterThanOrEqual(count);
+    return this.callsTo(path);
+  }
+
+  async close(): Promise<void> {
+    for (const response of this.hanging) response.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export const SECRET = 'test-webhook-secret-0123';
