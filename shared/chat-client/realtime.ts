@@ -144,10 +144,21 @@ export class RealtimeChannel {
     }
     this.#socket = socket;
     let authenticated = false;
+    // Gives the socket up at once: on a dead network its closing handshake would never finish.
+    const lost = (refused: boolean) => {
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
+      this.#detach(socket);
+      this.#stopPinging();
+      // Opened but never accepted: the service may have refused the JWT, so the next try asks for a fresh one.
+      if (refused) this.#authRefused = true;
+      socket.close();
+      if (this.#state !== 'stopped') this.#scheduleReconnect();
+    };
     socket.onopen = () => {
       socket.send(JSON.stringify(auth));
       this.#after(this.#keepAlive.authTimeoutMs, () => {
-        if (!authenticated && this.#socket === socket) socket.close(4000, 'auth timeout');
+        if (!authenticated) lost(true);
       });
     };
     socket.onmessage = (event) => {
@@ -171,7 +182,7 @@ export class RealtimeChannel {
           authenticated = true;
           this.#authRefused = false;
           this.#attempt = 0;
-          this.#startPinging(socket);
+          this.#startPinging(socket, () => lost(false));
           this.#setState('connected');
         }
         return;
@@ -181,24 +192,16 @@ export class RealtimeChannel {
     socket.onerror = () => {
       // A close always follows an error; reconnecting is handled there.
     };
-    socket.onclose = () => {
-      if (this.#socket !== socket) return;
-      this.#socket = undefined;
-      this.#detach(socket);
-      this.#stopPinging();
-      // Opened but never accepted: the service refused the JWT, so the next try asks for a fresh one.
-      if (!authenticated) this.#authRefused = true;
-      if (this.#state !== 'stopped') this.#scheduleReconnect();
-    };
+    socket.onclose = () => lost(!authenticated);
   }
 
-  #startPinging(socket: SocketLike): void {
+  #startPinging(socket: SocketLike, onSilent: () => void): void {
     this.#stopPinging();
     this.#pingTimer = setInterval(() => {
       if (socket.readyState !== OPEN) return;
       socket.send(JSON.stringify({ action: 'ping', ack: 'true' }));
       clearTimeout(this.#pongTimer);
-      this.#pongTimer = setTimeout(() => socket.close(4001, 'no pong'), this.#keepAlive.pongTimeoutMs);
+      this.#pongTimer = setTimeout(onSilent, this.#keepAlive.pongTimeoutMs);
     }, this.#keepAlive.intervalMs);
   }
 

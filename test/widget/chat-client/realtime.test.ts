@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatClient, ChatClientEvents, Message } from '../../../shared/chat-client/index.js';
 import { clientOf, closeClients } from '../support/client.js';
+import { NetworkProxy } from '../support/network-proxy.js';
 import { ProtocolFake } from '../support/protocol-fake.js';
 import { waitFor } from '../support/wait.js';
 
@@ -119,13 +120,21 @@ describe('the realtime channel', () => {
 });
 
 describe('staying connected', () => {
-  it('gives up a socket that stops answering pings and connects again', async () => {
-    const alice = await connected('alice', { keepAlive: { intervalMs: 30, pongTimeoutMs: 30 } });
-    const states = collect(alice, 'connection');
-    fake.answerPings = false;
-    await waitFor(() => states.includes('waiting'), 'the socket to be given up');
-    fake.answerPings = true;
-    await waitFor(() => alice.connection === 'connected', 'the reconnect');
+  it('gives up a socket on a frozen network, where nothing closes, and connects again once it thaws', async () => {
+    const network = await new NetworkProxy(Number(new URL(fake.url).port)).start();
+    try {
+      const alice = await connected('alice', {
+        host: network.url,
+        keepAlive: { intervalMs: 30, pongTimeoutMs: 30 },
+      });
+      const states = collect(alice, 'connection');
+      network.freeze();
+      await waitFor(() => states.includes('waiting'), 'the socket to be given up');
+      network.thaw();
+      await waitFor(() => alice.connection === 'connected', 'the reconnect');
+    } finally {
+      await network.stop();
+    }
   });
 
   it('reconnects after the service restarts and fetches the messages sent meanwhile', async () => {

@@ -76,8 +76,6 @@ export class ProtocolFake {
   readonly messages: FakeMessage[] = [];
   readonly requests: RecordedRequest[] = [];
   readonly framesReceived: { uid: string; frame: Record<string, unknown> }[] = [];
-  /** When false, the socket never answers pings (to test the client's pong timeout). */
-  answerPings = true;
   #tokens = new Map<string, string>();
   #jwts = new Map<string, string>();
   #lastRead = new Map<string, number>();
@@ -516,7 +514,7 @@ export class ProtocolFake {
         return;
       }
       if (frame.action === 'ping') {
-        if (this.answerPings) socket.send(JSON.stringify({ action: 'pong' }));
+        socket.send(JSON.stringify({ action: 'pong' }));
         return;
       }
       if (frame.type === 'auth') {
