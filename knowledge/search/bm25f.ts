@@ -21,8 +21,8 @@ export function inverseDocumentFrequency(liveCount: number, documentFrequency: n
  */
 export class Bm25fScorer {
   private readonly k1: number;
-  private readonly body: Float64Array;
-  private readonly title: Float64Array;
+  private readonly body: Float32Array;
+  private readonly title: Float32Array;
 
   constructor(
     private readonly index: InvertedIndex,
@@ -53,19 +53,31 @@ export class Bm25fScorer {
    */
   accumulate(query: readonly WeightedTerm[], accumulator: ScoreAccumulator, touchedOnly = false): void {
     const { live } = this.index.slotArrays();
+    const { body, title, k1 } = this;
+    const { scores, touched } = accumulator;
     for (const term of query) {
       const factor = this.termFactor(term);
       if (factor === 0) continue;
+      // The hot loop of every query: score() and accumulator.add() written out in place.
       this.index.scanPostings(term.termId, (pool, from, to) => {
+        let count = accumulator.count;
         for (let at = from; at < to; at += 2) {
           const slot = pool[at] as number;
           if (live[slot] !== 1) continue;
           const packed = pool[at + 1] as number;
-          const contribution = this.score(slot, packed >>> 16, packed & 0xffff, factor);
-          if (contribution === 0) continue;
-          if (touchedOnly) accumulator.addToTouched(slot, contribution);
-          else accumulator.add(slot, contribution);
+          const titleTf = packed >>> 16;
+          const tf =
+            (packed & 0xffff) * (body[slot] as number) +
+            (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
+          if (tf === 0) continue;
+          const before = scores[slot] as number;
+          if (before === 0) {
+            if (touchedOnly) continue;
+            touched[count++] = slot;
+          }
+          scores[slot] = before + (factor * tf) / (k1 + tf);
         }
+        accumulator.count = count;
       });
     }
   }

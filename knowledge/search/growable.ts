@@ -3,7 +3,7 @@
  * instead of per-term JS arrays: a JS array costs 8 bytes per element plus an object per list.
  */
 
-type NumberArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+type NumberArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
 /** `array` when it already holds `length` elements, otherwise a larger copy of it. */
 export function ensureLength<T extends NumberArray>(array: T, length: number): T {

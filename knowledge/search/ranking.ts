@@ -41,6 +41,7 @@ export function rankSlots(
     const depth = Math.max(limit, ranking.rerankDepth);
     scorer.accumulate(query, accumulator);
     let proximityTerms = query;
+    let feedbackCandidates: number[] | undefined;
     if (ranking.feedback && accumulator.count > 0) {
       const { documents, terms, originalQueryWeight } = ranking.feedback;
       const firstPass = rerankByProximity(
@@ -66,18 +67,21 @@ export function rankSlots(
         accumulator,
         true,
       );
-      if (common.length > 0)
-        scorer.accumulateFor(bestSlots(accumulator, candidateLimit), common, accumulator);
+      if (common.length > 0) {
+        feedbackCandidates = bestSlots(accumulator, candidateLimit);
+        scorer.accumulateFor(feedbackCandidates, common, accumulator);
+      }
       proximityTerms = mergeWeights(query, expansion).filter(({ termId }) =>
         query.some((term) => term.termId === termId),
       );
     }
-    const ranked = rerankByProximity(
-      index,
-      scored(accumulator, bestSlots(accumulator, depth)),
-      proximityTerms,
-      ranking,
-    );
+    // The feedback candidates only gained, every other chunk stayed below them: the best are among them.
+    const best = feedbackCandidates
+      ? scored(accumulator, feedbackCandidates)
+          .sort((x, y) => y.score - x.score || x.slot - y.slot)
+          .slice(0, depth)
+      : scored(accumulator, bestSlots(accumulator, depth));
+    const ranked = rerankByProximity(index, best, proximityTerms, ranking);
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();
