@@ -304,6 +304,66 @@ describe('<parley-conversation-list>', () => {
   });
 });
 
+describe('<parley-thread>', () => {
+  const day = 86_400;
+  const thread = (messages: unknown[], extra: Record<string, unknown> = {}) => ({
+    target: { type: 'user', id: 'bob' },
+    peer: { uid: 'bob', name: 'Bob Stone', role: 'default', status: 'online' },
+    messages,
+    pending: [],
+    loading: false,
+    loadingOlder: false,
+    readUpTo: 0,
+    deliveredUpTo: 0,
+    typing: [],
+    ...extra,
+  });
+  const at = (id: string, sentAt: number, sender = 'bob') => ({
+    ...message({ id, sender, text: `m${id}` }),
+    sentAt,
+  });
+
+  it('separates the days of a conversation', async () => {
+    const page = await lab.page();
+    const start = 1_900_000_000;
+    await mount(page, 'parley-thread', {
+      me: 'alice',
+      thread: thread([at('1', start), at('2', start + 60), at('3', start + day)]),
+    });
+    expect(await page.getByRole('log').locator('h3').count()).toBe(2);
+    expect(await page.getByRole('log').locator('h3 + parley-message').count()).toBe(2);
+  });
+
+  it('offers older messages while there are any, and says where the conversation begins', async () => {
+    const page = await lab.page();
+    await recordEvents(page, 'parley-load-older');
+    await mount(page, 'parley-thread', {
+      me: 'alice',
+      thread: thread([at('5', 1_900_000_000)], { older: { id: '5', sentAt: 1 } }),
+    });
+    await page.getByRole('button', { name: 'Load older messages' }).click();
+    expect((await recorded(page, 'parley-load-older')).length).toBeGreaterThan(0);
+    await mount(page, 'parley-thread', { me: 'alice', thread: thread([at('1', 1_900_000_000)]) });
+    await page.getByText('This is the beginning of the conversation.').waitFor();
+  });
+
+  it('says who is typing and marks own messages read up to the receipt', async () => {
+    const page = await lab.page();
+    const messages = [at('1', 1_900_000_000, 'alice'), at('2', 1_900_000_010, 'alice')];
+    const typing = [{ uid: 'bob', name: 'Bob Stone', role: 'default', status: 'online' }];
+    await mount(page, 'parley-thread', {
+      me: 'alice',
+      thread: thread(messages, { readUpTo: 1, deliveredUpTo: 2, typing }),
+    });
+    await page.getByText('Bob Stone is typing…').first().waitFor();
+    expect(
+      await page
+        .locator('parley-message [role="img"]')
+        .evaluateAll((icons) => icons.map((i) => i.getAttribute('aria-label'))),
+    ).toEqual(['Read', 'Delivered']);
+  });
+});
+
 describe('<parley-launcher>', () => {
   it('names its action and the unread count, and says whether the window is open', async () => {
     const page = await lab.page();
