@@ -70,6 +70,8 @@ function spillsIntoToday(yesterday: DaySchedule, minute: number): boolean {
 
 /** Whether `instant` (epoch ms) falls in a do-not-disturb span of the schedule in `timeZone`. */
 export function inScheduledDnd(schedule: WeekSchedule, instant: number, timeZone: string): boolean {
+  // Most schedules have no span switched on; they need no local time.
+  if (!Object.values(schedule).some((day) => day.dnd)) return false;
   const { weekday, minute } = localTime(instant, timeZone);
   const today = schedule[WEEKDAYS[weekday] as Weekday];
   const yesterday = schedule[WEEKDAYS[(weekday + 6) % 7] as Weekday];
