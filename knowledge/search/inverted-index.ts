@@ -142,10 +142,6 @@ export class InvertedIndex {
     return { live: this.slotLive, titleLength: this.slotTitleLength, bodyLength: this.slotBodyLength };
   }
 
-  isLive(slot: number): boolean {
-    return this.slotLive[slot] === 1;
-  }
-
   termId(term: string): number | undefined {
     return this.termIds.get(term);
   }
@@ -155,15 +151,7 @@ export class InvertedIndex {
     return this.termDf[termId] ?? 0;
   }
 
-  titleLength(slot: number): number {
-    return this.slotTitleLength[slot] ?? 0;
-  }
-
-  bodyLength(slot: number): number {
-    return this.slotBodyLength[slot] ?? 0;
-  }
-
-  /** Postings of a term, dead slots included: callers skip those with `isLive`. */
+  /** Postings of a term, dead slots included: callers skip those `slotArrays().live` marks 0. */
   scanPostings(termId: number, visit: BlockVisitor): void {
     this.postings.scan(termId, visit);
   }
