@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
+import { ClientProtocol } from './client-protocol.js';
 import { openChatStore } from './db/database.js';
 import { createHttpApp } from './http/app.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
@@ -7,6 +7,8 @@ import { createLogger, type Logger } from './log.js';
 import { NotificationEngine, type NotificationOptions } from './notifications/index.js';
 import type { AppSeed, SeededApp } from './repositories/apps.js';
 import { createChatServices, type ChatServices } from './services/registry.js';
+import { localhostCertificate, type TlsCertificate } from './tls/certificate.js';
+import { listen } from './tls/listener.js';
 
 export interface ChatServerOptions {
   port?: number;
@@ -20,6 +22,15 @@ export interface ChatServerOptions {
   logger?: Logger;
   /** Clock, presence source and delivery timing of the notifications engine. */
   notifications?: NotificationOptions;
+  /**
+   * Serve https/wss as well (the SDK speaks nothing else): a given certificate, or `self-signed`
+   * for a localhost certificate kept in the data dir. Plain http stays open to this machine.
+   */
+  tls?: TlsCertificate | 'self-signed' | undefined;
+  /** `host[:port]` clients reach the server at, for the SDK's settings; default: the Host they send. */
+  publicHost?: string | undefined;
+  /** Where form apiActions are sent from; tests point it at their own fetch. */
+  actionFetch?: typeof fetch;
 }
 
 export interface ChatServer {
@@ -30,6 +41,10 @@ export interface ChatServer {
   services: ChatServices;
   /** Decides and delivers notifications in the background. */
   notifications: NotificationEngine;
+  /** The client API, realtime channel and forms. */
+  client: ClientProtocol;
+  /** The certificate when TLS is on (to trust it, or to hand to a test client). */
+  tls?: { certPath?: string; created: boolean; cert: string };
   close(): Promise<void>;
 }
 
@@ -52,19 +67,39 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const services = createChatServices(store);
   try {
     const seeded = await seedApp(services, options.app);
-    const http = createHttpApp(services, { logger, rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
+    const rateLimits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+    const client = new ClientProtocol(services, {
+      logger,
+      rateLimits,
+      publicHost: options.publicHost,
+      ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
+    });
+    const http = createHttpApp(services, { logger, rateLimits, clientRequests: client.clientRequests });
     const host = options.host ?? '127.0.0.1';
-    const listening = await new Promise<ServerType>((resolve, reject) => {
-      const started = serve({ fetch: http.fetch, port: options.port ?? 4000, hostname: host }, () =>
-        resolve(started),
-      );
-      started.once('error', reject);
+    const certificate =
+      options.tls === 'self-signed'
+        ? await localhostCertificate(options.dataDir)
+        : options.tls === undefined
+          ? undefined
+          : { ...options.tls, created: false };
+    const listener = await listen(getRequestListener(http.fetch), {
+      host,
+      port: options.port ?? 4000,
+      tls: certificate,
+    }).catch(async (error: unknown) => {
+      await client.close();
+      throw error;
     });
     const notifications = new NotificationEngine(services, logger, options.notifications).start();
-    const { port } = listening.address() as AddressInfo;
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const { port } = listener;
+    const hostInUrl = host.includes(':') ? `[${host}]` : host;
+    const url = `http://${hostInUrl}:${port}`;
+    const origins = [url, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
+    if (certificate !== undefined) origins.push(`https://${hostInUrl}:${port}`, `https://localhost:${port}`);
+    client.attach(listener.servers, [...new Set(origins)]);
     logger.info('chat_server_started', {
       url,
+      tls: certificate !== undefined,
       store: store.engine,
       location: store.describe,
       appId: seeded.app.appId,
@@ -75,8 +110,19 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       seeded,
       services,
       notifications,
+      client,
+      ...(certificate === undefined
+        ? {}
+        : {
+            tls: {
+              created: certificate.created,
+              cert: certificate.cert,
+              ...('certPath' in certificate ? { certPath: certificate.certPath } : {}),
+            },
+          }),
       close: async () => {
-        await new Promise<void>((resolve) => listening.close(() => resolve()));
+        await client.close();
+        await listener.close();
         await notifications.stop();
         await store.close();
         logger.info('chat_server_stopped', { url });

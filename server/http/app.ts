@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ChatError } from '../errors.js';
@@ -17,7 +18,56 @@ import { requireFullAccess } from './tenancy.js';
 export interface HttpOptions {
   logger: Logger;
   rateLimits: RateLimits | false;
+  /** Routes the SDK's and the widget's calls (an `authToken`, an authOnly login) to the client API. */
+  clientRequests?: MiddlewareHandler<ChatEnv>;
+  /** Pages and APIs beside `/v3`: the dashboard, the demo, the agents API. */
+  extraRoutes?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
+
+/** CometChat's error envelope for a refusal; anything unexpected is logged and answered as a 500. */
+export function errorResponse(error: Error, c: Context, logger: Logger): Response {
+  if (error instanceof ChatError) return c.json(error.toEnvelope(), error.status);
+  if (error instanceof HTTPException && error.status === 413) {
+    const refused = new ChatError(413, 'ERR_BAD_REQUEST', `body: at most ${MAX_BODY_BYTES} bytes`, {
+      field: 'body',
+    });
+    return c.json(refused.toEnvelope(), 413);
+  }
+  logger.error('request_failed', {
+    method: c.req.method,
+    route: c.req.routePath,
+    error: error instanceof Error ? error.name : 'unknown',
+    reason: error instanceof Error ? error.message : undefined,
+  });
+  return c.json(
+    new ChatError(500, 'ERR_EXCEPTION', 'The request failed inside the service.').toEnvelope(),
+    500,
+  );
+}
+
+export function notFoundResponse(c: Context): Response {
+  return c.json(
+    new ChatError(404, 'ERR_API_NOT_FOUND', `No API ${c.req.method} ${c.req.path}.`, {
+      method: c.req.method,
+    }).toEnvelope(),
+    404,
+  );
+}
+
+/** The headers CometChat's SDK sends (protocol §2.1), so browsers let its cross-origin calls through. */
+const CLIENT_HEADERS = [
+  'accept',
+  'apikey',
+  'appid',
+  'authorization',
+  'authtoken',
+  'chatapiversion',
+  'content-type',
+  'onbehalfof',
+  'onbehalfofuser',
+  'resource',
+  'sdk',
+];
 
 /** Requests larger than this are refused before they are read: a message is at most 65 KB. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -27,34 +77,8 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
   const { logger } = options;
   const app = new Hono<ChatEnv>();
 
-  app.onError((error, c) => {
-    if (error instanceof ChatError) return c.json(error.toEnvelope(), error.status);
-    if (error instanceof HTTPException && error.status === 413) {
-      const refused = new ChatError(413, 'ERR_BAD_REQUEST', `body: at most ${MAX_BODY_BYTES} bytes`, {
-        field: 'body',
-      });
-      return c.json(refused.toEnvelope(), 413);
-    }
-    logger.error('request_failed', {
-      method: c.req.method,
-      route: c.req.routePath,
-      error: error instanceof Error ? error.name : 'unknown',
-      reason: error instanceof Error ? error.message : undefined,
-    });
-    return c.json(
-      new ChatError(500, 'ERR_EXCEPTION', 'The request failed inside the service.').toEnvelope(),
-      500,
-    );
-  });
-
-  app.notFound((c) =>
-    c.json(
-      new ChatError(404, 'ERR_API_NOT_FOUND', `No API ${c.req.method} ${c.req.path}.`, {
-        method: c.req.method,
-      }).toEnvelope(),
-      404,
-    ),
-  );
+  app.onError((error, c) => errorResponse(error, c, logger));
+  app.notFound((c) => notFoundResponse(c));
 
   app.use(async (c, next) => {
     const started = performance.now();
@@ -70,6 +94,10 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
   });
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Any page may embed the SDK or the widget; credentials travel in headers, never in cookies.
+  app.use('/v3/*', cors({ origin: '*', allowHeaders: CLIENT_HEADERS, maxAge: 600 }));
+  if (options.clientRequests !== undefined) app.use('/v3/*', options.clientRequests);
+  for (const addRoutes of options.extraRoutes ?? []) addRoutes(app);
 
   const v3 = new Hono<ChatEnv>();
   const limitStreamedBody = bodyLimit({

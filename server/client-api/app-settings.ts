@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { App } from '../repositories/apps.js';
+
+/** The settings object of `GET /settings` and `PUT /me` (protocol §1.5), as the SDK reads it. */
+export type AppSettingsObject = Record<string, unknown>;
+
+/** `host[:port]` split; the port defaults to the scheme's. */
+function splitHost(host: string, secure: boolean): { hostname: string; port: string } {
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+  const hostname = match?.[1] ?? host;
+  return { hostname, port: match?.[2] ?? (secure ? '443' : '80') };
+}
+
+/**
+ * Points every host the SDK derives at this server: REST at `https://<host>/v3/…`, the socket at
+ * `wss://<host>:<port>/`. `publicHost` (as clients reach the server, e.g. behind a proxy) wins over
+ * the Host the request came in on. `APP_VERSION` 4 and `MODE` DEFAULT keep the SDK from restarting
+ * sessions or disabling typing and receipts; analytics pings are off.
+ */
+export function appSettingsFor(
+  app: App,
+  requestHost: string,
+  publicHost: string | undefined,
+): AppSettingsObject {
+  const host = publicHost ?? requestHost;
+  const { hostname, port } = splitHost(host, true);
+  const hostWithPort = `${hostname}:${port}`;
+  const settings: AppSettingsObject = {
+    CHAT_HOST: hostname,
+    CHAT_WSS_PORT: port,
+    CHAT_USE_SSL: true,
+    CLIENT_API_HOST: hostWithPort,
+    ADMIN_API_HOST: hostWithPort,
+    CHAT_API_VERSION: 'v3',
+    WS_API_VERSION: 'v1',
+    APP_VERSION: 4,
+    MODE: 'DEFAULT',
+    ANALYTICS_PING_DISABLED: true,
+    REGION: app.region,
+    extensions: [],
+    parameters: {},
+  };
+  // Stable for a given app and host: the SDK restarts its session when the hash changes.
+  const settingsHash = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
+  return { ...settings, settingsHash, settingsHashReceivedAt: app.createdAt };
+}

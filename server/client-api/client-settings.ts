@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { ChatDatabase } from '../db/schema.js';
+import { nowSeconds } from '../time.js';
+
+/** Origins are compared as `scheme://host[:port]`, the way `URL.origin` writes them. */
+const Origin = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')
+      );
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://api.example.com (scheme, host and port only)')
+  .transform((value) => new URL(value).origin);
+
+/**
+ * What an app decides about its clients: whether logging in with an unknown UID creates that user,
+ * and which origins the server may call when a form button's apiAction runs (none listed: only this
+ * server itself).
+ */
+export const ClientSettings = z.strictObject({
+  createUsersOnLogin: z.boolean(),
+  apiActionOrigins: z.array(Origin).max(100, 'at most 100 origins'),
+});
+export type ClientSettings = z.infer<typeof ClientSettings>;
+
+export const ClientSettingsChanges = ClientSettings.partial();
+export type ClientSettingsChanges = z.infer<typeof ClientSettingsChanges>;
+
+export const DEFAULT_CLIENT_SETTINGS: ClientSettings = { createUsersOnLogin: false, apiActionOrigins: [] };
+
+/** Client settings per app, cached: they are read on every login and form submission. */
+export class ClientSettingsRepository {
+  private readonly cache = new Map<string, ClientSettings>();
+
+  constructor(private readonly db: Kysely<ChatDatabase>) {}
+
+  async get(appId: string): Promise<ClientSettings> {
+    const cached = this.cache.get(appId);
+    if (cached !== undefined) return cached;
+    const row = await this.db
+      .selectFrom('app_client_settings')
+      .select('settings')
+      .where('app_id', '=', appId)
+      .executeTakeFirst();
+    const settings =
+      row === undefined
+        ? DEFAULT_CLIENT_SETTINGS
+        : { ...DEFAULT_CLIENT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ClientSettings>) };
+    this.cache.set(appId, settings);
+    return settings;
+  }
+
+  async update(appId: string, changes: ClientSettingsChanges): Promise<ClientSettings> {
+    const next = { ...(await this.get(appId)), ...changes };
+    const now = nowSeconds();
+    await this.db
+      .insertInto('app_client_settings')
+      .values({ app_id: appId, settings: JSON.stringify(next), updated_at: now })
+      .onConflict((oc) =>
+        oc.column('app_id').doUpdateSet({ settings: JSON.stringify(next), updated_at: now }),
+      )
+      .execute();
+    this.cache.set(appId, next);
+    return next;
+  }
+}

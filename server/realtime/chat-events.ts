@@ -1,0 +1,89 @@
+import type { Message } from '../../shared/message.js';
+import type { ChatEventMap, ChatEvents } from '../events.js';
+import type { Logger } from '../log.js';
+import { toUserEntity } from '../repositories/users.js';
+import type { ChatServices } from '../services/registry.js';
+import type { FanOut } from './fan-out.js';
+import { currentOriginDevice } from './origin-device.js';
+
+/** A user an action message is about (kicked, banned, left) still hears about it. */
+function actionSubject(message: Message): string | undefined {
+  const on = message.data.entities.on;
+  return on?.entityType === 'user' ? on.entity.uid : undefined;
+}
+
+/**
+ * Turns what the chat store committed into realtime frames: every stored message to every socket of
+ * its sender and recipients (all members for groups), and `interaction_completed` once a form's goal
+ * is met. Frames of one conversation leave in the order the messages were stored.
+ */
+export function publishChatEvents(
+  events: ChatEvents,
+  fanOut: FanOut,
+  services: ChatServices,
+  logger: Logger,
+): () => void {
+  const queues = new Map<string, Promise<void>>();
+  /** Runs `work` after the conversation's earlier frames, so members never see messages reordered. */
+  const inOrder = (key: string, work: () => Promise<void>): void => {
+    const next = (queues.get(key) ?? Promise.resolve())
+      .then(work)
+      .catch((error: unknown) =>
+        logger.warn('realtime_publish_failed', { error: error instanceof Error ? error.name : 'unknown' }),
+      );
+    queues.set(key, next);
+    void next.then(() => {
+      if (queues.get(key) === next) queues.delete(key);
+    });
+  };
+
+  const onMessage = (appId: string, message: Message): void => {
+    // Read now: the request's context is gone once the queue runs this later.
+    const deviceId = currentOriginDevice();
+    inOrder(`${appId} ${message.conversationId}`, async () => {
+      const recipients =
+        message.receiverType === 'user'
+          ? [message.sender, message.receiver]
+          : await services.groups.memberUids(appId, message.receiver);
+      const subject = actionSubject(message);
+      if (subject !== undefined) recipients.push(subject);
+      fanOut.publish(appId, recipients, {
+        appId,
+        receiver: message.receiver,
+        receiverType: message.receiverType,
+        ...(deviceId === undefined ? {} : { deviceId }),
+        type: 'message',
+        sender: message.sender,
+        body: message,
+      });
+    });
+  };
+
+  const onInteractionEvent = (appId: string, event: ChatEventMap['interaction'][1]): void => {
+    if (!event.goalCompleted) return;
+    const deviceId = currentOriginDevice();
+    void (async () => {
+      const row = await services.messages.find(appId, Number(event.messageId));
+      const user = await services.users.find(appId, event.uid);
+      if (row === undefined || user === undefined) return;
+      fanOut.publish(appId, [row.sender, event.uid], {
+        appId,
+        receiver: row.receiver,
+        receiverType: row.receiver_type,
+        ...(deviceId === undefined ? {} : { deviceId }),
+        type: 'interaction_completed',
+        sender: event.uid,
+        body: { messageId: event.messageId, user: toUserEntity(user), interactions: event.interactions },
+      });
+    })().catch((error: unknown) =>
+      logger.warn('realtime_publish_failed', { error: error instanceof Error ? error.name : 'unknown' }),
+    );
+  };
+
+  events.on('message', onMessage);
+  events.on('interaction', onInteractionEvent);
+  return () => {
+    events.off('message', onMessage);
+    events.off('interaction', onInteractionEvent);
+  };
+}

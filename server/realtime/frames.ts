@@ -1,0 +1,24 @@
+/**
+ * Frames of the realtime channel (protocol §3): one JSON object per text frame, in CometChat's
+ * envelope. `deviceId` names the SDK session that caused the event, so that session drops its echo.
+ */
+export interface RealtimeFrame {
+  appId?: string;
+  type: string;
+  receiver?: string;
+  receiverType?: 'user' | 'group';
+  sender?: string;
+  messageSender?: string;
+  deviceId?: string;
+  body: unknown;
+}
+
+export const AUTH_OK = JSON.stringify({ type: 'auth', body: { code: '200', status: 'OK' } });
+export const PONG = JSON.stringify({ action: 'pong' });
+
+/** The SDK's `endTyping` with a plain object says `chat`/`groupchat` (pitfall 9). */
+export function normaliseReceiverType(value: unknown): 'user' | 'group' | undefined {
+  if (value === 'user' || value === 'chat') return 'user';
+  if (value === 'group' || value === 'groupchat') return 'group';
+  return undefined;
+}

@@ -1,0 +1,296 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { UserEntity } from '../../shared/message.js';
+import type { ReadStateRepository } from '../client-api/read-state.js';
+import type { SocketTokens } from '../client-api/socket-token.js';
+import type { Logger } from '../log.js';
+import { toUserEntity } from '../repositories/users.js';
+import type { ChatServices } from '../services/registry.js';
+import type { FanOut, Subscriber } from './fan-out.js';
+import { AUTH_OK, PONG, normaliseReceiverType, type RealtimeFrame } from './frames.js';
+
+/** A frame is a small JSON object; nothing the client sends needs more. */
+const MAX_FRAME_BYTES = 64 * 1024;
+const AUTH_TIMEOUT_MS = 15_000;
+/** Protocol-level pings find sockets whose peer vanished without closing them. */
+const HEARTBEAT_MS = 30_000;
+
+type PresenceSubscription = 'NONE' | 'ALL_USERS' | 'ROLES' | 'FRIENDS';
+
+interface Connection extends Subscriber {
+  user: UserEntity;
+  presence: PresenceSubscription;
+  roles: string[];
+}
+
+export interface SocketServerDeps {
+  services: ChatServices;
+  fanOut: FanOut;
+  socketTokens: SocketTokens;
+  readState: ReadStateRepository;
+  logger: Logger;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const asId = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(value) ? value.toLowerCase() : undefined;
+
+/**
+ * The WebSocket of the client protocol on the HTTP server's own port, at `/`: the auth frame with
+ * the JWT of `/me`, ping/pong, typing and transient messages relayed, receipts stored and relayed,
+ * presence from connections. Messages reach sockets through the fan-out (see chat-events.ts).
+ */
+export class SocketServer {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private readonly alive = new WeakSet<WebSocket>();
+
+  constructor(private readonly deps: SocketServerDeps) {
+    this.wss.on('connection', (socket) => this.accept(socket));
+    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Takes WebSocket upgrades on `/` of this HTTP(S) server. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (request.url ?? '/').split('?')[0];
+      if (path !== '/') {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+    });
+  }
+
+  get connections(): number {
+    return this.wss.clients.size;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const socket of this.wss.clients) socket.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private checkAlive(): void {
+    for (const socket of this.wss.clients) {
+      if (!this.alive.has(socket)) {
+        socket.terminate();
+        continue;
+      }
+      this.alive.delete(socket);
+      socket.ping();
+    }
+  }
+
+  private accept(socket: WebSocket): void {
+    this.alive.add(socket);
+    socket.on('pong', () => this.alive.add(socket));
+    let connection: Connection | undefined;
+    let authenticating = false;
+    const authTimer = setTimeout(() => {
+      if (connection === undefined) socket.close(4000, 'no auth frame');
+    }, AUTH_TIMEOUT_MS);
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) return;
+      const frame = this.parse(data);
+      if (frame === undefined) return;
+      if (frame.action === 'ping') {
+        socket.send(PONG);
+        return;
+      }
+      if (connection === undefined) {
+        if (frame.type !== 'auth' || authenticating) return;
+        authenticating = true;
+        void this.authenticate(socket, frame).then((authenticated) => {
+          authenticating = false;
+          if (authenticated === undefined) return;
+          clearTimeout(authTimer);
+          connection = authenticated;
+        });
+        return;
+      }
+      void this.handle(connection, frame).catch((error: unknown) =>
+        this.deps.logger.warn('socket_frame_failed', {
+          appId: connection?.appId,
+          type: typeof frame.type === 'string' ? frame.type.slice(0, 40) : undefined,
+          error: error instanceof Error ? error.name : 'unknown',
+        }),
+      );
+    });
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      if (connection !== undefined && this.deps.fanOut.unsubscribe(connection)) {
+        this.announcePresence(connection, 'offline');
+      }
+    });
+    socket.on('error', () => socket.terminate());
+  }
+
+  private parse(data: RawData): Record<string, unknown> | undefined {
+    try {
+      const frame: unknown = JSON.parse(data.toString());
+      return isRecord(frame) ? frame : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async authenticate(
+    socket: WebSocket,
+    frame: Record<string, unknown>,
+  ): Promise<Connection | undefined> {
+    const body = isRecord(frame.body) ? frame.body : {};
+    const identity = await this.deps.socketTokens.verify(body.auth);
+    const user =
+      identity === undefined ? undefined : await this.deps.services.users.find(identity.appId, identity.uid);
+    if (
+      identity === undefined ||
+      user === undefined ||
+      (typeof frame.appId === 'string' && frame.appId !== identity.appId)
+    ) {
+      // The SDK does not handle a refusal; closing makes it retry with whatever it has.
+      socket.send(
+        JSON.stringify({ type: 'auth', body: { code: '401', status: 'ERROR', message: 'invalid auth' } }),
+      );
+      socket.close(4001, 'invalid auth');
+      return undefined;
+    }
+    const requested = body.presenceSubscription;
+    const connection: Connection = {
+      appId: identity.appId,
+      uid: identity.uid,
+      authToken: identity.authToken,
+      deviceId: typeof body.deviceId === 'string' ? body.deviceId.slice(0, 200) : `socket-${Date.now()}`,
+      user: { ...toUserEntity(user), status: 'online' },
+      presence:
+        requested === 'ALL_USERS' || requested === 'ROLES' || requested === 'FRIENDS' ? requested : 'NONE',
+      roles: Array.isArray(body.roles)
+        ? body.roles.filter((role): role is string => typeof role === 'string')
+        : [],
+      send: (text) => {
+        if (socket.readyState === socket.OPEN) socket.send(text);
+      },
+      close: (code, reason) => socket.close(code, reason),
+    };
+    if (socket.readyState !== socket.OPEN) return undefined;
+    socket.send(AUTH_OK);
+    if (this.deps.fanOut.subscribe(connection)) this.announcePresence(connection, 'online');
+    return connection;
+  }
+
+  /** Tells subscribers of the app that a user came online or went offline. */
+  private announcePresence(connection: Connection, action: 'online' | 'offline'): void {
+    const frame = JSON.stringify({
+      appId: connection.appId,
+      type: 'presence',
+      sender: connection.uid,
+      deviceId: connection.deviceId,
+      body: {
+        action,
+        user: { ...connection.user, status: action, lastActiveAt: Math.floor(Date.now() / 1000) },
+        timestamp: Math.floor(Date.now() / 1000),
+      },
+    });
+    for (const subscriber of this.deps.fanOut.subscribersOf(connection.appId)) {
+      const watcher = subscriber as Connection;
+      if (watcher.uid === connection.uid) continue;
+      const watches =
+        watcher.presence === 'ALL_USERS' ||
+        (watcher.presence === 'ROLES' && watcher.roles.includes(connection.user.role));
+      if (watches) watcher.send(frame);
+    }
+  }
+
+  private async handle(connection: Connection, frame: Record<string, unknown>): Promise<void> {
+    switch (frame.type) {
+      case 'typing_indicator':
+      case 'transient_message':
+        return this.relay(connection, frame);
+      case 'receipts':
+        return this.receipt(connection, frame);
+      default:
+        return undefined;
+    }
+  }
+
+  /** Who a frame addressed to `receiver` reaches: the other user and oneself, or a group's members. */
+  private async audience(
+    connection: Connection,
+    receiver: string,
+    receiverType: 'user' | 'group',
+  ): Promise<string[]> {
+    const { groups } = this.deps.services;
+    if (receiverType === 'user') return [receiver, connection.uid];
+    if ((await groups.member(connection.appId, receiver, connection.uid)) === undefined) return [];
+    return groups.memberUids(connection.appId, receiver);
+  }
+
+  /** Typing indicators and transient messages: passed on, never stored, sender fixed to the socket's user. */
+  private async relay(connection: Connection, frame: Record<string, unknown>): Promise<void> {
+    const receiver = asId(frame.receiver);
+    const receiverType = normaliseReceiverType(frame.receiverType);
+    if (receiver === undefined || receiverType === undefined) return;
+    const body = isRecord(frame.body) ? frame.body : {};
+    const relayed: RealtimeFrame = {
+      appId: connection.appId,
+      receiver,
+      receiverType,
+      deviceId: connection.deviceId,
+      type: frame.type as string,
+      sender: connection.uid,
+      body:
+        frame.type === 'typing_indicator'
+          ? {
+              action: body.action === 'ended' ? 'ended' : 'started',
+              user: connection.user,
+              ...(isRecord(body.metadata) ? { metadata: body.metadata } : {}),
+            }
+          : { user: connection.user, data: isRecord(body.data) ? body.data : {} },
+    };
+    this.deps.fanOut.publish(
+      connection.appId,
+      await this.audience(connection, receiver, receiverType),
+      relayed,
+    );
+  }
+
+  /** A read or delivery receipt: stored as the reader's pointer, then passed to the message's sender. */
+  private async receipt(connection: Connection, frame: Record<string, unknown>): Promise<void> {
+    const body = isRecord(frame.body) ? frame.body : {};
+    const action = body.action;
+    if (action !== 'read' && action !== 'delivered') return;
+    const messageId =
+      typeof body.messageId === 'string' || typeof body.messageId === 'number' ? String(body.messageId) : '';
+    if (!/^\d{1,15}$/.test(messageId)) return;
+    const { messages, groups } = this.deps.services;
+    const row = await messages.find(connection.appId, Number(messageId));
+    if (row === undefined || row.sender === connection.uid) return;
+    const visible =
+      row.receiver_type === 'user'
+        ? row.receiver === connection.uid
+        : (await groups.member(connection.appId, row.receiver, connection.uid)) !== undefined;
+    if (!visible) return;
+    const timestamp = await this.deps.readState.mark(
+      connection.appId,
+      row.conversation_id,
+      connection.uid,
+      action,
+      Number(row.id),
+    );
+    this.deps.fanOut.publish(connection.appId, [row.sender], {
+      appId: connection.appId,
+      receiver: row.receiver_type === 'user' ? row.sender : row.receiver,
+      receiverType: row.receiver_type,
+      deviceId: connection.deviceId,
+      type: 'receipts',
+      sender: connection.uid,
+      messageSender: row.sender,
+      body: { action, messageId: String(row.id), user: connection.user, timestamp },
+    });
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * What one user does with CometChat's SDK in the contract test, written once for both drivers: a
+ * Node process with browser shims (node-user.ts) and a page in headless Chromium (bundled into it).
+ * Every op answers JSON; what the SDK's listeners hear is reported through `emit`.
+ */
+import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
+
+type Sdk = typeof CometChatSdk;
+export type SdkEvent = Record<string, unknown> & { kind: string };
+export type SdkOps = Record<string, (...args: never[]) => Promise<unknown>>;
+
+interface MessageLike {
+  getId(): string | number;
+  getSender(): { getUid(): string };
+  getType(): string;
+  getCategory(): string;
+  getReceiverType(): string;
+  getConversationId(): string;
+  getSentAt(): number;
+}
+
+const describe = (message: MessageLike): SdkEvent => {
+  const text = (message as unknown as { getText?: () => string }).getText?.();
+  const custom = (message as unknown as { getCustomData?: () => unknown }).getCustomData?.();
+  const interactive = (message as unknown as { getInteractiveData?: () => unknown }).getInteractiveData?.();
+  return {
+    kind: 'message',
+    id: String(message.getId()),
+    sender: message.getSender().getUid(),
+    category: message.getCategory(),
+    type: message.getType(),
+    receiverType: message.getReceiverType(),
+    conversationId: message.getConversationId(),
+    ...(text === undefined ? {} : { text }),
+    ...(custom === undefined ? {} : { customData: custom }),
+    ...(interactive === undefined ? {} : { interactiveData: interactive }),
+  };
+};
+
+export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps {
+  const received = new Map<string, MessageLike>();
+  const onMessage = (message: MessageLike) => {
+    received.set(String(message.getId()), message);
+    emit(describe(message));
+  };
+  const listen = () => {
+    CometChat.removeMessageListener('contract');
+    CometChat.addMessageListener(
+      'contract',
+      new CometChat.MessageListener({
+        onTextMessageReceived: onMessage,
+        onCustomMessageReceived: onMessage,
+        onInteractiveMessageReceived: onMessage,
+        onTypingStarted: (typing: { getSender(): { getUid(): string } }) =>
+          emit({ kind: 'typingStarted', sender: typing.getSender().getUid() }),
+        onTypingEnded: (typing: { getSender(): { getUid(): string } }) =>
+          emit({ kind: 'typingEnded', sender: typing.getSender().getUid() }),
+        onMessagesRead: (receipt: { getMessageId(): string; getSender(): { getUid(): string } }) =>
+          emit({ kind: 'read', messageId: String(receipt.getMessageId()), by: receipt.getSender().getUid() }),
+        onMessagesDelivered: (receipt: { getMessageId(): string; getSender(): { getUid(): string } }) =>
+          emit({
+            kind: 'delivered',
+            messageId: String(receipt.getMessageId()),
+            by: receipt.getSender().getUid(),
+          }),
+        onInteractionGoalCompleted: (receipt: {
+          getMessageId(): string;
+          getSender(): { getUid(): string };
+        }) =>
+          emit({
+            kind: 'goalCompleted',
+            messageId: String(receipt.getMessageId()),
+            by: receipt.getSender().getUid(),
+          }),
+      }),
+    );
+  };
+
+  return {
+    init: async (appId: string, host: string) => {
+      const settings = new CometChat.AppSettingsBuilder()
+        .setRegion('us')
+        .overrideClientHost(host)
+        .overrideAdminHost(host)
+        .autoEstablishSocketConnection(true)
+        .build();
+      await CometChat.init(appId, settings);
+      listen();
+      const user = await CometChat.getLoggedinUser();
+      return user === null ? null : user.getUid();
+    },
+    login: async (uid: string, authKey: string) => {
+      const user = await CometChat.login(uid, authKey);
+      return { uid: user.getUid(), name: user.getName() };
+    },
+    sendText: async (receiver: string, receiverType: string, text: string) => {
+      const sent = (await CometChat.sendMessage(
+        new CometChat.TextMessage(receiver, text, receiverType),
+      )) as unknown as MessageLike;
+      return describe(sent);
+    },
+    sendCustom: async (receiver: string, type: string, customData: Record<string, unknown>) => {
+      const message = new CometChat.CustomMessage(receiver, 'user', type, customData);
+      return describe((await CometChat.sendCustomMessage(message)) as unknown as MessageLike);
+    },
+    sendForm: async (receiver: string, interactiveData: Record<string, unknown>) => {
+      const message = new CometChat.InteractiveMessage(receiver, 'user', 'form', interactiveData);
+      message.setInteractionGoal(new CometChat.InteractionGoal(CometChat.GoalType.ANY_ACTION, []));
+      return describe((await CometChat.sendInteractiveMessage(message)) as unknown as MessageLike);
+    },
+    /** Pages back through a one-on-one history until the SDK returns an empty page. */
+    history: async (uid: string, perPage: number) => {
+      const request = new CometChat.MessagesRequestBuilder().setUID(uid).setLimit(perPage).build();
+      const pages: string[][] = [];
+      for (let page = 0; page < 50; page += 1) {
+        const messages = (await request.fetchPrevious()) as unknown as MessageLike[];
+        if (messages.length === 0) break;
+        pages.push(messages.map((message) => String(message.getId())));
+      }
+      return pages;
+    },
+    conversations: async () => {
+      const request = new CometChat.ConversationsRequestBuilder().setLimit(30).build();
+      const conversations = await request.fetchNext();
+      return conversations.map((conversation) => ({
+        conversationId: conversation.getConversationId(),
+        type: conversation.getConversationType(),
+        unread: conversation.getUnreadMessageCount(),
+        lastMessageId: String(
+          (conversation.getLastMessage() as unknown as MessageLike | undefined)?.getId() ?? '',
+        ),
+      }));
+    },
+    typing: async (receiver: string, action: 'start' | 'end') => {
+      const indicator = new CometChat.TypingIndicator(receiver, 'user');
+      if (action === 'start') CometChat.startTyping(indicator);
+      else CometChat.endTyping(indicator);
+      return true;
+    },
+    markAsRead: async (messageId: string) => {
+      const message = received.get(messageId);
+      if (message === undefined) throw new Error(`message ${messageId} was not received`);
+      await CometChat.markAsRead(message);
+      return true;
+    },
+    markAsInteracted: async (messageId: string, elementId: string) =>
+      CometChat.markAsInteracted(messageId, elementId),
+    logout: async () => {
+      await CometChat.logout();
+      return true;
+    },
+  } as unknown as SdkOps;
+}
