@@ -16,6 +16,7 @@ import {
   type UserEntity,
 } from '../shared/chat-client/index.js';
 import { AGENT_ROLE, Emitter } from '../shared/chat-client/index.js';
+import { changedMessage } from './action-text.js';
 import type { MentionCandidate } from './mentions.js';
 import { conversationTarget, isGroup, type Peer } from './peers.js';
 
@@ -354,6 +355,11 @@ export class ChatStore {
   #onMessage(message: Message): void {
     const me = this.#state.me?.uid;
     if (!me) return;
+    const changed = changedMessage(message);
+    if (changed) {
+      this.#patchMessage(changed.id, () => changed);
+      return;
+    }
     const target = messageTarget(message, me);
     const mine = message.sender.toLowerCase() === me.toLowerCase();
     const seen = this.#visible && this.#state.active !== undefined && sameTarget(this.#state.active, target);

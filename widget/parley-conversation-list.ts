@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing } from 'lit';
 import type { ChatTarget, Conversation, Message } from '../shared/chat-client/index.js';
 import { sameTarget } from '../shared/chat-client/index.js';
+import { memberActionText } from './action-text.js';
 import { conversationTime } from './dates.js';
 import { ENGLISH, format, type Locale } from './i18n.js';
 import { markdownToPlainText } from './markdown.js';
@@ -11,6 +12,9 @@ import { base } from './theme.js';
 export function messagePreview(message: Message | undefined, me: string | undefined, locale: Locale): string {
   if (!message) return '';
   const t = locale.strings;
+  const action = memberActionText(message, t);
+  if (action) return action;
+  if (message.deletedAt !== undefined) return t.deleted;
   const text =
     message.category === 'interactive'
       ? String((message.data.interactiveData as { title?: unknown } | undefined)?.title ?? t.unsupported)

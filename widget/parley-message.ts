@@ -105,6 +105,10 @@ export class ParleyMessage extends LitElement {
         white-space: pre-wrap;
         margin: 0;
       }
+      .deleted {
+        font-style: italic;
+        color: var(--_muted);
+      }
       .form {
         inline-size: min(100%, 360px);
         max-inline-size: min(100%, 360px);
@@ -181,6 +185,7 @@ export class ParleyMessage extends LitElement {
       ${this.#body(message, sender)}
       <span class="meta">
         <time datetime=${isoTime(message.sentAt)}>${timeLabel(message.sentAt, this.locale)}</time>
+        ${message.editedAt !== undefined && message.deletedAt === undefined ? html`<span>· ${t.edited}</span>` : nothing}
         ${
           this.mine && this.status
             ? html`<span class=${this.status} role="img" aria-label=${t[this.status]}
@@ -204,6 +209,8 @@ export class ParleyMessage extends LitElement {
         ></parley-form>
       </div>`;
     }
+    if (message.deletedAt !== undefined)
+      return html`<div class="bubble deleted"><p class="text">${t.deleted}</p></div>`;
     const text = message.data.text;
     if (typeof text !== 'string') return html`<div class="bubble"><p class="text">${t.unsupported}</p></div>`;
     const sources = answerSources(message);

@@ -1,5 +1,6 @@
 import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Message, UserEntity } from '../shared/chat-client/index.js';
+import { memberActionText } from './action-text.js';
 import type { PendingMessage, ThreadState } from './chat-store.js';
 import { dayKey, dayLabel, timeLabel } from './dates.js';
 import { ENGLISH, format, type Locale } from './i18n.js';
@@ -280,10 +281,18 @@ export class ParleyThread extends LitElement {
     let previousDay = '';
     let previousSender = '';
     for (const message of thread.messages) {
+      if (message.category === 'action' && !memberActionText(message, this.locale.strings)) continue;
       const day = dayKey(message.sentAt);
       if (day !== previousDay) {
         out.push(html`<h3 class="day">${dayLabel(message.sentAt, now, this.locale)}</h3>`);
         previousSender = '';
+      }
+      const action = memberActionText(message, this.locale.strings);
+      if (action) {
+        out.push(html`<p class="note">${action}</p>`);
+        previousDay = day;
+        previousSender = '';
+        continue;
       }
       const mine = message.sender.toLowerCase() === this.me.toLowerCase();
       out.push(

@@ -48,4 +48,13 @@ export const de: Strings = {
   retry: 'Erneut versuchen',
   unsupported: 'Diese Nachricht kann hier nicht angezeigt werden.',
   attachment: 'Anhang',
+  deleted: 'Diese Nachricht wurde gelöscht.',
+  edited: 'bearbeitet',
+  actionAdded: '{by} hat {name} hinzugefügt',
+  actionJoined: '{name} ist beigetreten',
+  actionLeft: '{name} hat die Gruppe verlassen',
+  actionKicked: '{by} hat {name} entfernt',
+  actionBanned: '{by} hat {name} gesperrt',
+  actionUnbanned: '{by} hat {name} wieder zugelassen',
+  actionScope: '{by} hat die Rolle von {name} geändert',
 };

@@ -46,6 +46,15 @@ export const en = {
   retry: 'Try again',
   unsupported: 'This message cannot be shown here.',
   attachment: 'Attachment',
+  deleted: 'This message was deleted.',
+  edited: 'edited',
+  actionAdded: '{by} added {name}',
+  actionJoined: '{name} joined',
+  actionLeft: '{name} left',
+  actionKicked: '{by} removed {name}',
+  actionBanned: '{by} banned {name}',
+  actionUnbanned: '{by} let {name} back in',
+  actionScope: '{by} changed the role of {name}',
 };
 
 export type Strings = Record<keyof typeof en, string>;
