@@ -14,6 +14,8 @@ export interface ChunkColumns {
   text: Uint8Array;
   /** Per chunk, where its text ends in `text` (bytes); it starts where the previous one ends. */
   textEnd: Uint32Array;
+  /** Per chunk, its text's length in UTF-16 units, to cut a batch decoded at once. */
+  textLength: Uint32Array;
   ordinal: Uint32Array;
   start: Uint32Array;
   end: Uint32Array;
@@ -48,6 +50,7 @@ export function encodeChunkColumns(chunks: readonly Chunk[]): ChunkColumns {
     document: new Uint32Array(count),
     text: new Uint8Array(0),
     textEnd: new Uint32Array(count),
+    textLength: new Uint32Array(count),
     ordinal: new Uint32Array(count),
     start: new Uint32Array(count),
     end: new Uint32Array(count),
@@ -71,6 +74,7 @@ export function encodeChunkColumns(chunks: readonly Chunk[]): ChunkColumns {
     columns.document[i] = document;
     written += encoder.encodeInto(chunk.text, text.subarray(written)).written;
     columns.textEnd[i] = written;
+    columns.textLength[i] = chunk.text.length;
     columns.ordinal[i] = chunk.ordinal;
     columns.start[i] = chunk.start;
     columns.end[i] = chunk.end;
@@ -84,15 +88,31 @@ export function encodeChunkColumns(chunks: readonly Chunk[]): ChunkColumns {
   return columns;
 }
 
+/**
+ * Texts are decoded a batch of chunks at a time and cut by their UTF-16 lengths: a decoder call
+ * per chunk costs more than the decoding, and a batch keeps one text that needs two bytes per
+ * character (anything beyond Latin-1) from doubling the memory of all the others.
+ */
+const TEXT_BATCH = 64;
+
 export function decodeChunkColumns(columns: ChunkColumns): Chunk[] {
   const decoder = new TextDecoder();
   const headingPaths = new Map<number, string[]>();
   const string = (position: number): string | undefined =>
     position === 0 ? undefined : columns.strings[position - 1];
   const chunks: Chunk[] = [];
-  let textStart = 0;
+  let batch = '';
+  let batchOffset = 0;
   for (let i = 0; i < columns.ids.length; i++) {
-    const textEnd = columns.textEnd[i] as number;
+    if (i % TEXT_BATCH === 0) {
+      const last = Math.min(columns.ids.length, i + TEXT_BATCH) - 1;
+      const from = i === 0 ? 0 : (columns.textEnd[i - 1] as number);
+      batch = decoder.decode(columns.text.subarray(from, columns.textEnd[last] as number));
+      batchOffset = 0;
+    }
+    const textLength = columns.textLength[i] as number;
+    const text = batch.slice(batchOffset, batchOffset + textLength);
+    batchOffset += textLength;
     const headingRef = columns.headingPath[i] as number;
     let headingPath = headingPaths.get(headingRef);
     if (headingPath === undefined) {
@@ -103,7 +123,7 @@ export function decodeChunkColumns(columns: ChunkColumns): Chunk[] {
       id: columns.ids[i] as string,
       documentId: columns.documentIds[columns.document[i] as number] as string,
       ordinal: columns.ordinal[i] as number,
-      text: decoder.decode(columns.text.subarray(textStart, textEnd)),
+      text,
       title: string(columns.title[i] as number) ?? '',
       headingPath,
       start: columns.start[i] as number,
@@ -116,7 +136,6 @@ export function decodeChunkColumns(columns: ChunkColumns): Chunk[] {
     const url = string(columns.url[i] as number);
     if (url !== undefined) chunk.url = url;
     chunks.push(chunk);
-    textStart = textEnd;
   }
   return chunks;
 }

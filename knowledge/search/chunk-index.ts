@@ -168,6 +168,7 @@ export class SearchIndex implements ChunkIndex {
       chunkDocument: columns.document,
       chunkText: columns.text,
       chunkTextEnd: columns.textEnd,
+      chunkTextLength: columns.textLength,
       chunkOrdinal: columns.ordinal,
       chunkStart: columns.start,
       chunkEnd: columns.end,
@@ -218,6 +219,7 @@ export class SearchIndex implements ChunkIndex {
       document: snapshot.u32('chunkDocument'),
       text: snapshot.u8('chunkText'),
       textEnd: snapshot.u32('chunkTextEnd'),
+      textLength: snapshot.u32('chunkTextLength'),
       ordinal: snapshot.u32('chunkOrdinal'),
       start: snapshot.u32('chunkStart'),
       end: snapshot.u32('chunkEnd'),
@@ -231,6 +233,7 @@ export class SearchIndex implements ChunkIndex {
     const perChunk = [
       columns.document,
       columns.textEnd,
+      columns.textLength,
       columns.ordinal,
       columns.start,
       columns.end,
@@ -247,7 +250,7 @@ export class SearchIndex implements ChunkIndex {
     ) {
       throw new SnapshotError('index snapshot sections disagree on the number of chunks');
     }
-    const store = ChunkStore.of(decodeChunkColumns(columns));
+    const store = ChunkStore.adopting(decodeChunkColumns(columns));
     return new SearchIndex(snapshot.settings, {
       index,
       store,

@@ -30,9 +30,10 @@ export class ChunkStore {
     return new ChunkStore(createDatabase());
   }
 
-  static of(chunks: Iterable<Chunk>): ChunkStore {
+  /** A store holding these chunk objects themselves: for chunks no caller holds (restored, moved). */
+  static adopting(chunks: Iterable<Chunk>): ChunkStore {
     const store = ChunkStore.empty();
-    for (const chunk of chunks) store.add(chunk);
+    for (const chunk of chunks) synchronous(insert(store.db, chunk));
     return store;
   }
 
@@ -64,7 +65,7 @@ export class ChunkStore {
   /** A fresh store with the same chunks: Orama keeps the ids of removed documents, this drops them. */
   compacted(): ChunkStore {
     const all = synchronous(search(this.db, { limit: this.size }));
-    return ChunkStore.of(all.hits.map((hit) => hit.document as unknown as Chunk));
+    return ChunkStore.adopting(all.hits.map((hit) => hit.document as unknown as Chunk));
   }
 }
 

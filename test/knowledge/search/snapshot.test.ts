@@ -63,6 +63,18 @@ describe('snapshots', () => {
     expect(again.search('Müller')).toEqual([]);
   });
 
+  it('restore chunk texts exactly, in any script and across many chunks', () => {
+    const texts = Array.from(
+      { length: 150 },
+      (_, i) => `chunk ${i}: Grüße 東京 𝔘nicode 😀 ${'x'.repeat(i)} ภาษาไทย`,
+    );
+    const index = createChunkIndex();
+    index.add(documentChunks('mixed', texts));
+    const restored = restoreChunkIndex(index.snapshot());
+    const found = restored.search('chunk', { limit: 1000, onePerDocument: false });
+    expect(found.map(({ chunk }) => chunk.text).sort()).toEqual([...texts].sort());
+  });
+
   it('round-trip an empty index', () => {
     const restored = restoreChunkIndex(createChunkIndex().snapshot());
     expect(restored.size).toBe(0);
