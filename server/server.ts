@@ -90,7 +90,10 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       await client.close();
       throw error;
     });
-    const notifications = new NotificationEngine(services, logger, options.notifications).start();
+    const notifications = new NotificationEngine(services, logger, {
+      presence: client.fanOut,
+      ...options.notifications,
+    }).start();
     const { port } = listener;
     const hostInUrl = host.includes(':') ? `[${host}]` : host;
     const url = `http://${hostInUrl}:${port}`;

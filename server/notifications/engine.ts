@@ -124,7 +124,7 @@ export class NotificationEngine {
     await this.passes;
   }
 
-  /** A reaction was stored: whoever adds reactions to the chat service reports them here. */
+  /** A reaction was stored: whoever adds reactions to the chat service reports them here (while started). */
   reactionAdded(appId: string, message: Message, reaction: Reaction): void {
     this.submit(() => eventOfReaction(appId, message, reaction));
   }
@@ -145,6 +145,7 @@ export class NotificationEngine {
   }
 
   private submit(eventOf: () => NotificationEvent | undefined): void {
+    if (this.stopped) return;
     if (this.backlog >= MAX_BACKLOG) {
       this.logger.warn('notification_backlog_full', { dropped: 1, backlog: this.backlog });
       return;
