@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Insertable, Kysely } from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
-import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
+import type { ChatDatabase, ConversationTable } from '../db/schema.js';
 import type { MessageRow } from './messages.js';
 
 type Db = Kysely<ChatDatabase>;
@@ -70,8 +70,7 @@ function conversationValues(
 /** One message and its conversation upsert through Kysely, inside the caller's transaction. */
 export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<MessageRow> {
   const values = messageValues(appId, draft);
-  const inserted: Insertable<MessageTable> = values;
-  const { id } = await db.insertInto('messages').values(inserted).returning('id').executeTakeFirstOrThrow();
+  const { id } = await db.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
   const messageId = Number(id);
   const conversation = conversationValues(appId, draft, messageId);
   await db
