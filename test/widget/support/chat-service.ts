@@ -1,0 +1,109 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChatServer, silentLogger, type ChatServer } from '../../../server/index.js';
+import { ChatServerClient } from '../../../shared/chat-server-client.js';
+import type { Message } from '../../../shared/message.js';
+
+export const APP_ID = 'parleytest';
+export const AUTH_KEY = 'test-auth-key';
+const API_KEY = 'test-full-access-key';
+
+export type Target = { type: 'user' | 'group'; id: string };
+export interface Content {
+  category?: 'message' | 'custom' | 'interactive';
+  type?: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The real chat service (server/) on an ephemeral port with its own data dir, seeded with the
+ * people of the widget tests: alice, bob and carol, the agent `knowledge`, and the group `support`.
+ * `stop` and `start` restart it on the same port with the same data, as an operator would.
+ */
+export class ChatService {
+  #server: ChatServer | undefined;
+  #admin: ChatServerClient | undefined;
+  #port = 0;
+
+  private constructor(private readonly dataDir: string) {}
+
+  static async start(): Promise<ChatService> {
+    const service = new ChatService(await mkdtemp(join(tmpdir(), 'parley-widget-chat-')));
+    await service.start();
+    await service.#seed();
+    return service;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  /** The server REST API with a fullAccess key. */
+  get admin(): ChatServerClient {
+    if (!this.#admin) throw new Error('the chat service was never started');
+    return this.#admin;
+  }
+
+  async start(): Promise<void> {
+    this.#server = await startChatServer({
+      dataDir: this.dataDir,
+      port: this.#port,
+      app: { appId: APP_ID, apiKey: API_KEY, authKey: AUTH_KEY },
+      logger: silentLogger,
+      rateLimits: false,
+    });
+    this.#port = this.#server.port;
+    this.#admin = new ChatServerClient({
+      appId: APP_ID,
+      region: 'eu',
+      host: this.url,
+      apiKey: API_KEY,
+    });
+  }
+
+  /** Stops the service: sockets drop, requests are refused until `start`. */
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    await server?.close();
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Sends a message as `sender` through the server REST API (as a backend or a bot would). */
+  sendAs(sender: string, receiver: Target, content: Content): Promise<Message> {
+    return this.admin.createMessage(sender, {
+      receiver: receiver.id,
+      receiverType: receiver.type,
+      category: content.category ?? 'message',
+      type: content.type ?? 'text',
+      data: content.data,
+    } as Parameters<ChatServerClient['createMessage']>[1]);
+  }
+
+  async #seed(): Promise<void> {
+    for (const [uid, name] of [
+      ['alice', 'Alice Martin'],
+      ['bob', 'Bob Stone'],
+      ['carol', 'Carol Diaz'],
+    ]) {
+      await this.admin.createUser({ uid: uid!, name: name! });
+    }
+    await this.admin.createUser({ uid: 'knowledge', name: 'Knowledge Agent', role: '@agentic' });
+    await this.admin.createGroup({
+      guid: 'support',
+      name: 'Support Team',
+      type: 'public',
+      owner: 'alice',
+      members: { participants: ['bob', 'carol'] },
+    });
+  }
+}
