@@ -25,17 +25,17 @@ export const APP_UI_CONTENT_SECURITY_POLICY = {
 /** The built window (`npm run build` writes it to dist/desktop/renderer/), served at `/` with its policy. */
 export function knowledgeAppUi(folder: string): Hono {
   const app = new Hono();
-  app.get(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: APP_UI_CONTENT_SECURITY_POLICY,
-      crossOriginEmbedderPolicy: false,
-      // Served over plain HTTP on this machine: a transport-security header would mean nothing.
-      strictTransportSecurity: false,
-      referrerPolicy: 'no-referrer',
-    }),
-    serveStatic({ root: folder }),
-  );
+  const headers = secureHeaders({
+    contentSecurityPolicy: APP_UI_CONTENT_SECURITY_POLICY,
+    crossOriginEmbedderPolicy: false,
+    // Served over plain HTTP on this machine: a transport-security header would mean nothing.
+    strictTransportSecurity: false,
+    referrerPolicy: 'no-referrer',
+  });
+  const files = serveStatic({ root: folder });
+  // Every path but those under /api: a catch-all GET would also claim /api/... routes and turn
+  // their "405, use POST" answers into 404s.
+  for (const path of ['/:file{[^/]*}', '/:folder{(?!api$)[^/]+}/*']) app.get(path, headers, files);
   return app;
 }
 

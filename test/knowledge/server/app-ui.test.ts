@@ -69,3 +69,29 @@ describe('knowledge app UI at /', () => {
     expect(response.headers.get('content-security-policy')).toBeNull();
   });
 });
+
+describe('knowledge app UI beside the API', () => {
+  it('leaves 405 answers of the API routes to the API', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'parley-app-ui-'));
+    const folder = join(root, 'ui');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'index.html'), '<!doctype html><title>Parley</title>');
+    const engine = await KnowledgeEngine.open({ dataDir: join(root, 'data') });
+    const server = await startAgentServer({
+      config: agentConfigFromEnv({}, join(root, 'data')),
+      backend: engine,
+      host: '127.0.0.1',
+      port: 0,
+      ui: knowledgeAppUi(folder),
+    });
+    try {
+      const response = await fetch(`${server.apiUrl}/agents/knowledge/generate`);
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    } finally {
+      await server.close();
+      await engine.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
