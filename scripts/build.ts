@@ -8,21 +8,25 @@ import { build, type BuildOptions } from 'esbuild';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { desktopBundles } from '../desktop/bundles.js';
+import { widgetBundles } from '../widget/bundle.js';
 
 const NODE_FOLDERS = ['cli', 'shared', 'knowledge', 'server', 'desktop'];
+/** Browser code inside the Node folders: it ships only as the bundles below. */
+const BROWSER_ONLY = [join('desktop', 'renderer'), join('desktop', 'preload')];
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
     .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts'))
-    .map((e) => join(e.parentPath, e.name));
+    .map((e) => join(e.parentPath, e.name))
+    .filter((file) => !BROWSER_ONLY.some((folder) => file.startsWith(folder + '/')));
 }
 
 /** Browser bundles: one entry each, registered by the parts that ship to a browser. */
 export const bundles: BuildOptions[] = [
   ...desktopBundles('dist'),
   // The widget: dist/widget/parley-widget.js for a <script> tag, and the ES module build in dist/widget/esm/.
-  ...(await import('../widget/bundle.js')).widgetBundles('dist/widget'),
+  ...widgetBundles('dist/widget'),
 ];
 
 async function main(): Promise<void> {
