@@ -32,11 +32,14 @@ export async function listen(
   options: { host: string; port: number; tls?: TlsCertificate | undefined },
 ): Promise<Listener> {
   const plain = createHttpServer(handler);
+  const open = new Set<Socket>();
   const secure = options.tls === undefined ? undefined : createHttpsServer({ ...options.tls }, handler);
   const front: NetServer | Server =
     secure === undefined
       ? plain
       : createNetServer({ pauseOnConnect: true }, (socket: Socket) => {
+          open.add(socket);
+          socket.once('close', () => open.delete(socket));
           socket.once('readable', () => {
             const head: Buffer | null = socket.read(1);
             if (head === null) {
@@ -61,6 +64,8 @@ export async function listen(
     close: async () => {
       const closed = new Promise<void>((resolve) => front.close(() => resolve()));
       for (const server of servers) server.closeAllConnections();
+      // Sockets the servers no longer track (upgraded, or mid-handshake) would hold the port open.
+      for (const socket of open) socket.destroy();
       if (secure !== undefined) {
         // Connections handed to the servers are theirs to end; the front only stops accepting.
         plain.close();

@@ -6,7 +6,7 @@ import type { SdkEvent } from './sdk-ops.js';
 /** One SDK user, whatever runs it: ops answer JSON, listener events are kept until taken. */
 export interface SdkUser {
   call<T = unknown>(op: string, ...args: unknown[]): Promise<T>;
-  /** The first event (past or future) that matches, removed from the backlog. */
+  /** The first event (past or future) that matches, removed from the backlog. PARLEY_SDK_DEBUG=1 echoes the SDK's own output. */
   next(match: (event: SdkEvent) => boolean, what: string): Promise<SdkEvent>;
   /** Events so far, for asserting that something did not happen. */
   events(): SdkEvent[];
@@ -70,7 +70,7 @@ export class NodeSdkUser implements SdkUser {
     this.ready = new Promise((resolve) => (markReady = resolve));
     child.stderr.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk.toString());
-      if (process.env.SDK_DEBUG) console.log('[sdk-err]', chunk.toString());
+      if (process.env.PARLEY_SDK_DEBUG) console.log('[sdk-err]', chunk.toString());
     });
     createInterface({ input: child.stdout }).on('line', (line) => {
       let parsed: {
@@ -84,7 +84,7 @@ export class NodeSdkUser implements SdkUser {
       try {
         parsed = JSON.parse(line) as typeof parsed;
       } catch {
-        if (process.env.SDK_DEBUG) console.log('[sdk]', line);
+        if (process.env.PARLEY_SDK_DEBUG) console.log('[sdk]', line);
         return; // the SDK logs to stdout now and then
       }
       if (parsed.ready === true) markReady();
@@ -99,20 +99,10 @@ export class NodeSdkUser implements SdkUser {
   }
 
   static async start(config: { caFile: string; storageFile: string }): Promise<NodeSdkUser> {
-    const child = spawn(
-      process.execPath,
-      [
-        ...(process.env.SDK_PRELOAD ? ['--import', process.env.SDK_PRELOAD] : []),
-        '--import',
-        'tsx',
-        NODE_USER,
-        JSON.stringify(config),
-      ],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_NO_WARNINGS: '1' },
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', NODE_USER, JSON.stringify(config)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    });
     const user = new NodeSdkUser(child);
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) =>
@@ -140,7 +130,7 @@ export class NodeSdkUser implements SdkUser {
   }
 
   async close(): Promise<void> {
-    if (this.child.exitCode !== null) return;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.kill('SIGTERM');
     await exited;

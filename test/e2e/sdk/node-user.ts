@@ -86,7 +86,6 @@ globals.fetch = (input: string, init: Record<string, unknown> = {}) => {
 globals.WebSocket = class extends WebSocket {
   constructor(url: string, protocols?: string | string[]) {
     super(url, protocols, { ca, lookup: loopbackLookup as never });
-    if (process.env.SDK_DEBUG) console.error('websocket', url);
   }
 };
 

@@ -145,6 +145,7 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
     },
     markAsInteracted: async (messageId: string, elementId: string) =>
       CometChat.markAsInteracted(messageId, elementId),
+    authToken: async () => (await CometChat.getLoggedinUser())?.getAuthToken() ?? null,
     logout: async () => {
       await CometChat.logout();
       return true;

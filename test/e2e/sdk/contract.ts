@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SdkUser } from './drivers.js';
+import type { SdkEvent } from './sdk-ops.js';
+import { CONTRACT_APP, type ContractServer } from './fixtures.js';
+
+export interface ContractHarness {
+  server: ContractServer;
+  /** A fresh SDK user; the same `storage` name again is the same browser storage (a reload). */
+  user(storage: string): Promise<SdkUser>;
+  close(): Promise<void>;
+}
+
+const SURVEY = {
+  title: 'Lunch survey',
+  formFields: [],
+  submitElement: {
+    elementType: 'button',
+    elementId: 'submit',
+    buttonText: 'Go',
+    disableAfterInteracted: true,
+    action: { actionType: 'urlNavigation', url: 'https://example.com/lunch' },
+  },
+};
+
+/**
+ * The SDK contract: what CometChat's official JavaScript SDK 4.2.0 does against Parley over TLS,
+ * the same scenario for every way of running it (Node with shims, headless Chromium).
+ */
+export function describeSdkContract(runtime: string, start: () => Promise<ContractHarness>): void {
+  describe(`CometChat SDK 4.2.0 in ${runtime} against Parley`, () => {
+    let harness: ContractHarness;
+    let alice: SdkUser;
+    let bob: SdkUser;
+    const isOnline = (uid: string) => harness.server.server.client.fanOut.isOnline(CONTRACT_APP.appId, uid);
+    const until = async (condition: () => boolean, what: string) => {
+      for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (!condition()) throw new Error(`never became true: ${what}`);
+    };
+    const message = (id: string) => (event: SdkEvent) => event.kind === 'message' && event.id === id;
+
+    beforeAll(async () => {
+      harness = await start();
+      alice = await harness.user('alice');
+      bob = await harness.user('bob');
+      for (const user of [alice, bob]) {
+        expect(await user.call('init', CONTRACT_APP.appId, harness.server.sdkHost)).toBeNull();
+      }
+    });
+    afterAll(async () => {
+      await harness?.close();
+    });
+
+    it('logs two users in by UID and auth key, and connects their sockets', async () => {
+      expect(await alice.call('login', 'alice', CONTRACT_APP.authKey)).toEqual({
+        uid: 'alice',
+        name: 'Alice',
+      });
+      expect(await bob.call('login', 'bob', CONTRACT_APP.authKey)).toEqual({ uid: 'bob', name: 'Bob' });
+      await until(() => isOnline('alice') && isOnline('bob'), 'both sockets authenticated');
+    });
+
+    it('delivers a text message to the receiver in realtime, and not back to the sending device', async () => {
+      const sent = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'hello bob');
+      expect(sent).toMatchObject({ sender: 'alice', conversationId: 'alice_user_bob', text: 'hello bob' });
+      expect(await bob.next(message(sent.id as string), 'the text message')).toMatchObject({
+        text: 'hello bob',
+      });
+      // Alice's own socket got the frame before this typing indicator; the SDK dropped it as an echo.
+      await bob.call('typing', 'alice', 'start');
+      await alice.next((event) => event.kind === 'typingStarted', 'the typing indicator');
+      expect(alice.events().some(message(sent.id as string))).toBe(false);
+    });
+
+    it('delivers custom and interactive messages in realtime', async () => {
+      const custom = await alice.call<SdkEvent>('sendCustom', 'bob', 'poll', { question: 'lunch?' });
+      expect(await bob.next(message(custom.id as string), 'the custom message')).toMatchObject({
+        category: 'custom',
+        type: 'poll',
+        customData: { question: 'lunch?' },
+      });
+      const form = await alice.call<SdkEvent>('sendForm', 'bob', SURVEY);
+      const received = await bob.next(message(form.id as string), 'the form');
+      expect(received).toMatchObject({ category: 'interactive', type: 'form' });
+      expect(received.interactiveData).toMatchObject({ title: 'Lunch survey' });
+    });
+
+    it('relays typing started and ended', async () => {
+      await alice.call('typing', 'bob', 'start');
+      expect(await bob.next((event) => event.kind === 'typingStarted', 'typing started')).toMatchObject({
+        sender: 'alice',
+      });
+      await alice.call('typing', 'bob', 'end');
+      expect(await bob.next((event) => event.kind === 'typingEnded', 'typing ended')).toMatchObject({
+        sender: 'alice',
+      });
+    });
+
+    it('tells the sender when the receiver has read a message', async () => {
+      const sent = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'read me');
+      await bob.next(message(sent.id as string), 'the message to read');
+      await bob.call('markAsRead', sent.id);
+      expect(await alice.next((event) => event.kind === 'read', 'the read receipt')).toEqual({
+        kind: 'read',
+        messageId: sent.id,
+        by: 'bob',
+      });
+    });
+
+    it('marks an interactive message as interacted and tells its sender the goal is met', async () => {
+      const form = await alice.call<SdkEvent>('sendForm', 'bob', SURVEY);
+      await bob.next(message(form.id as string), 'the form');
+      expect(await bob.call('markAsInteracted', form.id, 'submit')).toMatch(/interacted/);
+      expect(await alice.next((event) => event.kind === 'goalCompleted', 'goal completed')).toMatchObject({
+        messageId: form.id,
+      });
+    });
+
+    it('pages back through the history, several pages, each oldest first, until it is empty', async () => {
+      for (let index = 0; index < 5; index += 1)
+        await alice.call('sendText', 'bob', 'user', `filler ${index}`);
+      const pages = await bob.call<string[][]>('history', 'alice', 3);
+      const ids = pages.flat().map(Number);
+      expect(pages.length).toBeGreaterThanOrEqual(4);
+      expect(pages.slice(0, -1).every((page) => page.length === 3)).toBe(true);
+      for (const page of pages) expect(page.map(Number)).toEqual([...page.map(Number)].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(Math.max(...ids)).toBe(Number(pages[0]?.at(-1)));
+    });
+
+    it('lists conversations with the unread count after the last read message', async () => {
+      const [conversation] =
+        await bob.call<{ conversationId: string; unread: number; lastMessageId: string }[]>('conversations');
+      // Bob read "read me"; the second form and the five fillers came after it.
+      expect(conversation).toMatchObject({ conversationId: 'alice_user_bob', unread: 6 });
+    });
+
+    it('resumes the stored session after a reload, with no new login, and receives again', async () => {
+      await bob.close();
+      bob = await harness.user('bob');
+      expect(await bob.call('init', CONTRACT_APP.appId, harness.server.sdkHost)).toBe('bob');
+      await until(() => isOnline('bob'), 'the resumed socket authenticated');
+      const sent = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'after the reload');
+      expect(await bob.next(message(sent.id as string), 'the message after the reload')).toMatchObject({
+        text: 'after the reload',
+      });
+    });
+
+    it('logs out: the session ends on the server and its socket closes', async () => {
+      const authToken = await alice.call<string>('authToken');
+      expect(await alice.call('logout')).toBe(true);
+      await until(() => !isOnline('alice'), 'the logged-out socket closed');
+      const refused = await harness.server.clientApi('GET', '/me', authToken);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ error: { code: 'AUTH_ERR_AUTH_TOKEN_NOT_FOUND' } });
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { silentLogger, startChatServer, type ChatServer } from '../../../server/index.js';
+
+export const CONTRACT_APP = { appId: 'contract', apiKey: 'contract-full-key', authKey: 'contract-auth-key' };
+
+export interface ContractServer {
+  server: ChatServer;
+  dataDir: string;
+  /** What the SDK is told to use for both its client and admin hosts: `localhost:<port>/v3`. */
+  sdkHost: string;
+  /** Calls the server REST API as the app (fullAccess key). */
+  serverApi(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Calls the client API with an auth token over TLS. */
+  clientApi(
+    method: string,
+    path: string,
+    authToken: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+/** The chat server over TLS (self-signed, in a temp data dir) with users alice and bob. */
+export async function startContractServer(): Promise<ContractServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-sdk-'));
+  const server = await startChatServer({
+    port: 0,
+    dataDir,
+    app: CONTRACT_APP,
+    rateLimits: false,
+    logger: silentLogger,
+    tls: 'self-signed',
+  });
+  const serverApi = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}/v3${path}`, {
+      method,
+      headers: { apikey: CONTRACT_APP.apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  // Trusts exactly the server's self-signed certificate.
+  const dispatcher = new Agent({ connect: { ca: server.tls?.cert ?? '' } });
+  const clientApi = async (method: string, path: string, authToken: string) => {
+    const response = await undiciFetch(`https://localhost:${server.port}/v3${path}`, {
+      method,
+      headers: { authToken, appId: CONTRACT_APP.appId },
+      dispatcher,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  for (const [uid, name] of [
+    ['alice', 'Alice'],
+    ['bob', 'Bob'],
+  ]) {
+    await serverApi('POST', '/users', { uid, name });
+  }
+  return {
+    server,
+    dataDir,
+    sdkHost: `localhost:${server.port}/v3`,
+    serverApi,
+    clientApi,
+    close: async () => {
+      await dispatcher.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
