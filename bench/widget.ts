@@ -3,17 +3,16 @@
  * and the median time from script start to the first rendered conversation list in headless
  * Chromium (cold cache each run), beside a minimal page built the same way (esbuild, one minified
  * file) with CometChat's JS SDK 4.2.0 doing init + login + fetch conversations and drawing the names.
- * Both talk to the same chat service over TLS (the SDK only speaks https/wss).
+ * Both talk to the same chat service (server/, started here) over TLS: the SDK only speaks https/wss.
  */
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { launchBrowser } from '../test/e2e/widget/support/browser.js';
 import { PageServer } from '../test/e2e/widget/support/page-server.js';
-import { APP_ID, AUTH_KEY, ProtocolFake } from '../test/widget/support/protocol-fake.js';
+import { APP_ID, AUTH_KEY, ChatService } from '../test/widget/support/chat-service.js';
 import { widgetBundles } from '../widget/bundle.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -72,44 +71,20 @@ function sizes(source: string) {
   };
 }
 
-// A chat service over TLS with a self-signed certificate (the browser is told to accept it).
-execFileSync(
-  'openssl',
-  [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-keyout',
-    join(work, 'key.pem'),
-    '-out',
-    join(work, 'cert.pem'),
-  ],
-  { stdio: 'ignore' },
-);
-const fake = await new ProtocolFake().start(0, {
-  key: readFileSync(join(work, 'key.pem'), 'utf8'),
-  cert: readFileSync(join(work, 'cert.pem'), 'utf8'),
-});
+// The chat service over TLS (the SDK only speaks https/wss; the widget uses the same address).
+const service = await ChatService.start({ tls: true });
 const others = ['bob', 'carol', 'knowledge'];
 for (let n = 0; n < CONVERSATIONS; n++) {
-  const uid = `guest${n}`;
-  if (n >= others.length) fake.addUser({ uid, name: `Guest ${n}` });
-  fake.sendAs(others[n] ?? uid, { type: 'user', id: 'alice' }, { data: { text: `Hello number ${n}` } });
+  const uid = others[n] ?? `guest${n}`;
+  if (n >= others.length) await service.admin.createUser({ uid, name: `Guest ${n}` });
+  await service.sendAs(uid, { type: 'user', id: 'alice' }, { data: { text: `Hello number ${n}` } });
 }
 
 // Both pages: mark the start, load the one script, then signal when the list is on screen.
 const pages = new PageServer(widgetScript);
 await pages.start();
-const sdkHost = `${new URL(fake.url).host}/v3`;
-const config = { appId: APP_ID, authKey: AUTH_KEY, uid: 'alice', host: fake.url, sdkHost };
+const sdkHost = `${new URL(service.httpsUrl).host}/v3`;
+const config = { appId: APP_ID, authKey: AUTH_KEY, uid: 'alice', host: service.httpsUrl, sdkHost };
 const probe = (found: string) => `
   (function wait() {
     if (${found}) window.benchDone = performance.now() - window.benchStart;
@@ -212,6 +187,6 @@ try {
 } finally {
   await browser.close();
   await pages.stop();
-  await fake.stop();
+  await service.close();
   rmSync(work, { recursive: true, force: true });
 }

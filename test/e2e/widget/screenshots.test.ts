@@ -2,7 +2,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProtocolFake } from '../../widget/support/protocol-fake.js';
+import { ChatService } from '../../widget/support/chat-service.js';
 import { launchBrowser } from './support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
@@ -12,20 +12,20 @@ import { seedShowcase } from './support/scenes.js';
 const artifacts = resolve('test/.artifacts');
 let browser: Browser;
 let pages: PageServer;
-let fake: ProtocolFake;
+let service: ChatService;
 
 beforeAll(async () => {
   const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
-  fake = await new ProtocolFake().start();
-  seedShowcase(fake);
+  service = await ChatService.start();
+  await seedShowcase(service);
   await mkdir(artifacts, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
   await pages?.stop();
-  await fake?.stop();
+  await service?.close();
 });
 
 const layouts = [
@@ -69,7 +69,7 @@ describe('the widget layouts', () => {
       const page = await context.newPage();
       await page.goto(
         serveEmbedPage(pages, `/shot-${layout.name}`, {
-          host: fake.url,
+          host: service.url,
           uid: 'alice',
           theme: layout.theme,
           launch: layout.launch,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProtocolFake } from '../../widget/support/protocol-fake.js';
+import { ChatService } from '../../widget/support/chat-service.js';
 import { launchBrowser } from './support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
@@ -11,7 +11,7 @@ import { seedShowcase } from './support/scenes.js';
 
 let browser: Browser;
 let pages: PageServer;
-let fake: ProtocolFake;
+let service: ChatService;
 let axeSource: string;
 let pageCount = 0;
 
@@ -26,12 +26,12 @@ afterAll(async () => {
   await pages?.stop();
 });
 beforeEach(async () => {
-  fake = await new ProtocolFake().start();
-  seedShowcase(fake);
+  service = await ChatService.start();
+  await seedShowcase(service);
 });
 afterEach(async () => {
   for (const context of browser.contexts()) await context.close();
-  await fake.stop();
+  await service.close();
 });
 
 async function open(
@@ -41,7 +41,9 @@ async function open(
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
-  await page.goto(serveEmbedPage(pages, `/secure-${++pageCount}`, { host: fake.url, ...options }, headers));
+  await page.goto(
+    serveEmbedPage(pages, `/secure-${++pageCount}`, { host: service.url, ...options }, headers),
+  );
   return page;
 }
 
@@ -58,7 +60,7 @@ async function exercise(page: Page): Promise<void> {
 
 describe('the widget under a strict Content Security Policy', () => {
   it("renders and chats with style-src 'self' and script-src 'self' without a single violation", async () => {
-    const api = new URL(fake.url);
+    const api = new URL(service.url);
     const csp = [
       "default-src 'none'",
       "script-src 'self'",
@@ -79,7 +81,7 @@ describe('the widget under a strict Content Security Policy', () => {
       });
     });
     const options = {
-      host: fake.url,
+      host: service.url,
       uid: 'alice',
       launch: {
         targetElementID: 'chat',

@@ -125,7 +125,7 @@ describe('sending', () => {
 describe('mention candidates', () => {
   it('are the members of a group', async () => {
     const members = await alice.groupMembers('support');
-    expect(members.map((m) => m.uid).sort()).toEqual(['alice', 'bob', 'carol']);
+    expect(members.map((m) => m.uid).sort()).toEqual(['alice', 'bob', 'carol', 'knowledge']);
   });
 
   it('include the AI agents', async () => {

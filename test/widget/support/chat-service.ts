@@ -18,7 +18,8 @@ export interface Content {
 
 /**
  * The real chat service (server/) on an ephemeral port with its own data dir, seeded with the
- * people of the widget tests: alice, bob and carol, the agent `knowledge`, and the group `support`.
+ * people of the widget tests: alice, bob and carol, the agent `knowledge`, and the group `support`
+ * of all four.
  * `stop` and `start` restart it on the same port with the same data, as an operator would.
  */
 export class ChatService {
@@ -26,10 +27,17 @@ export class ChatService {
   #admin: ChatServerClient | undefined;
   #port = 0;
 
-  private constructor(private readonly dataDir: string) {}
+  private constructor(
+    private readonly dataDir: string,
+    private readonly tls: boolean,
+  ) {}
 
-  static async start(): Promise<ChatService> {
-    const service = new ChatService(await mkdtemp(join(tmpdir(), 'parley-widget-chat-')));
+  /** With `tls`, https and wss are served too, on the same port, with a self-signed localhost certificate. */
+  static async start(options: { tls?: boolean } = {}): Promise<ChatService> {
+    const service = new ChatService(
+      await mkdtemp(join(tmpdir(), 'parley-widget-chat-')),
+      options.tls === true,
+    );
     await service.start();
     await service.#seed();
     return service;
@@ -37,6 +45,11 @@ export class ChatService {
 
   get url(): string {
     return `http://127.0.0.1:${this.#port}`;
+  }
+
+  /** The https address (when started with `tls`), for clients that speak nothing else. */
+  get httpsUrl(): string {
+    return `https://127.0.0.1:${this.#port}`;
   }
 
   get port(): number {
@@ -56,6 +69,7 @@ export class ChatService {
       app: { appId: APP_ID, apiKey: API_KEY, authKey: AUTH_KEY },
       logger: silentLogger,
       rateLimits: false,
+      ...(this.tls ? { tls: 'self-signed' as const } : {}),
     });
     this.#port = this.#server.port;
     this.#admin = new ChatServerClient({
@@ -103,7 +117,8 @@ export class ChatService {
       name: 'Support Team',
       type: 'public',
       owner: 'alice',
-      members: { participants: ['bob', 'carol'] },
+      // The agent answers in the group, so it is a member like everyone else.
+      members: { participants: ['bob', 'carol', 'knowledge'] },
     });
   }
 }

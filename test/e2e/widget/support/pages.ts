@@ -1,4 +1,4 @@
-import { APP_ID, AUTH_KEY } from '../../../widget/support/protocol-fake.js';
+import { APP_ID, AUTH_KEY } from '../../../widget/support/chat-service.js';
 import type { PageServer } from './page-server.js';
 
 export interface EmbedPageOptions {

@@ -1,18 +1,18 @@
-import type { ProtocolFake } from '../../../widget/support/protocol-fake.js';
+import type { ChatService } from '../../../widget/support/chat-service.js';
 
 /** Conversations that show every kind of message the widget draws: text, an agent answer, a form. */
-export function seedShowcase(fake: ProtocolFake): void {
-  fake.sendAs(
+export async function seedShowcase(service: ChatService): Promise<void> {
+  await service.sendAs(
     'bob',
     { type: 'user', id: 'alice' },
     { data: { text: 'Hi Alice! Did you get the quarterly report?' } },
   );
-  fake.sendAs(
+  await service.sendAs(
     'alice',
     { type: 'user', id: 'bob' },
     { data: { text: 'Yes, reading it now.\nLooks great so far.' } },
   );
-  fake.sendAs(
+  await service.sendAs(
     'bob',
     { type: 'user', id: 'alice' },
     {
@@ -77,13 +77,13 @@ export function seedShowcase(fake: ProtocolFake): void {
       },
     },
   );
-  fake.sendAs('carol', { type: 'group', id: 'support' }, { data: { text: 'Standup in 5 minutes' } });
-  fake.sendAs(
+  await service.sendAs('carol', { type: 'group', id: 'support' }, { data: { text: 'Standup in 5 minutes' } });
+  await service.sendAs(
     'alice',
     { type: 'group', id: 'support' },
     { data: { text: '@knowledge how do I reset a password?' } },
   );
-  fake.sendAs(
+  await service.sendAs(
     'knowledge',
     { type: 'group', id: 'support' },
     {
