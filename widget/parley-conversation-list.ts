@@ -2,6 +2,7 @@ import { css, html, LitElement, nothing } from 'lit';
 import type { ChatTarget, Conversation, Message } from '../shared/chat-client/index.js';
 import { sameTarget } from '../shared/chat-client/index.js';
 import { memberActionText } from './action-text.js';
+import { answerBody, answerSources } from './agent-answer.js';
 import { conversationTime } from './dates.js';
 import { ENGLISH, format, type Locale } from './i18n.js';
 import { markdownToPlainText } from './markdown.js';
@@ -19,7 +20,7 @@ export function messagePreview(message: Message | undefined, me: string | undefi
     message.category === 'interactive'
       ? String((message.data.interactiveData as { title?: unknown } | undefined)?.title ?? t.unsupported)
       : (message.data.text ?? (message.data.attachments || message.data.url ? t.attachment : t.unsupported));
-  const flat = markdownToPlainText(text);
+  const flat = markdownToPlainText(answerBody(text, answerSources(message).length > 0));
   if (message.sender.toLowerCase() === me?.toLowerCase()) return `${t.you}: ${flat}`;
   // In a group the preview says who wrote it, by first name.
   const sender = (message.data.entities.sender?.entity as { name?: string } | undefined)?.name;
@@ -69,7 +70,12 @@ export class ParleyConversationList extends LitElement {
         flex: 1;
         min-inline-size: 0;
         display: grid;
+        /* One column no wider than the button, however long the preview. */
+        grid-template-columns: minmax(0, 1fr);
         gap: 2px;
+      }
+      time {
+        flex: none;
       }
       .row {
         display: flex;

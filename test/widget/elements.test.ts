@@ -281,6 +281,15 @@ describe('<parley-conversation-list>', () => {
     await page.getByRole('button', { name: /Support Team.*3 unread/ }).waitFor();
   });
 
+  it('keeps the time of a conversation in view however long its preview', async () => {
+    const page = await lab.page();
+    const long = { ...conversations[1]!, lastMessage: message({ id: '3', text: 'word '.repeat(200) }) };
+    await page.setViewportSize({ width: 400, height: 600 });
+    await mount(page, 'parley-conversation-list', { conversations: [long], me: 'alice', loaded: true });
+    const time = await page.locator('parley-conversation-list time').boundingBox();
+    expect(time!.x + time!.width).toBeLessThanOrEqual(400);
+  });
+
   it('opens the chosen conversation', async () => {
     const page = await lab.page();
     await recordEvents(page, 'parley-open');
