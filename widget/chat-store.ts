@@ -15,7 +15,7 @@ import {
   type MessageCursor,
   type UserEntity,
 } from '../shared/chat-client/index.js';
-import { AGENT_ROLE, Emitter } from '../shared/chat-client/index.js';
+import { Emitter, isAgentRole } from '../shared/chat-client/index.js';
 import { changedMessage } from './action-text.js';
 import type { MentionCandidate } from './mentions.js';
 import { conversationTarget, isGroup, type Peer } from './peers.js';
@@ -339,7 +339,7 @@ export class ChatStore {
           const byUid = new Map<string, MentionCandidate>();
           for (const user of [...members, ...agents]) {
             if (user.uid.toLowerCase() === me) continue;
-            byUid.set(user.uid, { uid: user.uid, name: user.name, agent: user.role === AGENT_ROLE });
+            byUid.set(user.uid, { uid: user.uid, name: user.name, agent: isAgentRole(user.role) });
           }
           return [...byUid.values()];
         },

@@ -1,5 +1,5 @@
 import type { ChatTarget, Conversation, GroupEntity, UserEntity } from '../shared/chat-client/index.js';
-import { AGENT_ROLE } from '../shared/chat-client/index.js';
+import { isAgentRole } from '../shared/chat-client/index.js';
 
 export type Peer = UserEntity | GroupEntity;
 
@@ -12,7 +12,7 @@ export function peerId(peer: Peer): string {
 }
 
 export function isAgent(user: Peer | undefined): boolean {
-  return user !== undefined && !isGroup(user) && user.role === AGENT_ROLE;
+  return user !== undefined && !isGroup(user) && isAgentRole(user.role);
 }
 
 export function conversationTarget(conversation: Conversation): ChatTarget {

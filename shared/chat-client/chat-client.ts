@@ -41,8 +41,15 @@ import type {
 
 export const CLIENT_VERSION = 'parley-chat-client/0.1.0';
 
-/** The role CometChat gives AI agent users; mention suggestions offer them beside group members. */
-export const AGENT_ROLE = '@agentic';
+/**
+ * Roles of AI agent users: CometChat's `@agentic` and the `agent` role Parley's registry gives them.
+ * Mention suggestions offer agents beside group members, and their answers render as Markdown.
+ */
+export const AGENT_ROLES: readonly string[] = ['@agentic', 'agent'];
+
+export function isAgentRole(role: string | undefined): boolean {
+  return role !== undefined && AGENT_ROLES.includes(role);
+}
 
 export interface ChatClientOptions extends ChatLocation {
   /** The app's auth key (`authOnly` scope): lets `login({uid})` create an auth token. */
@@ -307,14 +314,15 @@ export class ChatClient {
     return (await this.#call<GroupMember[]>({ method: 'GET', path, query: { per_page: 100, page: 1 } })).data;
   }
 
-  /** AI agent users (role `@agentic`), whom a group conversation can mention. */
+  /** AI agent users (see `AGENT_ROLES`), whom a group conversation can mention. */
   async agents(): Promise<UserEntity[]> {
     const envelope = await this.#call<UserEntity[]>({
       method: 'GET',
       path: '/users',
-      query: { per_page: 100, page: 1, roles: AGENT_ROLE },
+      query: { per_page: 100, page: 1, roles: AGENT_ROLES.join(',') },
     });
-    return envelope.data.filter((user) => user.role === AGENT_ROLE);
+    // A service that ignores the `roles` filter answers with everyone; only agents are wanted.
+    return envelope.data.filter((user) => isAgentRole(user.role));
   }
 
   // Sending

@@ -128,8 +128,9 @@ describe('mention candidates', () => {
     expect(members.map((m) => m.uid).sort()).toEqual(['alice', 'bob', 'carol', 'knowledge']);
   });
 
-  it('include the AI agents', async () => {
+  it("include the AI agents, by CometChat's role and by the role Parley's agent registry gives", async () => {
+    await service.admin.createUser({ uid: 'helper', name: 'Helper', role: 'agent' });
     const agents = await alice.agents();
-    expect(agents.map((a) => a.uid)).toEqual(['knowledge']);
+    expect(agents.map((a) => a.uid).sort()).toEqual(['helper', 'knowledge']);
   });
 });
