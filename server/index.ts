@@ -8,3 +8,12 @@ export { ChatEvents, type ChatEventMap } from './events.js';
 export { ChatError } from './errors.js';
 export { createLogger, silentLogger, type Logger } from './log.js';
 export type { App, AppSeed, SeededApp } from './repositories/apps.js';
+export {
+  AgentFeature,
+  AgentRegistration,
+  AGENT_FAILURE_NOTICE,
+  type Agent,
+  type AgentBridgeOptions,
+} from './agents/index.js';
+export { ClientProtocol } from './client-protocol.js';
+export { localhostCertificate, trustHint, type TlsCertificate } from './tls/certificate.js';

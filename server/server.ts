@@ -1,7 +1,10 @@
 import { getRequestListener } from '@hono/node-server';
+import { AgentFeature, type AgentBridgeOptions } from './agents/index.js';
 import { ClientProtocol } from './client-protocol.js';
 import { openChatStore } from './db/database.js';
+import type { Hono } from 'hono';
 import { createHttpApp } from './http/app.js';
+import type { ChatEnv } from './http/context.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
 import { NotificationEngine, type NotificationOptions } from './notifications/index.js';
@@ -31,6 +34,10 @@ export interface ChatServerOptions {
   publicHost?: string | undefined;
   /** Where form apiActions are sent from; tests point it at their own fetch. */
   actionFetch?: typeof fetch;
+  /** Timeouts, retries and queueing of calls to AI agents. */
+  agentBridge?: Partial<AgentBridgeOptions>;
+  /** More pages beside the APIs (`parley start` adds the demo page). */
+  pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
 
 export interface ChatServer {
@@ -43,6 +50,8 @@ export interface ChatServer {
   notifications: NotificationEngine;
   /** The client API, realtime channel and forms. */
   client: ClientProtocol;
+  /** AI agents: registry, dashboard and the bridge that asks them. */
+  agents: AgentFeature;
   /** The certificate when TLS is on (to trust it, or to hand to a test client). */
   tls?: { certPath?: string; created: boolean; cert: string };
   close(): Promise<void>;
@@ -74,7 +83,13 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       publicHost: options.publicHost,
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
-    const http = createHttpApp(services, { logger, rateLimits, clientRequests: client.clientRequests });
+    const agents = new AgentFeature(services, client.clientSettings, logger, options.agentBridge);
+    const http = createHttpApp(services, {
+      logger,
+      rateLimits,
+      clientRequests: client.clientRequests,
+      extraRoutes: [...agents.routes, ...(options.pages ?? [])],
+    });
     const host = options.host ?? '127.0.0.1';
     const certificate =
       options.tls === 'self-signed'
@@ -87,6 +102,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       port: options.port ?? 4000,
       tls: certificate,
     }).catch(async (error: unknown) => {
+      await agents.close();
       await client.close();
       throw error;
     });
@@ -114,6 +130,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       services,
       notifications,
       client,
+      agents,
       ...(certificate === undefined
         ? {}
         : {
@@ -124,6 +141,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             },
           }),
       close: async () => {
+        await agents.close();
         await client.close();
         await listener.close();
         await notifications.stop();

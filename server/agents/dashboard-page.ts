@@ -1,0 +1,99 @@
+import { Hono } from 'hono';
+import type { ChatEnv } from '../http/context.js';
+
+/**
+ * `/dashboard`: a page to manage an app's AI agents, entered with the app's id and fullAccess key.
+ * It only calls the dashboard API (`/v3/ai-agents`) from the browser; the key stays in the page's
+ * memory. Script and styles are served as files so the page runs under a strict CSP.
+ */
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Parley dashboard</title><link rel="stylesheet" href="/dashboard/dashboard.css"></head>
+<body><main>
+<h1>Parley dashboard</h1>
+<form id="enter"><fieldset><legend>App</legend>
+<label>App ID <input name="appId" required autocomplete="off"></label>
+<label>REST API key (fullAccess) <input name="apiKey" type="password" required autocomplete="off"></label>
+<button>Enter</button></fieldset></form>
+<section id="agents" hidden>
+<h2>AI agents</h2>
+<table><thead><tr><th>Agent ID</th><th>Name</th><th>Provider</th><th>Deployment URL</th><th>Namespace</th><th>Enabled</th><th></th></tr></thead><tbody></tbody></table>
+<form id="register"><fieldset><legend>Register an agent</legend>
+<label>Agent ID <input name="agentId" required value="knowledge"></label>
+<label>Display name <input name="name" required value="Knowledge"></label>
+<label>Provider <select name="provider"><option value="mastra">Mastra</option></select></label>
+<label>Deployment URL <input name="deploymentUrl" type="url" required placeholder="http://localhost:4111/api/agents/knowledge/generate"></label>
+<label>Namespace <input name="namespace" required value="default"></label>
+<label><input name="enabled" type="checkbox" checked> Enabled</label>
+<button>Register</button></fieldset></form>
+</section>
+<p id="status" role="status"></p>
+</main><script src="/dashboard/dashboard.js"></script></body></html>`;
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
+main{max-width:960px;margin:2rem auto;padding:0 1rem}fieldset{border:1px solid #ccd;border-radius:8px;margin:1rem 0;padding:1rem;display:grid;gap:.5rem}
+label{display:grid;gap:.2rem}button{justify-self:start;padding:.4rem 1rem}table{width:100%;border-collapse:collapse;background:#fff}
+th,td{border-bottom:1px solid #e3e6ea;padding:.4rem;text-align:left;word-break:break-all}#status{min-height:1.5em}`;
+
+const SCRIPT = `'use strict';
+let credentials;
+const status = document.getElementById('status');
+const say = (text) => { status.textContent = text; };
+async function api(method, path, body) {
+  const response = await fetch('/v3' + path, { method, headers: { appId: credentials.appId, apikey: credentials.apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await response.json();
+  if (json.error) throw new Error(json.error.message);
+  return json.data;
+}
+function cell(text) { const td = document.createElement('td'); td.textContent = String(text); return td; }
+async function refresh() {
+  const agents = await api('GET', '/ai-agents');
+  const body = document.querySelector('#agents tbody');
+  body.replaceChildren(...agents.map((agent) => {
+    const row = document.createElement('tr');
+    row.append(cell(agent.agentId), cell(agent.name), cell(agent.provider), cell(agent.deploymentUrl), cell(agent.namespace));
+    const enabled = document.createElement('input');
+    enabled.type = 'checkbox'; enabled.checked = agent.enabled; enabled.setAttribute('aria-label', 'enabled');
+    enabled.addEventListener('change', () => api('PUT', '/ai-agents/' + encodeURIComponent(agent.agentId), { enabled: enabled.checked }).then(() => say('Saved.'), (e) => say(e.message)));
+    const toggle = document.createElement('td'); toggle.append(enabled); row.append(toggle);
+    const remove = document.createElement('button'); remove.textContent = 'Remove';
+    remove.addEventListener('click', () => api('DELETE', '/ai-agents/' + encodeURIComponent(agent.agentId)).then(refresh, (e) => say(e.message)));
+    const actions = document.createElement('td'); actions.append(remove); row.append(actions);
+    return row;
+  }));
+}
+document.getElementById('enter').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  credentials = { appId: form.get('appId'), apiKey: form.get('apiKey') };
+  try { await refresh(); document.getElementById('agents').hidden = false; say('Signed in to ' + credentials.appId + '.'); }
+  catch (error) { say(error.message); }
+});
+document.getElementById('register').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  try {
+    await api('POST', '/ai-agents', { agentId: form.get('agentId'), name: form.get('name'), provider: form.get('provider'), deploymentUrl: form.get('deploymentUrl'), namespace: form.get('namespace'), enabled: form.get('enabled') === 'on' });
+    await refresh(); say('Registered.');
+  } catch (error) { say(error.message); }
+});
+`;
+
+const SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+export function dashboardPage(app: Hono<ChatEnv>): void {
+  const page = new Hono<ChatEnv>();
+  page.get('/', (c) => c.html(PAGE, 200, SECURITY_HEADERS));
+  page.get('/dashboard.js', (c) =>
+    c.body(SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', ...SECURITY_HEADERS }),
+  );
+  page.get('/dashboard.css', (c) =>
+    c.body(STYLE, 200, { 'content-type': 'text/css; charset=utf-8', ...SECURITY_HEADERS }),
+  );
+  app.route('/dashboard', page);
+}
