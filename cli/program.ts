@@ -6,6 +6,7 @@ import { registerIngestCommand } from './commands/ingest.js';
 import { registerNamespacesCommand } from './commands/namespaces.js';
 import { registerPendingCommands } from './commands/pending.js';
 import { registerSearchCommand } from './commands/search.js';
+import { registerStartCommand } from './commands/start.js';
 
 export const DEFAULT_AGENT_PORT = 4111;
 export const DEFAULT_CHAT_PORT = 4000;
@@ -26,6 +27,7 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: false });
 
   registerPendingCommands(program);
+  registerStartCommand(program);
   registerAgentCommand(program);
   registerAskCommand(program);
   registerChatServerCommand(program);

@@ -12,14 +12,7 @@ interface PendingCommand {
   define: (command: Command) => Command;
 }
 
-export const pendingCommands: PendingCommand[] = [
-  {
-    name: 'start',
-    summary: 'run the chat service (:4000) and the knowledge agent (:4111) with the demo app',
-    issue: 6,
-    define: (c) => c,
-  },
-];
+export const pendingCommands: PendingCommand[] = [];
 
 export function registerPendingCommands(program: Command): void {
   for (const pending of pendingCommands) {

@@ -1,0 +1,146 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { dataDirOf } from './options.js';
+
+interface StartCommandOptions {
+  port: number;
+  agentPort: number;
+  host: string;
+  tls: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  publicHost?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError('give a port from 0 to 65535.');
+  return port;
+}
+
+/** The package folder, where server/demo/docs lives whether this runs from the sources or from dist/. */
+function packageRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
+}
+
+function readCertificate(
+  options: StartCommandOptions,
+): { key: string; cert: string } | 'self-signed' | undefined {
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    throw new InvalidArgumentError('--tls-cert and --tls-key go together.');
+  }
+  if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
+    return { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') };
+  }
+  return options.tls ? 'self-signed' : undefined;
+}
+
+export function registerStartCommand(program: Command): void {
+  const summary = 'run the chat service (:4000) and the knowledge agent (:4111) with the demo app';
+  program
+    .command('start')
+    .summary(summary)
+    .description(
+      `${summary}.\n` +
+        'Seeds the demo: its app and keys (printed), users alice and bob, the group "Parley demo", the\n' +
+        'knowledge agent registered and enabled, and the "demo" namespace; the demo page is at /demo.\n' +
+        'The agent reads its usual environment (see `parley agent --help`).',
+    )
+    .addOption(
+      new Option('--port <port>', 'chat service port')
+        .env('PARLEY_CHAT_PORT')
+        .argParser(parsePort)
+        .default(4000),
+    )
+    .addOption(
+      new Option('--agent-port <port>', 'knowledge agent port')
+        .env('PARLEY_AGENT_PORT')
+        .argParser(parsePort)
+        .default(4111),
+    )
+    .addOption(new Option('--host <host>', 'address both bind').env('PARLEY_HOST').default('127.0.0.1'))
+    .addOption(
+      new Option(
+        '--tls',
+        'also serve https/wss on the chat port, with a self-signed localhost certificate',
+      ).env('PARLEY_TLS'),
+    )
+    .addOption(new Option('--tls-cert <file>', 'serve https/wss with this certificate (PEM) instead'))
+    .addOption(new Option('--tls-key <file>', 'the key (PEM) of --tls-cert'))
+    .addOption(
+      new Option(
+        '--public-host <host:port>',
+        'where clients reach the chat service, if not where they connect',
+      ).env('PARLEY_PUBLIC_HOST'),
+    )
+    .action(async (options: StartCommandOptions, command: Command) => {
+      const tls = readCertificate(options);
+      const dataDir = dataDirOf(command);
+      const root = packageRoot();
+      // Loaded when the command runs, so `parley --help` starts without databases and engines.
+      const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
+        await import('../../knowledge/server/index.js');
+      const { startChatServer, trustHint } = await import('../../server/index.js');
+      const { demoDocuments, demoPage, seedDemo, DEMO_NAMESPACE } =
+        await import('../../server/demo/index.js');
+
+      const config = agentConfigFromEnv(process.env, dataDir);
+      const engine = await openAgentEngine(dataDir, config);
+      const agent = await startAgentServer({
+        config,
+        backend: engine,
+        host: options.host,
+        port: options.agentPort,
+      });
+      let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
+      const chat = await startChatServer({
+        port: options.port,
+        host: options.host,
+        dataDir,
+        databaseUrl: process.env.DATABASE_URL,
+        tls,
+        publicHost: options.publicHost,
+        pages: [demoPage(() => demo, join(root, 'dist', 'widget'))],
+      }).catch(async (error: unknown) => {
+        await agent.close();
+        await engine.close();
+        throw error;
+      });
+      const documents = await demoDocuments(join(root, 'server', 'demo', 'docs'));
+      const ingested = await engine.ingest(
+        DEMO_NAMESPACE,
+        documents.map((document) => ({ kind: 'text' as const, ...document })),
+      );
+      demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
+
+      const { app, apiKey, authKey } = chat.seeded;
+      const secureUrl = chat.tls === undefined ? undefined : chat.url.replace(/^http:/, 'https:');
+      process.stdout.write(
+        [
+          `Chat service: ${chat.url}${secureUrl === undefined ? '' : ` and ${secureUrl}`} (REST API under /v3, WebSocket at /)`,
+          `  demo page ${chat.url}/demo, dashboard ${chat.url}/dashboard`,
+          `Knowledge agent: ${agent.apiUrl} (Swagger UI ${agent.apiUrl.replace(/\/api$/, '')}/swagger-ui)`,
+          `App ${app.appId} (region ${app.region})`,
+          `  REST API key (fullAccess): ${apiKey}`,
+          `  auth key (authOnly, for pages and the widget): ${authKey}`,
+          `Users ${demo.users.map((user) => user.uid).join(', ')} in group "${demo.group.name}" with agent @${demo.agent.uid}`,
+          `Namespace ${DEMO_NAMESPACE}: ${ingested.filter((result) => result.status !== 'failed').length} of ${documents.length} documents`,
+          ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),
+          '',
+        ].join('\n'),
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await chat.close();
+      await agent.close();
+      await engine.close();
+    });
+}

@@ -1,0 +1,64 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ChatServer } from '../server.js';
+import type { DemoConfig } from './page.js';
+
+/** The demo's cast: two people, their group, and the knowledge agent that answers in it. */
+export const DEMO_USERS = [
+  { uid: 'alice', name: 'Alice' },
+  { uid: 'bob', name: 'Bob' },
+];
+export const DEMO_GROUP = { guid: 'parley-demo', name: 'Parley demo' };
+export const DEMO_AGENT = { uid: 'knowledge', name: 'Knowledge' };
+export const DEMO_NAMESPACE = 'demo';
+
+/** The sample documents of the demo namespace (server/demo/docs), as raw text to ingest. */
+export async function demoDocuments(folder: string): Promise<{ title: string; text: string }[]> {
+  const names = (await readdir(folder)).filter((name) => name.endsWith('.md')).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const text = await readFile(join(folder, name), 'utf8');
+      return { title: /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? name, text };
+    }),
+  );
+}
+
+/**
+ * Makes the demo app ready, every start: users alice and bob, the group they share with the
+ * `knowledge` agent, and the agent registered, enabled and pointed at `generateUrl`. Whatever
+ * already exists is kept.
+ */
+export async function seedDemo(server: ChatServer, generateUrl: string): Promise<DemoConfig> {
+  const { app, authKey } = server.seeded;
+  const { users, groups, groupService } = server.services;
+  for (const user of DEMO_USERS) {
+    if ((await users.find(app.appId, user.uid)) === undefined) await users.create(app.appId, user);
+  }
+  await server.agents.registry.register(app.appId, {
+    agentId: DEMO_AGENT.uid,
+    provider: 'mastra',
+    deploymentUrl: generateUrl,
+    name: DEMO_AGENT.name,
+    namespace: DEMO_NAMESPACE,
+    enabled: true,
+  });
+  const members = { participants: [...DEMO_USERS.map((user) => user.uid), DEMO_AGENT.uid] };
+  if ((await groups.find(app.appId, DEMO_GROUP.guid)) === undefined) {
+    await groupService.create(app, { ...DEMO_GROUP, type: 'public' }, undefined, members);
+  } else {
+    const missing = [];
+    for (const uid of members.participants) {
+      if ((await groups.member(app.appId, DEMO_GROUP.guid, uid)) === undefined) missing.push(uid);
+    }
+    if (missing.length > 0)
+      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, { participants: missing });
+  }
+  return {
+    appId: app.appId,
+    region: app.region,
+    authKey,
+    users: DEMO_USERS,
+    group: DEMO_GROUP,
+    agent: DEMO_AGENT,
+  };
+}

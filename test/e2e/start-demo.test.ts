@@ -1,0 +1,125 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../cli/parley.ts', import.meta.url));
+
+/** `parley start` as a real process on free ports, read back from what it prints. */
+describe('parley start', () => {
+  let dataDir: string;
+  let child: ChildProcessWithoutNullStreams;
+  let output = '';
+  let chatUrl: string;
+  let keys: { appId: string; apiKey: string; authKey: string };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-start-'));
+    child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, '--data-dir', dataDir, 'start', '--port', '0', '--agent-port', '0'],
+      {
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+      },
+    );
+    child.stderr.resume();
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/^Namespace demo/m.test(output)) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`parley start exited with ${code}: ${output}`)));
+    });
+    chatUrl = /^Chat service: (\S+)/m.exec(output)?.[1] ?? '';
+    keys = {
+      appId: /^App (\S+)/m.exec(output)?.[1] ?? '',
+      apiKey: /REST API key \(fullAccess\): (\S+)/.exec(output)?.[1] ?? '',
+      authKey: /auth key \(authOnly[^)]*\): (\S+)/.exec(output)?.[1] ?? '',
+    };
+  });
+
+  afterAll(async () => {
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints the demo app with its fullAccess and authOnly keys', () => {
+    expect(keys.appId).toBe('parley-demo');
+    expect(keys.apiKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(keys.authKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(output).toMatch(/^Namespace demo: 3 of 3 documents$/m);
+  });
+
+  it('seeds alice and bob in a group with the knowledge agent, registered, enabled and pointed at the local agent', async () => {
+    const headers = { apikey: keys.apiKey, appId: keys.appId };
+    const members = await (await fetch(`${chatUrl}/v3/groups/parley-demo/members`, { headers })).json();
+    expect((members.data as { uid: string }[]).map((member) => member.uid).sort()).toEqual([
+      'alice',
+      'bob',
+      'knowledge',
+    ]);
+    const agents = await (await fetch(`${chatUrl}/v3/ai-agents`, { headers })).json();
+    const agentUrl = /^Knowledge agent: (\S+)/m.exec(output)?.[1];
+    expect(agents.data).toEqual([
+      expect.objectContaining({
+        agentId: 'knowledge',
+        enabled: true,
+        namespace: 'demo',
+        deploymentUrl: `${agentUrl}/agents/knowledge/generate`,
+      }),
+    ]);
+  });
+
+  it('serves /demo with a window per demo user and the settings they log in with', async () => {
+    const page = await (await fetch(`${chatUrl}/demo`)).text();
+    expect(page).toContain('data-uid="alice"');
+    expect(page).toContain('data-uid="bob"');
+    const config = await (await fetch(`${chatUrl}/demo/config.json`)).json();
+    expect(config).toMatchObject({
+      appId: keys.appId,
+      authKey: keys.authKey,
+      group: { guid: 'parley-demo' },
+    });
+  });
+
+  it('answers a question to @agent in the demo group from the sample namespace', async () => {
+    const login = await fetch(`${chatUrl}/v3/users/alice/auth_tokens`, {
+      method: 'POST',
+      headers: { appId: keys.appId, apiKey: keys.authKey },
+    });
+    const { authToken } = (await login.json()).data as { authToken: string };
+    const client = { appId: keys.appId, authToken, 'content-type': 'application/json' };
+    const asked = await fetch(`${chatUrl}/v3/messages`, {
+      method: 'POST',
+      headers: client,
+      body: JSON.stringify({
+        receiver: 'parley-demo',
+        receiverType: 'group',
+        category: 'message',
+        type: 'text',
+        data: { text: '@agent where are chats kept?' },
+      }),
+    });
+    const question = (await asked.json()).data as { id: string };
+    let answer: { data: { text: string; metadata: { sources: unknown[] } } } | undefined;
+    for (let attempt = 0; attempt < 100 && answer === undefined; attempt += 1) {
+      const history = await (
+        await fetch(`${chatUrl}/v3/groups/parley-demo/messages?per_page=10&affix=append&id=${question.id}`, {
+          headers: client,
+        })
+      ).json();
+      answer = (
+        history.data as { sender: string; data: { text: string; metadata: { sources: unknown[] } } }[]
+      ).find((message) => message.sender === 'knowledge');
+      if (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(answer?.data.text).toMatch(/chat\.db/);
+    expect(answer?.data.metadata.sources.length).toBeGreaterThan(0);
+  });
+});
