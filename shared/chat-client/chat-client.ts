@@ -578,9 +578,11 @@ export class ChatClient {
 
   #onFrame(session: Session, frame: RealtimeFrame): void {
     if (this.#session !== session) return;
-    // The SDK's echo suppression (§3.3): this session already knows what it caused itself.
-    if (frame.deviceId === this.sessionId) return;
     const me = session.me.uid;
+    // The SDK's echo suppression (§3.3): this session already knows what it caused itself. Only
+    // frames of this user are echoes: another sender's frame stamped with this device (an agent's
+    // answer the service produced while handling this page's question) is news.
+    if (frame.deviceId === this.sessionId && frame.sender?.toLowerCase() === me.toLowerCase()) return;
     switch (frame.type) {
       case 'message': {
         const message = frame.body as Message;

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChatServer, silentLogger, type ChatServer } from '../../../server/index.js';
+import { createLogger, startChatServer, silentLogger, type ChatServer } from '../../../server/index.js';
 import { ChatServerClient } from '../../../shared/chat-server-client.js';
 import type { Message } from '../../../shared/message.js';
 
@@ -67,7 +67,8 @@ export class ChatService {
       dataDir: this.dataDir,
       port: this.#port,
       app: { appId: APP_ID, apiKey: API_KEY, authKey: AUTH_KEY },
-      logger: silentLogger,
+      // PARLEY_TEST_LOG=1 shows the service's structured log while debugging a test.
+      logger: process.env.PARLEY_TEST_LOG ? createLogger() : silentLogger,
       rateLimits: false,
       ...(this.tls ? { tls: 'self-signed' as const } : {}),
     });
@@ -90,6 +91,27 @@ export class ChatService {
   async close(): Promise<void> {
     await this.stop();
     await rm(this.dataDir, { recursive: true, force: true });
+  }
+
+  /**
+   * Registers the knowledge agent (the user `knowledge`) with the service's agent registry, so
+   * mentioning it in a group sends the conversation to `deploymentUrl` and posts its answer.
+   */
+  async registerAgent(deploymentUrl: string, namespace: string): Promise<void> {
+    const response = await fetch(`${this.url}/v3/ai-agents`, {
+      method: 'POST',
+      headers: { apikey: API_KEY, appid: APP_ID, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agentId: 'knowledge',
+        provider: 'mastra',
+        deploymentUrl,
+        name: 'Knowledge Agent',
+        namespace,
+        enabled: true,
+      }),
+    });
+    if (!response.ok)
+      throw new Error(`registering the agent failed: HTTP ${response.status} ${await response.text()}`);
   }
 
   /** Sends a message as `sender` through the server REST API (as a backend or a bot would). */
