@@ -97,7 +97,8 @@ export function registerStartCommand(program: Command): void {
         host: options.host,
         port: options.agentPort,
       });
-      let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
+      // Filled in once the demo is seeded, a moment after the server listens.
+      const seeded: { demo?: Awaited<ReturnType<typeof seedDemo>> } = {};
       const chat = await startChatServer({
         port: options.port,
         host: options.host,
@@ -105,7 +106,7 @@ export function registerStartCommand(program: Command): void {
         databaseUrl: process.env.DATABASE_URL,
         tls,
         publicHost: options.publicHost,
-        pages: [demoPage(() => demo, join(root, 'dist', 'widget'))],
+        pages: [demoPage(() => seeded.demo, join(root, 'dist', 'widget'))],
       }).catch(async (error: unknown) => {
         await agent.close();
         await engine.close();
@@ -116,7 +117,8 @@ export function registerStartCommand(program: Command): void {
         DEMO_NAMESPACE,
         documents.map((document) => ({ kind: 'text' as const, ...document })),
       );
-      demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
+      const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
+      seeded.demo = demo;
 
       const { app, apiKey, authKey } = chat.seeded;
       const secureUrl = chat.tls === undefined ? undefined : chat.url.replace(/^http:/, 'https:');
