@@ -18,6 +18,8 @@ export interface TestClient {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Every frame received so far. */
   frames: Frame[];
+  /** Sends a frame on the socket. */
+  send(frame: unknown): void;
   /** The first frame (past or future) that matches. */
   next(match: (frame: Frame) => boolean, what: string, timeoutMs?: number): Promise<Frame>;
   close(): Promise<void>;
@@ -91,6 +93,7 @@ export async function connectClient(
     deviceId,
     call,
     frames,
+    send: (frame) => socket?.send(JSON.stringify(frame)),
     next: (match, what, timeoutMs = 15_000) => {
       const seen = frames.find((frame) => !taken.has(frame) && match(frame));
       if (seen !== undefined) {
