@@ -22,8 +22,7 @@ const CONVERSATIONS = 8;
 const work = mkdtempSync(join(tmpdir(), 'parley-bench-widget-'));
 
 // The builds: the widget as `npm run build` makes it, and the reference page's one-file bundle.
-const [iife] = widgetBundles(work);
-await build(iife!);
+await build(widgetBundles(work).find((options) => options.outfile?.endsWith('parley-widget.js'))!);
 const widgetScript = readFileSync(join(work, 'parley-widget.js'), 'utf8');
 const reference = await build({
   stdin: {

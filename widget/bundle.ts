@@ -23,6 +23,13 @@ export function widgetBundles(outdir: string): BuildOptions[] {
       globalName: 'ParleyWidget',
     },
     {
+      // What the chat service's /demo page loads after the widget to put two users side by side.
+      ...common,
+      entryPoints: ['widget/demo.ts'],
+      outfile: `${outdir}/demo.js`,
+      format: 'iife',
+    },
+    {
       ...common,
       entryPoints: { index: 'widget/index.ts' },
       outdir: `${outdir}/esm`,

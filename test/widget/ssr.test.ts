@@ -12,7 +12,7 @@ const outdir = resolve('test/.artifacts', `ssr-${process.pid}`);
 
 beforeAll(async () => {
   await mkdir(outdir, { recursive: true });
-  const [, esm] = widgetBundles(outdir);
+  const esm = widgetBundles(outdir).find((options) => options.format === 'esm');
   await build(esm!);
 });
 afterAll(() => rm(outdir, { recursive: true, force: true }));

@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, startChatServer, silentLogger, type ChatServer } from '../../../server/index.js';
+import {
+  createLogger,
+  startChatServer,
+  silentLogger,
+  type ChatServer,
+  type ChatServerOptions,
+} from '../../../server/index.js';
 import { ChatServerClient } from '../../../shared/chat-server-client.js';
 import type { Message } from '../../../shared/message.js';
 
@@ -10,6 +16,13 @@ export const AUTH_KEY = 'test-auth-key';
 const API_KEY = 'test-full-access-key';
 
 export type Target = { type: 'user' | 'group'; id: string };
+
+export interface ChatServiceOptions {
+  /** Serve https and wss too, on the same port, with a self-signed localhost certificate. */
+  tls?: boolean;
+  /** Pages beside the APIs, e.g. the demo page. */
+  pages?: ChatServerOptions['pages'];
+}
 export interface Content {
   category?: 'message' | 'custom' | 'interactive';
   type?: string;
@@ -19,8 +32,7 @@ export interface Content {
 /**
  * The real chat service (server/) on an ephemeral port with its own data dir, seeded with the
  * people of the widget tests: alice, bob and carol, the agent `knowledge`, and the group `support`
- * of all four.
- * `stop` and `start` restart it on the same port with the same data, as an operator would.
+ * of all four. `stop` and `start` restart it on the same port with the same data, as an operator would.
  */
 export class ChatService {
   #server: ChatServer | undefined;
@@ -29,15 +41,11 @@ export class ChatService {
 
   private constructor(
     private readonly dataDir: string,
-    private readonly tls: boolean,
+    private readonly options: ChatServiceOptions,
   ) {}
 
-  /** With `tls`, https and wss are served too, on the same port, with a self-signed localhost certificate. */
-  static async start(options: { tls?: boolean } = {}): Promise<ChatService> {
-    const service = new ChatService(
-      await mkdtemp(join(tmpdir(), 'parley-widget-chat-')),
-      options.tls === true,
-    );
+  static async start(options: ChatServiceOptions = {}): Promise<ChatService> {
+    const service = new ChatService(await mkdtemp(join(tmpdir(), 'parley-widget-chat-')), options);
     await service.start();
     await service.#seed();
     return service;
@@ -70,7 +78,8 @@ export class ChatService {
       // PARLEY_TEST_LOG=1 shows the service's structured log while debugging a test.
       logger: process.env.PARLEY_TEST_LOG ? createLogger() : silentLogger,
       rateLimits: false,
-      ...(this.tls ? { tls: 'self-signed' as const } : {}),
+      ...(this.options.tls ? { tls: 'self-signed' as const } : {}),
+      ...(this.options.pages ? { pages: this.options.pages } : {}),
     });
     this.#port = this.#server.port;
     this.#admin = new ChatServerClient({
