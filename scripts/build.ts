@@ -25,7 +25,8 @@ async function sourceFiles(folder: string): Promise<string[]> {
 /** Browser bundles: one entry each, registered by the parts that ship to a browser. */
 export const bundles: BuildOptions[] = [
   ...desktopBundles('dist'),
-  // The widget: dist/widget/parley-widget.js for a <script> tag, and the ES module build in dist/widget/esm/.
+  // The widget: dist/widget/parley-widget.js for a <script> tag, demo.js for the service's /demo page,
+  // and the ES module build in dist/widget/esm/.
   ...widgetBundles('dist/widget'),
 ];
 
