@@ -29,8 +29,8 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 
 /**
  * `/demo`: two chat windows side by side, one per demo user. Each `.demo-window` names its user in
- * `data-uid`; the widget (built to dist/widget/, served at `/widget/`) mounts into `.demo-chat`
- * with the settings of `/demo/config.json`. Wiring the widget in is the widget's part.
+ * `data-uid`; the widget's demo.js (built to dist/widget/, served at `/widget/`) mounts a chat
+ * into each `.demo-chat` with the settings of `/demo/config.json`.
  */
 function demoHtml(config: DemoConfig): string {
   const windows = config.users
@@ -59,8 +59,9 @@ Ask the agent with <code>@agent</code> followed by a question.</p></header>
 <main>
 ${windows}
 </main>
-<!-- The widget (dist/widget/parley-widget.js) mounts here, one per .demo-chat, with /demo/config.json. -->
+<!-- The widget's build: demo.js mounts one <parley-chat> per .demo-chat with /demo/config.json. -->
 <script src="/widget/parley-widget.js" defer></script>
+<script src="/widget/demo.js" defer></script>
 </body></html>`;
 }
 
