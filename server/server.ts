@@ -76,6 +76,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const services = createChatServices(store);
   try {
     const seeded = await seedApp(services, options.app);
+    // Presence comes from sockets; none is open yet, whatever the last run left behind.
+    await services.users.markAllOffline();
     const rateLimits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
     const client = new ClientProtocol(services, {
       logger,

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
+import { toUserEntity, type UserRow } from '../repositories/users.js';
 
 /** The settings object of `GET /settings` and `PUT /me` (protocol §1.5), as the SDK reads it. */
 export type AppSettingsObject = Record<string, unknown>;
@@ -43,4 +45,9 @@ export function appSettingsFor(
   // Stable for a given app and host: the SDK restarts its session when the hash changes.
   const settingsHash = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
   return { ...settings, settingsHash, settingsHashReceivedAt: app.createdAt };
+}
+
+/** A user as the SDK shows it: its presence says `online`, where the server API says `available`. */
+export function clientUser(row: UserRow): UserEntity {
+  return { ...toUserEntity(row), status: row.status === 'available' ? 'online' : 'offline' };
 }

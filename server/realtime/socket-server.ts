@@ -47,6 +47,8 @@ export class SocketServer {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly alive = new WeakSet<WebSocket>();
+  /** Status writes per user, in the order the user came and went. */
+  private readonly statusWrites = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: SocketServerDeps) {
     this.wss.on('connection', (socket) => this.accept(socket));
@@ -74,6 +76,7 @@ export class SocketServer {
     clearInterval(this.heartbeat);
     for (const socket of this.wss.clients) socket.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await Promise.all(this.statusWrites.values());
   }
 
   private checkAlive(): void {
@@ -126,6 +129,7 @@ export class SocketServer {
       clearTimeout(authTimer);
       if (connection !== undefined && this.deps.fanOut.unsubscribe(connection)) {
         this.announcePresence(connection, 'offline');
+        this.storeStatus(connection, 'offline');
       }
     });
     socket.on('error', () => socket.terminate());
@@ -179,8 +183,28 @@ export class SocketServer {
     };
     if (socket.readyState !== socket.OPEN) return undefined;
     socket.send(AUTH_OK);
-    if (this.deps.fanOut.subscribe(connection)) this.announcePresence(connection, 'online');
+    if (this.deps.fanOut.subscribe(connection)) {
+      this.announcePresence(connection, 'online');
+      this.storeStatus(connection, 'available');
+    }
     return connection;
+  }
+
+  /** Keeps the user's `status` current for lists and filters (`GET /users?status=available`). */
+  private storeStatus(connection: Connection, status: 'available' | 'offline'): void {
+    const key = `${connection.appId} ${connection.uid}`;
+    const write = (this.statusWrites.get(key) ?? Promise.resolve())
+      .then(() => this.deps.services.users.setStatus(connection.appId, connection.uid, status))
+      .catch((error: unknown) =>
+        this.deps.logger.warn('presence_store_failed', {
+          appId: connection.appId,
+          error: error instanceof Error ? error.name : 'unknown',
+        }),
+      );
+    this.statusWrites.set(key, write);
+    void write.then(() => {
+      if (this.statusWrites.get(key) === write) this.statusWrites.delete(key);
+    });
   }
 
   /** Tells subscribers of the app that a user came online or went offline. */

@@ -189,6 +189,29 @@ export class UserRepository {
     return { ...current, ...next };
   }
 
+  /** Presence as the realtime channel sees it: `available` while one of the user's sockets is open. */
+  async setStatus(appId: string, uid: string, status: 'available' | 'offline'): Promise<void> {
+    await this.db
+      .updateTable('users')
+      .set({ status })
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .execute();
+    this.#active.forget(appId, uid);
+  }
+
+  /** At start, before any socket is open: whoever was online when the last run ended is not any more. */
+  async markAllOffline(): Promise<void> {
+    const apps = await this.db
+      .selectFrom('users')
+      .select('app_id')
+      .where('status', '!=', 'offline')
+      .distinct()
+      .execute();
+    await this.db.updateTable('users').set({ status: 'offline' }).where('status', '!=', 'offline').execute();
+    for (const { app_id } of apps) this.#active.forgetApp(app_id);
+  }
+
   /**
    * Deactivates the user (CometChat's default delete: the UID stays taken), or with `permanent`
    * removes the user with their tokens and memberships; their messages stay in the history.

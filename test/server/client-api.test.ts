@@ -302,7 +302,16 @@ describe.each(ENGINES)('client protocol on %s', (engine) => {
       expect(conversation.body.data.lastReadMessageId).toBe(sent.body.data.id);
     });
 
-    it('announces presence when a user comes online and goes offline', async () => {
+    it('announces presence when a user comes online and goes offline, and keeps their status', async () => {
+      const status = async () => ({
+        server: (await api.call('GET', '/users/dave')).body.data.status as string,
+        client: (await alice.call('GET', '/users/dave')).body.data.status as string,
+      });
+      const until = async (wanted: string) => {
+        for (let attempt = 0; attempt < 100 && (await status()).server !== wanted; attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
       const dave = await connectClient(api.server, APP_ONE, 'dave');
       const presence = (action: string) => (frame: Frame) =>
         frame.type === 'presence' && frame.sender === 'dave' && frame.body?.action === action;
@@ -310,10 +319,14 @@ describe.each(ENGINES)('client protocol on %s', (engine) => {
         uid: 'dave',
         status: 'online',
       });
+      await until('available');
+      expect(await status()).toEqual({ server: 'available', client: 'online' });
       await dave.close();
       expect((await alice.next(presence('offline'), 'dave offline')).body.user).toMatchObject({
         uid: 'dave',
       });
+      await until('offline');
+      expect(await status()).toEqual({ server: 'offline', client: 'offline' });
     });
   });
 });

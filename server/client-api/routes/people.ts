@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { conversationIdFor } from '../../../shared/message.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
 import { toGroupEntity } from '../../repositories/groups.js';
-import { toUserEntity } from '../../repositories/users.js';
 import { DisplayName, EntityId, pagination } from '../../validation.js';
+import { clientUser } from '../app-settings.js';
 import type { ClientEnv } from '../context.js';
 import type { ClientApiDeps } from '../deps.js';
 import { Flag, PageQuery } from '../query.js';
@@ -48,7 +48,7 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       perPage: query.per_page,
     });
     const data = rows.map((row) => ({
-      ...toUserEntity(row),
+      ...clientUser(row),
       ...(row.uid === uid
         ? {}
         : { conversationId: conversationIdFor({ receiverType: 'user', sender: uid, receiver: row.uid }) }),
@@ -58,7 +58,7 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
 
   routes.get('/users/:uid', async (c) => {
     const row = await users.get(c.get('app').appId, pathId(c, 'uid'));
-    return c.json({ data: toUserEntity(row) });
+    return c.json({ data: clientUser(row) });
   });
 
   routes.get('/groups', async (c) => {
@@ -130,7 +130,7 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       const user = people.get(member.uid);
       return user === undefined
         ? []
-        : [{ ...toUserEntity(user), scope: member.scope, joinedAt: member.joined_at }];
+        : [{ ...clientUser(user), scope: member.scope, joinedAt: member.joined_at }];
     });
     return c.json({ data, meta: { pagination: pagination(total, data.length, query.per_page, query.page) } });
   });

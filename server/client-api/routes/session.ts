@@ -3,9 +3,8 @@ import { z } from 'zod';
 import { ChatError } from '../../errors.js';
 import { jsonBody, pathId } from '../../http/request.js';
 import { resolveApp } from '../../http/tenancy.js';
-import { toUserEntity } from '../../repositories/users.js';
 import { DisplayName, LinkUrl, Metadata } from '../../validation.js';
-import { appSettingsFor } from '../app-settings.js';
+import { appSettingsFor, clientUser } from '../app-settings.js';
 import type { ClientContext, ClientEnv } from '../context.js';
 import type { ClientApiDeps } from '../deps.js';
 
@@ -49,7 +48,7 @@ export function sessionRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     }
     // One token per login, so logging out one device leaves the others signed in.
     const token = await authTokens.issue(app.appId, user.uid, true);
-    return c.json({ data: { ...toUserEntity(user), authToken: token.auth_token } });
+    return c.json({ data: { ...clientUser(user), authToken: token.auth_token } });
   });
 
   routes.get('/settings', async (c) => {
@@ -63,7 +62,7 @@ export function sessionRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     const user = await users.get(app.appId, uid);
     return c.json({
       data: {
-        ...toUserEntity(user),
+        ...clientUser(user),
         authToken,
         jwt: await socketTokens.issue(app.appId, uid, authToken),
         settings: appSettingsFor(app, c.req.header('host') ?? 'localhost', deps.publicHost),
