@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
+import { launchSdkBrowser } from './sdk/browser.js';
+
+const APP = { appId: 'dash-app', apiKey: 'dash-full-key', authKey: 'dash-auth-key' };
+
+describe('the /dashboard page', () => {
+  let dataDir: string;
+  let server: ChatServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'parley-dashboard-'));
+    server = await startChatServer({ port: 0, dataDir, app: APP, rateLimits: false, logger: silentLogger });
+    browser = await launchSdkBrowser();
+    page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${server.url}/dashboard`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is served under a strict content security policy', async () => {
+    const response = await fetch(`${server.url}/dashboard`);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('refuses to enter with a key that is not the app’s fullAccess key', async () => {
+    await page.getByLabel('App ID').fill(APP.appId);
+    await page.getByLabel('REST API key (fullAccess)').fill(APP.authKey);
+    await page.getByRole('button', { name: 'Enter' }).click();
+    await page.getByRole('status').filter({ hasText: 'fullAccess' }).waitFor();
+    expect(await page.locator('#agents').isHidden()).toBe(true);
+  });
+
+  it('registers an agent, which then appears in the list and as a chat user', async () => {
+    await page.getByLabel('REST API key (fullAccess)').fill(APP.apiKey);
+    await page.getByRole('button', { name: 'Enter' }).click();
+    await page.locator('#agents').waitFor();
+    await page.getByLabel('Deployment URL').fill('http://127.0.0.1:4111/api/agents/knowledge/generate');
+    await page.getByLabel('Namespace').fill('handbook');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.locator('#agents tbody tr', { hasText: 'knowledge' }).waitFor();
+    const [agent] = await server.agents.registry.list(APP.appId);
+    expect(agent).toMatchObject({
+      agentId: 'knowledge',
+      name: 'Knowledge',
+      namespace: 'handbook',
+      enabled: true,
+    });
+    expect(await server.services.users.find(APP.appId, 'knowledge')).toMatchObject({ role: 'agent' });
+  });
+
+  it('disables an agent from its row', async () => {
+    await page.locator('#agents tbody tr', { hasText: 'knowledge' }).getByLabel('enabled').uncheck();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await server.agents.registry.get(APP.appId, 'knowledge')).enabled).toBe(false);
+  });
+});
