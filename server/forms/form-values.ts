@@ -1,8 +1,22 @@
+import { z } from 'zod';
 import type { FormElement, InteractiveFormData } from '../../shared/interactive.js';
+import { InteractionsRequest } from '../../shared/message.js';
 import { badRequest } from '../errors.js';
 
 /** Submitted values by element id: text for inputs and single choices, lists for checkboxes. */
 export type FormValues = Record<string, string | string[]>;
+
+/**
+ * `PATCH /messages/{id}/interacted`: the SDK's `interactions`, plus Parley's `formData`, the values
+ * a form's apiAction sends (the server performs the action; see submissions.ts).
+ */
+export const InteractedRequest = InteractionsRequest.extend({
+  formData: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]), {
+      error: 'formData maps element ids to values',
+    })
+    .optional(),
+});
 
 const isFilled = (value: string | string[] | undefined): boolean =>
   value !== undefined && (Array.isArray(value) ? value.length > 0 : value.trim() !== '');

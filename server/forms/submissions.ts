@@ -49,6 +49,7 @@ export class FormSubmissions {
     uid: string,
     elementIds: ReadonlyArray<string>,
     formData: FormValues | undefined,
+    options: { performAction: boolean } = { performAction: true },
   ): Promise<FormOutcome> {
     const { messageService, store } = this.services;
     const row = await messageService.getVisible(app, messageId, uid);
@@ -93,7 +94,7 @@ export class FormSubmissions {
         },
       );
     }
-    const action = this.actionOf(buttons);
+    const action = options.performAction ? this.actionOf(buttons) : undefined;
     if (action !== undefined) {
       await this.checkOrigin(app, action.action, messageId);
       checkFormValues(form, formData ?? {});

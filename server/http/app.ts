@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ChatError } from '../errors.js';
+import type { FormSubmissions } from '../forms/submissions.js';
 import type { Logger } from '../log.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import { groupRoutes } from '../routes/groups.js';
@@ -20,6 +21,8 @@ export interface HttpOptions {
   rateLimits: RateLimits | false;
   /** Routes the SDK's and the widget's calls (an `authToken`, an authOnly login) to the client API. */
   clientRequests?: MiddlewareHandler<ChatEnv>;
+  /** Form submissions with their rules and apiActions; without it interactions are only recorded. */
+  forms?: FormSubmissions;
   /** Pages and APIs beside `/v3`: the dashboard, the demo, the agents API. */
   extraRoutes?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
@@ -122,8 +125,14 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
   });
   v3.use(requireFullAccess(services.apps));
   if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits));
-  for (const routes of [userRoutes, groupRoutes, messageRoutes, conversationRoutes, notificationRoutes]) {
-    v3.route('/', routes(services));
+  for (const routes of [
+    userRoutes(services),
+    groupRoutes(services),
+    messageRoutes(services, options.forms),
+    conversationRoutes(services),
+    notificationRoutes(services),
+  ]) {
+    v3.route('/', routes);
   }
   v3.route('/', notificationDeliveryRoutes(services));
   app.route('/v3', v3);

@@ -1,12 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import {
-  InteractionsRequest,
-  MessageRequest,
-  Metadata as MessageMetadata,
-  conversationIdFor,
-} from '../../shared/message.js';
+import { MessageRequest, Metadata as MessageMetadata, conversationIdFor } from '../../shared/message.js';
 import { notAMember } from '../errors.js';
+import { InteractedRequest } from '../forms/form-values.js';
+import type { FormSubmissions } from '../forms/submissions.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../repositories/messages.js';
@@ -92,7 +89,7 @@ function messageMeta(query: ListMessages, rows: MessageRow[]) {
 }
 
 /** Messages: send (A1), bot messages (A2), read, edit, delete, per-conversation lists, interactions. */
-export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
+export function messageRoutes(services: ChatServices, forms?: FormSubmissions): Hono<ChatEnv> {
   const { messageService, messages, users, groups } = services;
   const routes = new Hono<ChatEnv>();
 
@@ -144,13 +141,15 @@ export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
 
   routes.patch('/messages/:id/interacted', async (c) => {
     const uid = requiredOnBehalfOf(c);
-    const body = await jsonBody(c, InteractionsRequest);
-    const result = await messageService.markInteracted(
-      c.get('app'),
-      c.req.param('id'),
-      uid,
-      body.interactions,
-    );
+    const body = await jsonBody(c, InteractedRequest);
+    // The form's rules (a button acts once, a met goal closes the form) hold here too; the app's own
+    // backend reports interactions, so no apiAction runs on its behalf.
+    const result =
+      forms === undefined
+        ? await messageService.markInteracted(c.get('app'), c.req.param('id'), uid, body.interactions)
+        : await forms.submit(c.get('app'), c.req.param('id'), uid, body.interactions, body.formData, {
+            performAction: false,
+          });
     return c.json({
       data: {
         success: true,

@@ -220,6 +220,21 @@ describe('interactive forms, executed by the server', () => {
     expect(answer.body.data.action).toEqual({ elementId: 'submit', status: 'completed', httpStatus: 200 });
   });
 
+  it('holds the same rules on the server API, where the app reports interactions without running the action', async () => {
+    const before = allowed.received.length;
+    const form = await sendForm(survey(allowed.origin, { once: true }));
+    const report = () =>
+      api.call('PATCH', `/messages/${form.id}/interacted`, {
+        body: { interactions: ['submit'] },
+        onBehalfOf: 'bob',
+      });
+    const first = await report();
+    expect(first.status).toBe(200);
+    expect(first.body.data.action).toBeUndefined();
+    expect((await report()).body.error.code).toBe('ERR_ALREADY_INTERACTED');
+    expect(allowed.received.length).toBe(before);
+  });
+
   it('refuses a urlNavigation that is not http(s)', async () => {
     const refused = await alice.call('POST', '/messages', {
       receiver: 'bob',

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { InteractionsRequest, MessageRequest, conversationIdFor } from '../../../shared/message.js';
+import { MessageRequest, conversationIdFor } from '../../../shared/message.js';
+import { InteractedRequest } from '../../forms/form-values.js';
 import { badRequest, notAMember } from '../../errors.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../../repositories/messages.js';
@@ -33,15 +34,6 @@ const EditRequest = z.looseObject({
   tags: Tags.optional(),
   data: z
     .looseObject({ text: z.string().optional(), metadata: z.record(z.string(), z.unknown()).optional() })
-    .optional(),
-});
-
-/** `formData` is Parley's: the submitted values a form's apiAction sends (see forms/). */
-const InteractedRequest = InteractionsRequest.extend({
-  formData: z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]), {
-      error: 'formData maps element ids to values',
-    })
     .optional(),
 });
 
