@@ -22,3 +22,23 @@ export function normaliseReceiverType(value: unknown): 'user' | 'group' | undefi
   if (value === 'group' || value === 'groupchat') return 'group';
   return undefined;
 }
+
+/** Frames one socket has sent in the current second. */
+export interface FrameBudget {
+  second: number;
+  spent: number;
+}
+
+/**
+ * Counts a frame against the socket's budget of `perSecond` and says whether it may pass: each
+ * relayed frame fans out (to a whole group for typing), so a flood is cut off, not passed on.
+ */
+export function spendFrame(budget: FrameBudget, nowMs: number, perSecond: number): boolean {
+  const second = Math.floor(nowMs / 1000);
+  if (budget.second !== second) {
+    budget.second = second;
+    budget.spent = 0;
+  }
+  budget.spent += 1;
+  return budget.spent <= perSecond;
+}

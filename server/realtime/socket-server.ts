@@ -8,18 +8,28 @@ import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
 import type { FanOut, Subscriber } from './fan-out.js';
-import { AUTH_OK, PONG, normaliseReceiverType, type RealtimeFrame } from './frames.js';
+import {
+  AUTH_OK,
+  PONG,
+  normaliseReceiverType,
+  spendFrame,
+  type FrameBudget,
+  type RealtimeFrame,
+} from './frames.js';
 
 /** A frame is a small JSON object; nothing the client sends needs more. */
 const MAX_FRAME_BYTES = 64 * 1024;
 const AUTH_TIMEOUT_MS = 15_000;
 /** Protocol-level pings find sockets whose peer vanished without closing them. */
 const HEARTBEAT_MS = 30_000;
+/** Typing, receipts and transient frames a socket may send per second; more are dropped. */
+const FRAMES_PER_SECOND = 20;
 
 type PresenceSubscription = 'NONE' | 'ALL_USERS' | 'ROLES' | 'FRIENDS';
 
 interface Connection extends Subscriber {
   user: UserEntity;
+  budget: FrameBudget;
   presence: PresenceSubscription;
   roles: string[];
 }
@@ -173,6 +183,7 @@ export class SocketServer {
       user: { ...toUserEntity(user), status: 'online' },
       presence:
         requested === 'ALL_USERS' || requested === 'ROLES' || requested === 'FRIENDS' ? requested : 'NONE',
+      budget: { second: 0, spent: 0 },
       roles: Array.isArray(body.roles)
         ? body.roles.filter((role): role is string => typeof role === 'string')
         : [],
@@ -231,6 +242,7 @@ export class SocketServer {
   }
 
   private async handle(connection: Connection, frame: Record<string, unknown>): Promise<void> {
+    if (!spendFrame(connection.budget, Date.now(), FRAMES_PER_SECOND)) return undefined;
     switch (frame.type) {
       case 'typing_indicator':
       case 'transient_message':
