@@ -65,6 +65,30 @@ export class AuthTokenRepository {
     return rows.find((row) => matches(row.auth_token));
   }
 
+  /** Ends the user's oldest sessions beyond the newest `keep`. */
+  async prune(appId: string, uid: string, keep: number): Promise<void> {
+    const stale = await this.db
+      .selectFrom('auth_tokens')
+      .select('auth_token')
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .orderBy('created_at', 'desc')
+      .orderBy('auth_token', 'desc')
+      .offset(keep)
+      .limit(1000)
+      .execute();
+    if (stale.length === 0) return;
+    await this.db
+      .deleteFrom('auth_tokens')
+      .where('app_id', '=', appId)
+      .where(
+        'auth_token',
+        'in',
+        stale.map((row) => row.auth_token),
+      )
+      .execute();
+  }
+
   async list(
     appId: string,
     uid: string,

@@ -112,6 +112,19 @@ describe.each(ENGINES)('client protocol on %s', (engine) => {
       expect(after.body.error.code).toBe('AUTH_ERR_AUTH_TOKEN_NOT_FOUND');
     });
 
+    it('keeps at most 50 sessions per user: each login beyond ends one of the oldest', async () => {
+      await api.call('POST', '/users', { body: { uid: 'erin', name: 'Erin' } });
+      for (let index = 0; index < 52; index += 1) {
+        const login = await clientCall('/users/erin/auth_tokens', {
+          method: 'POST',
+          headers: { appId: APP_ONE.appId, apiKey: APP_ONE.authKey },
+        });
+        expect(login.status).toBe(200);
+      }
+      const tokens = await api.call('GET', '/users/erin/auth_tokens?perPage=100');
+      expect(tokens.body.meta.pagination.total).toBe(50);
+    });
+
     it("does not accept one app's auth token for another app", async () => {
       const response = await clientCall('/me', {
         headers: { appId: APP_TWO.appId, authToken: alice.authToken },

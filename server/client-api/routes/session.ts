@@ -8,6 +8,9 @@ import { appSettingsFor, clientUser } from '../app-settings.js';
 import type { ClientContext, ClientEnv } from '../context.js';
 import type { ClientApiDeps } from '../deps.js';
 
+/** Sessions (auth tokens from logins) a user keeps; a login beyond this ends the oldest. */
+export const MAX_SESSIONS_PER_USER = 50;
+
 /** The SDK sends device details on login; `updateCurrentUserDetails` sends profile fields. */
 const MeUpdate = z.looseObject({
   name: DisplayName.optional(),
@@ -46,8 +49,10 @@ export function sessionRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       }
       user = await users.create(app.appId, { uid, name: c.req.param('uid') });
     }
-    // One token per login, so logging out one device leaves the others signed in.
+    // One token per login, so logging out one device leaves the others signed in; sessions left
+    // open (closed tabs) are bounded, so checking a socket's token stays cheap.
     const token = await authTokens.issue(app.appId, user.uid, true);
+    await authTokens.prune(app.appId, user.uid, MAX_SESSIONS_PER_USER);
     return c.json({ data: { ...clientUser(user), authToken: token.auth_token } });
   });
 
