@@ -12,3 +12,6 @@ export function withOriginDevice<T>(deviceId: string | undefined, run: () => T):
 }
 
 export const currentOriginDevice = (): string | undefined => originDevice.getStore();
+
+/** Runs work that no request's device caused (the agent bridge's answers), so no frame of it is stamped as an echo. */
+export const outsideOriginDevice = <T>(run: () => T): T => originDevice.exit(run);

@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_FAILURE_NOTICE, silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
+import { connectClient } from './client-support.js';
 import { APP_ONE, createTestStore, type TestStore } from './support.js';
 
 interface Call {
@@ -166,6 +167,29 @@ describe('the agent bridge', () => {
     expect(reply?.data.metadata.sources).toEqual([
       expect.objectContaining({ title: 'Handbook', snippet: 'The garage is north.' }),
     ]);
+  });
+
+  it("delivers the answer to the asker's socket without the asker's device id, so the SDK does not drop it as its own echo", async () => {
+    const asker = await connectClient(chat, APP_ONE, 'alice');
+    try {
+      const asked = await asker.call('POST', '/messages', {
+        receiver: 'crew',
+        receiverType: 'group',
+        category: 'message',
+        type: 'text',
+        data: { text: '@helper who asked?' },
+      });
+      expect(asked.status).toBe(200);
+      (await deployment.call(0)).respond(200, answer('You did.'));
+      const answerFrame = await asker.next(
+        (frame) => frame.type === 'message' && frame.sender === 'helper',
+        'the agent answer',
+      );
+      expect(answerFrame.body.data.text).toBe('You did.');
+      expect(answerFrame.deviceId).not.toBe(asker.deviceId);
+    } finally {
+      await asker.close();
+    }
   });
 
   it('sends its earlier answers as assistant turns', async () => {
