@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { launchBrowser } from '../test/e2e/widget/support/browser.js';
+import { launchChromium } from '../test/support/browser.js';
 import { PageServer } from '../test/e2e/widget/support/page-server.js';
 import { APP_ID, AUTH_KEY, ChatService } from '../test/widget/support/chat-service.js';
 import { widgetBundles } from '../widget/bundle.js';
@@ -113,7 +113,7 @@ const page = (scripts: string[]) =>
 pages.pages.set('/parley', { body: page(['/parley-widget.js', '/parley-setup.js']) });
 pages.pages.set('/cometchat', { body: page(['/cometchat-reference.js', '/reference-probe.js']) });
 
-const browser = await launchBrowser(['--ignore-certificate-errors']);
+const browser = await launchChromium({ ignoreCertificateErrors: true });
 
 /** One cold load (a fresh profile, so nothing is cached): ms from script start to the list on screen. */
 async function firstListMs(path: string): Promise<number> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
-import { launchSdkBrowser } from './sdk/browser.js';
+import { launchChromium } from '../support/browser.js';
 
 const APP = { appId: 'dash-app', apiKey: 'dash-full-key', authKey: 'dash-auth-key' };
 
@@ -17,7 +17,7 @@ describe('the /dashboard page', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'parley-dashboard-'));
     server = await startChatServer({ port: 0, dataDir, app: APP, rateLimits: false, logger: silentLogger });
-    browser = await launchSdkBrowser();
+    browser = await launchChromium({ ignoreCertificateErrors: true, resolveAllHostsToLoopback: true });
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(`${server.url}/dashboard`);

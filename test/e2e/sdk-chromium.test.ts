@@ -1,5 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
-import { PageSdkUser, launchSdkBrowser, startSdkPageServer } from './sdk/browser.js';
+import { launchChromium } from '../support/browser.js';
+import { PageSdkUser, startSdkPageServer } from './sdk/browser.js';
 import { describeSdkContract } from './sdk/contract.js';
 import type { SdkUser } from './sdk/drivers.js';
 import { startContractServer } from './sdk/fixtures.js';
@@ -7,7 +8,7 @@ import { startContractServer } from './sdk/fixtures.js';
 describeSdkContract('headless Chromium', async () => {
   const server = await startContractServer();
   const page = await startSdkPageServer();
-  const browser = await launchSdkBrowser();
+  const browser = await launchChromium({ ignoreCertificateErrors: true, resolveAllHostsToLoopback: true });
   const profiles = new Map<string, BrowserContext>();
   const users: SdkUser[] = [];
   return {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsView } from '../../../desktop/bridge.js';
-import { launchChromium, startWindowServer, type WindowServer } from './support.js';
+import { launchChromium } from '../../support/browser.js';
+import { startWindowServer, type WindowServer } from './support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'desktop');
 

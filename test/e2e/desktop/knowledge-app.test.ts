@@ -4,7 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NamespaceList } from '../../../shared/agent.js';
 import { buildPdf } from '../../knowledge/support/pdf.js';
-import { launchChromium, startWindowServer, type WindowServer } from './support.js';
+import { launchChromium } from '../../support/browser.js';
+import { startWindowServer, type WindowServer } from './support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'desktop');
 

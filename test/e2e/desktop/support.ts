@@ -2,7 +2,6 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
 import { desktopBundles } from '../../../desktop/bundles.js';
 import type { KnowledgeEngine } from '../../../knowledge/index.js';
 import { knowledgeAppUi } from '../../../knowledge/server/app-ui.js';
@@ -57,20 +56,4 @@ export async function startWindowServer(): Promise<WindowServer> {
       await rm(root, { recursive: true, force: true });
     },
   };
-}
-
-/** Debian's Chromium, headless; never a downloaded browser. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
 }

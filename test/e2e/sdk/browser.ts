@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { EventBacklog, type SdkUser } from './drivers.js';
 import type { SdkEvent } from './sdk-ops.js';
 
@@ -51,24 +51,6 @@ export async function startSdkPageServer(): Promise<{ url: string; close(): Prom
         server.closeAllConnections();
       }),
   };
-}
-
-/** Debian's Chromium, headless; every host name resolves to this machine, the test certificate is accepted. */
-export function launchSdkBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--ignore-certificate-errors',
-      '--host-resolver-rules=MAP * 127.0.0.1',
-    ],
-  });
 }
 
 type OpsWindow = Window & { ops: Record<string, (...args: unknown[]) => Promise<unknown>> };

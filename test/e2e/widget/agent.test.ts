@@ -11,7 +11,7 @@ import {
   type RunningAgentServer,
 } from '../../../knowledge/server/index.js';
 import { ChatService } from '../../widget/support/chat-service.js';
-import { launchBrowser } from './support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
 import { serveEmbedPage } from './support/pages.js';
@@ -32,7 +32,7 @@ let agent: RunningAgentServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-widget-agent-'));
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
   pages.pages.set('/handbook.html', { body: HANDBOOK });

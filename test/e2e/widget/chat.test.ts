@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ChatService } from '../../widget/support/chat-service.js';
 import { clientOf, closeClients } from '../../widget/support/client.js';
 import { waitFor } from '../../widget/support/wait.js';
-import { launchBrowser } from './support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
 import { serveEmbedPage } from './support/pages.js';
@@ -14,7 +14,7 @@ let service: ChatService;
 let pageCount = 0;
 
 beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
 });

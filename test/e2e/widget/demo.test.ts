@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { demoPage, type DemoConfig } from '../../../server/demo/index.js';
 import { APP_ID, AUTH_KEY, ChatService } from '../../widget/support/chat-service.js';
-import { launchBrowser } from './support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 
 const config: DemoConfig = {
@@ -22,7 +22,7 @@ let browser: Browser;
 let service: ChatService;
 
 beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   // The service's own /demo page, serving this build of the widget under /widget/.
   service = await ChatService.start({ pages: [demoPage(() => config, built.dir)] });

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APP_ID, AUTH_KEY, ChatService } from '../../widget/support/chat-service.js';
-import { launchBrowser } from './support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
 import { serveEmbedPage, type EmbedPageOptions } from './support/pages.js';
@@ -12,7 +12,7 @@ let service: ChatService;
 let pageCount = 0;
 
 beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatService } from '../../widget/support/chat-service.js';
-import { launchBrowser } from './support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
 import { serveEmbedPage } from './support/pages.js';
@@ -15,7 +15,7 @@ let pages: PageServer;
 let service: ChatService;
 
 beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
   service = await ChatService.start();

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatService } from '../../widget/support/chat-service.js';
-import { launchBrowser } from './support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
 import { serveEmbedPage, type EmbedPageOptions } from './support/pages.js';
@@ -16,7 +16,7 @@ let axeSource: string;
 let pageCount = 0;
 
 beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
   axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

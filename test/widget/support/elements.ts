@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../../e2e/widget/support/browser.js';
+import { launchChromium } from '../../support/browser.js';
 import { buildWidgetScript } from '../../e2e/widget/support/bundle.js';
 import { PageServer } from '../../e2e/widget/support/page-server.js';
 
@@ -14,7 +14,7 @@ export class ElementLab {
   #pristine: string[] = [];
 
   async start(): Promise<void> {
-    const [built, browser] = await Promise.all([buildWidgetScript(), launchBrowser()]);
+    const [built, browser] = await Promise.all([buildWidgetScript(), launchChromium()]);
     this.#browser = browser;
     this.#pages = await new PageServer(built.script).start();
     this.#pages.pages.set('/', {
