@@ -4,12 +4,8 @@ import { registerAskCommand } from './commands/ask.js';
 import { registerChatServerCommand } from './commands/chat-server.js';
 import { registerIngestCommand } from './commands/ingest.js';
 import { registerNamespacesCommand } from './commands/namespaces.js';
-import { registerPendingCommands } from './commands/pending.js';
 import { registerSearchCommand } from './commands/search.js';
 import { registerStartCommand } from './commands/start.js';
-
-export const DEFAULT_AGENT_PORT = 4111;
-export const DEFAULT_CHAT_PORT = 4000;
 
 /** The `parley` command line: every command with its options and help text. */
 export function createProgram(): Command {
@@ -26,7 +22,6 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: false });
 
-  registerPendingCommands(program);
   registerStartCommand(program);
   registerAgentCommand(program);
   registerAskCommand(program);
