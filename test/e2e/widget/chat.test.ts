@@ -1,43 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChatService } from '../../widget/support/chat-service.js';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { clientOf, closeClients } from '../../widget/support/client.js';
 import { waitFor } from '../../widget/support/wait.js';
-import { launchChromium } from '../../support/browser.js';
-import { buildWidgetScript } from './support/bundle.js';
-import { PageServer } from './support/page-server.js';
-import { serveEmbedPage } from './support/pages.js';
+import { useWidgetHarness } from './support/harness.js';
+import { walkthroughForm } from './support/scenes.js';
 
-let browser: Browser;
-let pages: PageServer;
-let service: ChatService;
-let pageCount = 0;
-
-beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
-  browser = launched;
-  pages = await new PageServer(built.script).start();
-});
-afterAll(async () => {
-  await browser?.close();
-  await pages?.stop();
-});
-beforeEach(async () => {
-  service = await ChatService.start();
-});
-afterEach(async () => {
-  await closeClients();
-  for (const context of browser.contexts()) await context.close();
-  await service.close();
-});
+const widget = useWidgetHarness();
+afterEach(closeClients);
 
 /** A visitor's own browser profile with the widget embedded and one conversation open. */
 async function visitor(uid: string, chat: { type: 'user' | 'group'; id: string }): Promise<Page> {
-  const context = await browser.newContext();
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  const url = serveEmbedPage(pages, `/chat-${++pageCount}`, {
-    host: service.url,
+  const { page } = await widget.embed({
     uid,
     launch: {
       targetElementID: 'chat',
@@ -47,14 +20,13 @@ async function visitor(uid: string, chat: { type: 'user' | 'group'; id: string }
       defaultChatID: chat.id,
     },
   });
-  await page.goto(url);
   await page.locator('parley-composer textarea').waitFor();
   return page;
 }
 
 /** What the service stored in a conversation, read by one of its members. */
 async function storedTexts(uid: string, target: { type: 'user' | 'group'; id: string }): Promise<unknown[]> {
-  const reader = clientOf(service);
+  const reader = clientOf(widget.service);
   await reader.login({ uid });
   return (await reader.messages(target)).messages.map((m) => m.data.text);
 }
@@ -91,9 +63,9 @@ describe('chatting in the widget', () => {
 
   it('loads older messages when the visitor scrolls up', async () => {
     for (let n = 1; n <= 20; n++)
-      await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `old ${n}` } });
+      await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `old ${n}` } });
     for (let n = 1; n <= 25; n++)
-      await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `new ${n}` } });
+      await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: `new ${n}` } });
     const alice = await visitor('alice', { type: 'user', id: 'bob' });
     await log(alice).getByText('new 25').waitFor();
     expect(await log(alice).locator('parley-message').count()).toBe(30);
@@ -106,15 +78,15 @@ describe('chatting in the widget', () => {
   it('keeps messages written while the service restarts, sends them once it is back, and fetches what was missed', async () => {
     const alice = await visitor('alice', { type: 'user', id: 'bob' });
     const bob = await visitor('bob', { type: 'user', id: 'alice' });
-    await service.stop();
+    await widget.service.stop();
     await alice.getByText('Reconnecting…', { exact: false }).waitFor();
     await composer(alice).fill('written during the outage');
     await composer(alice).press('Enter');
     await alice.getByText('Waiting to send').waitFor();
-    await service.start();
+    await widget.service.start();
     // Sent while the widgets are still reconnecting: only the missed-message fetch can bring it.
-    await service.sendAs('carol', { type: 'user', id: 'alice' }, { data: { text: 'unrelated' } });
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'sent meanwhile' } });
+    await widget.service.sendAs('carol', { type: 'user', id: 'alice' }, { data: { text: 'unrelated' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'sent meanwhile' } });
     await log(bob).getByText('written during the outage').waitFor();
     await log(alice).getByText('sent meanwhile').waitFor();
     await waitFor(async () => (await alice.getByText('Waiting to send').count()) === 0, 'the queue to empty');
@@ -135,7 +107,7 @@ describe('chatting in the widget', () => {
 
   it("renders an agent's Markdown answer safely, with its sources as links", async () => {
     const alice = await visitor('alice', { type: 'group', id: 'support' });
-    await service.sendAs(
+    await widget.service.sendAs(
       'knowledge',
       { type: 'group', id: 'support' },
       {
@@ -162,68 +134,8 @@ describe('chatting in the widget', () => {
 });
 
 describe('an interactive form in the widget', () => {
-  const bookDemo = {
-    category: 'interactive' as const,
-    type: 'form',
-    data: {
-      interactionGoal: { type: 'allOf', elementIds: ['submit'] },
-      interactiveData: {
-        title: 'Book a demo',
-        goalCompletionText: 'Thanks, we will be in touch.',
-        formFields: [
-          {
-            elementType: 'textInput',
-            elementId: 'name',
-            label: 'Your name',
-            placeholder: { text: 'Jane Doe' },
-          },
-          {
-            elementType: 'dropdown',
-            elementId: 'size',
-            label: 'Team size',
-            options: [
-              { value: 's', label: '1-10' },
-              { value: 'm', label: '11-50' },
-            ],
-          },
-          {
-            elementType: 'singleSelect',
-            elementId: 'plan',
-            label: 'Plan',
-            options: [
-              { value: 'free', label: 'Free' },
-              { value: 'pro', label: 'Pro' },
-            ],
-          },
-          {
-            elementType: 'checkbox',
-            elementId: 'topics',
-            label: 'Topics',
-            optional: true,
-            options: [{ value: 'agents', label: 'Agents' }],
-          },
-          {
-            elementType: 'dateTime',
-            elementId: 'when',
-            label: 'When',
-            mode: 'date',
-            from: '2030-01-01',
-            to: '2030-12-31',
-            timezoneCode: 'Europe/Paris',
-          },
-        ],
-        submitElement: {
-          elementType: 'button',
-          elementId: 'submit',
-          buttonText: 'Book',
-          disableAfterInteracted: true,
-        },
-      },
-    },
-  };
-
   it('checks required fields, submits the values and stays submitted after a reload', async () => {
-    const form = await service.sendAs('bob', { type: 'user', id: 'alice' }, bookDemo);
+    const form = await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, walkthroughForm);
     const alice = await visitor('alice', { type: 'user', id: 'bob' });
     const patches: unknown[] = [];
     alice.on('request', (request) => {
@@ -242,19 +154,19 @@ describe('an interactive form in the widget', () => {
     ).toBe('f-name');
     await alice.getByLabel('Your name').fill('Ada');
     await alice.getByLabel('Team size').selectOption('m');
-    await alice.getByRole('radio', { name: 'Pro' }).check();
-    await alice.getByLabel('When').fill('2031-02-01');
+    await alice.getByRole('radio', { name: 'Afternoon' }).check();
+    await alice.getByLabel('Day').fill('2031-02-01');
     await book.click();
     await alice.getByText('Choose 2030-12-31 or earlier.').waitFor();
-    await alice.getByLabel('When').fill('2030-06-15');
+    await alice.getByLabel('Day').fill('2030-06-15');
     await book.click();
     await alice.getByText('Thanks, we will be in touch.').waitFor();
     expect(patches).toEqual([
       {
         url: `/v3/messages/${form.id}/interacted`,
         body: {
-          interactions: ['submit'],
-          formData: { name: 'Ada', size: 'm', plan: 'pro', when: '2030-06-15' },
+          interactions: ['book'],
+          formData: { name: 'Ada', team: 'm', slot: 'pm', day: '2030-06-15' },
         },
       },
     ]);

@@ -1,46 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { APP_ID, AUTH_KEY, ChatService } from '../../widget/support/chat-service.js';
-import { launchChromium } from '../../support/browser.js';
-import { buildWidgetScript } from './support/bundle.js';
-import { PageServer } from './support/page-server.js';
-import { serveEmbedPage, type EmbedPageOptions } from './support/pages.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { APP_ID, AUTH_KEY } from '../../widget/support/chat-service.js';
+import { useWidgetHarness } from './support/harness.js';
 
-let browser: Browser;
-let pages: PageServer;
-let service: ChatService;
-let pageCount = 0;
-
-beforeAll(async () => {
-  const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
-  browser = launched;
-  pages = await new PageServer(built.script).start();
-});
-afterAll(async () => {
-  await browser?.close();
-  await pages?.stop();
-});
-beforeEach(async () => {
-  service = await ChatService.start();
-});
-afterEach(async () => {
-  for (const context of browser.contexts()) await context.close();
-  await service.close();
-});
-
-async function newPage(
-  viewport = { width: 1100, height: 800 },
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  context.setDefaultTimeout(10_000);
-  return { context, page: await context.newPage() };
-}
-
-async function embed(options: Omit<EmbedPageOptions, 'host'>, viewport?: { width: number; height: number }) {
-  const { context, page } = await newPage(viewport);
-  await page.goto(serveEmbedPage(pages, `/embed-${++pageCount}`, { host: service.url, ...options }));
-  return { context, page };
-}
+const widget = useWidgetHarness();
+const { embed } = widget;
 
 /** The element that has focus, looking into shadow roots. */
 function focused(page: Page): Promise<string> {
@@ -62,8 +26,8 @@ const launcher = (page: Page) => page.locator('parley-launcher button');
 
 describe('the docked widget', () => {
   it('shows the unread count on the launcher and opens into a chat window', async () => {
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'one' } });
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'two' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'one' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'two' } });
     const { page } = await embed({ uid: 'alice', launch: { isDocked: true }, scriptIn: 'body' });
     await page.getByRole('button', { name: 'Open chat, 2 unread' }).waitFor();
     await launcher(page).click();
@@ -72,7 +36,7 @@ describe('the docked widget', () => {
   });
 
   it('moves focus into the window on open and back to the launcher on close', async () => {
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hello' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hello' } });
     const { page } = await embed({ uid: 'alice', launch: { isDocked: true } });
     await launcher(page).focus();
     await page.keyboard.press('Enter');
@@ -120,7 +84,7 @@ describe('the docked widget', () => {
         seen.push((p as { message: { data: { text: string } } }).message.data.text),
       );
     });
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'ping' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'ping' } });
     await page.waitForFunction(() => (window as unknown as { seen: unknown[] }).seen.length === 2);
     expect(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([
       { count: 1 },
@@ -131,7 +95,7 @@ describe('the docked widget', () => {
 
 describe('the embedded widget', () => {
   it('works when the script is in <head>, before the target element exists', async () => {
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hello from bob' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hello from bob' } });
     const { page } = await embed({
       uid: 'alice',
       launch: { targetElementID: 'chat', height: '500px' },
@@ -154,7 +118,7 @@ describe('the embedded widget', () => {
   });
 
   it('is usable at 320 px: one pane at a time, nothing wider than the screen, 16 px inputs', async () => {
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'narrow' } });
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'narrow' } });
     const { page } = await embed(
       { uid: 'alice', launch: { targetElementID: 'chat', width: '100%', height: '560px' } },
       { width: 320, height: 640 },
@@ -215,13 +179,13 @@ describe('the session', () => {
 describe('the declarative element', () => {
   it('puts two users side by side on one page, chatting in realtime (the /demo layout)', async () => {
     const chat = (uid: string, other: string) =>
-      `<parley-chat app-id="${APP_ID}" region="eu" auth-key="${AUTH_KEY}" uid="${uid}" host="${service.url}" chat-type="user" chat-id="${other}" height="520px"></parley-chat>`;
-    pages.pages.set('/side-by-side', {
+      `<parley-chat app-id="${APP_ID}" region="eu" auth-key="${AUTH_KEY}" uid="${uid}" host="${widget.service.url}" chat-type="user" chat-id="${other}" height="520px"></parley-chat>`;
+    widget.pages.pages.set('/side-by-side', {
       body: `<!doctype html><html lang="en"><head><title>Side by side</title><script src="/parley-widget.js"></script></head>
         <body><main><h1>Two users</h1><section id="alice">${chat('alice', 'bob')}</section><section id="bob">${chat('bob', 'alice')}</section></main></body></html>`,
     });
-    const { page } = await newPage();
-    await page.goto(`${pages.origin}/side-by-side`);
+    const { page } = await widget.newPage();
+    await page.goto(`${widget.pages.origin}/side-by-side`);
     const alice = page.locator('#alice parley-composer textarea');
     await alice.fill('Hi Bob, from the left');
     await alice.press('Enter');
@@ -229,15 +193,15 @@ describe('the declarative element', () => {
   });
 
   it('logs in and docks from its attributes alone', async () => {
-    await service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hi' } });
-    pages.pages.set('/declarative', {
+    await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'hi' } });
+    widget.pages.pages.set('/declarative', {
       body: `<!doctype html><html lang="en"><head><title>Declarative</title><script src="/parley-widget.js"></script></head>
         <body><main><h1>Declarative</h1>
-        <parley-chat app-id="${APP_ID}" region="eu" auth-key="${AUTH_KEY}" uid="alice" host="${service.url}" docked alignment="left"></parley-chat>
+        <parley-chat app-id="${APP_ID}" region="eu" auth-key="${AUTH_KEY}" uid="alice" host="${widget.service.url}" docked alignment="left"></parley-chat>
         </main></body></html>`,
     });
-    const { page } = await newPage();
-    await page.goto(`${pages.origin}/declarative`);
+    const { page } = await widget.newPage();
+    await page.goto(`${widget.pages.origin}/declarative`);
     await page.getByRole('button', { name: 'Open chat, 1 unread' }).click();
     await page.getByRole('dialog', { name: 'Chats' }).getByText('Bob Stone').waitFor();
   });
