@@ -1,7 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf } from './options.js';
+import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
-interface ChatServerCommandOptions {
+interface ChatServerCommandOptions extends ChatTlsOptions {
   rateLimit: number | false;
   port: number;
   host: string;
@@ -28,14 +29,16 @@ function parseRateLimit(value: string): number | false {
 
 export function registerChatServerCommand(program: Command): void {
   const summary = 'run the chat service (CometChat REST API v3)';
-  program
-    .command('chat-server')
-    .summary(summary)
-    .description(
-      `${summary}.\n` +
-        'Chats are kept in <data dir>/chat.db, or in PostgreSQL when DATABASE_URL=postgres://… is set.\n' +
-        'Without --app-id a demo app is created once; its keys are printed at every start.',
-    )
+  chatTlsOptions(
+    program
+      .command('chat-server')
+      .summary(summary)
+      .description(
+        `${summary}.\n` +
+          'Chats are kept in <data dir>/chat.db, or in PostgreSQL when DATABASE_URL=postgres://… is set.\n' +
+          'Without --app-id a demo app is created once; its keys are printed at every start.',
+      ),
+  )
     .addOption(
       new Option('--port <port>', 'port to listen on')
         .env('PARLEY_CHAT_PORT')
@@ -57,15 +60,18 @@ export function registerChatServerCommand(program: Command): void {
     )
     .action(async (options: ChatServerCommandOptions, command: Command) => {
       if (options.appId === undefined && (options.apiKey !== undefined || options.authKey !== undefined)) {
-        throw new InvalidArgumentError('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
+        throw new Error('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
       }
+      const tls = chatCertificate(options);
       // Loaded when the command runs, so `parley --help` starts without the database drivers.
-      const { startChatServer } = await import('../../server/index.js');
+      const { startChatServer, trustHint } = await import('../../server/index.js');
       const server = await startChatServer({
         port: options.port,
         host: options.host,
         dataDir: dataDirOf(command),
         databaseUrl: process.env.DATABASE_URL,
+        tls,
+        publicHost: options.publicHost,
         rateLimits:
           options.rateLimit === false
             ? false
@@ -76,9 +82,14 @@ export function registerChatServerCommand(program: Command): void {
             : { appId: options.appId, apiKey: options.apiKey, authKey: options.authKey },
       });
       const { app, apiKey, authKey } = server.seeded;
+      const secureUrl = secureUrlOf(server);
       process.stdout.write(
-        `Chat service listening on ${server.url} (REST API: ${server.url}/v3)\n` +
-          `App ${app.appId}: apikey (fullAccess) ${apiKey}, auth key (authOnly) ${authKey}\n`,
+        [
+          `Chat service listening on ${server.url}${secureUrl === undefined ? '' : ` and ${secureUrl}`} (REST API: ${server.url}/v3)`,
+          `App ${app.appId}: apikey (fullAccess) ${apiKey}, auth key (authOnly) ${authKey}`,
+          ...(server.tls?.certPath === undefined ? [] : [trustHint(server.tls.certPath)]),
+          '',
+        ].join('\n'),
       );
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

@@ -1,17 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf } from './options.js';
+import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
-interface StartCommandOptions {
+interface StartCommandOptions extends ChatTlsOptions {
   port: number;
   agentPort: number;
   host: string;
-  tls: boolean;
-  tlsCert?: string;
-  tlsKey?: string;
-  publicHost?: string;
 }
 
 function parsePort(value: string): number {
@@ -28,29 +25,19 @@ function packageRoot(): string {
   return folder;
 }
 
-function readCertificate(
-  options: StartCommandOptions,
-): { key: string; cert: string } | 'self-signed' | undefined {
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-    throw new InvalidArgumentError('--tls-cert and --tls-key go together.');
-  }
-  if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
-    return { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') };
-  }
-  return options.tls ? 'self-signed' : undefined;
-}
-
 export function registerStartCommand(program: Command): void {
   const summary = 'run the chat service (:4000) and the knowledge agent (:4111) with the demo app';
-  program
-    .command('start')
-    .summary(summary)
-    .description(
-      `${summary}.\n` +
-        'Seeds the demo: its app and keys (printed), users alice and bob, the group "Parley demo", the\n' +
-        'knowledge agent registered and enabled, and the "demo" namespace; the demo page is at /demo.\n' +
-        'The agent reads its usual environment (see `parley agent --help`).',
-    )
+  chatTlsOptions(
+    program
+      .command('start')
+      .summary(summary)
+      .description(
+        `${summary}.\n` +
+          'Seeds the demo: its app and keys (printed), users alice and bob, the group "Parley demo", the\n' +
+          'knowledge agent registered and enabled, and the "demo" namespace; the demo page is at /demo.\n' +
+          'The agent reads its usual environment (see `parley agent --help`).',
+      ),
+  )
     .addOption(
       new Option('--port <port>', 'chat service port')
         .env('PARLEY_CHAT_PORT')
@@ -64,22 +51,8 @@ export function registerStartCommand(program: Command): void {
         .default(4111),
     )
     .addOption(new Option('--host <host>', 'address both bind').env('PARLEY_HOST').default('127.0.0.1'))
-    .addOption(
-      new Option(
-        '--tls',
-        'also serve https/wss on the chat port, with a self-signed localhost certificate',
-      ).env('PARLEY_TLS'),
-    )
-    .addOption(new Option('--tls-cert <file>', 'serve https/wss with this certificate (PEM) instead'))
-    .addOption(new Option('--tls-key <file>', 'the key (PEM) of --tls-cert'))
-    .addOption(
-      new Option(
-        '--public-host <host:port>',
-        'where clients reach the chat service, if not where they connect',
-      ).env('PARLEY_PUBLIC_HOST'),
-    )
     .action(async (options: StartCommandOptions, command: Command) => {
-      const tls = readCertificate(options);
+      const tls = chatCertificate(options);
       const dataDir = dataDirOf(command);
       const root = packageRoot();
       // Loaded when the command runs, so `parley --help` starts without databases and engines.
@@ -121,7 +94,7 @@ export function registerStartCommand(program: Command): void {
       seeded.demo = demo;
 
       const { app, apiKey, authKey } = chat.seeded;
-      const secureUrl = chat.tls === undefined ? undefined : chat.url.replace(/^http:/, 'https:');
+      const secureUrl = secureUrlOf(chat);
       process.stdout.write(
         [
           `Chat service: ${chat.url}${secureUrl === undefined ? '' : ` and ${secureUrl}`} (REST API under /v3, WebSocket at /)`,
