@@ -1,21 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   DEFAULT_USER_NOTIFICATION_PREFERENCES,
 } from '../../shared/notification-settings.js';
-import {
-  APP_ONE,
-  APP_TWO,
-  ENGINES,
-  createTestStore,
-  getWithHost,
-  startTestServer,
-  textMessage,
-  uniqueId,
-  type TestServer,
-  type TestStore,
-} from './support.js';
+import { APP_ONE, APP_TWO, ENGINES, getWithHost, textMessage, uniqueId, useTestServer } from './support.js';
 
 const formRequest = JSON.parse(
   readFileSync(
@@ -28,18 +17,8 @@ const formRequest = JSON.parse(
 ) as { data: Record<string, unknown> };
 
 describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
-  let store: TestStore;
-  let api: TestServer;
-  const call: TestServer['call'] = (...args) => api.call(...args);
-
-  beforeAll(async () => {
-    store = await createTestStore(engine);
-    api = await startTestServer(store);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
-  });
+  const api = useTestServer(engine);
+  const call = api.call;
 
   const createUser = async (prefix = 'user', extra: Record<string, unknown> = {}): Promise<string> => {
     const uid = uniqueId(prefix);
@@ -824,16 +803,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
 });
 
 describe('rate limits', () => {
-  let store: TestStore;
-  let api: TestServer;
-  beforeAll(async () => {
-    store = await createTestStore('sqlite');
-    api = await startTestServer(store, { rateLimits: { corePerMinute: 1, standardPerMinute: 2 } });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
-  });
+  const api = useTestServer('sqlite', { rateLimits: { corePerMinute: 1, standardPerMinute: 2 } });
 
   it('answers ERR_TOO_MANY_REQUESTS with Retry-After once an app exceeds its limit', async () => {
     expect((await api.call('GET', '/users')).status).toBe(200);

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ONE, createTestStore, startTestServer, type TestServer, type TestStore } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { APP_ONE, useTestServer } from './support.js';
 
 const OVER_LIMIT = 256 * 1024 + 1;
 
@@ -27,17 +27,7 @@ function postChunked(url: string, chunks: string[]): Promise<{ status: number; b
 }
 
 describe('request body limit', () => {
-  let store: TestStore;
-  let api: TestServer;
-
-  beforeAll(async () => {
-    store = await createTestStore('sqlite');
-    api = await startTestServer(store);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
-  });
+  const api = useTestServer();
 
   it('refuses a declared body over 256 KB with 413, naming the body', async () => {
     const response = await api.call('POST', '/users', { rawBody: 'x'.repeat(OVER_LIMIT) });

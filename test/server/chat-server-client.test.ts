@@ -1,34 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChatApiError, ChatServerClient } from '../../shared/chat-server-client.js';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '../../shared/notification-settings.js';
-import {
-  APP_ONE,
-  createTestStore,
-  startTestServer,
-  uniqueId,
-  type TestServer,
-  type TestStore,
-} from './support.js';
+import { APP_ONE, uniqueId, useTestServer } from './support.js';
 
 /** The typed client of the shared contracts, against the real chat service on an ephemeral port. */
 describe('ChatServerClient against the chat service', () => {
-  let store: TestStore;
-  let api: TestServer;
+  const api = useTestServer();
   let client: ChatServerClient;
 
-  beforeAll(async () => {
-    store = await createTestStore('sqlite');
-    api = await startTestServer(store);
+  beforeAll(() => {
     client = new ChatServerClient({
       appId: APP_ONE.appId,
       region: 'us',
       host: api.url,
       apiKey: APP_ONE.apiKey,
     });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
   });
 
   const newUser = async (name = 'Someone'): Promise<string> =>

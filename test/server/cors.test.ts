@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ONE, createTestStore, startTestServer, type TestServer, type TestStore } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { APP_ONE, useTestServer } from './support.js';
 
 describe('cross-origin calls to /v3', () => {
-  let store: TestStore;
-  let api: TestServer;
-
-  beforeAll(async () => {
-    store = await createTestStore('sqlite');
-    api = await startTestServer(store);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
-  });
+  const api = useTestServer();
 
   it('lets a page on any origin read the answer', async () => {
     const response = await fetch(`${api.url}/v3/users`, {

@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ENGINES,
-  createTestStore,
-  startTestServer,
-  textMessage,
-  uniqueId,
-  type TestServer,
-  type TestStore,
-} from './support.js';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, textMessage, uniqueId, useTestServer } from './support.js';
 
 /**
  * Sending a message reads its sender, receivers, groups and memberships from caches; these
  * specifications hold that every change made through the API is visible to the next send.
  */
 describe.each(ENGINES)('message sends after changes on %s', (engine) => {
-  let store: TestStore;
-  let api: TestServer;
-  const call: TestServer['call'] = (...args) => api.call(...args);
-
-  beforeAll(async () => {
-    store = await createTestStore(engine);
-    api = await startTestServer(store);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
-  });
+  const api = useTestServer(engine);
+  const call = api.call;
 
   const createUser = async (): Promise<string> => {
     const uid = uniqueId('user');

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import {
   silentLogger,
   startChatServer,
@@ -115,6 +116,39 @@ export async function startTestServer(
     };
   };
   return { server, url: server.url, call, close: () => server.close() };
+}
+
+/**
+ * Registers the hooks that give the enclosing describe block one real server on a fresh store,
+ * started before its tests and removed after them. The returned server is usable inside tests.
+ */
+export function useTestServer(
+  engine: StorageEngine = 'sqlite',
+  options: { rateLimits?: RateLimits | false } = {},
+): Omit<TestServer, 'close'> {
+  let store: TestStore | undefined;
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    store = await createTestStore(engine);
+    started = await startTestServer(store, options);
+  });
+  afterAll(async () => {
+    await started?.close();
+    await store?.dispose();
+  });
+  const running = (): TestServer => {
+    if (started === undefined) throw new Error('the test server is not started: use it inside a test');
+    return started;
+  };
+  return {
+    get server() {
+      return running().server;
+    },
+    get url() {
+      return running().url;
+    },
+    call: (...args) => running().call(...args),
+  };
 }
 
 /** A UID no other test uses, so tests sharing one server stay independent. */
