@@ -33,7 +33,8 @@ export interface UserChanges {
 export interface UserQuery {
   searchKey?: string | undefined;
   status?: string | undefined;
-  role?: string | undefined;
+  /** Users with any of these roles. */
+  roles?: readonly string[] | undefined;
   page: number;
   perPage: number;
 }
@@ -152,7 +153,7 @@ export class UserRepository {
       );
     }
     if (query.status !== undefined) base = base.where('status', '=', query.status);
-    if (query.role !== undefined) base = base.where('role', '=', query.role);
+    if (query.roles !== undefined && query.roles.length > 0) base = base.where('role', 'in', query.roles);
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const users = await base
       .selectAll()

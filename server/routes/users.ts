@@ -5,6 +5,7 @@ import {
   CreateAuthTokenRequest,
   CreateUserRequest,
   ListUsersQuery,
+  MAX_NAME_LENGTH,
   UpdateUserRequest,
   type SuccessEnvelope,
 } from '../../shared/users.js';
@@ -17,11 +18,41 @@ import { EntityId, PageNumber, PageSize, QueryBoolean, pagination } from '../val
 
 const CreateUser = CreateUserRequest.extend({ uid: EntityId });
 
+/** CometChat allows an app 25 roles, so a longer list can only hold names that match no one. */
+const MAX_ROLES = 25;
+const RoleName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+/**
+ * `roles` arrives repeated (`roles=a&roles=b`), comma-separated (`roles=a,b`, as a JS array turns into
+ * text) or as `roles[]=a&roles[]=b` (axios, PHP).
+ */
+const RoleList = z.preprocess(
+  (value) => [value].flat().flatMap((item) => (typeof item === 'string' ? item.split(',') : [item])),
+  z.array(RoleName).max(MAX_ROLES, `must name at most ${MAX_ROLES} roles`),
+);
+
 const ListUsers = ListUsersQuery.extend({
+  /** The SDK's word for `available` is accepted too. */
+  status: z
+    .enum(['available', 'online', 'offline'], { error: 'must be available (or online) or offline' })
+    .transform((status) => (status === 'online' ? 'available' : status))
+    .optional(),
+  role: RoleName.optional(),
+  roles: RoleList.optional(),
+  'roles[]': RoleList.optional(),
   withTags: QueryBoolean.optional(),
   page: PageNumber.default(1),
   perPage: PageSize.default(100),
 });
+
+/** The roles a list is filtered to: `role` and `roles` together name the roles a listed user may have. */
+function rolesOf(query: z.output<typeof ListUsers>): string[] | undefined {
+  const named = [query.role ?? [], query.roles ?? [], query['roles[]'] ?? []].flat();
+  return named.length === 0 ? undefined : [...new Set(named)];
+}
 
 /** CometChat's API document gives `permanent` the default `"false"`, a string, so text is accepted too. */
 const DeleteUser = z.strictObject({
@@ -49,7 +80,13 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
   routes.get('/users', async (c) => {
     const query = queryOf(c, ListUsers);
     const viewer = onBehalfOf(c);
-    const { users: rows, total } = await users.list(c.get('app').appId, query);
+    const { users: rows, total } = await users.list(c.get('app').appId, {
+      searchKey: query.searchKey,
+      status: query.status,
+      roles: rolesOf(query),
+      page: query.page,
+      perPage: query.perPage,
+    });
     return c.json({
       data: rows.map((row) => {
         const entity = toUserEntity(row, { withTags: query.withTags === true });
