@@ -5,12 +5,11 @@
  * so the pair is measured several times (BENCH_RUNS) and medians are reported, with the server's
  * own CPU time per request, which other processes' load disturbs far less than requests/s.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { spawnChatServer } from '../test/support/chat-server-process.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -20,35 +19,8 @@ const TARGET_MESSAGES_PER_SECOND = 3_000;
 const TARGET_RATIO = 0.25;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-chat-'));
-const server = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    'cli/parley.ts',
-    '--data-dir',
-    dataDir,
-    'chat-server',
-    '--port',
-    '0',
-    '--rate-limit',
-    'off',
-    '--app-id',
-    APP.appId,
-    '--api-key',
-    APP.apiKey,
-    '--auth-key',
-    APP.authKey,
-  ],
-  { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
-);
-const url = await new Promise<string>((resolve, reject) => {
-  server.once('exit', (code) => reject(new Error(`chat-server exited with ${code}`)));
-  createInterface({ input: server.stdout }).on('line', (line) => {
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match?.[1] !== undefined) resolve(match[1]);
-  });
-});
+const { child: server, listening } = spawnChatServer({ dataDir, app: APP, args: ['--rate-limit', 'off'] });
+const url = await listening;
 
 const headers = { apikey: APP.apiKey, 'content-type': 'application/json' };
 for (const uid of ['bench-sender', 'bench-receiver']) {

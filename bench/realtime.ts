@@ -7,13 +7,12 @@
  * messages are reported, in bench/results/realtime.json. The server runs as its own process on
  * loopback; the run stops by itself.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
+import { spawnChatServer } from '../test/support/chat-server-process.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1_000);
 const GROUP_SIZE = Number(process.env.BENCH_GROUP_SIZE ?? 10);
@@ -32,41 +31,16 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-realtime-'));
-const server = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    'cli/parley.ts',
-    '--data-dir',
-    dataDir,
-    'chat-server',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--rate-limit',
-    'off',
-    '--app-id',
-    APP.appId,
-    '--api-key',
-    APP.apiKey,
-    '--auth-key',
-    APP.authKey,
-  ],
-  { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
-);
+const { child: server, listening } = spawnChatServer({
+  dataDir,
+  app: APP,
+  args: ['--host', '127.0.0.1', '--rate-limit', 'off'],
+});
 const stopServer = () => {
   if (server.exitCode === null) server.kill('SIGTERM');
 };
 process.once('exit', stopServer);
-const url = await new Promise<string>((resolve, reject) => {
-  server.once('exit', (code) => reject(new Error(`chat-server exited with ${code}`)));
-  createInterface({ input: server.stdout }).on('line', (line) => {
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match?.[1] !== undefined) resolve(match[1]);
-  });
-});
+const url = await listening;
 
 /** Runs `work` over `items`, `concurrency` at a time. */
 async function inBatches<T>(

@@ -1,44 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnChatServer } from '../support/chat-server-process.js';
 
 const APP = { appId: 'durable', apiKey: 'durable-full-key', authKey: 'durable-auth-key' };
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-durable-'));
 const children: ChildProcess[] = [];
 
 /** `parley chat-server` as a child process on an ephemeral port; resolves with its URL. */
-function startServerProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'cli/parley.ts',
-      '--data-dir',
-      dataDir,
-      'chat-server',
-      '--port',
-      '0',
-      '--app-id',
-      APP.appId,
-      '--api-key',
-      APP.apiKey,
-      '--auth-key',
-      APP.authKey,
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
-  );
+async function startServerProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const { child, listening } = spawnChatServer({ dataDir, app: APP });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`chat-server exited with ${code} before listening`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const match = /listening on (http:\/\/\S+)/.exec(line);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1] });
-    });
-  });
+  return { child, url: await listening };
 }
 
 const headers = { apikey: APP.apiKey, 'content-type': 'application/json' };
