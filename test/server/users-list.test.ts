@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient } from './client-support.js';
 import { APP_ONE, createTestStore, startTestServer, type TestServer, type TestStore } from './support.js';
 
-/** `GET /v3/users` filtered by role and by status, as CometChat's server API documents them. */
-describe('the server API users list', () => {
+/** `GET /v3/users` filtered by role and status: on the server API as CometChat documents it, on the client API as the SDK asks. */
+describe('the users list', () => {
   let store: TestStore;
   let api: TestServer;
   const uidsOf = async (query: string): Promise<string[]> => {
@@ -62,5 +63,12 @@ describe('the server API users list', () => {
     const response = await api.call('GET', '/users?status=busy');
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body.error)).toContain('must be available (or online) or offline');
+  });
+
+  it('filters the client API list by roles too, as the SDK sends them (comma-separated)', async () => {
+    const ada = await connectClient(api.server, APP_ONE, 'ada', { socket: false });
+    const listed = await ada.call('GET', '/users?per_page=30&page=1&roles=moderator,guest');
+    expect(listed.status).toBe(200);
+    expect((listed.body.data as { uid: string }[]).map((user) => user.uid).sort()).toEqual(['gus', 'max']);
   });
 });

@@ -7,11 +7,12 @@ import { DisplayName, EntityId, pagination } from '../../validation.js';
 import { clientUser } from '../app-settings.js';
 import type { ClientEnv } from '../context.js';
 import type { ClientApiDeps } from '../deps.js';
-import { Flag, PageQuery } from '../query.js';
+import { CommaList, Flag, PageQuery } from '../query.js';
 
 const UsersQuery = PageQuery.extend({
   searchKey: z.string().max(100, 'must be at most 100 characters').optional(),
   status: z.enum(['available', 'offline', 'online']).optional(),
+  roles: CommaList.optional(),
 });
 
 const GroupsQuery = PageQuery.extend({
@@ -44,6 +45,7 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     const { users: rows, total } = await users.list(c.get('app').appId, {
       searchKey: query.searchKey,
       status,
+      roles: query.roles,
       page: query.page,
       perPage: query.per_page,
     });
