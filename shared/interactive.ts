@@ -1,10 +1,24 @@
 import { z } from 'zod';
+import {
+  DATE_TIME_MODES,
+  isIanaTimeZone,
+  parseDateTimeValue,
+  type DateTimeMode,
+} from './interactive-values.js';
 
 /**
  * Contracts of interactive form messages (`category: interactive`, `type: form`): the shape of the
  * message's `data`, as service interface part A and CometChat's UI Kits send it. Cross-field rules
  * report issues whose path points at the offending field, so `zodErrorToEnvelope` names it.
  */
+
+/** Zod-free, so the widget can use them too; re-exported here for this module's importers. */
+export {
+  DATE_TIME_MODES,
+  isIanaTimeZone,
+  parseDateTimeValue,
+  type DateTimeMode,
+} from './interactive-values.js';
 
 /** Element ids are what `interactionGoal` and `PATCH /messages/{id}/interacted` refer to. */
 export const ElementId = z
@@ -145,57 +159,9 @@ export const CheckboxElement = z
   });
 export type CheckboxElement = z.infer<typeof CheckboxElement>;
 
-export const DATE_TIME_MODES = ['date', 'time', 'dateTime'] as const;
-type DateTimeMode = (typeof DATE_TIME_MODES)[number];
-
-/** An IANA zone name (`Europe/Paris`, `UTC`) that this runtime's Intl knows; offsets like `+05:30` are not zone names. */
-export function isIanaTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const TimeZoneName = z
   .string()
   .refine(isIanaTimeZone, 'must be an IANA time zone name such as Europe/Paris');
-
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
-const TIME_PATTERN = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
-
-/**
- * A bound or default of a dateTime element as a comparable number: minutes since the epoch for
- * dates and date-times (`2024-05-01`, `2024-05-01 09:30`, `2024-05-01T09:30:00`), seconds of the
- * day for times (`09:30`). Both bounds are wall-clock times in the element's own zone, so no zone
- * conversion is needed to compare them. `undefined` when the text is not a valid value for the mode.
- */
-export function parseDateTimeValue(text: string, mode: DateTimeMode): number | undefined {
-  if (mode === 'time') {
-    const time = TIME_PATTERN.exec(text);
-    if (!time) return undefined;
-    const [hours, minutes, seconds] = [Number(time[1]), Number(time[2]), Number(time[3] ?? 0)];
-    if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-    return hours * 3600 + minutes * 60 + seconds;
-  }
-  const date = DATE_PATTERN.exec(text);
-  if (!date) return undefined;
-  const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
-  const [hours, minutes, seconds] = [Number(date[4] ?? 0), Number(date[5] ?? 0), Number(date[6] ?? 0)];
-  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-  const instant = new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
-  // Date.UTC rolls 2024-02-30 over to March 1st: a changed day means the date does not exist.
-  if (
-    instant.getUTCFullYear() !== year ||
-    instant.getUTCMonth() !== month - 1 ||
-    instant.getUTCDate() !== day
-  ) {
-    return undefined;
-  }
-  return instant.getTime() / 1000;
-}
 
 const BOUND_FORMATS: Record<DateTimeMode, string> = {
   date: 'YYYY-MM-DD or YYYY-MM-DD HH:mm[:ss]',

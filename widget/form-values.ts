@@ -1,10 +1,5 @@
-import type { FormValues, Interaction } from '../shared/chat-client/index.js';
-import type {
-  DateTimeElement,
-  FormElement,
-  InteractionGoal,
-  InteractiveData,
-} from '../shared/interactive.js';
+import { isFilledValue, type FormValues } from '../shared/interactive-values.js';
+import type { DateTimeElement, FormElement, InteractiveData } from '../shared/interactive.js';
 import { format, type Strings } from './i18n.js';
 
 /**
@@ -62,13 +57,9 @@ export function initialValues(data: InteractiveData): FormValues {
   return values;
 }
 
-function isEmpty(value: string | string[] | undefined): boolean {
-  return value === undefined || (Array.isArray(value) ? value.length === 0 : value.trim() === '');
-}
-
 /** The values the user gave, without empty answers of optional fields (the service checks what is sent). */
 export function filledValues(values: FormValues): FormValues {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => !isEmpty(value)));
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => isFilledValue(value)));
 }
 
 /** What is wrong with each field, by element id; an empty object when the form can be submitted. */
@@ -80,7 +71,7 @@ export function validateForm(
   const problems: Record<string, string> = {};
   for (const field of inputFields(data)) {
     const value = values[field.elementId];
-    if (isEmpty(value)) {
+    if (!isFilledValue(value)) {
       if (field.optional !== true) problems[field.elementId] = strings.required;
       continue;
     }
@@ -117,24 +108,5 @@ function fieldProblem(field: InputField, value: string | string[], strings: Stri
       }
       return undefined;
     }
-  }
-}
-
-/** Whether the interactions recorded on a message meet its goal (the rules the service applies). */
-export function goalCompleted(
-  goal: InteractionGoal | undefined,
-  interactions: readonly Interaction[],
-): boolean {
-  if (!goal) return false;
-  const done = new Set(interactions.map((interaction) => interaction.elementId));
-  switch (goal.type) {
-    case 'allOf':
-      return goal.elementIds.every((id) => done.has(id));
-    case 'anyOf':
-      return goal.elementIds.some((id) => done.has(id));
-    case 'anyAction':
-      return done.size > 0;
-    default:
-      return false;
   }
 }

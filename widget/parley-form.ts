@@ -1,10 +1,10 @@
 import { css, html, LitElement, nothing, type TemplateResult } from 'lit';
 import type { FormValues, Interaction } from '../shared/chat-client/index.js';
+import { goalCompleted } from '../shared/interactive-values.js';
 import type { ButtonElement, InteractiveFormData } from '../shared/interactive.js';
 import {
   dateInputType,
   filledValues,
-  goalCompleted,
   initialValues,
   toInputValue,
   validateForm,

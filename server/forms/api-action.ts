@@ -1,5 +1,5 @@
 import type { ApiAction } from '../../shared/interactive.js';
-import type { FormValues } from './form-values.js';
+import type { FormValues } from '../../shared/interactive-values.js';
 
 /** Where the form's values go in the action's payload when the button names no `dataKey`. */
 export const DEFAULT_DATA_KEY = 'CometChatData';

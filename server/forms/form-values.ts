@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { FormElement, InteractiveFormData } from '../../shared/interactive.js';
+import { isFilledValue, type FormValues } from '../../shared/interactive-values.js';
 import { InteractionsRequest } from '../../shared/message.js';
 import { badRequest } from '../errors.js';
-
-/** Submitted values by element id: text for inputs and single choices, lists for checkboxes. */
-export type FormValues = Record<string, string | string[]>;
 
 /**
  * `PATCH /messages/{id}/interacted`: the SDK's `interactions`, plus Parley's `formData`, the values
@@ -17,9 +15,6 @@ export const InteractedRequest = InteractionsRequest.extend({
     })
     .optional(),
 });
-
-const isFilled = (value: string | string[] | undefined): boolean =>
-  value !== undefined && (Array.isArray(value) ? value.length > 0 : value.trim() !== '');
 
 function checkValue(field: FormElement, value: string | string[]): void {
   const path = `formData.${field.elementId}`;
@@ -56,7 +51,11 @@ export function checkFormValues(form: InteractiveFormData, values: FormValues): 
     checkValue(field, value);
   }
   for (const field of fields.values()) {
-    if (field.elementType !== 'button' && field.optional !== true && !isFilled(values[field.elementId])) {
+    if (
+      field.elementType !== 'button' &&
+      field.optional !== true &&
+      !isFilledValue(values[field.elementId])
+    ) {
       throw badRequest(`formData.${field.elementId}`, 'is required');
     }
   }

@@ -1,14 +1,14 @@
 import type { ApiAction, ButtonElement, FormElement, InteractiveFormData } from '../../shared/interactive.js';
+import { goalCompleted, type FormValues } from '../../shared/interactive-values.js';
 import type { Interaction } from '../../shared/message.js';
 import type { ClientSettingsRepository } from '../client-api/client-settings.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { App } from '../repositories/apps.js';
-import { goalCompleted } from '../services/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { nowSeconds } from '../time.js';
 import { performApiAction, type ActionResult } from './api-action.js';
-import { checkFormValues, type FormValues } from './form-values.js';
+import { checkFormValues } from './form-values.js';
 
 export interface FormOutcome {
   interactions: Interaction[];
@@ -85,7 +85,7 @@ export class FormSubmissions {
         throw badRequest(`interactions.${index}`, `the message has no element ${elementId}`);
       return element.elementType === 'button' ? element : undefined;
     });
-    if (goalCompleted(form, form.interactions ?? [])) {
+    if (goalCompleted(form.interactionGoal, form.interactions ?? [])) {
       throw refused(
         'ERR_INTERACTION_GOAL_COMPLETED',
         `The form of message ${messageId} is complete; it takes no more input.`,

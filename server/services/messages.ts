@@ -5,6 +5,7 @@ import {
   type Message,
   type MessageRequest,
 } from '../../shared/message.js';
+import { goalCompleted } from '../../shared/interactive-values.js';
 import type { InteractiveFormData } from '../../shared/interactive.js';
 import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, badRequest, notAMember } from '../errors.js';
@@ -38,23 +39,6 @@ export interface MessageEdit {
   text?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
   tags?: string[] | undefined;
-}
-
-/** The goal of an interactive message is met once these interactions exist. */
-export function goalCompleted(form: InteractiveFormData, interactions: ReadonlyArray<Interaction>): boolean {
-  const done = new Set(interactions.map((interaction) => interaction.elementId));
-  const goal = form.interactionGoal;
-  if (goal === undefined) return false;
-  switch (goal.type) {
-    case 'allOf':
-      return goal.elementIds.every((id) => done.has(id));
-    case 'anyOf':
-      return goal.elementIds.some((id) => done.has(id));
-    case 'anyAction':
-      return done.size > 0;
-    default:
-      return false;
-  }
 }
 
 function receiversOf(request: MessageRequest): Receiver[] {
@@ -350,7 +334,7 @@ export class MessageService {
           trx,
         ),
       );
-    const completed = goalCompleted(data, interactions);
+    const completed = goalCompleted(data.interactionGoal, interactions);
     this.events.emit('interaction', appId, {
       messageId: String(original.id),
       uid: user.uid,

@@ -1,5 +1,9 @@
+import type { FormValues } from '../interactive-values.js';
 import type { InteractiveFormData } from '../interactive.js';
 import type { GroupEntity, Interaction, Message, UserEntity } from '../message.js';
+
+/** Form values by element id, as a submitted form reports them. */
+export type { FormValues };
 
 /**
  * Wire shapes of CometChat's client protocol (REST + WebSocket) as
@@ -82,9 +86,6 @@ export type OutgoingMessage =
   | { category: 'message'; type: 'text'; data: { text: string; metadata?: Record<string, unknown> } }
   | { category: 'custom'; type: string; data: { customData: Record<string, unknown> } }
   | { category: 'interactive'; type: 'form'; data: InteractiveFormData };
-
-/** Form values by element id, as a submitted form reports them. */
-export type FormValues = Record<string, string | string[]>;
 
 /**
  * Body of `PATCH /messages/{id}/interacted`. `interactions` is the SDK's; `formData` is Parley's

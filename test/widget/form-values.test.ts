@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { goalCompleted } from '../../shared/interactive-values.js';
 import type { InteractionGoal, InteractiveData } from '../../shared/interactive.js';
-import {
-  filledValues,
-  goalCompleted,
-  initialValues,
-  toInputValue,
-  validateForm,
-} from '../../widget/form-values.js';
+import { filledValues, initialValues, toInputValue, validateForm } from '../../widget/form-values.js';
 import { en as strings } from '../../widget/locales/en.js';
 
 const form: InteractiveData = {
