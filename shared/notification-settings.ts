@@ -82,7 +82,7 @@ export type WeekSchedule = z.infer<typeof WeekSchedule>;
 // --- App settings: preferences ------------------------------------------------------------------
 // A `*Override` flag says whether users may override that app setting with their own preferences.
 
-const GroupPreferences = z.strictObject({
+const OneOnOnePreferences = z.strictObject({
   messagesSetting: messageNotifyChoice,
   messagesOverride: z.boolean(),
   repliesSetting: messageNotifyChoice,
@@ -93,6 +93,10 @@ const GroupPreferences = z.strictObject({
   reactionsOverride: z.boolean(),
   messageEditedSetting: notifyChoice,
   messageDeletedSetting: notifyChoice,
+});
+
+/** A group has the message settings of a one-on-one chat, plus its member events. */
+const GroupPreferences = OneOnOnePreferences.extend({
   memberLeftSetting: notifyChoice,
   memberLeftOverride: z.boolean(),
   memberAddedSetting: notifyChoice,
@@ -107,19 +111,6 @@ const GroupPreferences = z.strictObject({
   memberUnbannedOverride: z.boolean(),
   memberScopeChangedSetting: notifyChoice,
   memberScopeChangedOverride: z.boolean(),
-});
-
-const OneOnOnePreferences = z.strictObject({
-  messagesSetting: messageNotifyChoice,
-  messagesOverride: z.boolean(),
-  repliesSetting: messageNotifyChoice,
-  repliesOverride: z.boolean(),
-  quotedRepliesSetting: messageNotifyChoice,
-  quotedRepliesOverride: z.boolean(),
-  reactionsSetting: reactionNotifyChoice,
-  reactionsOverride: z.boolean(),
-  messageEditedSetting: notifyChoice,
-  messageDeletedSetting: notifyChoice,
 });
 
 const CallPreferences = z.strictObject({

@@ -6,8 +6,8 @@ import type { Channel, NotificationDb, OutboxStatus } from './tables.js';
  * channel or why not, joined at read time with how its delivery went.
  */
 
-export interface LogEntry {
-  appId: string;
+/** What a decision was about: the recipient, the trigger, the channel and the message. */
+interface LogSubject {
   uid: string;
   trigger: string;
   channel: Channel | null;
@@ -16,6 +16,10 @@ export interface LogEntry {
   sender: string;
   receiver: string;
   receiverType: 'user' | 'group';
+}
+
+export interface LogEntry extends LogSubject {
+  appId: string;
   /** Null when a notification was sent. */
   reason: string | null;
   outboxId: number | null;
@@ -23,16 +27,8 @@ export interface LogEntry {
 }
 
 /** A log entry as `GET /notifications/v1/logs` answers it. */
-export interface NotificationLog {
+export interface NotificationLog extends LogSubject {
   id: string;
-  uid: string;
-  trigger: string;
-  channel: Channel | null;
-  messageId: string | null;
-  conversationId: string;
-  sender: string;
-  receiver: string;
-  receiverType: 'user' | 'group';
   notificationTriggered: boolean;
   reason: string | null;
   /** Epoch seconds. */
