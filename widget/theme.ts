@@ -1,5 +1,21 @@
 import { css } from 'lit';
 
+/** The dark theme's defaults, for `theme="dark"` and for `theme="auto"` on a dark system. */
+const darkPalette = css`
+  --_accent: var(--parley-accent, #8b93ff);
+  --_on-accent: var(--parley-on-accent, #0d0f1a);
+  --_bg: var(--parley-background, #16181d);
+  --_surface: var(--parley-surface, #1f2229);
+  --_text: var(--parley-text, #e9ebf1);
+  --_muted: var(--parley-muted, #a4abba);
+  --_border: var(--parley-border, #30343d);
+  --_theirs: var(--parley-bubble-theirs, #2a2e37);
+  --_danger: var(--parley-danger, #ff8a80);
+  --_success: var(--parley-success, #6fd59b);
+  --_shadow: var(--parley-shadow, 0 16px 48px rgb(0 0 0 / 0.5));
+  color-scheme: dark;
+`;
+
 /**
  * The widget's design tokens. A page themes the widget through the documented `--parley-*` custom
  * properties (see README.md), which win over these defaults in light and dark themes alike; the
@@ -36,33 +52,11 @@ export const tokens = css`
     color-scheme: light;
   }
   :host([theme='dark']) {
-    --_accent: var(--parley-accent, #8b93ff);
-    --_on-accent: var(--parley-on-accent, #0d0f1a);
-    --_bg: var(--parley-background, #16181d);
-    --_surface: var(--parley-surface, #1f2229);
-    --_text: var(--parley-text, #e9ebf1);
-    --_muted: var(--parley-muted, #a4abba);
-    --_border: var(--parley-border, #30343d);
-    --_theirs: var(--parley-bubble-theirs, #2a2e37);
-    --_danger: var(--parley-danger, #ff8a80);
-    --_success: var(--parley-success, #6fd59b);
-    --_shadow: var(--parley-shadow, 0 16px 48px rgb(0 0 0 / 0.5));
-    color-scheme: dark;
+    ${darkPalette}
   }
   @media (prefers-color-scheme: dark) {
     :host([theme='auto']) {
-      --_accent: var(--parley-accent, #8b93ff);
-      --_on-accent: var(--parley-on-accent, #0d0f1a);
-      --_bg: var(--parley-background, #16181d);
-      --_surface: var(--parley-surface, #1f2229);
-      --_text: var(--parley-text, #e9ebf1);
-      --_muted: var(--parley-muted, #a4abba);
-      --_border: var(--parley-border, #30343d);
-      --_theirs: var(--parley-bubble-theirs, #2a2e37);
-      --_danger: var(--parley-danger, #ff8a80);
-      --_success: var(--parley-success, #6fd59b);
-      --_shadow: var(--parley-shadow, 0 16px 48px rgb(0 0 0 / 0.5));
-      color-scheme: dark;
+      ${darkPalette}
     }
   }
 `;
