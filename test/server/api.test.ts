@@ -36,6 +36,15 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
     return guid;
   };
   const send = (sender: string, body: unknown) => call('POST', '/messages', { body, onBehalfOf: sender });
+  /** The service interface's example form, sent from one user to another. */
+  const sendForm = (sender: string, receiver: string) =>
+    send(sender, {
+      receiver,
+      receiverType: 'user',
+      category: 'interactive',
+      type: 'form',
+      data: formRequest.data,
+    });
 
   describe('keys and tenancy', () => {
     it('refuses a request without the apikey header with AUTH_ERR_EMPTY_APIKEY', async () => {
@@ -450,13 +459,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
         },
       });
       expect(image.body.data.data.attachments[0].url).toBe('https://example.com/p.png');
-      const form = await send(alice, {
-        receiver: bob,
-        receiverType: 'user',
-        category: 'interactive',
-        type: 'form',
-        data: formRequest.data,
-      });
+      const form = await sendForm(alice, bob);
       expect(form.status).toBe(200);
       expect(form.body.data.data.interactiveData.title).toBe('Book a visit');
     });
@@ -707,13 +710,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
     it('marks form elements as interacted and reports when the goal is met', async () => {
       const alice = await createUser();
       const bob = await createUser();
-      const form = await send(alice, {
-        receiver: bob,
-        receiverType: 'user',
-        category: 'interactive',
-        type: 'form',
-        data: formRequest.data,
-      });
+      const form = await sendForm(alice, bob);
       const response = await call('PATCH', `/messages/${form.body.data.id}/interacted`, {
         body: { interactions: ['submitVisit'] },
         onBehalfOf: bob,
@@ -729,13 +726,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
     it('refuses an element the form does not have, naming it', async () => {
       const alice = await createUser();
       const bob = await createUser();
-      const form = await send(alice, {
-        receiver: bob,
-        receiverType: 'user',
-        category: 'interactive',
-        type: 'form',
-        data: formRequest.data,
-      });
+      const form = await sendForm(alice, bob);
       const response = await call('PATCH', `/messages/${form.body.data.id}/interacted`, {
         body: { interactions: ['nope'] },
         onBehalfOf: bob,
