@@ -1,5 +1,5 @@
 import { scryptSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { GroupEntity } from '../../shared/message.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase, GroupMemberTable, GroupTable } from '../db/schema.js';
@@ -7,6 +7,7 @@ import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from '../validation.js';
 import { RowCache } from './row-cache.js';
+import { nameOrIdContains } from './search.js';
 
 export type GroupRow = Selectable<GroupTable>;
 export type MemberRow = Selectable<GroupMemberTable>;
@@ -178,13 +179,7 @@ export class GroupRepository {
   async list(appId: string, query: GroupQuery): Promise<{ groups: GroupRow[]; total: number }> {
     let base = this.db.selectFrom('groups').where('groups.app_id', '=', appId);
     if (query.searchKey !== undefined && query.searchKey !== '') {
-      const pattern = `%${query.searchKey.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      base = base.where((eb) =>
-        eb.or([
-          eb(sql`lower(groups.name)`, 'like', sql`${pattern} escape '\\'`),
-          eb('groups.guid', 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
+      base = base.where(nameOrIdContains('groups.name', 'groups.guid', query.searchKey));
     }
     if (query.type !== undefined) base = base.where('groups.type', '=', query.type);
     if (query.joinedBy !== undefined) {

@@ -1,10 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { UserEntity } from '../../shared/message.js';
 import type { ChatDatabase, UserTable } from '../db/schema.js';
 import { ChatError, uidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from '../validation.js';
 import { RowCache } from './row-cache.js';
+import { nameOrIdContains } from './search.js';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -55,9 +56,6 @@ export function toUserEntity(row: UserRow, options: { withTags?: boolean } = {})
   if (options.withTags === true) entity.tags = parseJsonColumn<string[]>(row.tags) ?? [];
   return entity;
 }
-
-/** Escapes LIKE wildcards so a search key matches literally. */
-const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** What deleting a user changes beyond the users table: the group memberships it removes. */
 export interface MembershipChanges {
@@ -144,13 +142,7 @@ export class UserRepository {
   async list(appId: string, query: UserQuery): Promise<{ users: UserRow[]; total: number }> {
     let base = this.db.selectFrom('users').where('app_id', '=', appId).where('deactivated_at', 'is', null);
     if (query.searchKey !== undefined && query.searchKey !== '') {
-      const pattern = likePattern(query.searchKey);
-      base = base.where((eb) =>
-        eb.or([
-          eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
-          eb('uid', 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
+      base = base.where(nameOrIdContains('users.name', 'users.uid', query.searchKey));
     }
     if (query.status !== undefined) base = base.where('status', '=', query.status);
     if (query.roles !== undefined && query.roles.length > 0) base = base.where('role', 'in', query.roles);
