@@ -309,6 +309,20 @@ const SMS_BODIES = {
   bodyOneOnOne: `You've received {{messages.length}} message(s) from {{senderDetails.name}}! ${SMS_LINK}`,
 };
 
+/** Message notifications by default, the same in one-on-one chats and groups. */
+const ONE_ON_ONE_DEFAULTS: NotificationSettings['preferences']['oneOnOne'] = {
+  messagesSetting: MessageNotifySetting.NOTIFY_ALL,
+  messagesOverride: true,
+  repliesSetting: MessageNotifySetting.NOTIFY_ALL,
+  repliesOverride: true,
+  quotedRepliesSetting: MessageNotifySetting.NOTIFY_ALL,
+  quotedRepliesOverride: true,
+  reactionsSetting: ReactionNotifySetting.NOTIFY_OWN_MESSAGES,
+  reactionsOverride: true,
+  messageEditedSetting: NotifySetting.NOTIFY,
+  messageDeletedSetting: NotifySetting.NOTIFY,
+};
+
 /**
  * The settings a new app starts with and `DELETE /notifications/v1/settings` restores: the values of
  * CometChat's settings example and the service interface's defaults. Templates neither shows are
@@ -318,16 +332,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: DeepReadonly<NotificationSettings> =
   deepFreeze<NotificationSettings>({
     preferences: {
       group: {
-        messagesSetting: MessageNotifySetting.NOTIFY_ALL,
-        messagesOverride: true,
-        repliesSetting: MessageNotifySetting.NOTIFY_ALL,
-        repliesOverride: true,
-        quotedRepliesSetting: MessageNotifySetting.NOTIFY_ALL,
-        quotedRepliesOverride: true,
-        reactionsSetting: ReactionNotifySetting.NOTIFY_OWN_MESSAGES,
-        reactionsOverride: true,
-        messageEditedSetting: NotifySetting.NOTIFY,
-        messageDeletedSetting: NotifySetting.NOTIFY,
+        ...ONE_ON_ONE_DEFAULTS,
         memberLeftSetting: NotifySetting.DONT_NOTIFY,
         memberLeftOverride: true,
         memberAddedSetting: NotifySetting.DONT_NOTIFY,
@@ -343,18 +348,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: DeepReadonly<NotificationSettings> =
         memberScopeChangedSetting: NotifySetting.DONT_NOTIFY,
         memberScopeChangedOverride: true,
       },
-      oneOnOne: {
-        messagesSetting: MessageNotifySetting.NOTIFY_ALL,
-        messagesOverride: true,
-        repliesSetting: MessageNotifySetting.NOTIFY_ALL,
-        repliesOverride: true,
-        quotedRepliesSetting: MessageNotifySetting.NOTIFY_ALL,
-        quotedRepliesOverride: true,
-        reactionsSetting: ReactionNotifySetting.NOTIFY_OWN_MESSAGES,
-        reactionsOverride: true,
-        messageEditedSetting: NotifySetting.NOTIFY,
-        messageDeletedSetting: NotifySetting.NOTIFY,
-      },
+      oneOnOne: ONE_ON_ONE_DEFAULTS,
       call: {
         initiatedSetting: NotifySetting.DONT_NOTIFY,
         initiatedOverride: false,
