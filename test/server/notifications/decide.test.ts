@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decide, preferenceFor } from '../../../server/notifications/decide.js';
 import { SuppressReason } from '../../../server/notifications/reasons.js';
 import {
+  CALL_TOPICS,
   eventOfDelete,
   eventOfEdit,
   eventOfMessage,
@@ -151,18 +152,8 @@ describe('group member event preferences (1 none, 2 notify)', () => {
   });
 });
 
-const CALL_ACTIONS = [
-  'initiated',
-  'ongoing',
-  'cancelled',
-  'busy',
-  'rejected',
-  'unanswered',
-  'ended',
-] as const;
-
 describe('call preferences (1 none, 2 notify)', () => {
-  const cases = CALL_ACTIONS.flatMap((action) =>
+  const cases = CALL_TOPICS.flatMap((action) =>
     [1, 2].map((value) => ({ action, value, notified: value === 2 })),
   );
 
