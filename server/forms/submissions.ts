@@ -17,6 +17,29 @@ export interface FormOutcome {
   action?: ActionResult & { elementId: string };
 }
 
+/** The answer to `PATCH /messages/{id}/interacted`, the same in the server and client APIs. */
+export interface InteractedAnswer {
+  data: {
+    success: true;
+    message: string;
+    interactions: Interaction[];
+    interactionGoalCompleted: boolean;
+    action?: FormOutcome['action'];
+  };
+}
+
+export function interactedAnswer(messageId: string, outcome: FormOutcome): InteractedAnswer {
+  return {
+    data: {
+      success: true,
+      message: `The message ${messageId} is marked as interacted.`,
+      interactions: outcome.interactions,
+      interactionGoalCompleted: outcome.goalCompleted,
+      ...(outcome.action === undefined ? {} : { action: outcome.action }),
+    },
+  };
+}
+
 export interface FormSubmissionOptions {
   /** This server's own origins: apiActions may always call them. */
   selfOrigins: () => string[];

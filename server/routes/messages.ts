@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MessageRequest, Metadata as MessageMetadata, conversationIdFor } from '../../shared/message.js';
 import { notAMember } from '../errors.js';
 import { InteractedRequest } from '../forms/form-values.js';
-import type { FormSubmissions } from '../forms/submissions.js';
+import { interactedAnswer, type FormSubmissions } from '../forms/submissions.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../repositories/messages.js';
@@ -150,14 +150,7 @@ export function messageRoutes(services: ChatServices, forms?: FormSubmissions): 
         : await forms.submit(c.get('app'), c.req.param('id'), uid, body.interactions, body.formData, {
             performAction: false,
           });
-    return c.json({
-      data: {
-        success: true,
-        message: `The message ${c.req.param('id')} is marked as interacted.`,
-        interactions: result.interactions,
-        interactionGoalCompleted: result.goalCompleted,
-      },
-    });
+    return c.json(interactedAnswer(c.req.param('id'), result));
   });
 
   routes.get('/users/:uid/messages', async (c) => {

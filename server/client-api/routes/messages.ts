@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { MessageRequest, conversationIdFor } from '../../../shared/message.js';
 import { InteractedRequest } from '../../forms/form-values.js';
+import { interactedAnswer } from '../../forms/submissions.js';
 import { badRequest, notAMember } from '../../errors.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../../repositories/messages.js';
@@ -144,15 +145,7 @@ export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       body.interactions,
       body.formData,
     );
-    return c.json({
-      data: {
-        success: true,
-        message: `The message ${c.req.param('id')} is marked as interacted.`,
-        interactions: outcome.interactions,
-        interactionGoalCompleted: outcome.goalCompleted,
-        ...(outcome.action === undefined ? {} : { action: outcome.action }),
-      },
-    });
+    return c.json(interactedAnswer(c.req.param('id'), outcome));
   });
 
   return routes;
