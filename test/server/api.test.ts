@@ -4,7 +4,16 @@ import {
   DEFAULT_NOTIFICATION_SETTINGS,
   DEFAULT_USER_NOTIFICATION_PREFERENCES,
 } from '../../shared/notification-settings.js';
-import { APP_ONE, APP_TWO, ENGINES, getWithHost, textMessage, uniqueId, useTestServer } from './support.js';
+import {
+  APP_ONE,
+  APP_TWO,
+  ENGINES,
+  apiFixtures,
+  getWithHost,
+  textMessage,
+  uniqueId,
+  useTestServer,
+} from './support.js';
 
 const formRequest = JSON.parse(
   readFileSync(
@@ -20,21 +29,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
   const api = useTestServer(engine);
   const call = api.call;
 
-  const createUser = async (prefix = 'user', extra: Record<string, unknown> = {}): Promise<string> => {
-    const uid = uniqueId(prefix);
-    const response = await call('POST', '/users', { body: { uid, name: `Name of ${uid}`, ...extra } });
-    expect(response.status).toBe(200);
-    return uid;
-  };
-  const createGroup = async (owner: string, participants: string[] = []): Promise<string> => {
-    const guid = uniqueId('group');
-    const response = await call('POST', '/groups', {
-      body: { guid, name: `Group ${guid}`, type: 'public', members: { participants } },
-      onBehalfOf: owner,
-    });
-    expect(response.status).toBe(200);
-    return guid;
-  };
+  const { createUser, createGroup } = apiFixtures(call);
   const send = (sender: string, body: unknown) => call('POST', '/messages', { body, onBehalfOf: sender });
   /** The service interface's example form, sent from one user to another. */
   const sendForm = (sender: string, receiver: string) =>

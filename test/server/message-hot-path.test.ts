@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINES, textMessage, uniqueId, useTestServer } from './support.js';
+import { ENGINES, apiFixtures, textMessage, useTestServer } from './support.js';
 
 /**
  * Sending a message reads its sender, receivers, groups and memberships from caches; these
@@ -9,20 +9,7 @@ describe.each(ENGINES)('message sends after changes on %s', (engine) => {
   const api = useTestServer(engine);
   const call = api.call;
 
-  const createUser = async (): Promise<string> => {
-    const uid = uniqueId('user');
-    expect((await call('POST', '/users', { body: { uid, name: `Name of ${uid}` } })).status).toBe(200);
-    return uid;
-  };
-  const createGroup = async (owner: string, name = 'Before'): Promise<string> => {
-    const guid = uniqueId('group');
-    const created = await call('POST', '/groups', {
-      body: { guid, name, type: 'public' },
-      onBehalfOf: owner,
-    });
-    expect(created.status).toBe(200);
-    return guid;
-  };
+  const { createUser, createGroup } = apiFixtures(call);
   const send = (sender: string, body: unknown) => call('POST', '/messages', { body, onBehalfOf: sender });
   const membersCountIn = (response: Awaited<ReturnType<typeof send>>): number =>
     response.body.data.data.entities.receiver.entity.membersCount;

@@ -151,6 +151,36 @@ export function useTestServer(
   };
 }
 
+/** Users and groups created through the API with unique ids, failing loudly when the API refuses. */
+export function apiFixtures(call: TestServer['call']): {
+  createUser(prefix?: string, extra?: Record<string, unknown>): Promise<string>;
+  createGroup(owner: string, participants?: string[]): Promise<string>;
+} {
+  const created = (what: string, response: ApiResponse): void => {
+    if (response.status !== 200)
+      throw new Error(`creating ${what} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  };
+  return {
+    async createUser(prefix = 'user', extra = {}) {
+      const uid = uniqueId(prefix);
+      created(
+        `user ${uid}`,
+        await call('POST', '/users', { body: { uid, name: `Name of ${uid}`, ...extra } }),
+      );
+      return uid;
+    },
+    async createGroup(owner, participants = []) {
+      const guid = uniqueId('group');
+      const response = await call('POST', '/groups', {
+        body: { guid, name: `Group ${guid}`, type: 'public', members: { participants } },
+        onBehalfOf: owner,
+      });
+      created(`group ${guid}`, response);
+      return guid;
+    },
+  };
+}
+
 /** A UID no other test uses, so tests sharing one server stay independent. */
 let counter = 0;
 export const uniqueId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;

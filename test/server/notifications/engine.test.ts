@@ -4,7 +4,15 @@ import {
   SIGNATURE_HEADER,
   verifyWebhookSignature,
 } from '../../../server/notifications/index.js';
-import { APP_TWO, ENGINES, createTestStore, textMessage, uniqueId, type TestStore } from '../support.js';
+import {
+  APP_TWO,
+  ENGINES,
+  apiFixtures,
+  createTestStore,
+  textMessage,
+  uniqueId,
+  type TestStore,
+} from '../support.js';
 import { ManualClock, Receiver, SECRET, startNotifiedServer, type NotifiedServer } from './support.js';
 
 /**
@@ -47,20 +55,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     await store?.dispose();
   });
 
-  const createUser = async (prefix = 'user'): Promise<string> => {
-    const uid = uniqueId(prefix);
-    expect((await call('POST', '/users', { body: { uid, name: `Name of ${uid}` } })).status).toBe(200);
-    return uid;
-  };
-  const createGroup = async (owner: string, participants: string[]): Promise<string> => {
-    const guid = uniqueId('group');
-    const response = await call('POST', '/groups', {
-      body: { guid, name: `Group ${guid}`, type: 'public', members: { participants } },
-      onBehalfOf: owner,
-    });
-    expect(response.status).toBe(200);
-    return guid;
-  };
+  const { createUser, createGroup } = apiFixtures(call);
   const send = async (sender: string, body: unknown): Promise<string> => {
     const response = await call('POST', '/messages', { body, onBehalfOf: sender });
     expect(response.status).toBe(200);
