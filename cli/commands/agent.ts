@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../../knowledge/server/config.js';
-import { dataDirOf } from './options.js';
+import { dataDirOf, untilStopped } from './options.js';
 
 interface AgentCommandOptions {
   port: number;
@@ -68,11 +68,7 @@ export function registerAgentCommand(program: Command): void {
           'Warning: listening beyond this machine without AGENT_API_KEY: anyone who reaches it can use it.\n',
         );
       }
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilStopped();
       await server.close();
       await engine.close();
     });

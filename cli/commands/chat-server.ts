@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { dataDirOf } from './options.js';
+import { dataDirOf, untilStopped } from './options.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
 interface ChatServerCommandOptions extends ChatTlsOptions {
@@ -91,11 +91,7 @@ export function registerChatServerCommand(program: Command): void {
           '',
         ].join('\n'),
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilStopped();
       await server.close();
     });
 }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { IngestedSource } from '../../shared/agent.js';
 import type { IngestEvent, KnowledgeEngine, SourceInput } from '../../knowledge/index.js';
 import { barReporter, displaySource, lineReporter, type ProgressReporter } from './ingest-progress.js';
-import { dataDirOf, namespaceOption } from './options.js';
+import { dataDirOf, namespaceOption, untilStopped } from './options.js';
 import { renderTable } from './table.js';
 
 interface IngestCommandOptions {
@@ -155,8 +155,5 @@ async function watchUntilInterrupted(
   const onError = (error: Error): void => void process.stderr.write(`watch: ${error.message}\n`);
   for (const folder of folders) await engine.watch(folder, namespace, { onProgress, onError });
   process.stderr.write(`watching ${folders.map(displaySource).join(', ')} (Ctrl+C to stop)\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await untilStopped();
 }

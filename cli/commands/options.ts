@@ -12,3 +12,11 @@ export const namespaceOption = (command: Command): Command =>
 export function dataDirOf(command: Command): string {
   return command.optsWithGlobals<{ dataDir: string }>().dataDir;
 }
+
+/** Resolves when the person stops the command (Ctrl+C) or a supervisor sends SIGTERM. */
+export function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { dataDirOf } from './options.js';
+import { dataDirOf, untilStopped } from './options.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
 interface StartCommandOptions extends ChatTlsOptions {
@@ -109,11 +109,7 @@ export function registerStartCommand(program: Command): void {
           '',
         ].join('\n'),
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilStopped();
       await chat.close();
       await agent.close();
       await engine.close();
