@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Migration } from 'kysely/migration';
+import type { Kysely, Migration } from 'kysely';
 
 /**
  * Tables of the client protocol and the AI-agent bridge: per-app client settings, read and delivery

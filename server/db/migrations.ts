@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { notificationTablesMigration } from '../notifications/migration.js';

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Migration } from 'kysely/migration';
+import type { Kysely, Migration } from 'kysely';
 import type { StorageEngine } from '../db/database.js';
 
 /** The notification tables (see tables.ts); like the chat core, only auto-increment ids differ per engine. */
