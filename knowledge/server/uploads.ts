@@ -12,7 +12,27 @@ export function safeFileName(name: string): string {
   return cleaned || 'upload';
 }
 
-/** Saves uploaded files under `<uploadDir>/<namespace>/`, returning their paths. */
+/**
+ * Files of one upload, named apart: a dropped folder can hold several files of the same name
+ * (two `README.md`), and a browser sends only the base name. Later ones become `README (2).md`.
+ */
+function distinctFileNames(files: readonly File[]): string[] {
+  const taken = new Set<string>();
+  return files.map((file) => {
+    const name = safeFileName(file.name);
+    const dot = name.lastIndexOf('.');
+    const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    let candidate = name;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${stem} (${n})${extension}`;
+    taken.add(candidate);
+    return candidate;
+  });
+}
+
+/**
+ * Saves uploaded files under `<uploadDir>/<namespace>/`, returning their paths. A file uploaded
+ * again under the same name replaces the earlier one, so its document is re-indexed.
+ */
 export async function saveUploads(
   uploadDir: string,
   namespace: string,
@@ -21,9 +41,10 @@ export async function saveUploads(
   const folder = join(uploadDir, namespace);
   await mkdir(folder, { recursive: true });
   const real = await realpath(folder);
+  const names = distinctFileNames(files);
   return Promise.all(
-    files.map(async (file) => {
-      const path = join(real, safeFileName(file.name));
+    files.map(async (file, i) => {
+      const path = join(real, names[i] as string);
       await writeFile(path, new Uint8Array(await file.arrayBuffer()));
       return path;
     }),

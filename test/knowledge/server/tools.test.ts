@@ -96,6 +96,23 @@ describe('agent tools over HTTP', () => {
     expect(hits[0]?.source.path).toBe('uploads/manuals/rotor.md');
   });
 
+  it('keeps both of two files uploaded together under the same name', async () => {
+    const form = new FormData();
+    form.set('namespace', 'twins');
+    form.append('files', new File(['# Rotor\n\nRotor blades flap.\n'], 'README.md'));
+    form.append('files', new File(['# Tail\n\nThe tail fin steadies yaw.\n'], 'README.md'));
+    const response = await fetch(`${agent.apiUrl}/tools/ingestSources`, { method: 'POST', body: form });
+    const answer = IngestResponse.parse(await response.json());
+    expect(answer.results.map((r) => [r.source, r.status])).toEqual([
+      ['uploads/twins/README.md', 'indexed'],
+      ['uploads/twins/README (2).md', 'indexed'],
+    ]);
+    const hits = SearchResponse.parse(
+      (await search({ query: 'rotor tail', namespace: 'twins' })).body,
+    ).results;
+    expect(hits.map((hit) => hit.source.title).sort()).toEqual(['Rotor', 'Tail']);
+  });
+
   it('searches a namespace and returns passages with their sources', async () => {
     const { status, body } = await search({
       query: 'angle of attack lift',
