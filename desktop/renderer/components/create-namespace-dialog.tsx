@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { NAMESPACE_PATTERN } from '../../../shared/agent.js';
 import { messageOf, useWindow } from '../context.js';
+import { routeHref } from '../lib/routes.js';
 import { Modal } from './modal.js';
 
 /** Why a name cannot be a namespace, in plain words; undefined when it can. */
@@ -12,13 +13,8 @@ export function namespaceNameProblem(name: string): string | undefined {
   return 'Use letters a–z, digits, dots, dashes or underscores, starting with a letter or digit.';
 }
 
-export function CreateNamespaceDialog({
-  onClose,
-  onCreated,
-}: {
-  onClose(): void;
-  onCreated(name: string): void;
-}): ReactElement {
+/** Creates a namespace and opens it on its Sources view. */
+export function CreateNamespaceDialog({ onClose }: { onClose(): void }): ReactElement {
   const { client, refreshNamespaces } = useWindow();
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
@@ -34,7 +30,8 @@ export function CreateNamespaceDialog({
     try {
       await client.createNamespace(name.trim());
       await refreshNamespaces();
-      onCreated(name.trim());
+      onClose();
+      location.hash = routeHref({ page: 'namespace', namespace: name.trim(), view: 'sources' });
     } catch (failure) {
       setError(messageOf(failure));
       setBusy(false);

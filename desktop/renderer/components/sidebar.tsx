@@ -75,15 +75,7 @@ export function Sidebar({ route }: { route: Route }): ReactElement {
           Agent at {new URL(appInfo?.agentUrl ?? location.origin).host}
         </p>
       </nav>
-      {creating ? (
-        <CreateNamespaceDialog
-          onClose={() => setCreating(false)}
-          onCreated={(name) => {
-            setCreating(false);
-            location.hash = routeHref({ page: 'namespace', namespace: name, view: 'sources' });
-          }}
-        />
-      ) : null}
+      {creating ? <CreateNamespaceDialog onClose={() => setCreating(false)} /> : null}
     </aside>
   );
 }

@@ -2,7 +2,6 @@ import { useState, type ReactElement } from 'react';
 import { CreateNamespaceDialog } from '../components/create-namespace-dialog.js';
 import { Icon } from '../components/icons.js';
 import { useWindow } from '../context.js';
-import { routeHref } from '../lib/routes.js';
 
 /** The first page: what the app does and where to start. */
 export function HomeView(): ReactElement {
@@ -30,15 +29,7 @@ export function HomeView(): ReactElement {
           <p className="muted">Choose a namespace on the left, or create a new one with the + button.</p>
         )}
       </div>
-      {creating ? (
-        <CreateNamespaceDialog
-          onClose={() => setCreating(false)}
-          onCreated={(name) => {
-            setCreating(false);
-            location.hash = routeHref({ page: 'namespace', namespace: name, view: 'sources' });
-          }}
-        />
-      ) : null}
+      {creating ? <CreateNamespaceDialog onClose={() => setCreating(false)} /> : null}
     </section>
   );
 }
