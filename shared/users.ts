@@ -78,10 +78,23 @@ export const SearchKey = z
   .string()
   .max(MAX_SEARCH_KEY_LENGTH, `must be at most ${MAX_SEARCH_KEY_LENGTH} characters`);
 
+/** CometChat allows an app 25 roles, so a longer filter can only hold names that match no one. */
+export const MAX_ROLES = 25;
+export const RoleName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+
 export const ListUsersQuery = z.object({
   searchKey: SearchKey.optional(),
-  status: z.enum(['available', 'offline'], { error: 'must be available or offline' }).optional(),
-  role: z.string().optional(),
+  /** `online` is the SDK's word for `available`. */
+  status: z
+    .enum(['available', 'online', 'offline'], { error: 'must be available (or online) or offline' })
+    .optional(),
+  /** `role` and `roles` together name the roles a listed user may have. */
+  role: RoleName.optional(),
+  roles: z.array(RoleName).max(MAX_ROLES, `must name at most ${MAX_ROLES} roles`).optional(),
   /** Include each user's tags. */
   withTags: z.boolean().optional(),
   page: PageNumber.optional(),

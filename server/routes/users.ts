@@ -5,7 +5,6 @@ import {
   CreateAuthTokenRequest,
   CreateUserRequest,
   ListUsersQuery,
-  MAX_NAME_LENGTH,
   UpdateUserRequest,
   type SuccessEnvelope,
 } from '../../shared/users.js';
@@ -18,29 +17,17 @@ import { EntityId, PageNumber, PageSize, QueryBoolean, pagination } from '../val
 
 const CreateUser = CreateUserRequest.extend({ uid: EntityId });
 
-/** CometChat allows an app 25 roles, so a longer list can only hold names that match no one. */
-const MAX_ROLES = 25;
-const RoleName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
 /**
  * `roles` arrives repeated (`roles=a&roles=b`), comma-separated (`roles=a,b`, as a JS array turns into
  * text) or as `roles[]=a&roles[]=b` (axios, PHP).
  */
 const RoleList = z.preprocess(
   (value) => [value].flat().flatMap((item) => (typeof item === 'string' ? item.split(',') : [item])),
-  z.array(RoleName).max(MAX_ROLES, `must name at most ${MAX_ROLES} roles`),
+  ListUsersQuery.shape.roles.unwrap(),
 );
 
 const ListUsers = ListUsersQuery.extend({
-  /** The SDK's word for `available` is accepted too. */
-  status: z
-    .enum(['available', 'online', 'offline'], { error: 'must be available (or online) or offline' })
-    .transform((status) => (status === 'online' ? 'available' : status))
-    .optional(),
-  role: RoleName.optional(),
+  status: ListUsersQuery.shape.status.transform((status) => (status === 'online' ? 'available' : status)),
   roles: RoleList.optional(),
   'roles[]': RoleList.optional(),
   withTags: QueryBoolean.optional(),

@@ -34,6 +34,17 @@ describe('ChatServerClient against the chat service', () => {
     expect(await client.deleteUser(uid, { permanent: true })).toBe(true);
   });
 
+  it('lists users filtered by several roles and by the SDK’s status word', async () => {
+    const role = uniqueId('role').toLowerCase();
+    const pilot = (await client.createUser({ uid: uniqueId('pilot'), name: 'Pilot', role: `${role}-a` })).uid;
+    const crew = (await client.createUser({ uid: uniqueId('crew'), name: 'Crew', role: `${role}-b` })).uid;
+    await client.createUser({ uid: uniqueId('guest'), name: 'Guest', role: `${role}-c` });
+    const listed = await client.listUsers({ roles: [`${role}-a`, `${role}-b`], status: 'online' });
+    expect(listed.data).toEqual([]);
+    const offline = await client.listUsers({ roles: [`${role}-a`, `${role}-b`], status: 'offline' });
+    expect(offline.data.map((user) => user.uid).sort()).toEqual([pilot, crew].sort());
+  });
+
   it('creates a user with an auth token, and creates, lists and deletes auth tokens', async () => {
     const uid = uniqueId('tokens');
     const created = await client.createUser({ uid, name: 'Token holder', withAuthToken: true });
