@@ -5,6 +5,7 @@ import { ParsePool, defaultPoolSize } from './ingest/pool.js';
 import { ingestPlan, type IngestEvent } from './ingest/queue.js';
 import { isInside, isSkippedSegment, planSources, type PlanOptions } from './ingest/sources.js';
 import { SUPPORTED_EXTENSIONS } from './loaders/index.js';
+import { makeSnippet } from './search/index.js';
 import { KnowledgeError } from './store/errors.js';
 import { isMissing, listNamespaceNames, namespaceLayout, parseNamespace } from './store/layout.js';
 import { readManifest, type ManifestEntry } from './store/manifest.js';
@@ -38,6 +39,8 @@ export interface SearchOptions {
   limit?: number;
   /** At most one passage per document. */
   onePerDocument?: boolean;
+  /** Each hit's text is a snippet around the query terms, for showing; else the whole passage, for answering. */
+  snippets?: boolean;
 }
 
 /** A stored document as callers see it. */
@@ -148,7 +151,7 @@ export class KnowledgeEngine {
     const store = await this.existingStore(namespace);
     if (!store) return [];
     return store.search(text, { limit, onePerDocument: options.onePerDocument }).map(({ chunk, score }) => ({
-      text: chunk.text,
+      text: options.snippets ? makeSnippet(chunk.text, text) : chunk.text,
       score,
       source: {
         documentId: chunk.documentId,

@@ -34,7 +34,10 @@ export function registerSearchCommand(program: Command): void {
         );
         if (!exists)
           throw new Error(`namespace "${options.namespace}" does not exist (parley namespaces lists them)`);
-        const results = await engine.search(options.namespace, query, { limit: options.limit });
+        const results = await engine.search(options.namespace, query, {
+          limit: options.limit,
+          snippets: true,
+        });
         if (options.json) {
           const response: SearchResponse = { results, namespace: options.namespace, query };
           process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);

@@ -10,7 +10,11 @@ export interface KnowledgeBackend {
     sources: readonly SourceInput[],
     options?: { onProgress?: (event: IngestEvent) => void },
   ): Promise<IngestedSource[]>;
-  search(namespace: string, query: string, options: { limit: number }): Promise<SearchHit[]>;
+  search(
+    namespace: string,
+    query: string,
+    options: { limit: number; snippets?: boolean },
+  ): Promise<SearchHit[]>;
   namespaces(): Promise<NamespaceSummary[]>;
   documents(namespace: string): Promise<KnowledgeDocument[]>;
   documentText(namespace: string, documentId: string): Promise<string>;

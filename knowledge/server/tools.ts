@@ -112,7 +112,10 @@ export const searchDocsTool: AgentTool<typeof SearchRequest, SearchResponse> = {
   inputSchema: SearchRequest,
   outputSchema: SearchResponse,
   async execute(request, { backend }) {
-    const results = await backend.search(request.namespace, request.query, { limit: request.maxResults });
+    const results = await backend.search(request.namespace, request.query, {
+      limit: request.maxResults,
+      snippets: true,
+    });
     return { results, namespace: request.namespace, query: request.query };
   },
 };

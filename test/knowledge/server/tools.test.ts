@@ -113,6 +113,17 @@ describe('agent tools over HTTP', () => {
     expect(hits.map((hit) => hit.source.title).sort()).toEqual(['Rotor', 'Tail']);
   });
 
+  it('answers a search with a snippet around the query terms, not the whole passage', async () => {
+    const filler = 'The hangar log lists routine checks of hinges, tyres and cabin seals. '.repeat(10);
+    const text = `${filler}The zeppelin envelope was patched after the storm.`;
+    await ingest({ namespace: 'snippets', texts: [{ title: 'Hangar log', text }] });
+    const [hit] = SearchResponse.parse(
+      (await search({ query: 'zeppelin envelope', namespace: 'snippets' })).body,
+    ).results;
+    expect(hit?.text).toContain('zeppelin envelope was patched');
+    expect(hit!.text.length).toBeLessThan(text.length / 2);
+  });
+
   it('searches a namespace and returns passages with their sources', async () => {
     const { status, body } = await search({
       query: 'angle of attack lift',
