@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../../knowledge/server/config.js';
 import { dataDirOf, untilStopped } from './options.js';
+import { keyFingerprint } from './shown-keys.js';
 
 interface AgentCommandOptions {
   port: number;
@@ -70,7 +71,7 @@ export function registerAgentCommand(program: Command): void {
         `Knowledge agent listening on ${server.apiUrl} (Swagger UI: ${origin}/swagger-ui)\n` +
           `Generate endpoint: ${server.apiUrl}/agents/knowledge/generate\n` +
           `Answers: ${config.languageModel ? `language model ${config.languageModel.model}` : 'extractive (offline)'}; ` +
-          `API key: ${config.apiKey ? 'required' : 'not required'}; ` +
+          `API key: ${config.apiKey ? `required, ${keyFingerprint(config.apiKey)}` : 'not required'}; ` +
           `local paths under: ${config.ingestRoots.length > 0 ? config.ingestRoots.join(', ') : 'none (set INGEST_ROOTS)'}\n`,
       );
       if (!isLoopback(options.host) && !config.apiKey) {
