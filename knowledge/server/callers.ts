@@ -32,15 +32,14 @@ const refuse = (c: Context, message: string) => c.json({ error: message }, 403);
 export function serveOnlyThisMachine(allowedHosts: readonly string[]): MiddlewareHandler {
   const allowed = new Set(allowedHosts.map((host) => hostName(host) ?? host.toLowerCase()));
   return async (c, next) => {
-    const host = c.req.header('host');
-    const name = host === undefined ? undefined : hostName(host);
+    // Browsers always send Host; a request made in-process (`app.request`) has only its URL.
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    const name = hostName(host);
     if (name === undefined || !isServedHost(name, allowed)) {
       return refuse(
         c,
-        host === undefined
-          ? 'request refused: it has no Host header'
-          : `host "${host.slice(0, 100)}" is not served: this agent answers localhost, 127.0.0.1, [::1] ` +
-              'and the names in AGENT_ALLOWED_HOSTS',
+        `host "${host.slice(0, 100)}" is not served: this agent answers localhost, 127.0.0.1, [::1] ` +
+          'and the names in AGENT_ALLOWED_HOSTS',
       );
     }
     await next();
