@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GenerateResponse } from '../../shared/agent.js';
+import { GenerateResponse, SearchResponse } from '../../shared/agent.js';
+import { postJson } from '../knowledge/server/support.js';
 import type { KnowledgeEngine } from '../../knowledge/index.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../../knowledge/server/index.js';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
@@ -161,6 +162,21 @@ describe('agent answers in chat carry no server paths', () => {
       name: 'budget.md',
       path: join(docsDir, 'budget.md'),
     });
+  });
+
+  it('names a file dropped into the namespace folder by its path under that folder', async () => {
+    const guides = join(engine.namespaceFolder('finance'), 'guides');
+    await mkdir(guides, { recursive: true });
+    await writeFile(join(guides, 'parking.md'), '# Parking\n\nVisitors park in the zeppelin hangar.\n');
+    const search = async () => {
+      const { body } = await postJson(`${agent.apiUrl}/tools/searchDocs`, {
+        query: 'zeppelin',
+        namespace: 'finance',
+      });
+      return SearchResponse.parse(body).results[0]?.source;
+    };
+    await expect.poll(search, { timeout: 30_000, interval: 250 }).toBeDefined();
+    expect(await search()).toMatchObject({ title: 'Parking', name: 'guides/parking.md' });
   });
 
   it('posts the knowledge agent answer to the group with title, heading and name, and no path anywhere', async () => {
