@@ -1,3 +1,8 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NamespaceList } from '../../shared/agent.js';
 import { launchChromium } from '../support/browser.js';
@@ -153,5 +158,38 @@ describe('the knowledge agent serves only host names of this machine', () => {
       error: 'Content-Type "text/plain" refused: send application/json or multipart/form-data',
     });
     expect(await namespaces()).not.toContain('typed-plain');
+  });
+
+  it('parley agent serves the names of --allowed-host and AGENT_ALLOWED_HOSTS, and no other', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'parley-allowed-host-'));
+    const child = spawn(
+      process.execPath,
+      [
+        ...['--import', 'tsx', 'cli/parley.ts', '--data-dir', dataDir, 'agent', '--port', '0'],
+        ...['--allowed-host', 'kb.office.test', '--allowed-host', 'kb2.office.test'],
+      ],
+      { env: { ...process.env, AGENT_API_KEY: '', AGENT_ALLOWED_HOSTS: 'agent.internal' } },
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      let apiUrl = '';
+      for await (const line of createInterface({ input: child.stdout })) {
+        apiUrl = /listening on (http:\/\/\S+\/api)/.exec(line)?.[1] ?? '';
+        if (apiUrl) break;
+      }
+      const port = new URL(apiUrl).port;
+      const statusFor = async (host: string) =>
+        (await rawRequest(`${apiUrl}/namespaces`, { headers: { host: `${host}:${port}` } })).status;
+      expect([
+        await statusFor('kb.office.test'),
+        await statusFor('kb2.office.test'),
+        await statusFor('agent.internal'),
+        await statusFor('evil.example'),
+      ]).toEqual([200, 200, 200, 403]);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
