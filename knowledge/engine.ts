@@ -1,5 +1,5 @@
 import { realpath, rm, stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { basename, extname, relative, resolve, sep } from 'node:path';
 import type { IngestedSource, SearchHit } from '../shared/agent.js';
 import { ParsePool, defaultPoolSize } from './ingest/pool.js';
 import { ingestPlan, type IngestEvent } from './ingest/queue.js';
@@ -156,7 +156,7 @@ export class KnowledgeEngine {
       source: {
         documentId: chunk.documentId,
         title: chunk.title,
-        ...(chunk.path ? { path: chunk.path } : {}),
+        ...(chunk.path ? { path: chunk.path, name: nameInNamespace(chunk.path, store.layout.folder) } : {}),
         ...(chunk.url ? { url: chunk.url } : {}),
         ...(chunk.page ? { page: chunk.page } : {}),
         ...(chunk.headingPath.length > 0 ? { heading: chunk.headingPath.at(-1) } : {}),
@@ -391,6 +391,16 @@ export class KnowledgeEngine {
       return { name, documents: 0, chunks: 0, error: error instanceof Error ? error.message : String(error) };
     }
   }
+}
+
+/**
+ * What a file is called inside its namespace, for people who may not see the server's folders:
+ * its path under the namespace folder (dropped-in files), else its file name.
+ */
+function nameInNamespace(path: string, namespaceFolder: string): string {
+  return isInside(namespaceFolder, path)
+    ? relative(namespaceFolder, path).split(sep).join('/')
+    : basename(path);
 }
 
 const isFolder = (path: string): Promise<boolean> =>

@@ -81,7 +81,10 @@ export type SearchRequest = z.input<typeof SearchRequest>;
 export const SourceRef = z.object({
   documentId: z.string(),
   title: z.string(),
+  /** The server's own path of a file: for this machine's windows, never for chat users. */
   path: z.string().optional(),
+  /** A file's name within its namespace (relative to the namespace folder, else the file name). */
+  name: z.string().optional(),
   url: z.string().optional(),
   page: z.number().int().positive().optional(),
   heading: z.string().optional(),

@@ -2,10 +2,12 @@ import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../../knowledge/server/config.js';
 import { dataDirOf, untilStopped } from './options.js';
+import { keyFingerprint } from './shown-keys.js';
 
 interface AgentCommandOptions {
   port: number;
   host: string;
+  allowedHost: string[];
 }
 
 function parsePort(value: string): number {
@@ -25,7 +27,7 @@ export function registerAgentCommand(program: Command): void {
     .summary(summary)
     .description(
       `${summary}.\n` +
-        'Environment: AGENT_API_KEY, CORS_ORIGINS, INGEST_ROOTS, INGEST_MAX_BYTES, AGENT_RATE_LIMIT, ' +
+        'Environment: AGENT_API_KEY, CORS_ORIGINS, AGENT_ALLOWED_HOSTS, INGEST_ROOTS, INGEST_MAX_BYTES, AGENT_RATE_LIMIT, ' +
         'AGENT_MENTION_NAMES, AGENT_ALLOW_PRIVATE_NETWORK=1, LLM_BASE_URL, LLM_MODEL, LLM_PROVIDER_API_KEY, LLM_TIMEOUT_MS.',
     )
     .addOption(
@@ -37,12 +39,21 @@ export function registerAgentCommand(program: Command): void {
     .addOption(
       new Option('--host <host>', 'address to bind').env('PARLEY_AGENT_HOST').default(DEFAULT_AGENT_HOST),
     )
+    .addOption(
+      new Option(
+        '--allowed-host <name>',
+        'a host name to serve besides localhost and IP addresses (repeatable; adds to AGENT_ALLOWED_HOSTS)',
+      )
+        .argParser((name: string, names: string[]) => [...names, name])
+        .default([]),
+    )
     .action(async (options: AgentCommandOptions, command: Command) => {
       // Loaded when the command runs, so `parley --help` and other commands start without the engine.
       const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
         await import('../../knowledge/server/index.js');
       const dataDir = dataDirOf(command);
-      const config = agentConfigFromEnv(process.env, dataDir);
+      const fromEnv = agentConfigFromEnv(process.env, dataDir);
+      const config = { ...fromEnv, allowedHosts: [...fromEnv.allowedHosts, ...options.allowedHost] };
       const engine = await openAgentEngine(dataDir, config, {
         allowPrivateNetwork: process.env.AGENT_ALLOW_PRIVATE_NETWORK === '1',
       });
@@ -60,7 +71,7 @@ export function registerAgentCommand(program: Command): void {
         `Knowledge agent listening on ${server.apiUrl} (Swagger UI: ${origin}/swagger-ui)\n` +
           `Generate endpoint: ${server.apiUrl}/agents/knowledge/generate\n` +
           `Answers: ${config.languageModel ? `language model ${config.languageModel.model}` : 'extractive (offline)'}; ` +
-          `API key: ${config.apiKey ? 'required' : 'not required'}; ` +
+          `API key: ${config.apiKey ? `required, ${keyFingerprint(config.apiKey)}` : 'not required'}; ` +
           `local paths under: ${config.ingestRoots.length > 0 ? config.ingestRoots.join(', ') : 'none (set INGEST_ROOTS)'}\n`,
       );
       if (!isLoopback(options.host) && !config.apiKey) {

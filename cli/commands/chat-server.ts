@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf, untilStopped } from './options.js';
+import { shownKey } from './shown-keys.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
 interface ChatServerCommandOptions extends ChatTlsOptions {
@@ -36,7 +37,8 @@ export function registerChatServerCommand(program: Command): void {
       .description(
         `${summary}.\n` +
           'Chats are kept in <data dir>/chat.db, or in PostgreSQL when DATABASE_URL=postgres://… is set.\n' +
-          'Without --app-id a demo app is created once; its keys are printed at every start.',
+          'Without --app-id a demo app is created once. A key is printed in full only by the start that\n' +
+          'created it; keys given or kept in the data dir are shown by fingerprint.',
       ),
   )
     .addOption(
@@ -81,12 +83,13 @@ export function registerChatServerCommand(program: Command): void {
             ? undefined
             : { appId: options.appId, apiKey: options.apiKey, authKey: options.authKey },
       });
-      const { app, apiKey, authKey } = server.seeded;
+      const { app, apiKey, authKey, generated } = server.seeded;
       const secureUrl = secureUrlOf(server);
       process.stdout.write(
         [
           `Chat service listening on ${server.url}${secureUrl === undefined ? '' : ` and ${secureUrl}`} (REST API: ${server.url}/v3)`,
-          `App ${app.appId}: apikey (fullAccess) ${apiKey}, auth key (authOnly) ${authKey}`,
+          `App ${app.appId}: apikey (fullAccess) ${shownKey(apiKey, generated.apiKey)}, ` +
+            `auth key (authOnly) ${shownKey(authKey, generated.authKey)}`,
           ...(server.tls?.certPath === undefined ? [] : [trustHint(server.tls.certPath)]),
           '',
         ].join('\n'),

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf, untilStopped } from './options.js';
+import { shownKey } from './shown-keys.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
 interface StartCommandOptions extends ChatTlsOptions {
@@ -33,7 +34,7 @@ export function registerStartCommand(program: Command): void {
       .summary(summary)
       .description(
         `${summary}.\n` +
-          'Seeds the demo: its app and keys (printed), users alice and bob, the group "Parley demo", the\n' +
+          'Seeds the demo: its app and keys (printed in full only when created), users alice and bob, the group "Parley demo", the\n' +
           'knowledge agent registered and enabled, and the "demo" namespace; the demo page is at /demo.\n' +
           'The agent reads its usual environment (see `parley agent --help`).',
       ),
@@ -93,7 +94,7 @@ export function registerStartCommand(program: Command): void {
       const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
       seeded.demo = demo;
 
-      const { app, apiKey, authKey } = chat.seeded;
+      const { app, apiKey, authKey, generated } = chat.seeded;
       const secureUrl = secureUrlOf(chat);
       process.stdout.write(
         [
@@ -101,8 +102,8 @@ export function registerStartCommand(program: Command): void {
           `  demo page ${chat.url}/demo, dashboard ${chat.url}/dashboard`,
           `Knowledge agent: ${agent.apiUrl} (Swagger UI ${agent.apiUrl.replace(/\/api$/, '')}/swagger-ui)`,
           `App ${app.appId} (region ${app.region})`,
-          `  REST API key (fullAccess): ${apiKey}`,
-          `  auth key (authOnly, for pages and the widget): ${authKey}`,
+          `  REST API key (fullAccess): ${shownKey(apiKey, generated.apiKey)}`,
+          `  auth key (authOnly, for pages and the widget): ${shownKey(authKey, generated.authKey)}`,
           `Users ${demo.users.map((user) => user.uid).join(', ')} in group "${demo.group.name}" with agent @${demo.agent.uid}`,
           `Namespace ${DEMO_NAMESPACE}: ${ingested.filter((result) => result.status !== 'failed').length} of ${documents.length} documents`,
           ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),

@@ -13,12 +13,13 @@ function snippetOf(text: string): string {
 
 /** The citation of a retrieved passage under number `n`. */
 export function citationFor(hit: SearchHit, n: number): Citation {
-  const { documentId, title, path, url, page, heading } = hit.source;
+  const { documentId, title, path, name, url, page, heading } = hit.source;
   return {
     n,
     documentId,
     title,
     ...(path !== undefined ? { path } : {}),
+    ...(name !== undefined ? { name } : {}),
     ...(url !== undefined ? { url } : {}),
     ...(page !== undefined ? { page } : {}),
     ...(heading !== undefined ? { heading } : {}),

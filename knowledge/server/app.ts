@@ -5,6 +5,7 @@ import { streamSSE } from 'hono/streaming';
 import { AGENT_KEY, DEFAULT_NAMESPACE, GenerateRequest, Namespace } from '../../shared/agent.js';
 import { answerChat } from '../agent/answer.js';
 import { describeAgent, describeTool, describeTools } from './agent-card.js';
+import { acceptWritesFromOwnPagesAndServers, serveOnlyThisMachine } from './callers.js';
 import type { KnowledgeBackend } from './backend.js';
 import { answerSettings, type AgentServerConfig } from './config.js';
 import { generateResponse } from './generate-response.js';
@@ -56,6 +57,9 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     return c.json({ error: reply.message }, reply.status);
   });
   app.notFound((c) => c.json({ error: 'route not found' }, 404));
+  // Before anything else, whatever the key: who may be served at all, and who may change things.
+  app.use(serveOnlyThisMachine(config.allowedHosts));
+  app.use(acceptWritesFromOwnPagesAndServers(config.corsOrigins));
   app.use(
     methodNotAllowed({
       app,

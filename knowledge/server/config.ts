@@ -13,6 +13,8 @@ export interface AgentServerConfig {
   apiKey?: string;
   /** Origins allowed to call the API from a browser, besides the server's own pages. */
   corsOrigins: string[];
+  /** Host names served besides localhost, 127.0.0.1, [::1] and IP addresses (e.g. `agent.internal`). */
+  allowedHosts: string[];
   /** Requests per minute per client IP on ingest and on generate/stream. */
   rateLimitPerMinute: number;
   generateMaxBytes: number;
@@ -61,7 +63,7 @@ function languageModelFromEnv(env: Env): LanguageModelConfig | undefined {
 
 /**
  * The configuration from the environment:
- * AGENT_API_KEY, CORS_ORIGINS (comma-separated), AGENT_RATE_LIMIT (per minute, default 60),
+ * AGENT_API_KEY, CORS_ORIGINS (comma-separated), AGENT_ALLOWED_HOSTS (comma-separated), AGENT_RATE_LIMIT (per minute, default 60),
  * INGEST_MAX_BYTES (default 50 MB), INGEST_ROOTS (folders, separated like PATH),
  * AGENT_MENTION_NAMES (comma-separated, added to `agent` and `knowledge`),
  * LLM_BASE_URL, LLM_MODEL, LLM_PROVIDER_API_KEY, LLM_TIMEOUT_MS (default 30000).
@@ -73,6 +75,7 @@ export function agentConfigFromEnv(env: Env, dataDir: string): AgentServerConfig
   return {
     ...(apiKey ? { apiKey } : {}),
     corsOrigins: list(env.CORS_ORIGINS, ','),
+    allowedHosts: list(env.AGENT_ALLOWED_HOSTS, ','),
     rateLimitPerMinute: positiveInteger(env, 'AGENT_RATE_LIMIT', 60),
     generateMaxBytes: MB,
     ingestMaxBytes: positiveInteger(env, 'INGEST_MAX_BYTES', 50 * MB),

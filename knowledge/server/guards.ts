@@ -36,17 +36,13 @@ export function requireApiKey(apiKey: string): MiddlewareHandler {
 }
 
 /**
- * CORS for the configured origins and the server's own pages. Other origins get no CORS headers,
- * so browsers keep their pages from reading the answers.
+ * CORS for the configured origins only. The agent's own pages are same-origin and need none; other
+ * origins get no CORS headers, so browsers keep their pages from reading the answers.
  */
 export function corsFor(origins: readonly string[]): MiddlewareHandler {
   const allowed = new Set(origins.map((origin) => origin.replace(/\/+$/, '')));
   return cors({
-    origin: (origin, c) => {
-      const host = c.req.header('host');
-      const own = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
-      return own || allowed.has(origin) ? origin : null;
-    },
+    origin: (origin) => (allowed.has(origin) ? origin : null),
     allowHeaders: ['Content-Type', 'Authorization', 'x-api-key'],
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     maxAge: 600,

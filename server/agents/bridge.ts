@@ -276,13 +276,58 @@ export class AgentBridge {
   }
 }
 
+/** A citation as chat users see it: where to look in a document, never where it lies on the server. */
+interface ChatSource {
+  n?: number;
+  title: string;
+  /** The document's name within its namespace, e.g. `budget.md` or `guides/setup.md`. */
+  name?: string;
+  page?: number;
+  heading?: string;
+  /** The web address of a URL source (http and https only). */
+  url?: string;
+  snippet?: string;
+}
+
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+/**
+ * A namespace-relative name: the agent's `name` when it is relative, else the last part of
+ * whatever path it sent, so no absolute path, home folder or drive letter reaches a chat.
+ */
+function relativeName(source: Record<string, unknown>): string | undefined {
+  const given = nonEmpty(source.name) ?? nonEmpty(source.path);
+  if (given === undefined) return undefined;
+  const parts = given.split(/[\\/]+/);
+  const relative = !/^([\\/~]|[a-z]:)/i.test(given) && !parts.includes('..');
+  return relative ? parts.join('/') : parts.filter(Boolean).at(-1);
+}
+
+/** The fields of an agent's citation a chat may carry, copied one by one: nothing else goes through. */
+function chatSource(source: Record<string, unknown>): ChatSource {
+  const name = relativeName(source);
+  const url = nonEmpty(source.url);
+  const title = nonEmpty(source.title) ?? name ?? 'untitled';
+  return {
+    ...(typeof source.n === 'number' ? { n: source.n } : {}),
+    title,
+    ...(name !== undefined ? { name } : {}),
+    ...(typeof source.page === 'number' ? { page: source.page } : {}),
+    ...(nonEmpty(source.heading) !== undefined ? { heading: source.heading as string } : {}),
+    ...(url !== undefined && /^https?:\/\//i.test(url) ? { url } : {}),
+    ...(typeof source.snippet === 'string' ? { snippet: source.snippet } : {}),
+  };
+}
+
 /** The citations as metadata, with snippets shortened until the message fits the size limit. */
 function fitSources(answer: AgentAnswer): Record<string, unknown> {
-  let sources = answer.sources;
+  const all = answer.sources.map(chatSource);
+  let sources = all;
   for (const limit of [600, 200, 0]) {
     if (byteLength({ text: answer.text, metadata: { sources } }) < MAX_MESSAGE_BYTES - 1024) break;
-    sources = answer.sources.map((source) =>
-      typeof source.snippet === 'string' ? { ...source, snippet: source.snippet.slice(0, limit) } : source,
+    sources = all.map((source) =>
+      source.snippet === undefined ? source : { ...source, snippet: source.snippet.slice(0, limit) },
     );
   }
   return { sources };

@@ -24,6 +24,8 @@ export interface SeededApp {
   app: App;
   apiKey: string;
   authKey: string;
+  /** Which keys this call created, the only ones a start may print in full (once). */
+  generated: { apiKey: boolean; authKey: boolean };
 }
 
 export const DEFAULT_REGION = 'us';
@@ -107,6 +109,7 @@ export class AppRepository {
           .where('app_id', '=', seed.appId)
           .execute();
       }
+      const generated = { apiKey: false, authKey: false };
       const keyOf = async (scope: ApiKeyScope, wanted: string | undefined): Promise<string> => {
         if (wanted !== undefined) {
           await trx
@@ -124,16 +127,17 @@ export class AppRepository {
           .orderBy('created_at')
           .executeTakeFirst();
         if (current !== undefined) return current.api_key;
-        const generated = generateKey();
+        const created = generateKey();
         await trx
           .insertInto('api_keys')
-          .values({ app_id: seed.appId, api_key: generated, name: `${scope} key`, scope, created_at: now })
+          .values({ app_id: seed.appId, api_key: created, name: `${scope} key`, scope, created_at: now })
           .execute();
-        return generated;
+        generated[scope === 'fullAccess' ? 'apiKey' : 'authKey'] = true;
+        return created;
       };
       const apiKey = await keyOf('fullAccess', seed.apiKey);
       const authKey = await keyOf('authOnly', seed.authKey);
-      return { apiKey, authKey };
+      return { apiKey, authKey, generated };
     });
     this.appCache = undefined;
     this.keyCache.delete(seed.appId);

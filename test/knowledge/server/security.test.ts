@@ -43,13 +43,13 @@ describe('agent server safety', () => {
     });
   });
 
-  it('answers CORS only for the configured origins and its own pages', async () => {
+  it('answers CORS only for the configured origins: its own pages are same-origin and need none', async () => {
     agent = await startTestAgent({ env: { CORS_ORIGINS: 'https://chat.example.com' } });
     const from = (origin: string) => fetch(`${agent!.apiUrl}/agents`, { headers: { origin } });
     expect((await from('https://chat.example.com')).headers.get('access-control-allow-origin')).toBe(
       'https://chat.example.com',
     );
-    expect((await from(agent.origin)).headers.get('access-control-allow-origin')).toBe(agent.origin);
+    expect((await from(agent.origin)).headers.get('access-control-allow-origin')).toBeNull();
     expect((await from('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${agent.apiUrl}/agents/knowledge/generate`, {
       method: 'OPTIONS',
