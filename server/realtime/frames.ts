@@ -1,3 +1,5 @@
+import { presentTo } from '../services/private-metadata.js';
+
 /**
  * Frames of the realtime channel (protocol §3): one JSON object per text frame, in CometChat's
  * envelope. `deviceId` names the SDK session that caused the event, so that session drops its echo.
@@ -12,6 +14,12 @@ export interface RealtimeFrame {
   deviceId?: string;
   body: unknown;
 }
+
+/**
+ * A frame as its text: every frame kind leaves through here. Frames reach several sockets, so no
+ * user entity in them keeps its private metadata (the user reads their own from `/me`).
+ */
+export const encodeFrame = (frame: RealtimeFrame): string => JSON.stringify(presentTo(frame, undefined));
 
 export const AUTH_OK = JSON.stringify({ type: 'auth', body: { code: '200', status: 'OK' } });
 export const PONG = JSON.stringify({ action: 'pong' });
