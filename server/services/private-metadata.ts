@@ -19,29 +19,28 @@ export function presentTo<T>(value: T, viewer: string | undefined): T {
 }
 
 function strip(value: unknown, viewer: string | undefined): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
       const stripped = strip(item, viewer);
       if (stripped !== item) (copy ??= [...value])[index] = stripped;
-    });
+    }
     return copy ?? value;
   }
-  if (!isRecord(value)) return value;
+  const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key in record) {
+    const item = record[key];
     let stripped = strip(item, viewer);
-    if (
-      key === 'metadata' &&
-      typeof value.uid === 'string' &&
-      value.uid !== viewer &&
-      isRecord(stripped) &&
-      PRIVATE_METADATA_KEY in stripped
-    ) {
-      const { [PRIVATE_METADATA_KEY]: _hidden, ...shared } = stripped;
-      stripped = shared;
+    if (key === 'metadata' && typeof record.uid === 'string' && record.uid !== viewer && isRecord(stripped)) {
+      if (PRIVATE_METADATA_KEY in stripped) {
+        const { [PRIVATE_METADATA_KEY]: _hidden, ...shared } = stripped;
+        stripped = shared;
+      }
     }
-    if (stripped !== item) (copy ??= { ...value })[key] = stripped;
+    if (stripped !== item) (copy ??= { ...record })[key] = stripped;
   }
-  return copy ?? value;
+  return copy ?? record;
 }
