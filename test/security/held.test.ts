@@ -5,12 +5,10 @@ import {
   APP_ONE,
   APP_TWO,
   ENGINES,
-  createTestStore,
-  startTestServer,
   textMessage,
   uniqueId,
-  type TestServer,
-  type TestStore,
+  apiFixtures,
+  useTestServer,
 } from '../server/support.js';
 
 const base64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -21,19 +19,14 @@ const base64url = (value: unknown): string => Buffer.from(JSON.stringify(value))
  * others' messages, speak as someone else, and use tokens across apps or unsigned.
  */
 describe.each(ENGINES)('attacks that are refused on %s', (engine) => {
-  let store: TestStore;
-  let api: TestServer;
+  const api = useTestServer(engine);
+  const { createUser } = apiFixtures(api.call);
   let alice: TestClient;
   let mallory: TestClient;
   const ids = { alice: '', bob: '', mallory: '', team: '', club: '', secret: '' };
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    api = await startTestServer(store);
-    for (const key of ['alice', 'bob', 'mallory'] as const) {
-      ids[key] = uniqueId(key);
-      expect((await api.call('POST', '/users', { body: { uid: ids[key], name: key } })).status).toBe(200);
-    }
+    for (const key of ['alice', 'bob', 'mallory'] as const) ids[key] = await createUser(key);
     ids.team = uniqueId('team');
     ids.club = uniqueId('club');
     for (const [guid, type] of [
@@ -66,8 +59,6 @@ describe.each(ENGINES)('attacks that are refused on %s', (engine) => {
   });
   afterAll(async () => {
     await alice?.close();
-    await api?.close();
-    await store?.dispose();
   });
 
   const text = (receiver: string, body: string, receiverType: 'user' | 'group' = 'user') => ({

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../server/client-support.js';
-import {
-  APP_ONE,
-  ENGINES,
-  createTestStore,
-  startTestServer,
-  textMessage,
-  uniqueId,
-  type TestServer,
-  type TestStore,
-} from '../server/support.js';
+import { APP_ONE, ENGINES, textMessage, uniqueId, apiFixtures, useTestServer } from '../server/support.js';
 
 interface Answer {
   status: number;
@@ -25,18 +16,13 @@ const MISSING_ID = '987654321';
  * same status, code and text, naming no group or user.
  */
 describe.each(ENGINES)('message ids tell nothing on %s', (engine) => {
-  let store: TestStore;
-  let api: TestServer;
+  const api = useTestServer(engine);
+  const { createUser } = apiFixtures(api.call);
   let outsider: TestClient;
   const ids = { alice: '', bob: '', outsider: '', vault: '', direct: '', inVault: '' };
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    api = await startTestServer(store);
-    for (const key of ['alice', 'bob', 'outsider'] as const) {
-      ids[key] = uniqueId(key);
-      expect((await api.call('POST', '/users', { body: { uid: ids[key], name: key } })).status).toBe(200);
-    }
+    for (const key of ['alice', 'bob', 'outsider'] as const) ids[key] = await createUser(key);
     ids.vault = uniqueId('vault');
     const group = await api.call('POST', '/groups', {
       body: { guid: ids.vault, name: 'Vault', type: 'private', members: { participants: [ids.bob] } },
@@ -47,10 +33,6 @@ describe.each(ENGINES)('message ids tell nothing on %s', (engine) => {
     ids.direct = (await send(textMessage(ids.bob, 'between alice and bob'))).body.data.id;
     ids.inVault = (await send(textMessage(ids.vault, 'in the vault', 'group'))).body.data.id;
     outsider = await connectClient(api.server, APP_ONE, ids.outsider, { socket: false });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
   });
 
   /** The answer about `id`, written as if the missing id had been asked for. */

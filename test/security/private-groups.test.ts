@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../server/client-support.js';
-import {
-  APP_ONE,
-  ENGINES,
-  createTestStore,
-  startTestServer,
-  uniqueId,
-  type TestServer,
-  type TestStore,
-} from '../server/support.js';
+import { APP_ONE, ENGINES, uniqueId, apiFixtures, useTestServer } from '../server/support.js';
 
 interface Answer {
   status: number;
@@ -21,19 +13,14 @@ interface Answer {
  * them; a password group shows itself (it can be joined) but not who is in it.
  */
 describe.each(ENGINES)('private and password groups on %s', (engine) => {
-  let store: TestStore;
-  let api: TestServer;
+  const api = useTestServer(engine);
+  const { createUser } = apiFixtures(api.call);
   let member: TestClient;
   let outsider: TestClient;
   const ids = { owner: '', member: '', outsider: '', hidden: '', locked: '', open: '', missing: '' };
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    api = await startTestServer(store);
-    for (const key of ['owner', 'member', 'outsider'] as const) {
-      ids[key] = uniqueId(key);
-      expect((await api.call('POST', '/users', { body: { uid: ids[key], name: key } })).status).toBe(200);
-    }
+    for (const key of ['owner', 'member', 'outsider'] as const) ids[key] = await createUser(key);
     ids.hidden = uniqueId('hidden');
     ids.locked = uniqueId('locked');
     ids.open = uniqueId('open');
@@ -57,10 +44,6 @@ describe.each(ENGINES)('private and password groups on %s', (engine) => {
     }
     member = await connectClient(api.server, APP_ONE, ids.member, { socket: false });
     outsider = await connectClient(api.server, APP_ONE, ids.outsider, { socket: false });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await store?.dispose();
   });
 
   /** The outsider's answer about the private group, with its GUID written as the missing one's. */
