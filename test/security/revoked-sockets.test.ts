@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectClient, type TestClient } from '../server/client-support.js';
 import { APP_ONE, ENGINES, apiFixtures, textMessage, useTestServer } from '../server/support.js';
 
@@ -92,6 +92,27 @@ describe.each(ENGINES)('revoked sessions lose their sockets on %s', (engine) => 
       expect(peerSocket.frames.some((frame) => frame.type === 'typing_indicator')).toBe(false);
     });
   }
+
+  it('a login past the 50 kept sessions closes the socket of the session it ends', async () => {
+    const victim = await createUser('victim');
+    const oldest = await connect(victim);
+    const [token] = (await api.call('GET', `/users/${victim}/auth_tokens`)).body.data as {
+      createdAt: number;
+    }[];
+    // Tokens are ordered by their creation second: the next logins must come a second later.
+    await vi.waitUntil(() => Date.now() / 1000 >= (token?.createdAt ?? 0) + 1, {
+      timeout: 5_000,
+      interval: 50,
+    });
+    for (let login = 0; login < 50; login += 1) {
+      const response = await fetch(`${api.url}/v3/users/${victim}/auth_tokens`, {
+        method: 'POST',
+        headers: { appId: APP_ONE.appId, apiKey: APP_ONE.authKey },
+      });
+      expect(response.status).toBe(200);
+    }
+    expect(await closedWithin(oldest, 'the socket of the pruned session')).toEqual(SESSION_ENDED);
+  });
 
   it("logging out (DELETE /me) closes that session's socket", async () => {
     const victim = await createUser('victim');
