@@ -57,7 +57,6 @@ export class ClientProtocol {
         socketTokens: this.socketTokens,
         forms: this.forms,
         publicHost: options.publicHost,
-        onLogout: (appId, uid, authToken) => this.fanOut.closeSession(appId, uid, authToken),
       },
       { logger, rateLimits: options.rateLimits },
     );

@@ -13,6 +13,4 @@ export interface ClientApiDeps {
   forms: FormSubmissions;
   /** `host[:port]` clients reach this server at, when it differs from the Host they send. */
   publicHost: string | undefined;
-  /** A session ended: its sockets are closed. */
-  onLogout(appId: string, uid: string, authToken: string): void;
 }

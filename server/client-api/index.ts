@@ -7,7 +7,8 @@ import { rateLimit, type RateLimits } from '../http/rate-limit.js';
 import { resolveApp } from '../http/tenancy.js';
 import type { Logger } from '../log.js';
 import type { AppRepository } from '../repositories/apps.js';
-import type { ClientEnv } from './context.js';
+import { presentTo } from '../services/private-metadata.js';
+import type { ClientEnv, ClientSession } from './context.js';
 import type { ClientApiDeps } from './deps.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { messageRoutes } from './routes/messages.js';
@@ -49,6 +50,17 @@ export function createClientApi(
   );
   const session = requireSession(apps, authTokens, users);
   api.use((c, next) => (isSessionless(c.req.method, c.req.path) ? next() : session(c, next)));
+  // Every answer leaves through `c.json`: presenting it here, no route can hand the caller another
+  // user's private metadata. The viewer is read when the answer is made (a login sets it).
+  api.use(async (c, next) => {
+    const json = c.json as (...args: unknown[]) => Response;
+    c.json = ((object: unknown, ...rest: unknown[]) =>
+      json(
+        presentTo(object, (c.get('session') as ClientSession | undefined)?.uid),
+        ...rest,
+      )) as typeof c.json;
+    await next();
+  });
   if (options.rateLimits !== false) {
     const limit = rateLimit(options.rateLimits) as unknown as MiddlewareHandler<ClientEnv>;
     api.use((c, next) => (c.get('session') === undefined ? next() : limit(c, next)));

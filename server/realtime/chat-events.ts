@@ -15,7 +15,8 @@ function actionSubject(message: Message): string | undefined {
 /**
  * Turns what the chat store committed into realtime frames: every stored message to every socket of
  * its sender and recipients (all members for groups), and `interaction_completed` once a form's goal
- * is met. Frames of one conversation leave in the order the messages were stored.
+ * is met. Frames of one conversation leave in the order the messages were stored. Sessions that
+ * ended lose their sockets.
  */
 export function publishChatEvents(
   events: ChatEvents,
@@ -80,10 +81,15 @@ export function publishChatEvents(
     );
   };
 
+  const onSessionsEnded = (...[appId, ended]: ChatEventMap['sessionsEnded']): void =>
+    fanOut.closeSessions(appId, ended);
+
   events.on('message', onMessage);
   events.on('interaction', onInteractionEvent);
+  events.on('sessionsEnded', onSessionsEnded);
   return () => {
     events.off('message', onMessage);
     events.off('interaction', onInteractionEvent);
+    events.off('sessionsEnded', onSessionsEnded);
   };
 }

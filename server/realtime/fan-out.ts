@@ -1,11 +1,12 @@
-import type { RealtimeFrame } from './frames.js';
+import type { EndedSessions } from '../events.js';
+import { encodeFrame, type RealtimeFrame } from './frames.js';
 
 /** One authenticated socket, as the fan-out sees it. */
 export interface Subscriber {
   readonly appId: string;
   readonly uid: string;
   readonly deviceId: string;
-  /** The session (auth token) the socket authenticated with, so logging out closes it. */
+  /** The session (auth token) the socket authenticated with, so revoking it closes the socket. */
   readonly authToken: string;
   send(text: string): void;
   close(code: number, reason: string): void;
@@ -25,9 +26,12 @@ export interface FanOut {
   /** Every subscriber of the app, for presence to everyone. */
   subscribersOf(appId: string): Iterable<Subscriber>;
   isOnline(appId: string, uid: string): boolean;
-  /** Closes the sockets of one session (logout). */
-  closeSession(appId: string, uid: string, authToken: string): void;
+  /** Closes the sockets of sessions that ended (a broker closes them in every process). */
+  closeSessions(appId: string, ended: EndedSessions): void;
 }
+
+/** Close code and reason of a socket whose session was revoked. */
+export const SESSION_ENDED = { code: 4001, reason: 'session ended' } as const;
 
 /** Fan-out inside one process: sockets by app and user. A frame is serialised once per publish. */
 export class LocalFanOut implements FanOut {
@@ -58,7 +62,7 @@ export class LocalFanOut implements FanOut {
     for (const uid of new Set(uids)) {
       const own = users.get(uid);
       if (own === undefined) continue;
-      text ??= JSON.stringify(frame);
+      text ??= encodeFrame(frame);
       for (const subscriber of own) subscriber.send(text);
     }
   }
@@ -71,9 +75,11 @@ export class LocalFanOut implements FanOut {
     return (this.sockets.get(appId)?.get(uid)?.size ?? 0) > 0;
   }
 
-  closeSession(appId: string, uid: string, authToken: string): void {
-    for (const subscriber of [...(this.sockets.get(appId)?.get(uid) ?? [])]) {
-      if (subscriber.authToken === authToken) subscriber.close(4001, 'logged out');
+  closeSessions(appId: string, ended: EndedSessions): void {
+    const tokens = ended.authTokens === undefined ? undefined : new Set(ended.authTokens);
+    for (const subscriber of [...(this.sockets.get(appId)?.get(ended.uid) ?? [])]) {
+      if (tokens === undefined || tokens.has(subscriber.authToken))
+        subscriber.close(SESSION_ENDED.code, SESSION_ENDED.reason);
     }
   }
 }

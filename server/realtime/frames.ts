@@ -1,3 +1,5 @@
+import { PRIVATE_METADATA_KEY, presentTo } from '../services/private-metadata.js';
+
 /**
  * Frames of the realtime channel (protocol §3): one JSON object per text frame, in CometChat's
  * envelope. `deviceId` names the SDK session that caused the event, so that session drops its echo.
@@ -11,6 +13,16 @@ export interface RealtimeFrame {
   messageSender?: string;
   deviceId?: string;
   body: unknown;
+}
+
+/**
+ * A frame as its text: every frame kind leaves through here. Frames reach several sockets, so no
+ * user entity in them keeps its private metadata (the user reads their own from `/me`). Most
+ * frames name no `@private` at all and are sent as they were serialised.
+ */
+export function encodeFrame(frame: RealtimeFrame): string {
+  const text = JSON.stringify(frame);
+  return text.includes(`"${PRIVATE_METADATA_KEY}"`) ? JSON.stringify(presentTo(frame, undefined)) : text;
 }
 
 export const AUTH_OK = JSON.stringify({ type: 'auth', body: { code: '200', status: 'OK' } });

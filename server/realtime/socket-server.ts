@@ -7,10 +7,11 @@ import type { SocketTokens } from '../client-api/socket-token.js';
 import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
-import type { FanOut, Subscriber } from './fan-out.js';
+import { SESSION_ENDED, type FanOut, type Subscriber } from './fan-out.js';
 import {
   AUTH_OK,
   PONG,
+  encodeFrame,
   normaliseReceiverType,
   spendFrame,
   type FrameBudget,
@@ -198,6 +199,9 @@ export class SocketServer {
       this.announcePresence(connection, 'online');
       this.storeStatus(connection, 'available');
     }
+    // A session revoked while this socket was being checked found no socket to close: look again.
+    if ((await this.deps.services.authTokens.find(connection.appId, connection.authToken)) === undefined)
+      connection.close(SESSION_ENDED.code, SESSION_ENDED.reason);
     return connection;
   }
 
@@ -220,7 +224,7 @@ export class SocketServer {
 
   /** Tells subscribers of the app that a user came online or went offline. */
   private announcePresence(connection: Connection, action: 'online' | 'offline'): void {
-    const frame = JSON.stringify({
+    const frame = encodeFrame({
       appId: connection.appId,
       type: 'presence',
       sender: connection.uid,

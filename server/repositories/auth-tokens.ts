@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AuthToken } from '../../shared/users.js';
 import type { AuthTokenTable, ChatDatabase } from '../db/schema.js';
 import { ChatError } from '../errors.js';
+import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
 
 export type AuthTokenRow = Selectable<AuthTokenTable>;
@@ -13,9 +14,15 @@ export const toAuthTokenEntity = (row: AuthTokenRow): AuthToken => ({
   createdAt: row.created_at,
 });
 
-/** Auth tokens log a user in from a client; CometChat's form is `<uid>_<seconds><40 hex>`. */
+/**
+ * Auth tokens log a user in from a client; CometChat's form is `<uid>_<seconds><40 hex>`. Every
+ * token removed here is announced as `sessionsEnded`, so the sockets it opened close.
+ */
 export class AuthTokenRepository {
-  constructor(private readonly db: Kysely<ChatDatabase>) {}
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    private readonly events: ChatEvents,
+  ) {}
 
   /** Returns the user's newest token, or a new one when there is none or `force` asks for one. */
   async issue(appId: string, uid: string, force: boolean): Promise<AuthTokenRow> {
@@ -78,15 +85,13 @@ export class AuthTokenRepository {
       .limit(1000)
       .execute();
     if (stale.length === 0) return;
+    const authTokens = stale.map((row) => row.auth_token);
     await this.db
       .deleteFrom('auth_tokens')
       .where('app_id', '=', appId)
-      .where(
-        'auth_token',
-        'in',
-        stale.map((row) => row.auth_token),
-      )
+      .where('auth_token', 'in', authTokens)
       .execute();
+    this.events.emit('sessionsEnded', appId, { uid, authTokens });
   }
 
   async list(
@@ -122,5 +127,12 @@ export class AuthTokenRepository {
         { uid },
       );
     }
+    this.events.emit('sessionsEnded', appId, { uid, authTokens: [authToken] });
+  }
+
+  /** Ends every session of the user (CometChat's flush). */
+  async flush(appId: string, uid: string): Promise<void> {
+    await this.db.deleteFrom('auth_tokens').where('app_id', '=', appId).where('uid', '=', uid).execute();
+    this.events.emit('sessionsEnded', appId, { uid });
   }
 }

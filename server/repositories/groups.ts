@@ -1,5 +1,5 @@
 import { scryptSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { GroupEntity } from '../../shared/message.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase, GroupMemberTable, GroupTable } from '../db/schema.js';
@@ -43,6 +43,8 @@ export interface GroupQuery {
   type?: GroupType | undefined;
   /** Only groups this user has joined. */
   joinedBy?: string | undefined;
+  /** Groups this user may know of: all but the private groups they do not belong to. */
+  visibleTo?: string | undefined;
   page: number;
   perPage: number;
 }
@@ -182,18 +184,19 @@ export class GroupRepository {
       base = base.where(nameOrIdContains('groups.name', 'groups.guid', query.searchKey));
     }
     if (query.type !== undefined) base = base.where('groups.type', '=', query.type);
-    if (query.joinedBy !== undefined) {
-      const uid = query.joinedBy;
-      base = base.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('group_members')
-            .select('group_members.uid')
-            .whereRef('group_members.app_id', '=', 'groups.app_id')
-            .whereRef('group_members.guid', '=', 'groups.guid')
-            .where('group_members.uid', '=', uid),
-        ),
+    const memberOf = (uid: string) => (eb: ExpressionBuilder<ChatDatabase, 'groups'>) =>
+      eb.exists(
+        eb
+          .selectFrom('group_members')
+          .select('group_members.uid')
+          .whereRef('group_members.app_id', '=', 'groups.app_id')
+          .whereRef('group_members.guid', '=', 'groups.guid')
+          .where('group_members.uid', '=', uid),
       );
+    if (query.joinedBy !== undefined) base = base.where(memberOf(query.joinedBy));
+    if (query.visibleTo !== undefined) {
+      const viewer = query.visibleTo;
+      base = base.where((eb) => eb.or([eb('groups.type', '!=', 'private'), memberOf(viewer)(eb)]));
     }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const groups = await base

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { UserEntity } from '../../shared/message.js';
 import type { ChatDatabase, UserTable } from '../db/schema.js';
 import { ChatError, uidNotFound } from '../errors.js';
+import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from '../validation.js';
 import { RowCache } from './row-cache.js';
@@ -73,6 +74,7 @@ export class UserRepository {
   constructor(
     private readonly db: Kysely<ChatDatabase>,
     private readonly memberships: MembershipChanges,
+    private readonly events: ChatEvents,
   ) {}
 
   async create(appId: string, user: NewUser): Promise<UserRow> {
@@ -208,6 +210,7 @@ export class UserRepository {
   /**
    * Deactivates the user (CometChat's default delete: the UID stays taken), or with `permanent`
    * removes the user with their tokens and memberships; their messages stay in the history.
+   * Either way their sessions end, and with them their sockets.
    */
   async delete(appId: string, uid: string, permanent: boolean): Promise<void> {
     const user = await this.get(appId, uid);
@@ -232,5 +235,6 @@ export class UserRepository {
     });
     this.#active.forget(appId, user.uid);
     this.memberships.forgetMemberships(appId);
+    this.events.emit('sessionsEnded', appId, { uid: user.uid });
   }
 }

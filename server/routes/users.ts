@@ -47,7 +47,10 @@ const DeleteUser = z.strictObject({
 });
 const ListTokens = z.looseObject({ page: PageNumber.default(1), perPage: PageSize.default(100) });
 
-/** Users (`/users`) and their auth tokens (`/users/{uid}/auth_tokens`). */
+/**
+ * Users (`/users`) and their auth tokens (`/users/{uid}/auth_tokens`). Deleting or deactivating a
+ * user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
+ */
 export function userRoutes(services: ChatServices): Hono<ChatEnv> {
   const { users, authTokens } = services;
   const routes = new Hono<ChatEnv>();
@@ -128,6 +131,15 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
       data: tokens.map(toAuthTokenEntity),
       meta: { pagination: pagination(total, tokens.length, query.perPage, query.page) },
     });
+  });
+
+  routes.delete('/users/:uid/auth_tokens', async (c) => {
+    const appId = c.get('app').appId;
+    const user = await users.get(appId, pathId(c, 'uid'));
+    await authTokens.flush(appId, user.uid);
+    return c.json({
+      data: { success: true, message: `Cleared Auth Tokens successfully for uid ${user.uid}.` },
+    } satisfies SuccessEnvelope);
   });
 
   routes.delete('/users/:uid/auth_tokens/:authToken', async (c) => {

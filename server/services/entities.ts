@@ -11,6 +11,7 @@ import {
   type UserRow,
 } from '../repositories/users.js';
 import { parseJsonColumn } from '../validation.js';
+import { presentTo } from './private-metadata.js';
 
 /** Who acts when a server call names no user: CometChat's `app_system`. */
 export const APP_SYSTEM_UID = 'app_system';
@@ -51,12 +52,20 @@ export function groupEntityOf(lookup: EntityLookup, guid: string): GroupEntity {
 }
 
 /**
+ * What an action message keeps of the entities it is about: snapshots without users' private
+ * metadata, which belongs to the user's current profile, not to the conversation's history.
+ */
+export const actionSnapshot = <T>(data: T): T => presentTo(data, undefined);
+
+/**
  * Turns stored rows into CometChat message objects. Messages people send get
  * `data.entities.sender/receiver` from the current users and groups; action messages carry the
- * entities they were written with.
+ * entities they were written with (rows written before snapshots left out private metadata lose it
+ * here).
  */
 export function toMessage(row: MessageRow, lookup: EntityLookup, app: App): Message {
-  const stored = JSON.parse(row.data) as Record<string, unknown>;
+  const parsed = JSON.parse(row.data) as Record<string, unknown>;
+  const stored = row.category === 'action' ? actionSnapshot(parsed) : parsed;
   // apiAction headers carry keys meant for the action's call; responses show only their names.
   const data =
     row.category === 'interactive'

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase } from '../db/schema.js';
-import { ChatError, notAMember, uidNotFound } from '../errors.js';
+import { ChatError, guidNotFound, notAMember, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import {
@@ -10,12 +10,13 @@ import {
   toGroupEntity,
   type GroupRepository,
   type GroupRow,
+  type MemberRow,
   type NewGroup,
 } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
 import { toUserEntity, type UserRepository, type UserRow } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
-import { appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
+import { actionSnapshot, appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
 
 export interface MemberLists {
   admins?: string[] | undefined;
@@ -47,6 +48,28 @@ export class GroupService {
     private readonly messages: MessageRepository,
     private readonly events: ChatEvents,
   ) {}
+
+  /**
+   * The group `uid` names, as far as they may know of it: a private group they do not belong to
+   * is answered exactly like a group that does not exist, naming nothing about it.
+   */
+  async visibleTo(
+    appId: string,
+    guid: string,
+    uid: string,
+  ): Promise<{ group: GroupRow; member?: MemberRow }> {
+    const group = await this.groups.find(appId, guid);
+    const member = group === undefined ? undefined : await this.groups.member(appId, group.guid, uid);
+    if (group === undefined || (group.type === 'private' && member === undefined)) throw guidNotFound(guid);
+    return member === undefined ? { group } : { group, member };
+  }
+
+  /** The group `uid` names, which they must belong to: its conversation, history and (unless public) members. */
+  async ofMember(appId: string, guid: string, uid: string): Promise<GroupRow> {
+    const { group, member } = await this.visibleTo(appId, guid, uid);
+    if (member === undefined) throw notAMember(uid, group.guid);
+    return group;
+  }
 
   /** The group as `uid` sees it (scope, joinedAt) when given, else as the app sees it. */
   async view(appId: string, group: GroupRow, uid: string | undefined): Promise<GroupEntity> {
@@ -113,13 +136,14 @@ export class GroupService {
 
   /**
    * A user joins on their own (client API): public groups freely, password groups with the
-   * password; private groups and banned users are refused. Answers with the `joined` action message.
+   * password; banned users are refused, and private groups (members are added) do not exist for
+   * them. Answers with the `joined` action message.
    */
   async join(app: App, guid: string, uid: string, password: string | undefined): Promise<Message> {
     const appId = app.appId;
-    const group = await this.groups.get(appId, guid);
     const user = await this.users.get(appId, uid);
-    if ((await this.groups.member(appId, group.guid, user.uid)) !== undefined) {
+    const { group, member } = await this.visibleTo(appId, guid, user.uid);
+    if (member !== undefined) {
       throw new ChatError(
         409,
         'ERR_ALREADY_JOINED',
@@ -135,16 +159,6 @@ export class GroupService {
         403,
         'ERR_BANNED_GROUPMEMBER',
         `The user ${user.uid} is banned from ${group.guid}.`,
-        {
-          guid: group.guid,
-        },
-      );
-    }
-    if (group.type === 'private') {
-      throw new ChatError(
-        403,
-        'ERR_GROUP_JOIN_NOT_ALLOWED',
-        `The group ${group.guid} is private: members are added.`,
         {
           guid: group.guid,
         },
@@ -169,8 +183,8 @@ export class GroupService {
   /** A member leaves on their own; answers with the `left` action message. */
   async leave(app: App, guid: string, uid: string): Promise<Message> {
     const appId = app.appId;
-    const group = await this.groups.get(appId, guid);
     const user = await this.users.get(appId, uid);
+    const { group } = await this.visibleTo(appId, guid, user.uid);
     const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
       if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
         throw notAMember(user.uid, group.guid);
@@ -277,14 +291,14 @@ export class GroupService {
         receiver: group.guid,
         category: 'action',
         type: 'groupMember',
-        data: {
+        data: actionSnapshot({
           action,
           entities: {
             by: userRef(by),
             on: userRef(toUserEntity(on)),
             for: groupRef(toGroupEntity(group, counts.get(group.guid) ?? 0)),
           },
-        },
+        }),
         sentAt: nowSeconds(),
       },
       trx,

@@ -8,7 +8,7 @@ import {
 import { goalCompleted } from '../../shared/interactive-values.js';
 import type { InteractiveFormData } from '../../shared/interactive.js';
 import type { ChatDatabase } from '../db/schema.js';
-import { ChatError, badRequest, notAMember } from '../errors.js';
+import { ChatError, badRequest, messageNotFound, notAMember } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import type { GroupRepository } from '../repositories/groups.js';
@@ -18,6 +18,7 @@ import { nowSeconds } from '../time.js';
 import {
   APP_SYSTEM_UID,
   EntityLoader,
+  actionSnapshot,
   toMessage,
   userEntityOf,
   userRef,
@@ -111,7 +112,9 @@ export class MessageService {
     }
     for (const guid of groupIds) {
       const group = groups.get(guid);
-      if (group === undefined) throw this.receiverError(request, 'group', guid);
+      // A private group does not exist for those outside it.
+      if (group === undefined || (group.type === 'private' && !memberships.has(guid)))
+        throw this.receiverError(request, 'group', guid);
       if (!memberships.has(guid)) throw notAMember(sender.uid, guid);
       lookup.groups.set(guid, group);
       lookup.memberCounts.set(guid, counts.get(guid) ?? 0);
@@ -154,33 +157,26 @@ export class MessageService {
     );
   }
 
-  /** A message the acting user may see: their one-to-one chats and groups they belong to. */
+  /**
+   * A message the acting user may see: their one-to-one chats and groups they belong to. Anyone
+   * else's message is answered exactly as a missing id is, so ids tell nothing about others' chats.
+   */
   async getVisible(app: App, id: string, onBehalfOf: string | undefined): Promise<MessageRow> {
     const row = await this.messages.get(app.appId, id);
-    if (onBehalfOf !== undefined) await this.assertCanSee(app, row, onBehalfOf);
+    if (onBehalfOf !== undefined && !(await this.canSee(app, row, onBehalfOf))) throw messageNotFound(id);
     return row;
   }
 
-  private async assertCanSee(app: App, row: MessageRow, uid: string): Promise<void> {
-    if (row.receiver_type === 'group') {
-      if ((await this.groups.member(app.appId, row.receiver, uid)) === undefined)
-        throw notAMember(uid, row.receiver);
-    } else if (row.sender !== uid && row.receiver !== uid) {
-      throw new ChatError(
-        403,
-        'ERR_MESSAGE_NO_ACCESS',
-        `The user ${uid} has no access to the message ${row.id}.`,
-        {
-          id: String(row.id),
-        },
-      );
-    }
+  private async canSee(app: App, row: MessageRow, uid: string): Promise<boolean> {
+    return row.receiver_type === 'group'
+      ? (await this.groups.member(app.appId, row.receiver, uid)) !== undefined
+      : row.sender === uid || row.receiver === uid;
   }
 
   /** Edits text, metadata or tags; answers with the `edited` action message. */
   async edit(app: App, id: string, onBehalfOf: string | undefined, edit: MessageEdit): Promise<Message> {
     const appId = app.appId;
-    const original = await this.messages.get(appId, id);
+    const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
     if (original.deleted_at !== null) {
       throw new ChatError(
@@ -219,7 +215,7 @@ export class MessageService {
   /** Marks the message deleted (or removes it with `permanent`); answers with the `deleted` action message. */
   async delete(app: App, id: string, onBehalfOf: string | undefined, permanent: boolean): Promise<Message> {
     const appId = app.appId;
-    const original = await this.messages.get(appId, id);
+    const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
     const now = nowSeconds();
     const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
@@ -268,14 +264,14 @@ export class MessageService {
       receiver: changed.receiver,
       category: 'action',
       type: 'message',
-      data: {
+      data: actionSnapshot({
         action,
         entities: {
           by: userRef(userEntityOf(lookup, actorUid, app)),
           ...(receiverEntity === undefined ? {} : { for: receiverEntity }),
           on: { entity: on, entityType: 'message' },
         },
-      },
+      }),
       sentAt: changed.updated_at,
     };
     const row = await this.messages.insert(app.appId, draft, trx);

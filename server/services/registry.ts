@@ -29,14 +29,14 @@ export function createChatServices(store: ChatStore): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
   const groups = new GroupRepository(db);
-  const users = new UserRepository(db, groups);
+  const users = new UserRepository(db, groups, events);
   const messages = new MessageRepository(store);
   return {
     store,
     events,
     apps: new AppRepository(db),
     users,
-    authTokens: new AuthTokenRepository(db),
+    authTokens: new AuthTokenRepository(db, events),
     groups,
     groupService: new GroupService(db, users, groups, messages, events),
     messages,

@@ -22,6 +22,8 @@ export interface TestClient {
   send(frame: unknown): void;
   /** The first frame (past or future) that matches. */
   next(match: (frame: Frame) => boolean, what: string, timeoutMs?: number): Promise<Frame>;
+  /** Settles with the close code and reason once the server (or `close`) closes the socket. */
+  closed: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
 }
 
@@ -56,8 +58,13 @@ export async function connectClient(
   const waiters: { match: (frame: Frame) => boolean; resolve: (frame: Frame) => void }[] = [];
   const taken = new Set<Frame>();
   let socket: WebSocket | undefined;
+  let closed = new Promise<{ code: number; reason: string }>(() => undefined);
   if (options.socket !== false) {
     socket = new WebSocket(server.url.replace(/^http/, 'ws'));
+    const opened = socket;
+    closed = new Promise((resolve) =>
+      opened.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     socket.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as Frame;
       frames.push(frame);
@@ -93,6 +100,7 @@ export async function connectClient(
     deviceId,
     call,
     frames,
+    closed,
     send: (frame) => socket?.send(JSON.stringify(frame)),
     next: (match, what, timeoutMs = 15_000) => {
       const seen = frames.find((frame) => !taken.has(frame) && match(frame));

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { conversationIdFor } from '../../../shared/message.js';
-import { ChatError, notAMember } from '../../errors.js';
+import { ChatError } from '../../errors.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
 import type { App } from '../../repositories/apps.js';
 import type { ConversationRow } from '../../repositories/conversations.js';
@@ -61,8 +61,7 @@ export function conversationRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       const other = await users.get(appId, pathId(c, 'uid'));
       return conversationIdFor({ receiverType: 'user', sender: uid, receiver: other.uid });
     }
-    const group = await groups.get(appId, pathId(c, 'guid'));
-    if ((await groups.member(appId, group.guid, uid)) === undefined) throw notAMember(uid, group.guid);
+    const group = await services.groupService.ofMember(appId, pathId(c, 'guid'), uid);
     return `group_${group.guid}`;
   };
 

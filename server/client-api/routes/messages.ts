@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MessageRequest, conversationIdFor } from '../../../shared/message.js';
 import { InteractedRequest } from '../../forms/form-values.js';
 import { interactedAnswer } from '../../forms/submissions.js';
-import { badRequest, notAMember } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../../repositories/messages.js';
 import { LIMITS, PageSize, Tags, byteLength, pagination } from '../../validation.js';
@@ -58,7 +58,7 @@ function historyPage(query: HistoryQuery, rows: MessageRow[], total: number, lim
 /** Messages: send, read (history per conversation), edit, delete, interactions. */
 export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
   const { services, forms } = deps;
-  const { messageService, messages, users, groups } = services;
+  const { messageService, messages, users, groups, groupService } = services;
   const routes = new Hono<ClientEnv>();
 
   routes.post('/messages', async (c) => {
@@ -97,10 +97,7 @@ export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
   });
 
   routes.get('/groups/:guid/messages', async (c) => {
-    const appId = c.get('app').appId;
-    const { uid } = c.get('session');
-    const group = await groups.get(appId, pathId(c, 'guid'));
-    if ((await groups.member(appId, group.guid, uid)) === undefined) throw notAMember(uid, group.guid);
+    const group = await groupService.ofMember(c.get('app').appId, pathId(c, 'guid'), c.get('session').uid);
     return history(c, { conversationIds: [`group_${group.guid}`] });
   });
 

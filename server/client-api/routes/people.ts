@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { conversationIdFor } from '../../../shared/message.js';
+import { notAMember } from '../../errors.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
 import { toGroupEntity } from '../../repositories/groups.js';
 import { DisplayName, EntityId, pagination } from '../../validation.js';
@@ -70,6 +71,7 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     const { groups: rows, total } = await groups.list(appId, {
       searchKey: query.searchKey,
       joinedBy: query.hasJoined === true ? uid : undefined,
+      visibleTo: uid,
       page: query.page,
       perPage: query.per_page,
     });
@@ -94,8 +96,9 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
 
   routes.get('/groups/:guid', async (c) => {
     const appId = c.get('app').appId;
-    const group = await groups.get(appId, pathId(c, 'guid'));
-    const entity = await groupService.view(appId, group, c.get('session').uid);
+    const { uid } = c.get('session');
+    const { group } = await groupService.visibleTo(appId, pathId(c, 'guid'), uid);
+    const entity = await groupService.view(appId, group, uid);
     return c.json({ data: { ...entity, hasJoined: entity.hasJoined === true } });
   });
 
@@ -116,9 +119,12 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     return c.json({ data: { success: true, message: `Left the group ${guid}.` } });
   });
 
+  /** Anyone may see who is in a public group; private and password groups show only their members. */
   routes.get('/groups/:guid/members', async (c) => {
     const appId = c.get('app').appId;
-    const group = await groups.get(appId, pathId(c, 'guid'));
+    const { uid } = c.get('session');
+    const { group, member } = await groupService.visibleTo(appId, pathId(c, 'guid'), uid);
+    if (group.type !== 'public' && member === undefined) throw notAMember(uid, group.guid);
     const query = queryOf(c, PageQuery);
     const { members, total } = await groups.listMembers(appId, group.guid, {
       page: query.page,

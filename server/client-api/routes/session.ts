@@ -53,6 +53,8 @@ export function sessionRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     // open (closed tabs) are bounded, so checking a socket's token stays cheap.
     const token = await authTokens.issue(app.appId, user.uid, true);
     await authTokens.prune(app.appId, user.uid, MAX_SESSIONS_PER_USER);
+    // The answer is the user's own: they see their private metadata.
+    c.set('session', { uid: user.uid, authToken: token.auth_token, deviceId: undefined });
     return c.json({ data: { ...clientUser(user), authToken: token.auth_token } });
   });
 
@@ -93,7 +95,6 @@ export function sessionRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
   routes.delete('/me', async (c) => {
     const { uid, authToken } = c.get('session');
     await authTokens.delete(c.get('app').appId, uid, authToken);
-    deps.onLogout(c.get('app').appId, uid, authToken);
     return c.json({ data: { success: true, message: 'Logged out.' } });
   });
   // The SDK's telemetry, five seconds after login: acknowledged, not kept.
