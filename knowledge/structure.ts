@@ -33,13 +33,13 @@ export interface PassageBlock {
 
 const HEADING = /^ {0,3}#{1,6}\s/;
 /** A term is a short line: longer ones are prose. */
-const MAX_TERM_CHARS = 200;
+const MAX_TERM_CHARS = 300;
 
 /**
  * The paragraphs of a passage with what they are. A table row holds at least one separator;
  * a definition paragraph takes the term of the paragraph before the first of its run.
  */
-export function passageBlocks(text: string): PassageBlock[] {
+export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
   const paragraphs: { text: string; code: boolean }[] = [];
   let current: string[] = [];
   let code = false;
@@ -62,7 +62,7 @@ export function passageBlocks(text: string): PassageBlock[] {
   flush();
 
   const blocks: PassageBlock[] = [];
-  let term: string | undefined;
+  let term = openTerm;
   for (const paragraph of paragraphs) {
     if (paragraph.code) {
       blocks.push({ kind: 'code', text: paragraph.text });
@@ -82,24 +82,30 @@ export function passageBlocks(text: string): PassageBlock[] {
       continue;
     }
     if (firstDefinition === 0) {
+      // "Term", blank line, ": definition" (Pandoc) names a new term; otherwise the paragraph
+      // continues the definition before it, past any list or code inside that definition.
       const previous = blocks.at(-1);
       if (previous?.kind === 'text' && isTerm(previous.text)) {
-        term = previous.text.replace(/\s+/g, ' ');
+        term = previous.text;
         blocks.pop();
       }
       blocks.push({ kind: 'definition', text: definitionText(lines), ...(term ? { term } : {}) });
       continue;
     }
-    term = undefined;
     const row = paragraph.text.includes(ROW_SEPARATOR) && !paragraph.text.includes('\n');
     blocks.push({ kind: row ? 'row' : 'text', text: paragraph.text });
   }
   return blocks;
 }
 
-/** A term is one short line that is not a list item. */
+/** A term is one short line that is neither a list item nor a sentence. */
 function isTerm(text: string): boolean {
-  return text.length <= MAX_TERM_CHARS && !text.includes('\n') && !/^([-*+]|\d+[.)])\s/.test(text);
+  return (
+    text.length <= MAX_TERM_CHARS &&
+    !text.includes('\n') &&
+    !/^([-*+]|\d+[.)])\s/.test(text) &&
+    !/[.:;!?]$/.test(text)
+  );
 }
 
 function definitionText(lines: readonly string[]): string {
@@ -107,4 +113,27 @@ function definitionText(lines: readonly string[]): string {
     .map((line) => (line.startsWith(DEFINITION_MARK) ? line.slice(DEFINITION_MARK.length) : line))
     .join('\n')
     .trim();
+}
+
+/**
+ * The term whose definition `text` is in at `offset` (searching back no further than `from`),
+ * when the paragraph there is part of one: a passage starting at `offset` sits under that term as
+ * under a heading.
+ */
+export function definitionTermAt(text: string, from: number, offset: number): string | undefined {
+  const paragraphStart = Math.max(from, text.lastIndexOf('\n\n', offset - 1) + 2);
+  const firstLineEnd = text.indexOf('\n', paragraphStart);
+  const afterOwnTerm =
+    firstLineEnd >= 0 && offset > firstLineEnd && text.startsWith(`\n${DEFINITION_MARK}`, firstLineEnd);
+  if (!text.startsWith(DEFINITION_MARK, paragraphStart) && !afterOwnTerm) return undefined;
+  // The nearest "term\n: " above, the term line starting a paragraph.
+  for (let i = text.lastIndexOf(`\n${DEFINITION_MARK}`, offset - 1); i > from;) {
+    const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+    if (lineStart <= from || text.startsWith('\n\n', lineStart - 2)) {
+      const term = text.slice(Math.max(lineStart, from), i);
+      return isTerm(term) ? term : undefined;
+    }
+    i = text.lastIndexOf(`\n${DEFINITION_MARK}`, i - 1);
+  }
+  return undefined;
 }

@@ -56,6 +56,12 @@ markdown
     filter: 'img',
     replacement: (_content, node) => (node as HTMLElement).getAttribute('alt')?.trim() ?? '',
   })
+  // Preformatted text is code (synopses, shell sessions, listings), with or without a <code> inside.
+  .addRule('preformatted', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstElementChild?.nodeName !== 'CODE',
+    replacement: (_content, node) =>
+      `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n+$/, '')}\n\`\`\`\n\n`,
+  })
   .addRule('tableRows', { filter: 'table', replacement: (_content, node) => tableText(node as Element) })
   .addRule('definitionTerm', {
     filter: 'dt',
@@ -76,7 +82,9 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 function tableText(table: Element): string {
   const rows = [...table.querySelectorAll('tr')].filter((row) => row.closest('table') === table);
   const cells = (row: Element) =>
-    [...row.children].filter((cell) => /^T[HD]$/.test(cell.tagName)).map((cell) => cell.textContent ?? '');
+    [...row.children]
+      .filter((cell) => /^T[HD]$/.test(cell.tagName))
+      .map((cell) => markdown.turndown(cell.innerHTML));
   const first = rows[0];
   const headed =
     first !== undefined &&
@@ -103,7 +111,7 @@ function markDefinitions(root: Element): void {
   }
   for (const paragraph of root.querySelectorAll('dd p')) {
     const definition = paragraph.closest('dd');
-    if (definition && paragraph.closest('li, td, pre, blockquote, dl') === definition.closest('dl')) {
+    if (definition && paragraph.closest('li, table, pre, blockquote, dl') === definition.closest('dl')) {
       paragraph.prepend(DEFINITION_MARK);
     }
   }
