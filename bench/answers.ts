@@ -6,8 +6,8 @@
  * - ingest time of the folder;
  * - search hit@5: an expected page among searchDocs' first five results;
  * - cites expected: the answer cites an expected page (a file of the manual, or a PDF page number);
- * - answer hits: the answer's text (before `Sources:`) matches the answer pattern AND it cites an
- *   expected page.
+ * - answer hits: the answer's text (before `Sources:`, as displayed: without inline Markdown marks)
+ *   matches the answer pattern AND it cites an expected page.
  * Prints a table and writes bench/results/answers.json with the misses listed.
  *
  *   npx tsx bench/answers.ts [--only python-library,git] [--verbose]
@@ -62,6 +62,12 @@ function isExpected(source: Pick<SourceRef, 'path' | 'page'>, pages: readonly Pa
       : source.path !== undefined && relative(copy, source.path).split(sep).join('/') === page,
   );
 }
+
+/** An answer as the widget shows it: inline code and emphasis marks are formatting, not text. */
+const displayed = (markdown: string): string =>
+  markdown
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)?)\2(?=[\s).,;:!?]|$)/g, '$1$3');
 
 const percent = (count: number, total: number): number => Number(((100 * count) / total).toFixed(1));
 
@@ -134,7 +140,7 @@ try {
       });
       generateMs.push(performance.now() - start);
       const cited = generated.sources.some((source: Citation) => isExpected(source, pages, copy));
-      const body = generated.text.split(/\n\nSources:\n/)[0] ?? '';
+      const body = displayed(generated.text.split(/\n\nSources:\n/)[0] ?? '');
       const hit = cited && new RegExp(answer, 'i').test(body);
       searchHits += Number(searchHit);
       citesExpected += Number(cited);

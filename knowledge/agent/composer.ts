@@ -1,5 +1,5 @@
 import type { Citation, SearchHit } from '../../shared/agent.js';
-import { passageBlocks } from '../structure.js';
+import { DEFINITION_MARK, passageBlocks } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
 import { distinctTerms } from './terms.js';
 
@@ -25,10 +25,14 @@ interface Candidate {
   /** Paragraph of the passage the sentence sits in. */
   block: number;
   sentence: string;
-  /** The definition term or nothing: a table row carries its labels in its text. */
+  /** A table row, quoted whole: it carries its labels in its text. */
+  row: boolean;
+  /** The definition term or nothing. */
   label?: string;
   /** Terms of the sentence and of its label. */
   terms: Set<string>;
+  /** The next sentence, quoted with this one because it holds the value the question asks for. */
+  neighbour?: Candidate;
   score: number;
 }
 
@@ -40,17 +44,31 @@ const MIN_QUOTED_CHARS = 12;
 const COVERAGE_TERMS = 5;
 /** Most sentences an answer quotes, neighbours included. */
 const MAX_ANSWER_SENTENCES = 5;
+/** A sentence scoring below this share of the best one answers something else: it is not quoted. */
+const RELATIVE_FLOOR = 0.5;
+/** A row scoring at least this share of a better row of its table is a tie, not a sibling. */
+const SIBLING_ROW_TIE = 0.9;
+/** Added to a sentence's score (question terms held, 0 to 1) when it spells all the question's literals. */
+const LITERAL_BONUS = 0.3;
 /** How far after a sentence its neighbour holding the value asked for may be. */
 const NEIGHBOUR_REACH = 3;
+
+/**
+ * The term a passage opening with a definition paragraph continues: the chunker ends its heading
+ * path with it.
+ */
+function openTerm(hit: SearchHit): string | undefined {
+  return hit.text.startsWith(DEFINITION_MARK) ? hit.source.headingPath?.at(-1) : undefined;
+}
 
 /**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
  * whole, labels included.
  */
-function passageSentences(hitIndex: number, text: string): Candidate[] {
+function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
   const found: Candidate[] = [];
-  passageBlocks(text).forEach((block, blockIndex) => {
+  passageBlocks(hit.text, openTerm(hit)).forEach((block, blockIndex) => {
     if (block.kind === 'heading' || block.kind === 'code') return;
     const parts =
       block.kind === 'row'
@@ -63,6 +81,7 @@ function passageSentences(hitIndex: number, text: string): Candidate[] {
         position: found.length,
         block: blockIndex,
         sentence,
+        row: block.kind === 'row',
         ...(block.term ? { label: block.term } : {}),
         terms: distinctTerms(`${block.term ?? ''} ${sentence}`),
         score: 0,
@@ -101,23 +120,55 @@ function relevantHits(
 /** Names and numbers ("uuid5", "418", "version 4") single out one entry among its siblings. */
 const isExactTerm = (term: string): boolean => /\d/.test(term);
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Scores every sentence of the relevant passages by the question terms it (or the term it
- * defines) holds, rarer terms weighing more and names with digits twice, plus a little for terms
- * only the passage's title or headings hold and for the passage's rank. When no sentence holds
- * any term (the passages matched through their titles, as in "summarize <title>"), each passage
- * offers its opening sentences instead.
+ * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
+ * beside 'h'), dotted names (gc.auto, sys.float_info.dig) and names with digits (uuid5), each as
+ * a case-sensitive pattern.
+ */
+function questionLiterals(question: string): RegExp[] {
+  const quoted = [...question.matchAll(/[`'"‘“]([^\s`'"‘’“”]{1,40})[`'"’”]/g)].map((match) => match[1]!);
+  const names =
+    question.match(/[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b/g) ?? [];
+  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, ''))])].map(
+    (literal) => new RegExp(`(?<![\\w])${escapeRegExp(literal)}(?![\\w])`),
+  );
+}
+
+/** Share of the question's literals a sentence (or the term it defines) spells exactly. */
+function literalShare(candidate: Candidate, literals: readonly RegExp[]): number {
+  if (literals.length === 0) return 0;
+  const text = `${candidate.label ?? ''} ${candidate.sentence}`;
+  return literals.filter((literal) => literal.test(text)).length / literals.length;
+}
+
+/**
+ * Scores every sentence of the relevant passages by the question terms it (with the term it
+ * defines and the neighbour holding the value asked for) holds, rarer terms weighing more and
+ * names with digits twice, plus a bonus for spelling the question's literals exactly, a little
+ * for terms only the passage's title or headings hold and for the passage's rank. When no
+ * sentence holds any term (the passages matched through their titles, as in "summarize
+ * <title>"), each passage offers its opening sentences instead.
  */
 function scoreSentences(
   hits: readonly SearchHit[],
   relevant: readonly number[],
   queryTerms: ReadonlySet<string>,
+  question: string,
+  questionTerms: ReadonlySet<string>,
 ): Candidate[] {
-  const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]?.text ?? ''));
+  const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
+  for (const candidate of candidates) {
+    const neighbour = valueNeighbour(candidate, candidates, question, questionTerms);
+    if (neighbour) candidate.neighbour = neighbour;
+  }
+  const has = (candidate: Candidate, term: string): boolean =>
+    candidate.terms.has(term) || candidate.neighbour?.terms.has(term) === true;
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
     for (const term of queryTerms)
-      if (candidate.terms.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+      if (has(candidate, term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const weight = (term: string): number =>
     Math.log(1 + candidates.length / (frequency.get(term) ?? candidates.length)) *
     (isExactTerm(term) ? 2 : 1);
@@ -126,16 +177,21 @@ function scoreSentences(
   const contextTerms = new Map(
     relevant.map((hitIndex) => [hitIndex, distinctTerms(passageContext(hits[hitIndex]!))]),
   );
+  const literals = questionLiterals(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   for (const candidate of candidates) {
     if (candidate.sentence.length < MIN_QUOTED_CHARS) continue;
     let matched = 0;
     let context = 0;
     for (const term of queryTerms) {
-      if (candidate.terms.has(term)) matched += weight(term);
+      if (has(candidate, term)) matched += weight(term);
       else if (contextTerms.get(candidate.hitIndex)?.has(term)) context += weight(term);
     }
-    if (matched > 0) candidate.score = (matched + 0.3 * context) / (total || 1) + rankBonus(candidate);
+    if (matched > 0)
+      candidate.score =
+        (matched + 0.3 * context) / (total || 1) +
+        LITERAL_BONUS * literalShare(candidate, literals) +
+        rankBonus(candidate);
   }
   const matching = candidates.filter((candidate) => candidate.score > 0);
   if (matching.length > 0) return candidates;
@@ -186,16 +242,26 @@ function valueNeighbour(
 }
 
 /**
+ * Whether a better row of the same table was already picked: rows of one table are siblings, and
+ * the one that answers holds the question's distinguishing term; a near tie (a question about
+ * two rows) keeps both.
+ */
+function outranksSiblingRow(candidate: Candidate, picked: readonly Candidate[]): boolean {
+  return (
+    candidate.row &&
+    picked.some(
+      (other) =>
+        other.row && other.hitIndex === candidate.hitIndex && candidate.score < other.score * SIBLING_ROW_TIE,
+    )
+  );
+}
+
+/**
  * Picks the best sentences, skipping ones that say nearly the same as one already picked, each
  * with its neighbour when that neighbour holds the value asked for, at most MAX_ANSWER_SENTENCES
  * in all.
  */
-function selectSentences(
-  candidates: readonly Candidate[],
-  maxSentences: number,
-  question: string,
-  questionTerms: ReadonlySet<string>,
-): Candidate[] {
+function selectSentences(candidates: readonly Candidate[], maxSentences: number): Candidate[] {
   const picked: Candidate[] = [];
   const repeats = (candidate: Candidate): boolean =>
     picked.some(
@@ -206,10 +272,13 @@ function selectSentences(
           0.8,
     );
   let chosen = 0;
-  for (const candidate of [...candidates].filter((c) => c.score > 0).sort((a, b) => b.score - a.score)) {
+  const ranked = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
+  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  for (const candidate of ranked) {
+    if (candidate.score < floor) break;
     if (chosen >= maxSentences || picked.length >= MAX_ANSWER_SENTENCES) break;
-    if (repeats(candidate)) continue;
-    const neighbour = valueNeighbour(candidate, candidates, question, questionTerms);
+    if (repeats(candidate) || outranksSiblingRow(candidate, picked)) continue;
+    const { neighbour } = candidate;
     const adding = neighbour && !picked.includes(neighbour) ? [candidate, neighbour] : [candidate];
     if (picked.length + adding.length > MAX_ANSWER_SENTENCES) continue;
     picked.push(...adding);
@@ -227,7 +296,7 @@ function summarySentences(
   maxSentences: number,
 ): Candidate[] {
   return relevant
-    .flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]?.text ?? ''))
+    .flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!))
     .filter((candidate) => candidate.sentence.length >= MIN_QUOTED_CHARS)
     .slice(0, maxSentences);
 }
@@ -279,10 +348,8 @@ export function composeExtractiveAnswer(
       ? summarySentences(input.hits, relevant, maxSentences)
       : orderForReading(
           selectSentences(
-            scoreSentences(input.hits, relevant, queryTerms),
+            scoreSentences(input.hits, relevant, queryTerms, input.question, relevanceTerms),
             maxSentences,
-            input.question,
-            relevanceTerms,
           ),
         );
   if (picked.length === 0) {
