@@ -8,6 +8,8 @@
  * - cites expected: the answer cites an expected page (a file of the manual, or a PDF page number);
  * - answer hits: the answer's text (before `Sources:`, as displayed: without inline Markdown marks)
  *   matches the answer pattern AND it cites an expected page.
+ * - citation marks per answer (median/max): ` [n]` marks in the answer's text; the composer quotes
+ *   at most 5 sentences, one mark each, but a quoted row may hold a document's own `[1]`.
  * Prints a table and writes bench/results/answers.json with the misses listed.
  *
  *   npx tsx bench/answers.ts [--only python-library,git] [--verbose]
@@ -125,6 +127,7 @@ try {
     let answerHits = 0;
     const misses: Record<string, unknown>[] = [];
     const generateMs: number[] = [];
+    const citationMarks: number[] = [];
     for (const { question, pages, answer } of set.questions) {
       const search = await post<SearchResponse>('/tools/searchDocs', {
         query: question,
@@ -142,6 +145,7 @@ try {
       const cited = generated.sources.some((source: Citation) => isExpected(source, pages, copy));
       const body = displayed(generated.text.split(/\n\nSources:\n/)[0] ?? '');
       const hit = cited && new RegExp(answer, 'i').test(body);
+      citationMarks.push(body.match(/ \[\d+\](?= |$)/g)?.length ?? 0);
       searchHits += Number(searchHit);
       citesExpected += Number(cited);
       answerHits += Number(hit);
@@ -173,6 +177,8 @@ try {
       citesExpectedPage: percent(citesExpected, total),
       answerHits: percent(answerHits, total),
       generateMedianMs: Number((generateMs[Math.floor(generateMs.length / 2)] ?? 0).toFixed(1)),
+      medianCitationMarks: citationMarks.sort((a, b) => a - b)[Math.floor(citationMarks.length / 2)] ?? 0,
+      maxCitationMarks: Math.max(...citationMarks),
       misses,
     };
     manuals.push(result);
@@ -183,6 +189,7 @@ try {
       'search hit@5 %': result.searchHitAt5,
       'cites expected %': result.citesExpectedPage,
       'answer hits %': result.answerHits,
+      'citation marks (median/max)': `${result.medianCitationMarks}/${result.maxCitationMarks}`,
     };
   }
 } finally {
