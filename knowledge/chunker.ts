@@ -3,10 +3,12 @@
  * (Markdown and HTML), and each section into chunks of at most `maxChars` that end, by preference,
  * at a paragraph break, else a sentence end, else a line break or a space. Consecutive chunks of
  * a section share about `overlapChars` of text, starting at a sentence or word boundary. A chunk
- * never crosses a page or a heading, so its page and heading path are exact, and its text is
- * exactly `documentText(doc).slice(start, end)`.
+ * never crosses a page or a heading, so its page and heading path are exact (a chunk starting
+ * inside a definition adds the term defined), and its text is exactly
+ * `documentText(doc).slice(start, end)`.
  */
 import { linesWithFences } from './loaders/markdown.js';
+import { definitionTermAt } from './structure.js';
 import { PAGE_SEPARATOR, type Chunk, type LoadedDocument } from './types.js';
 
 export interface ChunkOptions {
@@ -66,7 +68,10 @@ export function chunkDocument(doc: LoadedDocument, documentId: string, options: 
           ordinal,
           text: page.text.slice(start, end),
           title: doc.title,
-          headingPath: [...section.headingPath],
+          headingPath: withOpenTerm(
+            section.headingPath,
+            structured ? definitionTermAt(page.text, section.start, start) : undefined,
+          ),
           ...(page.page !== undefined ? { page: page.page } : {}),
           start: pageOffset + start,
           end: pageOffset + end,
@@ -77,6 +82,14 @@ export function chunkDocument(doc: LoadedDocument, documentId: string, options: 
     pageOffset += page.text.length + PAGE_SEPARATOR.length;
   }
   return chunks;
+}
+
+/**
+ * A chunk that starts inside a definition (an API entry, an option) sits under its term as under
+ * a heading: without it, "Defaults to 10." would not say what does.
+ */
+function withOpenTerm(headingPath: readonly string[], term: string | undefined): string[] {
+  return term === undefined ? [...headingPath] : [...headingPath, term];
 }
 
 interface Section {

@@ -159,7 +159,9 @@ export class KnowledgeEngine {
         ...(chunk.path ? { path: chunk.path, name: nameInNamespace(chunk.path, store.layout.folder) } : {}),
         ...(chunk.url ? { url: chunk.url } : {}),
         ...(chunk.page ? { page: chunk.page } : {}),
-        ...(chunk.headingPath.length > 0 ? { heading: chunk.headingPath.at(-1) } : {}),
+        ...(chunk.headingPath.length > 0
+          ? { heading: chunk.headingPath.at(-1), headingPath: [...chunk.headingPath] }
+          : {}),
       },
     }));
   }

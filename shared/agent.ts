@@ -87,7 +87,10 @@ export const SourceRef = z.object({
   name: z.string().optional(),
   url: z.string().optional(),
   page: z.number().int().positive().optional(),
+  /** The heading the passage sits under: the last of `headingPath`. */
   heading: z.string().optional(),
+  /** Headings from the document's outermost to the one the passage sits under. */
+  headingPath: z.array(z.string()).optional(),
 });
 export type SourceRef = z.infer<typeof SourceRef>;
 

@@ -13,7 +13,7 @@ function snippetOf(text: string): string {
 
 /** The citation of a retrieved passage under number `n`. */
 export function citationFor(hit: SearchHit, n: number): Citation {
-  const { documentId, title, path, name, url, page, heading } = hit.source;
+  const { documentId, title, path, name, url, page, heading, headingPath } = hit.source;
   return {
     n,
     documentId,
@@ -23,6 +23,7 @@ export function citationFor(hit: SearchHit, n: number): Citation {
     ...(url !== undefined ? { url } : {}),
     ...(page !== undefined ? { page } : {}),
     ...(heading !== undefined ? { heading } : {}),
+    ...(headingPath !== undefined ? { headingPath } : {}),
     snippet: snippetOf(hit.text),
     score: hit.score,
   };

@@ -1,4 +1,5 @@
 import type { Citation, SearchHit } from '../../shared/agent.js';
+import { DEFINITION_MARK, passageBlocks } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
 import { distinctTerms } from './terms.js';
 
@@ -19,28 +20,74 @@ export interface ComposedAnswer {
 
 interface Candidate {
   hitIndex: number;
+  /** Reading order within the passage. */
   position: number;
+  /** Paragraph of the passage the sentence sits in. */
+  block: number;
   sentence: string;
+  /** A table row, quoted whole: it carries its labels in its text. */
+  row: boolean;
+  /** The definition term or nothing. */
+  label?: string;
+  /** Terms of the sentence and of its label. */
   terms: Set<string>;
+  /** The next sentence, quoted with this one because it holds the value the question asks for. */
+  neighbour?: Candidate;
   score: number;
 }
 
 const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 const MAX_SENTENCE_CHARS = 600;
+/** Shorter sentences ("See below.") are quoted only as the neighbour of a longer one. */
+const MIN_QUOTED_CHARS = 12;
 /** A long question is rarely answered by one passage holding half its words: coverage counts at most this many. */
 const COVERAGE_TERMS = 5;
+/** Most sentences an answer quotes, neighbours included. */
+const MAX_ANSWER_SENTENCES = 5;
+/** A sentence scoring below this share of the best one answers something else: it is not quoted. */
+const RELATIVE_FLOOR = 0.5;
+/** A row scoring at least this share of a better row of its table is a tie, not a sibling. */
+const SIBLING_ROW_TIE = 0.9;
+/** Added to a sentence's score (question terms held, 0 to 1) when it spells all the question's literals. */
+const LITERAL_BONUS = 0.3;
+/** How far after a sentence its neighbour holding the value asked for may be. */
+const NEIGHBOUR_REACH = 3;
 
-/** Markdown headings name a passage rather than say something: they are never quoted. */
-const HEADING_LINE = /^ {0,3}#{1,6}\s.*$/gm;
+/**
+ * The term a passage opening with a definition paragraph continues: the chunker ends its heading
+ * path with it.
+ */
+function openTerm(hit: SearchHit): string | undefined {
+  return hit.text.startsWith(DEFINITION_MARK) ? hit.source.headingPath?.at(-1) : undefined;
+}
 
-function splitSentences(text: string): string[] {
-  const found: string[] = [];
-  for (const paragraph of text.replace(HEADING_LINE, '').split(/\n\s*\n/)) {
-    for (const { segment } of sentences.segment(paragraph.replace(/\s+/g, ' '))) {
-      const sentence = segment.trim();
-      if (sentence.length >= 12 && sentence.length <= MAX_SENTENCE_CHARS) found.push(sentence);
+/**
+ * The sentences of a passage in reading order with the term they define. Headings name a passage
+ * rather than say something, and code is not prose: neither is quoted. A table row is quoted
+ * whole, labels included.
+ */
+function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
+  const found: Candidate[] = [];
+  passageBlocks(hit.text, openTerm(hit)).forEach((block, blockIndex) => {
+    if (block.kind === 'heading' || block.kind === 'code') return;
+    const parts =
+      block.kind === 'row'
+        ? [block.text]
+        : [...sentences.segment(block.text.replace(/\s+/g, ' '))].map(({ segment }) => segment.trim());
+    for (const sentence of parts) {
+      if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS) continue;
+      found.push({
+        hitIndex,
+        position: found.length,
+        block: blockIndex,
+        sentence,
+        row: block.kind === 'row',
+        ...(block.term ? { label: block.term } : {}),
+        terms: distinctTerms(`${block.term ?? ''} ${sentence}`),
+        score: 0,
+      });
     }
-  }
+  });
   return found;
 }
 
@@ -50,7 +97,12 @@ const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   return shared;
 };
 
-/** A passage is relevant when it (with its title and heading) holds enough of the question's terms. */
+const passageContext = (hit: SearchHit): string =>
+  [hit.source.title, ...(hit.source.headingPath ?? (hit.source.heading ? [hit.source.heading] : []))].join(
+    ' ',
+  );
+
+/** A passage is relevant when it (with its title and headings) holds enough of the question's terms. */
 function relevantHits(
   hits: readonly SearchHit[],
   questionTerms: ReadonlySet<string>,
@@ -59,62 +111,178 @@ function relevantHits(
   const needed = Math.max(1, Math.ceil(Math.min(questionTerms.size, COVERAGE_TERMS) * minCoverage));
   const relevant: number[] = [];
   hits.forEach((hit, index) => {
-    const terms = distinctTerms(`${hit.source.title} ${hit.source.heading ?? ''} ${hit.text}`);
+    const terms = distinctTerms(`${passageContext(hit)} ${hit.text}`);
     if (overlap(questionTerms, terms) >= needed) relevant.push(index);
   });
   return relevant;
 }
 
+/** Names and numbers ("uuid5", "418", "version 4") single out one entry among its siblings. */
+const isExactTerm = (term: string): boolean => /\d/.test(term);
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Scores every sentence of the relevant passages by the question terms it holds, rarer terms
- * weighing more, with a small bonus for the passage's rank. When no sentence holds any term (the
- * passages matched through their titles, as in "summarize <title>"), each passage offers its
- * opening sentences instead.
+ * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
+ * beside 'h'), dotted names (gc.auto, sys.float_info.dig) and names with digits (uuid5), each as
+ * a case-sensitive pattern.
+ */
+function questionLiterals(question: string): RegExp[] {
+  const quoted = [...question.matchAll(/[`'"‘“]([^\s`'"‘’“”]{1,40})[`'"’”]/g)].map((match) => match[1]!);
+  const names =
+    question.match(/[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b/g) ?? [];
+  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, ''))])].map(
+    (literal) => new RegExp(`(?<![\\w])${escapeRegExp(literal)}(?![\\w])`),
+  );
+}
+
+/** Share of the question's literals a sentence (or the term it defines) spells exactly. */
+function literalShare(candidate: Candidate, literals: readonly RegExp[]): number {
+  if (literals.length === 0) return 0;
+  const text = `${candidate.label ?? ''} ${candidate.sentence}`;
+  return literals.filter((literal) => literal.test(text)).length / literals.length;
+}
+
+/**
+ * Scores every sentence of the relevant passages by the question terms it (with the term it
+ * defines and the neighbour holding the value asked for) holds, rarer terms weighing more and
+ * names with digits twice, plus a bonus for spelling the question's literals exactly, a little
+ * for terms only the passage's title or headings hold and for the passage's rank. When no
+ * sentence holds any term (the passages matched through their titles, as in "summarize
+ * <title>"), each passage offers its opening sentences instead.
  */
 function scoreSentences(
   hits: readonly SearchHit[],
   relevant: readonly number[],
   queryTerms: ReadonlySet<string>,
+  question: string,
+  questionTerms: ReadonlySet<string>,
 ): Candidate[] {
-  const candidates: Candidate[] = [];
-  for (const hitIndex of relevant) {
-    splitSentences(hits[hitIndex]?.text ?? '').forEach((sentence, position) =>
-      candidates.push({ hitIndex, position, sentence, terms: distinctTerms(sentence), score: 0 }),
-    );
+  const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
+  for (const candidate of candidates) {
+    const neighbour = valueNeighbour(candidate, candidates, question, questionTerms);
+    if (neighbour) candidate.neighbour = neighbour;
   }
+  const has = (candidate: Candidate, term: string): boolean =>
+    candidate.terms.has(term) || candidate.neighbour?.terms.has(term) === true;
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
     for (const term of queryTerms)
-      if (candidate.terms.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+      if (has(candidate, term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const weight = (term: string): number =>
-    Math.log(1 + candidates.length / (frequency.get(term) ?? candidates.length));
+    Math.log(1 + candidates.length / (frequency.get(term) ?? candidates.length)) *
+    (isExactTerm(term) ? 2 : 1);
   let total = 0;
   for (const term of queryTerms) total += weight(term);
+  const contextTerms = new Map(
+    relevant.map((hitIndex) => [hitIndex, distinctTerms(passageContext(hits[hitIndex]!))]),
+  );
+  const literals = questionLiterals(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   for (const candidate of candidates) {
+    if (candidate.sentence.length < MIN_QUOTED_CHARS) continue;
     let matched = 0;
-    for (const term of queryTerms) if (candidate.terms.has(term)) matched += weight(term);
-    if (matched > 0) candidate.score = matched / (total || 1) + rankBonus(candidate);
+    let context = 0;
+    for (const term of queryTerms) {
+      if (has(candidate, term)) matched += weight(term);
+      else if (contextTerms.get(candidate.hitIndex)?.has(term)) context += weight(term);
+    }
+    if (matched > 0)
+      candidate.score =
+        (matched + 0.3 * context) / (total || 1) +
+        LITERAL_BONUS * literalShare(candidate, literals) +
+        rankBonus(candidate);
   }
   const matching = candidates.filter((candidate) => candidate.score > 0);
-  if (matching.length > 0) return matching;
-  const openings = candidates.filter((candidate) => candidate.position < 2);
-  for (const candidate of openings) candidate.score = rankBonus(candidate) - candidate.position * 0.01;
-  return openings;
+  if (matching.length > 0) return candidates;
+  for (const candidate of candidates)
+    if (candidate.position < 2 && candidate.sentence.length >= MIN_QUOTED_CHARS)
+      candidate.score = rankBonus(candidate) - candidate.position * 0.01;
+  return candidates;
 }
 
-/** Picks the best sentences, skipping ones that say nearly the same as one already picked. */
-function selectSentences(candidates: Candidate[], maxSentences: number): Candidate[] {
-  const picked: Candidate[] = [];
-  for (const candidate of [...candidates].sort((a, b) => b.score - a.score)) {
-    if (picked.length >= maxSentences) break;
-    const repeats = picked.some(
+/** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
+const ASKS_FOR_VALUE =
+  /\b(default|defaults|value|values|how (many|much|long|large|big|often)|max(imum)?|min(imum)?|limits?|size|number|port|level|width|height|depth|length|precision|timeout|range|version)\b/i;
+const VALUE_WORDS = /\b(defaults?|defaulting|maximum|minimum|limit(ed)?|at (most|least)|always|currently)\b/i;
+
+/** Whether a sentence states a value the question does not already name. */
+function holdsValue(
+  candidate: Candidate,
+  questionTerms: ReadonlySet<string>,
+  wantsDefault: boolean,
+): boolean {
+  if (wantsDefault) return /\bdefault/i.test(candidate.sentence);
+  if (VALUE_WORDS.test(candidate.sentence)) return true;
+  return [...distinctTerms(candidate.sentence)].some((term) => /\d/.test(term) && !questionTerms.has(term));
+}
+
+/**
+ * The sentence after `picked` (within NEIGHBOUR_REACH, in the same paragraph or the same
+ * definition) that holds the value the question asks for, when `picked` itself does not.
+ */
+function valueNeighbour(
+  picked: Candidate,
+  candidates: readonly Candidate[],
+  question: string,
+  questionTerms: ReadonlySet<string>,
+): Candidate | undefined {
+  if (!ASKS_FOR_VALUE.test(question)) return undefined;
+  const wantsDefault = /\bdefaults?\b/i.test(question);
+  if (holdsValue(picked, questionTerms, wantsDefault)) return undefined;
+  const index = candidates.indexOf(picked);
+  for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
+    const together =
+      next.hitIndex === picked.hitIndex &&
+      (next.block === picked.block || (picked.label !== undefined && next.label === picked.label));
+    if (!together) return undefined;
+    if (holdsValue(next, questionTerms, wantsDefault)) return next;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a better row of the same table was already picked: rows of one table are siblings, and
+ * the one that answers holds the question's distinguishing term; a near tie (a question about
+ * two rows) keeps both.
+ */
+function outranksSiblingRow(candidate: Candidate, picked: readonly Candidate[]): boolean {
+  return (
+    candidate.row &&
+    picked.some(
       (other) =>
+        other.row && other.hitIndex === candidate.hitIndex && candidate.score < other.score * SIBLING_ROW_TIE,
+    )
+  );
+}
+
+/**
+ * Picks the best sentences, skipping ones that say nearly the same as one already picked, each
+ * with its neighbour when that neighbour holds the value asked for, at most MAX_ANSWER_SENTENCES
+ * in all.
+ */
+function selectSentences(candidates: readonly Candidate[], maxSentences: number): Candidate[] {
+  const picked: Candidate[] = [];
+  const repeats = (candidate: Candidate): boolean =>
+    picked.some(
+      (other) =>
+        other === candidate ||
         overlap(other.terms, candidate.terms) /
           Math.max(1, Math.min(other.terms.size, candidate.terms.size)) >
-        0.8,
+          0.8,
     );
-    if (!repeats) picked.push(candidate);
+  let chosen = 0;
+  const ranked = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
+  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  for (const candidate of ranked) {
+    if (candidate.score < floor) break;
+    if (chosen >= maxSentences || picked.length >= MAX_ANSWER_SENTENCES) break;
+    if (repeats(candidate) || outranksSiblingRow(candidate, picked)) continue;
+    const { neighbour } = candidate;
+    const adding = neighbour && !picked.includes(neighbour) ? [candidate, neighbour] : [candidate];
+    if (picked.length + adding.length > MAX_ANSWER_SENTENCES) continue;
+    picked.push(...adding);
+    chosen++;
   }
   return picked;
 }
@@ -127,16 +295,10 @@ function summarySentences(
   relevant: readonly number[],
   maxSentences: number,
 ): Candidate[] {
-  const candidates = relevant.flatMap((hitIndex) =>
-    splitSentences(hits[hitIndex]?.text ?? '').map((sentence, position): Candidate => ({
-      hitIndex,
-      position,
-      sentence,
-      terms: distinctTerms(sentence),
-      score: 0,
-    })),
-  );
-  return candidates.slice(0, maxSentences);
+  return relevant
+    .flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!))
+    .filter((candidate) => candidate.sentence.length >= MIN_QUOTED_CHARS)
+    .slice(0, maxSentences);
 }
 
 /** Passages in the order of their best sentence; within a passage, sentences in reading order. */
@@ -145,6 +307,17 @@ function orderForReading(picked: Candidate[]): Candidate[] {
   return [...picked].sort(
     (a, b) => passageOrder.indexOf(a.hitIndex) - passageOrder.indexOf(b.hitIndex) || a.position - b.position,
   );
+}
+
+/**
+ * A definition's first quoted sentence names the term it defines ("gc.auto: … "), unless it
+ * already does: quoted alone, "This defaults to 250." would not say what does.
+ */
+function withLabel(candidate: Candidate, previous: Candidate | undefined): string {
+  const { label, sentence } = candidate;
+  if (!label || sentence.includes(label)) return sentence;
+  if (previous?.hitIndex === candidate.hitIndex && previous.label === label) return sentence;
+  return `${label}: ${sentence}`;
 }
 
 export function noAnswerText(question: string, namespace: string): string {
@@ -173,20 +346,25 @@ export function composeExtractiveAnswer(
   const picked =
     SUMMARY_REQUEST.test(input.question) && relevant.length > 0
       ? summarySentences(input.hits, relevant, maxSentences)
-      : orderForReading(selectSentences(scoreSentences(input.hits, relevant, queryTerms), maxSentences));
+      : orderForReading(
+          selectSentences(
+            scoreSentences(input.hits, relevant, queryTerms, input.question, relevanceTerms),
+            maxSentences,
+          ),
+        );
   if (picked.length === 0) {
     return { text: noAnswerText(input.question, input.namespace), citations: [], answered: false };
   }
   const numbers = new Map<number, number>();
   const citations: Citation[] = [];
-  const quoted = picked.map((candidate) => {
+  const quoted = picked.map((candidate, i) => {
     let n = numbers.get(candidate.hitIndex);
     if (n === undefined) {
       n = citations.length + 1;
       numbers.set(candidate.hitIndex, n);
       citations.push(citationFor(input.hits[candidate.hitIndex]!, n));
     }
-    return `${candidate.sentence} [${n}]`;
+    return `${withLabel(candidate, picked[i - 1])} [${n}]`;
   });
   return { text: `${quoted.join(' ')}\n\n${sourcesList(citations)}`, citations, answered: true };
 }

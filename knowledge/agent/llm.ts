@@ -23,19 +23,26 @@ export class LanguageModelError extends Error {
 
 const INSTRUCTIONS =
   'You answer questions using only the numbered passages you are given. ' +
+  'Each passage is headed by its document and the headings it sits under. ' +
+  'A table row reads "Column: value | Column: value"; a line starting with ": " defines the term on the line above it. ' +
   'Cite every statement with the number of its passage in square brackets, like [1] or [2]. ' +
   'If the passages do not contain the answer, say that they do not. ' +
   'Never use knowledge from outside the passages. Do not add a list of sources: it is appended for you.';
 
+/** `Title › Heading › Term, p. 3`: where a passage sits, its headings (and term) included. */
+function passagePlace(hit: SearchHit): string {
+  const { title, page, heading, headingPath } = hit.source;
+  const headings = (headingPath ?? (heading !== undefined ? [heading] : [])).filter(
+    (text, i) => !(i === 0 && text === title),
+  );
+  return [[title, ...headings].join(' › '), page !== undefined ? `p. ${page}` : undefined]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The passages as the model reads them: tables as labelled rows and terms above their definitions, as the loaders keep them. */
 function passagesBlock(hits: readonly SearchHit[]): string {
-  return hits
-    .map((hit, index) => {
-      const where = [hit.source.title, hit.source.page !== undefined ? `p. ${hit.source.page}` : undefined]
-        .filter(Boolean)
-        .join(', ');
-      return `[${index + 1}] (${where})\n${hit.text.trim()}`;
-    })
-    .join('\n\n');
+  return hits.map((hit, index) => `[${index + 1}] (${passagePlace(hit)})\n${hit.text.trim()}`).join('\n\n');
 }
 
 export function buildPrompt(

@@ -2,10 +2,13 @@
  * HTML as Markdown: the page's main content (its `<main>`, or its only `<article>`, else the
  * body) without navigation, page headers and footers, scripts, styles, forms or hidden parts.
  * Headings become `#` headings for the chunker; links keep their text and drop their targets,
- * images keep their alt text, since addresses are noise in a passage.
+ * images keep their alt text, since addresses are noise in a passage. Tables become one line per
+ * row whose cells keep their column headers, and definition lists (API entries, options,
+ * configuration variables) keep each term above its definition, as knowledge/structure.ts says.
  */
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { DEFINITION_MARK, tableRowText } from '../structure.js';
 import { firstHeading } from './markdown.js';
 import { cleanTitle, normalizeText } from './normalize.js';
 
@@ -36,6 +39,8 @@ const NEVER_CONTENT = [
   '[role="search"]',
   '[aria-hidden="true"]',
   '[hidden]',
+  // Sphinx's permalink marks (¶) after headings and terms.
+  'a.headerlink',
 ].join(', ');
 
 const markdown = new TurndownService({
@@ -45,10 +50,72 @@ const markdown = new TurndownService({
 });
 // Passages are read as text, not rendered: Markdown escapes (`snake\_case`) would only be noise.
 markdown.escape = (text) => text;
-markdown.addRule('linkText', { filter: 'a', replacement: (content) => content }).addRule('imageAlt', {
-  filter: 'img',
-  replacement: (_content, node) => (node as HTMLElement).getAttribute('alt')?.trim() ?? '',
-});
+markdown
+  .addRule('linkText', { filter: 'a', replacement: (content) => content })
+  .addRule('imageAlt', {
+    filter: 'img',
+    replacement: (_content, node) => (node as HTMLElement).getAttribute('alt')?.trim() ?? '',
+  })
+  // Preformatted text is code (synopses, shell sessions, listings), with or without a <code> inside.
+  .addRule('preformatted', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstElementChild?.nodeName !== 'CODE',
+    replacement: (_content, node) =>
+      `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n+$/, '')}\n\`\`\`\n\n`,
+  })
+  .addRule('tableRows', { filter: 'table', replacement: (_content, node) => tableText(node as Element) })
+  .addRule('definitionTerm', {
+    filter: 'dt',
+    replacement: (_content, node) => `\n\n${flat(node.textContent ?? '')}\n`,
+  })
+  .addRule('definition', {
+    filter: 'dd',
+    replacement: (content) => {
+      const text = content.trim();
+      if (text === '') return '';
+      return `\n${text.startsWith(DEFINITION_MARK) ? text : DEFINITION_MARK + text}\n\n`;
+    },
+  });
+
+const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** A table as one paragraph per row, each cell labelled by its column header when there is one. */
+function tableText(table: Element): string {
+  const rows = [...table.querySelectorAll('tr')].filter((row) => row.closest('table') === table);
+  const cells = (row: Element) =>
+    [...row.children]
+      .filter((cell) => /^T[HD]$/.test(cell.tagName))
+      .map((cell) => markdown.turndown(cell.innerHTML));
+  const first = rows[0];
+  const headed =
+    first !== undefined &&
+    (first.parentElement?.tagName === 'THEAD' || [...first.children].every((cell) => cell.tagName === 'TH'));
+  const headers = headed && first ? cells(first) : [];
+  const body = (headed ? rows.slice(1) : rows).map((row) => tableRowText(headers, cells(row)));
+  const caption = flat(table.querySelector('caption')?.textContent ?? '');
+  return `\n\n${[caption, ...body].filter((line) => line !== '').join('\n\n')}\n\n`;
+}
+
+/**
+ * Definition lists, before conversion: several terms of one definition (`-s`, `--signoff`) become
+ * one, and every paragraph of a definition starts with the mark that ties it to its term.
+ */
+function markDefinitions(root: Element): void {
+  for (const term of root.querySelectorAll('dt')) {
+    let next = term.nextElementSibling;
+    while (next?.tagName === 'DT') {
+      term.textContent = `${flat(term.textContent ?? '')}, ${flat(next.textContent ?? '')}`;
+      const merged = next;
+      next = next.nextElementSibling;
+      merged.remove();
+    }
+  }
+  for (const paragraph of root.querySelectorAll('dd p')) {
+    const definition = paragraph.closest('dd');
+    if (definition && paragraph.closest('li, table, pre, blockquote, dl') === definition.closest('dl')) {
+      paragraph.prepend(DEFINITION_MARK);
+    }
+  }
+}
 
 export function readHtml(html: string): HtmlText {
   const { document } = parseHTML(html);
@@ -58,6 +125,7 @@ export function readHtml(html: string): HtmlText {
   for (const element of root.querySelectorAll('header, footer')) {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
   }
+  markDefinitions(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
   return { text, title };

@@ -1,9 +1,11 @@
 /**
  * Markdown and MDX as indexable text: front matter read for its title and removed, MDX's
  * import/export blocks, JSX tags and `{expressions}` dropped (their children kept), setext
- * headings rewritten as `#` headings so the chunker sees one heading syntax.
+ * headings rewritten as `#` headings so the chunker sees one heading syntax, and pipe tables
+ * rewritten as one paragraph per row whose cells keep their column headers (knowledge/structure.ts).
  */
 import { parse as parseYaml } from 'yaml';
+import { tableRowText } from '../structure.js';
 import { cleanTitle, normalizeText } from './normalize.js';
 
 export interface MarkdownText {
@@ -31,7 +33,7 @@ export function readMarkdown(raw: string, options: { mdx: boolean }): MarkdownTe
     }
   }
   const lines = options.mdx ? withoutMdxSyntax(body.split('\n')) : body.split('\n');
-  const text = normalizeText(withAtxHeadings(lines).join('\n'));
+  const text = normalizeText(withTableRows(withAtxHeadings(lines)).join('\n'));
   return { text, title: title ?? firstHeading(text), warnings };
 }
 
@@ -81,6 +83,46 @@ function withAtxHeadings(lines: string[]): string[] {
     } else {
       out.push(line);
     }
+  }
+  return out;
+}
+
+const TABLE_DELIMITER_ROW = /^ {0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/** The cells of a pipe-table line: split at pipes that are not escaped, outer pipes dropped. */
+function tableCells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.replace(/\\\|/g, '|').trim());
+}
+
+/** A pipe table (header line, delimiter row, body lines) becomes one paragraph per body row. */
+function withTableRows(lines: string[]): string[] {
+  const out: string[] = [];
+  const marked = [...linesWithFences(lines)];
+  for (let i = 0; i < marked.length; i++) {
+    const { line, fenced } = marked[i]!;
+    const delimiter = marked[i + 1];
+    const isTable =
+      !fenced &&
+      line.includes('|') &&
+      delimiter !== undefined &&
+      !delimiter.fenced &&
+      delimiter.line.includes('-') &&
+      TABLE_DELIMITER_ROW.test(delimiter.line);
+    if (!isTable) {
+      out.push(line);
+      continue;
+    }
+    const headers = tableCells(line);
+    out.push('');
+    for (i += 2; i < marked.length && !marked[i]!.fenced && marked[i]!.line.includes('|'); i++) {
+      out.push(tableRowText(headers, tableCells(marked[i]!.line)), '');
+    }
+    i--;
   }
   return out;
 }

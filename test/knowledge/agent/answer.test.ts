@@ -101,8 +101,36 @@ describe('answerChat', () => {
     expect(sent.headers.authorization).toBe('Bearer sk-test-secret');
     const body = JSON.parse(sent.body) as { model: string; messages: { content: string }[] };
     expect(body.model).toBe('test-model');
-    expect(body.messages[1]!.content).toContain('[1] (Index design)\nOrama keeps one index per namespace.');
+    expect(body.messages[1]!.content).toContain(
+      '[1] (Index design › Orama)\nOrama keeps one index per namespace.',
+    );
     expect(body.messages[1]!.content).toContain('[2] (Limits)\nThe index holds');
+  });
+
+  it('gives the model the structured passages: heading path, page, row labels and terms', async () => {
+    provider = await startRecordingServer((_req, res) =>
+      sendJson(res, 200, completion('WARNING is 30 [1].')),
+    );
+    const structured: SearchHit[] = [
+      {
+        text: 'Level: WARNING | Numeric value: 30\n\nlogging.basicConfig(**kwargs)\n: Does basic configuration.',
+        score: 2,
+        source: {
+          documentId: 'logging',
+          title: 'logging',
+          page: 12,
+          heading: 'Logging Levels',
+          headingPath: ['logging', 'Module-Level Functions', 'Logging Levels'],
+        },
+      },
+    ];
+    await answerChat(ask('@agent value of WARNING'), { search: () => structured }, withModel());
+    const body = JSON.parse(provider.requests[0]!.body) as { messages: { content: string }[] };
+    expect(body.messages[0]!.content).toContain('A table row reads "Column: value | Column: value"');
+    expect(body.messages[1]!.content).toContain(
+      '[1] (logging › Module-Level Functions › Logging Levels, p. 12)\n' +
+        'Level: WARNING | Numeric value: 30\n\nlogging.basicConfig(**kwargs)\n: Does basic configuration.',
+    );
   });
 
   it('removes a citation of a passage the model was not given', async () => {

@@ -110,3 +110,121 @@ describe('composeExtractiveAnswer on Markdown passages', () => {
     expect(answer.text).toMatch(/^Lift grows with the angle of attack until the wing stalls\. \[1\]/);
   });
 });
+
+/** Passages shaped as the loaders write real manuals: definitions under terms, tables as labelled rows. */
+const manual = (text: string, documentId: string, heading?: string): SearchHit => ({
+  text,
+  score: 1,
+  source: {
+    documentId,
+    title: `${documentId} manual`,
+    ...(heading ? { heading, headingPath: [`${documentId} manual`, heading] } : {}),
+  },
+});
+
+const answerTo = (question: string, given: SearchHit[]) => {
+  const answer = composeExtractiveAnswer({
+    question,
+    retrievalQuery: question,
+    namespace: 'docs',
+    hits: given,
+  });
+  return { ...answer, body: answer.text.slice(0, answer.text.indexOf('\n\nSources:')) };
+};
+
+describe('composeExtractiveAnswer on manuals', () => {
+  it('quotes the neighbour sentence that holds the default value with the sentence it follows', () => {
+    const { body } = answerTo('What is the default value of shared_buffers?', [
+      manual(
+        'shared_buffers (integer)\n: Sets the amount of memory the database server uses for shared memory buffers. ' +
+          'The default is typically 128 megabytes (128MB), but might be less if your kernel settings will not support it. ' +
+          'This setting must be at least 128 kilobytes.',
+        'config',
+        'Memory',
+      ),
+    ]);
+    expect(body).toMatch(/Sets the amount of memory .* \[1\] The default is typically 128 megabytes/);
+  });
+
+  it('quotes a sentence alone when it holds the value itself', () => {
+    const { body } = answerTo('What is the default pack window size?', [
+      manual(
+        'pack.window\n: The window size defaults to 10. Larger windows compress better and more slowly.',
+        'git',
+      ),
+      manual('The window of a car is large and opens.', 'car'),
+    ]);
+    expect(body).toBe('pack.window: The window size defaults to 10. [1]');
+  });
+
+  it('names the term a quoted definition sentence refers to', () => {
+    const { body } = answerTo('How many loose objects trigger gc.auto?', [
+      manual(
+        'gc.auto\n: When there are approximately more than this many loose objects in the repository, ' +
+          'git gc --auto will pack them. The default value is 6700.',
+        'git',
+      ),
+    ]);
+    expect(body).toMatch(/^gc\.auto: When there are approximately more than this many loose objects/);
+  });
+
+  it('quotes a table row whole, with its row and column labels', () => {
+    const { body } = answerTo('What is the numeric value of the WARNING level?', [
+      manual(
+        'The numeric values of logging levels are given in the following table.\n\n' +
+          'Level: CRITICAL | Numeric value: 50\n\nLevel: WARNING | Numeric value: 30\n\nLevel: INFO | Numeric value: 20',
+        'logging',
+        'Logging Levels',
+      ),
+    ]);
+    expect(body).toContain('Level: WARNING | Numeric value: 30 [1]');
+    expect(body).not.toContain('Level: INFO');
+  });
+
+  it('prefers the entry whose name the question spells exactly over its siblings', () => {
+    const { body } = answerTo('Which hash does uuid5 use to generate a UUID?', [
+      manual(
+        'uuid.uuid3(namespace, name)\n: Generate a UUID based on the MD5 hash of a namespace identifier and a name.\n\n' +
+          'uuid.uuid5(namespace, name)\n: Generate a UUID based on the SHA-1 hash of a namespace identifier and a name.',
+        'uuid',
+      ),
+    ]);
+    expect(body.split(' [1]')[0]).toBe(
+      'uuid.uuid5(namespace, name): Generate a UUID based on the SHA-1 hash of a namespace identifier and a name.',
+    );
+  });
+
+  it('prefers the row whose quoted code matches the question case for case', () => {
+    const { body } = answerTo("Which C type does the type code 'H' stand for?", [
+      manual(
+        "Type code: 'h' | C Type: signed short | Minimum size in bytes: 2\n\n" +
+          "Type code: 'H' | C Type: unsigned short | Minimum size in bytes: 2",
+        'array',
+      ),
+    ]);
+    expect(body.split(' [1]')[0]).toBe("Type code: 'H' | C Type: unsigned short | Minimum size in bytes: 2");
+  });
+
+  it('never quotes code blocks', () => {
+    const { body } = answerTo('How do I start a bisect session?', [
+      manual(
+        '```\n$ git bisect start\n$ git bisect bad\n```\n\nA bisect session starts with git bisect start.',
+        'git',
+      ),
+    ]);
+    expect(body).toBe('A bisect session starts with git bisect start. [1]');
+  });
+
+  it('quotes at most five sentences, every one cited', () => {
+    const many = Array.from({ length: 8 }, (_, i) =>
+      manual(
+        `option${i}\n: The buffer limit of option ${i} is set here. The default limit is ${i + 1} megabytes.`,
+        `doc${i}`,
+      ),
+    );
+    const { body } = answerTo('What is the default buffer limit?', many);
+    const sentences = body.split(/(?<=\[\d+\])\s+/);
+    expect(sentences.length).toBeLessThanOrEqual(5);
+    for (const sentence of sentences) expect(sentence).toMatch(/ \[\d+\]$/);
+  });
+});

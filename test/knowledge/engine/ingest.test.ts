@@ -31,7 +31,7 @@ describe('ingesting sources', () => {
     expect(hit?.source.documentId).toBe(result?.documentId);
   });
 
-  it('cites the path and heading of a Markdown passage', async () => {
+  it('cites the path, heading and heading path of a Markdown passage', async () => {
     const { engine, namespace, sources } = await sharedSetup();
     await writeFiles(sources, {
       'guide.md': '# Beekeeping\n\n## Winter\n\nFeed the colony fondant when frost arrives.\n',
@@ -42,6 +42,7 @@ describe('ingesting sources', () => {
       title: 'Beekeeping',
       path: join(sources, 'guide.md'),
       heading: 'Winter',
+      headingPath: ['Beekeeping', 'Winter'],
     });
   });
 

@@ -1,0 +1,227 @@
+/**
+ * Answer benchmark on real manuals (`npm run bench:answers`): each question set in bench/answers/
+ * names a manual installed from Debian; its files are ingested THROUGH THE AGENT HTTP API (the real
+ * agent server on an ephemeral port), then every question goes to searchDocs (top 5) and to
+ * generate (extractive composer, no language model). Per manual it reports:
+ * - ingest time of the folder;
+ * - search hit@5: an expected page among searchDocs' first five results;
+ * - cites expected: the answer cites an expected page (a file of the manual, or a PDF page number);
+ * - answer hits: the answer's text (before `Sources:`, as displayed: without inline Markdown marks)
+ *   matches the answer pattern AND it cites an expected page.
+ * - citation marks per answer (median/max): ` [n]` marks in the answer's text; the composer quotes
+ *   at most 5 sentences, one mark each, but a quoted row may hold a document's own `[1]`.
+ * Prints a table and writes bench/results/answers.json with the misses listed.
+ *
+ *   npx tsx bench/answers.ts [--only python-library,git] [--verbose]
+ */
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import type { Citation, GenerateResponse, SearchResponse, SourceRef } from '../shared/agent.js';
+import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+});
+
+const QuestionSet = z.object({
+  manual: z.string(),
+  package: z.string(),
+  root: z.string(),
+  include: z.string(),
+  questions: z
+    .array(
+      z.object({
+        question: z.string().min(1),
+        pages: z.array(z.union([z.string(), z.number().int().positive()])).min(1),
+        answer: z.string().min(1),
+      }),
+    )
+    .min(1),
+});
+type QuestionSet = z.infer<typeof QuestionSet>;
+type Page = QuestionSet['questions'][number]['pages'][number];
+
+/** Files under `root` whose path relative to it matches `include`, in a stable order. */
+async function manualFiles(root: string, include: RegExp): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .filter((path) => include.test(path))
+    .sort();
+}
+
+/** Whether a passage's source is one of the expected pages: a file of the manual, or a PDF page. */
+function isExpected(source: Pick<SourceRef, 'path' | 'page'>, pages: readonly Page[], copy: string): boolean {
+  return pages.some((page) =>
+    typeof page === 'number'
+      ? source.page === page
+      : source.path !== undefined && relative(copy, source.path).split(sep).join('/') === page,
+  );
+}
+
+/** An answer as the widget shows it: inline code and emphasis marks are formatting, not text. */
+const displayed = (markdown: string): string =>
+  markdown
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)?)\2(?=[\s).,;:!?]|$)/g, '$1$3');
+
+const percent = (count: number, total: number): number => Number(((100 * count) / total).toFixed(1));
+
+const setsDir = join(repo, 'bench/answers');
+const only = values.only?.split(',').map((name) => name.trim());
+const setNames = (await readdir(setsDir))
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => basename(name, '.json'))
+  .filter((name) => !only || only.includes(name))
+  .sort();
+
+const root = await mkdtemp(join(tmpdir(), 'parley-bench-answers-'));
+const dataDir = join(root, 'data');
+// Rate limiting would throttle the measurement itself: the bench lifts it.
+const config = agentConfigFromEnv({ INGEST_ROOTS: root, AGENT_RATE_LIMIT: '100000000' }, dataDir);
+const engine = await openAgentEngine(dataDir, config);
+const server = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0 });
+const post = async <T>(path: string, body: unknown): Promise<T> => {
+  const response = await fetch(`${server.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+};
+
+const manuals: Record<string, unknown>[] = [];
+const rows: Record<string, Record<string, string | number>> = {};
+try {
+  for (const name of setNames) {
+    const set = QuestionSet.parse(JSON.parse(await readFile(join(setsDir, `${name}.json`), 'utf8')));
+    if (!(await stat(set.root).catch(() => undefined))) {
+      console.log(`${name}: ${set.root} is missing — install it with: sudo apt-get install ${set.package}`);
+      manuals.push({ name, manual: set.manual, skipped: `${set.root} is missing` });
+      continue;
+    }
+    // A copy holding only the included files, so the folder ingested is exactly the manual.
+    const copy = join(root, name);
+    const files = await manualFiles(set.root, new RegExp(set.include));
+    for (const file of files) {
+      await mkdir(dirname(join(copy, file)), { recursive: true });
+      await copyFile(join(set.root, file), join(copy, file));
+    }
+    const namespace = name.replace(/[^a-z0-9._-]/g, '-');
+    const ingestStart = performance.now();
+    const ingested = await post<{ results: { status: string }[] }>('/tools/ingestSources', {
+      namespace,
+      sources: [copy],
+    });
+    const ingestSeconds = (performance.now() - ingestStart) / 1000;
+
+    let searchHits = 0;
+    let citesExpected = 0;
+    let answerHits = 0;
+    const misses: Record<string, unknown>[] = [];
+    const generateMs: number[] = [];
+    const citationMarks: number[] = [];
+    for (const { question, pages, answer } of set.questions) {
+      const search = await post<SearchResponse>('/tools/searchDocs', {
+        query: question,
+        namespace,
+        maxResults: 5,
+      });
+      const searchHit = search.results.some((hit) => isExpected(hit.source, pages, copy));
+      const start = performance.now();
+      const generated = await post<GenerateResponse>('/agents/knowledge/generate', {
+        messages: [{ role: 'user', content: question }],
+        toolParams: { namespace },
+        requireMention: false,
+      });
+      generateMs.push(performance.now() - start);
+      const cited = generated.sources.some((source: Citation) => isExpected(source, pages, copy));
+      const body = displayed(generated.text.split(/\n\nSources:\n/)[0] ?? '');
+      const hit = cited && new RegExp(answer, 'i').test(body);
+      citationMarks.push(body.match(/ \[\d+\](?= |$)/g)?.length ?? 0);
+      searchHits += Number(searchHit);
+      citesExpected += Number(cited);
+      answerHits += Number(hit);
+      if (!hit) {
+        misses.push({
+          question,
+          searchHit,
+          cited,
+          answer: body,
+          citedPages: generated.sources.map(
+            (source) =>
+              source.page ?? (source.path ? relative(copy, source.path).split(sep).join('/') : source.title),
+          ),
+        });
+        if (values.verbose) console.log(`MISS ${question}\n  ${body}\n`);
+      }
+    }
+    const total = set.questions.length;
+    generateMs.sort((a, b) => a - b);
+    const result = {
+      name,
+      manual: set.manual,
+      package: set.package,
+      files: files.length,
+      indexed: ingested.results.filter((r) => r.status === 'indexed').length,
+      ingestSeconds: Number(ingestSeconds.toFixed(2)),
+      questions: total,
+      searchHitAt5: percent(searchHits, total),
+      citesExpectedPage: percent(citesExpected, total),
+      answerHits: percent(answerHits, total),
+      generateMedianMs: Number((generateMs[Math.floor(generateMs.length / 2)] ?? 0).toFixed(1)),
+      medianCitationMarks: citationMarks.sort((a, b) => a - b)[Math.floor(citationMarks.length / 2)] ?? 0,
+      maxCitationMarks: Math.max(...citationMarks),
+      misses,
+    };
+    manuals.push(result);
+    rows[name] = {
+      files: result.files,
+      'ingest (s)': result.ingestSeconds,
+      questions: total,
+      'search hit@5 %': result.searchHitAt5,
+      'cites expected %': result.citesExpectedPage,
+      'answer hits %': result.answerHits,
+      'citation marks (median/max)': `${result.medianCitationMarks}/${result.maxCitationMarks}`,
+    };
+  }
+} finally {
+  await server.close();
+  await engine.close();
+  await rm(root, { recursive: true, force: true });
+}
+
+const scored = manuals.filter(
+  (m): m is { questions: number; answerHits: number; searchHitAt5: number } =>
+    typeof m.questions === 'number',
+);
+const all = scored.reduce((sum, m) => sum + m.questions, 0);
+const overall = {
+  questions: all,
+  searchHitAt5: percent(
+    scored.reduce((sum, m) => sum + (m.searchHitAt5 * m.questions) / 100, 0),
+    all,
+  ),
+  answerHits: percent(
+    scored.reduce((sum, m) => sum + (m.answerHits * m.questions) / 100, 0),
+    all,
+  ),
+  targets: { answerHits: 85, searchHitAt5: 90 },
+};
+console.table(rows);
+console.log(
+  `all manuals: ${all} questions, search hit@5 ${overall.searchHitAt5} % (target 90), ` +
+    `answer hits ${overall.answerHits} % (target 85); composer: extractive, no language model`,
+);
+await mkdir(join(repo, 'bench/results'), { recursive: true });
+await writeFile(
+  join(repo, 'bench/results/answers.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, overall, manuals }, null, 2)}\n`,
+);

@@ -1,0 +1,139 @@
+/**
+ * How structure survives in passage text, written by the loaders and read by the answer composer:
+ * - a table row is one paragraph of `label: cell` pairs joined by ` | ` (labels from the header
+ *   row), e.g. `Level: WARNING | Numeric value: 30`; without a header row, the cells alone;
+ * - a definition (`dl/dt/dd`, API and option entries, Pandoc's Markdown definition lists) is its
+ *   term on a line of its own, then each paragraph of the definition starting with `: `.
+ */
+import { linesWithFences } from './loaders/markdown.js';
+
+export const DEFINITION_MARK = ': ';
+const ROW_SEPARATOR = ' | ';
+
+/** One table row as a line: each cell after its column's header, when there is one. */
+export function tableRowText(headers: readonly string[], cells: readonly string[]): string {
+  const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  return cells
+    .map((cell, i) => {
+      const header = flat(headers[i] ?? '');
+      return header && flat(cell) ? `${header}: ${flat(cell)}` : flat(cell);
+    })
+    .filter((cell) => cell !== '')
+    .join(ROW_SEPARATOR);
+}
+
+export type BlockKind = 'heading' | 'code' | 'row' | 'definition' | 'text';
+
+export interface PassageBlock {
+  kind: BlockKind;
+  text: string;
+  /** The term a definition paragraph defines, when the passage holds it. */
+  term?: string;
+}
+
+const HEADING = /^ {0,3}#{1,6}\s/;
+/** A term is a short line: longer ones are prose. */
+const MAX_TERM_CHARS = 300;
+
+/**
+ * The paragraphs of a passage with what they are. A table row holds at least one separator;
+ * a definition paragraph takes the term of the paragraph before the first of its run.
+ */
+export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
+  const paragraphs: { text: string; code: boolean }[] = [];
+  let current: string[] = [];
+  let code = false;
+  const flush = () => {
+    const joined = current.join('\n').trim();
+    if (joined !== '') paragraphs.push({ text: joined, code });
+    current = [];
+  };
+  for (const { line, fenced } of linesWithFences(text.split('\n'))) {
+    if (fenced !== code || (!fenced && line.trim() === '') || (!fenced && HEADING.test(line))) {
+      flush();
+      code = fenced;
+    }
+    if (!fenced && HEADING.test(line)) {
+      paragraphs.push({ text: line.trim(), code: false });
+      continue;
+    }
+    current.push(line);
+  }
+  flush();
+
+  const blocks: PassageBlock[] = [];
+  let term = openTerm;
+  for (const paragraph of paragraphs) {
+    if (paragraph.code) {
+      blocks.push({ kind: 'code', text: paragraph.text });
+      continue;
+    }
+    if (HEADING.test(paragraph.text)) {
+      term = undefined;
+      blocks.push({ kind: 'heading', text: paragraph.text.replace(/^ {0,3}#+\s+/, '') });
+      continue;
+    }
+    // A term and its first definition paragraph may share a paragraph: "term\n: definition".
+    const lines = paragraph.text.split('\n');
+    const firstDefinition = lines.findIndex((line) => line.startsWith(DEFINITION_MARK));
+    if (firstDefinition > 0) {
+      term = lines.slice(0, firstDefinition).join(', ').trim();
+      blocks.push({ kind: 'definition', text: definitionText(lines.slice(firstDefinition)), term });
+      continue;
+    }
+    if (firstDefinition === 0) {
+      // "Term", blank line, ": definition" (Pandoc) names a new term; otherwise the paragraph
+      // continues the definition before it, past any list or code inside that definition.
+      const previous = blocks.at(-1);
+      if (previous?.kind === 'text' && isTerm(previous.text)) {
+        term = previous.text;
+        blocks.pop();
+      }
+      blocks.push({ kind: 'definition', text: definitionText(lines), ...(term ? { term } : {}) });
+      continue;
+    }
+    const row = paragraph.text.includes(ROW_SEPARATOR) && !paragraph.text.includes('\n');
+    blocks.push({ kind: row ? 'row' : 'text', text: paragraph.text });
+  }
+  return blocks;
+}
+
+/** A term is one short line that is neither a list item nor a sentence. */
+function isTerm(text: string): boolean {
+  return (
+    text.length <= MAX_TERM_CHARS &&
+    !text.includes('\n') &&
+    !/^([-*+]|\d+[.)])\s/.test(text) &&
+    !/[.:;!?]$/.test(text)
+  );
+}
+
+function definitionText(lines: readonly string[]): string {
+  return lines
+    .map((line) => (line.startsWith(DEFINITION_MARK) ? line.slice(DEFINITION_MARK.length) : line))
+    .join('\n')
+    .trim();
+}
+
+/**
+ * The term whose definition `text` is in at `offset` (searching back no further than `from`),
+ * when the paragraph there is part of one: a passage starting at `offset` sits under that term as
+ * under a heading.
+ */
+export function definitionTermAt(text: string, from: number, offset: number): string | undefined {
+  const paragraphStart = Math.max(from, text.lastIndexOf('\n\n', offset - 1) + 2);
+  const firstLineEnd = text.indexOf('\n', paragraphStart);
+  const afterOwnTerm =
+    firstLineEnd >= 0 && offset > firstLineEnd && text.startsWith(`\n${DEFINITION_MARK}`, firstLineEnd);
+  if (!text.startsWith(DEFINITION_MARK, paragraphStart) && !afterOwnTerm) return undefined;
+  // The nearest "term\n: " above, the term line starting a paragraph.
+  for (let i = text.lastIndexOf(`\n${DEFINITION_MARK}`, offset - 1); i > from;) {
+    const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+    if (lineStart <= from || text.startsWith('\n\n', lineStart - 2)) {
+      const term = text.slice(Math.max(lineStart, from), i);
+      return isTerm(term) ? term : undefined;
+    }
+    i = text.lastIndexOf(`\n${DEFINITION_MARK}`, i - 1);
+  }
+  return undefined;
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { chunkDocument } from '../../../knowledge/chunker.js';
+import { readHtml } from '../../../knowledge/loaders/html.js';
+import { readMarkdown } from '../../../knowledge/loaders/markdown.js';
+import { passageBlocks } from '../../../knowledge/structure.js';
+import type { LoadedDocument } from '../../../knowledge/types.js';
+
+const htmlDocument = (text: string): LoadedDocument => ({
+  title: 'manual page',
+  origin: { kind: 'text' },
+  format: 'html',
+  pages: [{ text }],
+  warnings: [],
+});
+
+const html = (body: string): string => readHtml(`<html><body><main>${body}</main></body></html>`).text;
+
+describe('HTML tables', () => {
+  it('become one paragraph per row, each cell after its column header', () => {
+    const text = html(`
+      <h2>Table-level lock modes</h2>
+      <table>
+        <thead><tr><th>Mode</th><th>Acquired by</th></tr></thead>
+        <tbody>
+          <tr><td>ACCESS SHARE</td><td>The <code>SELECT</code> command</td></tr>
+          <tr><td>ROW SHARE</td><td>SELECT FOR UPDATE</td></tr>
+        </tbody>
+      </table>`);
+    expect(text).toBe(
+      '## Table-level lock modes\n\n' +
+        'Mode: ACCESS SHARE | Acquired by: The `SELECT` command\n\n' +
+        'Mode: ROW SHARE | Acquired by: SELECT FOR UPDATE',
+    );
+  });
+
+  it('take a first row of header cells for the header when there is no <thead>', () => {
+    const text = html(`<table>
+      <tr><th>Level</th><th>Numeric value</th></tr>
+      <tr><td>WARNING</td><td>30</td></tr></table>`);
+    expect(text).toBe('Level: WARNING | Numeric value: 30');
+  });
+
+  it('keep the label column first in each row when there is no header row', () => {
+    const text = html(`<table>
+      <tr><th>pg_stat_activity</th><td>One row per server process</td></tr>
+      <tr><th>pg_stat_replication</th><td>One row per WAL sender process</td></tr></table>`);
+    expect(text).toBe(
+      'pg_stat_activity | One row per server process\n\npg_stat_replication | One row per WAL sender process',
+    );
+  });
+});
+
+describe('HTML definition lists', () => {
+  it('keep each term above its definition, every paragraph of which is marked', () => {
+    const text = html(`<dl>
+      <dt>gc.auto</dt>
+      <dd><p>When there are more loose objects, git gc --auto packs them.</p>
+        <div class="paragraph"><p>The default value is 6700.</p></div></dd>
+      <dt>gc.autoPackLimit</dt><dd>The default value is 50.</dd></dl>`);
+    expect(text).toBe(
+      'gc.auto\n: When there are more loose objects, git gc --auto packs them.\n\n: The default value is 6700.\n\n' +
+        'gc.autoPackLimit\n: The default value is 50.',
+    );
+  });
+
+  it('leave the header cells of a table inside a definition unmarked', () => {
+    const text = html(`<dl><dt>sys.float_info</dt><dd><p>Float limits.</p>
+      <table><thead><tr><th><p>attribute</p></th><th><p>explanation</p></th></tr></thead>
+      <tbody><tr><td><p>dig</p></td><td><p>maximum number of decimal digits</p><p>See below.</p></td></tr></tbody></table>
+      <p>More.</p></dd></dl>`);
+    expect(text).toBe(
+      'sys.float_info\n: Float limits.\n\nattribute: dig | explanation: maximum number of decimal digits See below.\n\n: More.',
+    );
+  });
+
+  it('join the several terms of one definition', () => {
+    const text = html('<dl><dt>-s</dt><dt>--signoff</dt><dd><p>Add a Signed-off-by trailer.</p></dd></dl>');
+    expect(text).toBe('-s, --signoff\n: Add a Signed-off-by trailer.');
+  });
+
+  it('read a Sphinx API entry without its permalink mark', () => {
+    const text = html(`<dl class="py data">
+      <dt class="sig sig-object py" id="datetime.MINYEAR"><span class="sig-prename">datetime.</span><span class="sig-name">MINYEAR</span><a class="headerlink" href="#datetime.MINYEAR">¶</a></dt>
+      <dd><p>The smallest year number allowed. <code>MINYEAR</code> is <code>1</code>.</p></dd></dl>`);
+    expect(text).toBe('datetime.MINYEAR\n: The smallest year number allowed. `MINYEAR` is `1`.');
+  });
+
+  it('give a nested entry its own term', () => {
+    const blocks = passageBlocks(
+      html(`<dl><dt>class Pool</dt><dd><p>A pool of workers.</p>
+        <dl><dt>close()</dt><dd><p>Stops the pool.</p></dd></dl></dd></dl>`),
+    );
+    expect(blocks).toEqual([
+      { kind: 'definition', term: 'class Pool', text: 'A pool of workers.' },
+      { kind: 'definition', term: 'close()', text: 'Stops the pool.' },
+    ]);
+  });
+
+  it('turn preformatted text without <code> into a code block', () => {
+    expect(html('<pre>$ git bisect start\n$ git bisect bad</pre>')).toBe(
+      '```\n$ git bisect start\n$ git bisect bad\n```',
+    );
+  });
+});
+
+describe('Markdown tables', () => {
+  it('become one paragraph per row, each cell after its column header', () => {
+    const { text } = readMarkdown(
+      '# Locks\n\n| Mode | Acquired by |\n|------|:-----------:|\n| ACCESS SHARE | `SELECT` |\n| ROW SHARE | a \\| b |\nAfter the table.\n',
+      { mdx: false },
+    );
+    expect(text).toBe(
+      '# Locks\n\nMode: ACCESS SHARE | Acquired by: `SELECT`\n\nMode: ROW SHARE | Acquired by: a | b\n\nAfter the table.',
+    );
+  });
+
+  it('are left alone inside code fences', () => {
+    const source = '```\n| a | b |\n|---|---|\n| 1 | 2 |\n```';
+    expect(readMarkdown(source, { mdx: false }).text).toBe(source);
+  });
+});
+
+describe('passage structure', () => {
+  it('reads rows, Pandoc definitions, code and headings for what they are', () => {
+    expect(
+      passageBlocks(
+        '## Levels\n\nLevel: WARNING | Numeric value: 30\n\nTerm\n\n: Its meaning.\n\n```\ncode\n```',
+      ),
+    ).toEqual([
+      { kind: 'heading', text: 'Levels' },
+      { kind: 'row', text: 'Level: WARNING | Numeric value: 30' },
+      { kind: 'definition', term: 'Term', text: 'Its meaning.' },
+      { kind: 'code', text: '```\ncode\n```' },
+    ]);
+  });
+
+  it('keeps a definition going past a list inside it', () => {
+    const blocks = passageBlocks(
+      'gc.auto\n: Packs loose objects.\n\n- a list item\n\n: The default value is 6700.',
+    );
+    expect(blocks.at(-1)).toEqual({
+      kind: 'definition',
+      term: 'gc.auto',
+      text: 'The default value is 6700.',
+    });
+  });
+});
+
+describe('headings on chunks', () => {
+  it('gives every chunk of an HTML page the path of headings above it', () => {
+    const text = html(
+      '<h1>logging</h1><h2>Logging Levels</h2><table><tr><th>Level</th><th>Numeric value</th></tr><tr><td>ERROR</td><td>40</td></tr></table>',
+    );
+    expect(chunkDocument(htmlDocument(text), 'd').map((chunk) => [chunk.headingPath, chunk.text])).toEqual([
+      [['logging', 'Logging Levels'], '# logging\n\n## Logging Levels\n\nLevel: ERROR | Numeric value: 40'],
+    ]);
+  });
+});
+
+describe('chunks inside definitions', () => {
+  it('sit under the term they continue, as under a heading, and no longer once it ends', () => {
+    const text =
+      '## Configuration\n\ngc.auto\n: ' +
+      'When there are approximately more than this many loose objects, git gc --auto packs them. '.repeat(8) +
+      '\n\n: The default value is 6700.\n\nAfter the list.';
+    const chunks = chunkDocument(htmlDocument(text), 'd', { maxChars: 400, overlapChars: 0 });
+    expect(chunks.map((chunk) => [chunk.headingPath, chunk.text.slice(0, 15)])).toEqual([
+      [['Configuration'], '## Configuratio'],
+      [['Configuration', 'gc.auto'], 'When there are '],
+      [['Configuration'], 'After the list.'],
+    ]);
+  });
+});
