@@ -42,6 +42,7 @@ function installBridgeStandIn(initial: SettingsView): void {
         } as SettingsView;
         return settings;
       }),
+      chatConnection: record('chatConnection', () => null),
       pickFolder: record('pickFolder', () => '/home/ana/notes'),
       revealFile: record('revealFile', () => undefined),
       openExternal: record('openExternal', () => undefined),
@@ -58,6 +59,9 @@ const INITIAL_SETTINGS: SettingsView = {
   watchedFolders: [],
   agentApiKeySet: false,
   languageModelKeySet: false,
+  chat: null,
+  chatAuthKeySet: false,
+  chatAuthTokenSet: false,
   secretStorage: 'unavailable',
   plainSecretsAllowed: false,
 };
