@@ -286,7 +286,14 @@ export class AgentBridge {
       receiverType,
       category: 'message',
       type: 'text',
-      data: { text, metadata: { ...metadata, agent: { id: agent.agentId, provider: agent.provider } } },
+      data: {
+        text,
+        // The namespace lets a console that holds it (the desktop app) open the cited pages.
+        metadata: {
+          ...metadata,
+          agent: { id: agent.agentId, provider: agent.provider, namespace: agent.namespace },
+        },
+      },
     };
     await this.services.messageService.send(app, agent.uid, request);
   }
