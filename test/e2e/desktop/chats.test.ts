@@ -218,4 +218,29 @@ describe('Chats in the knowledge app window', () => {
     await screenshot('07-given-back');
     expect(errors).toEqual([]);
   });
+
+  it('asks for the connection where none is served, and keeps its key in memory only unless remembered', async () => {
+    const served = connection;
+    if (served?.authKey === undefined) throw new Error('the demo connection has no auth key');
+    connection = undefined;
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const tab = await context.newPage();
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByRole('heading', { name: 'Connect to a chat service' }).waitFor();
+      await tab.getByLabel('App ID').fill(served.appId);
+      await tab.getByLabel('Operator UID').fill(served.operatorUid);
+      await tab.getByLabel(/^Host/).fill(served.host ?? '');
+      await tab.getByLabel('Auth key').fill(served.authKey);
+      await tab.screenshot({ path: join(ARTIFACTS, '08-connect-form.png') });
+      await tab.getByRole('button', { name: 'Connect' }).click();
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      expect(await tab.evaluate(() => JSON.stringify(localStorage))).not.toContain(served.authKey);
+      await tab.reload();
+      await tab.getByRole('heading', { name: 'Connect to a chat service' }).waitFor();
+    } finally {
+      await context.close();
+      connection = served;
+    }
+  });
 });
