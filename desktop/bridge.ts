@@ -1,3 +1,5 @@
+import type { ChatConnection, ChatConnectionSettings } from '../shared/chat-connection.js';
+
 /**
  * The typed bridge between the window and the Electron main process, the only way they meet: the
  * preload script exposes it as `window.parleyDesktop`; in a plain browser it is absent and the
@@ -40,6 +42,10 @@ export interface SettingsView {
   watchedFolders: WatchedFolder[];
   agentApiKeySet: boolean;
   languageModelKeySet: boolean;
+  /** Where Chats connects; null until it is set up. */
+  chat: ChatConnectionSettings | null;
+  chatAuthKeySet: boolean;
+  chatAuthTokenSet: boolean;
   secretStorage: SecretStorageKind;
   plainSecretsAllowed: boolean;
 }
@@ -54,6 +60,9 @@ export interface SettingsChange {
   watchedFolders?: WatchedFolder[];
   agentApiKey?: string | null;
   languageModelKey?: string | null;
+  chat?: ChatConnectionSettings | null;
+  chatAuthKey?: string | null;
+  chatAuthToken?: string | null;
   /** The user's consent to keep secrets in plain text where the OS offers no encryption. */
   plainSecretsAllowed?: boolean;
 }
@@ -63,6 +72,8 @@ export interface DesktopBridge {
   settings(): Promise<SettingsView>;
   /** Saves and applies the settings, restarting the agent when it must; resolves with the new view. */
   saveSettings(change: SettingsChange): Promise<SettingsView>;
+  /** Where Chats connects, with the auth key or token it signs in with; null until set up. */
+  chatConnection(): Promise<ChatConnection | null>;
   /** Asks for a folder with the system dialog; null when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Shows a file in the system file manager (uploads are named `uploads/<namespace>/<file>`). */
@@ -76,6 +87,7 @@ export const BRIDGE_CHANNELS = {
   appInfo: 'parley:app-info',
   settings: 'parley:settings',
   saveSettings: 'parley:save-settings',
+  chatConnection: 'parley:chat-connection',
   pickFolder: 'parley:pick-folder',
   revealFile: 'parley:reveal-file',
   openExternal: 'parley:open-external',

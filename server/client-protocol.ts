@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { clientRequests, createClientApi } from './client-api/index.js';
 import { ClientSettingsRepository } from './client-api/client-settings.js';
+import type { ClientEnv } from './client-api/context.js';
 import { ReadStateRepository } from './client-api/read-state.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';
@@ -34,6 +35,8 @@ export class ClientProtocol {
   readonly fanOut: FanOut;
   readonly forms: FormSubmissions;
   readonly clientRequests: MiddlewareHandler<ChatEnv>;
+  /** The client API itself, where other features add the calls users make with an `authToken`. */
+  readonly clientApi: Hono<ClientEnv>;
   private readonly sockets: SocketServer;
   private readonly unpublish: () => void;
   private selfOrigins: string[] = [];
@@ -49,7 +52,7 @@ export class ClientProtocol {
       logger,
       ...(options.actionFetch === undefined ? {} : { fetch: options.actionFetch }),
     });
-    const clientApi = createClientApi(
+    const clientApi = (this.clientApi = createClientApi(
       {
         services,
         clientSettings: this.clientSettings,
@@ -59,7 +62,7 @@ export class ClientProtocol {
         publicHost: options.publicHost,
       },
       { logger, rateLimits: options.rateLimits },
-    );
+    ));
     this.clientRequests = clientRequests(services.apps, clientApi);
     this.sockets = new SocketServer({
       services,

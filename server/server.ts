@@ -85,7 +85,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       publicHost: options.publicHost,
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
-    const agents = new AgentFeature(services, client.clientSettings, logger, options.agentBridge);
+    const agents = new AgentFeature(services, client, logger, options.agentBridge);
     const http = createHttpApp(services, {
       logger,
       rateLimits,

@@ -8,3 +8,4 @@ export * from './interactive.js';
 export * from './message.js';
 export * from './notification-settings.js';
 export * from './users.js';
+export * from './chat-connection.js';

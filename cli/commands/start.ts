@@ -4,9 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
+import type { ChatConnection } from '../../shared/chat-connection.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
 interface StartCommandOptions extends ChatTlsOptions {
+  /** `--no-tls`: plain http only (the default also serves https/wss, which Chats needs). */
+  tls?: boolean;
   port: number;
   agentPort: number;
   host: string;
@@ -36,6 +39,9 @@ export function registerStartCommand(program: Command): void {
         `${summary}.\n` +
           'Seeds the demo: its app and keys (printed in full only when created), users alice and bob, the group "Parley demo", the\n' +
           'knowledge agent registered and enabled, and the "demo" namespace; the demo page is at /demo.\n' +
+          "The operator (admin of the group) is who the knowledge app's Chats signs in as; as CometChat's\n" +
+          'SDK speaks only https/wss, the chat port also serves TLS with a self-signed localhost\n' +
+          'certificate unless --no-tls is given.\n' +
           'The agent reads its usual environment (see `parley agent --help`).',
       ),
   )
@@ -52,16 +58,20 @@ export function registerStartCommand(program: Command): void {
         .default(4111),
     )
     .addOption(new Option('--host <host>', 'address both bind').env('PARLEY_HOST').default('127.0.0.1'))
+    .addOption(new Option('--no-tls', 'serve the chat service over plain http only (Chats cannot connect)'))
     .action(async (options: StartCommandOptions, command: Command) => {
-      const tls = chatCertificate(options);
+      // TLS unless --no-tls: the knowledge app's Chats (CometChat's SDK) connects only over https/wss.
+      const tls = chatCertificate({ ...options, tls: options.tls !== false });
       const dataDir = dataDirOf(command);
       const root = packageRoot();
       // Loaded when the command runs, so `parley --help` starts without databases and engines.
       const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
         await import('../../knowledge/server/index.js');
       const { startChatServer, trustHint } = await import('../../server/index.js');
-      const { demoDocuments, demoPage, seedDemo, DEMO_NAMESPACE } =
+      const { demoDocuments, demoPage, seedDemo, DEMO_NAMESPACE, DEMO_OPERATOR } =
         await import('../../server/demo/index.js');
+      // Filled in once the demo is seeded, a moment after the servers listen.
+      const seeded: { demo?: Awaited<ReturnType<typeof seedDemo>>; chats?: ChatConnection } = {};
 
       const config = agentConfigFromEnv(process.env, dataDir);
       const engine = await openAgentEngine(dataDir, config);
@@ -70,9 +80,8 @@ export function registerStartCommand(program: Command): void {
         backend: engine,
         host: options.host,
         port: options.agentPort,
+        appUi: { chatConnection: () => seeded.chats },
       });
-      // Filled in once the demo is seeded, a moment after the server listens.
-      const seeded: { demo?: Awaited<ReturnType<typeof seedDemo>> } = {};
       const chat = await startChatServer({
         port: options.port,
         host: options.host,
@@ -93,6 +102,17 @@ export function registerStartCommand(program: Command): void {
       );
       const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
       seeded.demo = demo;
+      const chatHost = tls === undefined ? undefined : `localhost:${chat.port}`;
+      if (chatHost !== undefined) {
+        seeded.chats = {
+          appId: demo.appId,
+          region: demo.region,
+          operatorUid: DEMO_OPERATOR.uid,
+          host: chatHost,
+          authKey: demo.authKey,
+        };
+      }
+      const windowUrl = agent.apiUrl.replace(/\/api$/, '/');
 
       const { app, apiKey, authKey, generated } = chat.seeded;
       const secureUrl = secureUrlOf(chat);
@@ -106,6 +126,9 @@ export function registerStartCommand(program: Command): void {
           `  auth key (authOnly, for pages and the widget): ${shownKey(authKey, generated.authKey)}`,
           `Users ${demo.users.map((user) => user.uid).join(', ')} in group "${demo.group.name}" with agent @${demo.agent.uid}`,
           `Namespace ${DEMO_NAMESPACE}: ${ingested.filter((result) => result.status !== 'failed').length} of ${documents.length} documents`,
+          chatHost === undefined
+            ? `Chats: off (--no-tls); the knowledge app at ${windowUrl} needs the chat service over TLS`
+            : `Chats: the knowledge app at ${windowUrl}#/chats signs in as ${DEMO_OPERATOR.uid} (admin of "${demo.group.name}") at https://${chatHost}`,
           ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),
           '',
         ].join('\n'),

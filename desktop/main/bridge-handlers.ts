@@ -1,4 +1,5 @@
 import { isAbsolute, join, normalize, sep } from 'node:path';
+import type { ChatConnection } from '../../shared/chat-connection.js';
 import { BRIDGE_CHANNELS, type AppInfo, type DesktopBridge, type SettingsView } from '../bridge.js';
 import type { IpcMain } from './electron-api.js';
 import { externalUrl } from './window.js';
@@ -8,6 +9,7 @@ export interface BridgeServices {
   appInfo(): AppInfo;
   settings(): Promise<SettingsView>;
   saveSettings(change: unknown): Promise<SettingsView>;
+  chatConnection(): Promise<ChatConnection | null>;
   pickFolder(): Promise<string | null>;
   revealFile(path: string): void;
   openExternal(url: string): Promise<void>;
@@ -36,6 +38,7 @@ export function registerBridgeHandlers(ipcMain: IpcMain, services: BridgeService
     appInfo: () => services.appInfo(),
     settings: () => services.settings(),
     saveSettings: (change) => services.saveSettings(change),
+    chatConnection: () => services.chatConnection(),
     pickFolder: () => services.pickFolder(),
     revealFile: (path) => services.revealFile(documentFilePath(path, dataDir)),
     openExternal: (url) => services.openExternal(externalUrl(url)),

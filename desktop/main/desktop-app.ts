@@ -107,6 +107,7 @@ export async function runDesktopApp(electron: ElectronModules, assets: DesktopAs
         }
         return settings.view();
       },
+      chatConnection: () => settings.chatConnection(),
       pickFolder: async () => {
         const picked = await dialog.showOpenDialog({
           properties: ['openDirectory'],

@@ -1,3 +1,4 @@
+import type { ChatConnection } from '../../shared/chat-connection.js';
 import type { SettingsView } from '../bridge.js';
 import type { SafeStorage } from './electron-api.js';
 import type { DesktopPaths } from './paths.js';
@@ -18,7 +19,8 @@ export interface AgentKeys {
   languageModelKey?: string;
 }
 
-const SECRET_NAMES: readonly SecretName[] = ['agentApiKey', 'languageModelKey'];
+const AGENT_SECRETS: readonly SecretName[] = ['agentApiKey', 'languageModelKey'];
+const CHAT_SECRETS: readonly SecretName[] = ['chatAuthKey', 'chatAuthToken'];
 
 /** The settings file and the secret store together, as the window and the agent see them. */
 export class DesktopSettingsService {
@@ -50,6 +52,8 @@ export class DesktopSettingsService {
       ...settings,
       agentApiKeySet: await this.secrets.has('agentApiKey'),
       languageModelKeySet: await this.secrets.has('languageModelKey'),
+      chatAuthKeySet: await this.secrets.has('chatAuthKey'),
+      chatAuthTokenSet: await this.secrets.has('chatAuthToken'),
       secretStorage: this.secrets.kind(plainSecretsAllowed),
       plainSecretsAllowed,
     };
@@ -57,25 +61,35 @@ export class DesktopSettingsService {
 
   async agentKeys(): Promise<AgentKeys> {
     const [agentApiKey, languageModelKey] = await Promise.all(
-      SECRET_NAMES.map((name) => this.secrets.get(name)),
+      AGENT_SECRETS.map((name) => this.secrets.get(name)),
     );
     return { ...(agentApiKey ? { agentApiKey } : {}), ...(languageModelKey ? { languageModelKey } : {}) };
   }
 
+  /** Where Chats connects, with its auth key or token; null until both are set up. */
+  async chatConnection(): Promise<ChatConnection | null> {
+    const { chat } = this.current;
+    if (chat === null) return null;
+    const [authKey, authToken] = await Promise.all(CHAT_SECRETS.map((name) => this.secrets.get(name)));
+    if (authKey === undefined && authToken === undefined) return null;
+    return { ...chat, ...(authKey ? { authKey } : {}), ...(authToken ? { authToken } : {}) };
+  }
+
   /**
    * Checks and saves a change from the window: keys go to the secret store (refused when they
-   * cannot be kept safely), the rest to the settings file. Says whether the agent must restart.
+   * cannot be kept safely), the rest to the settings file. Says whether the agent must restart
+   * (not for Chats: the window connects to the chat service itself).
    */
   async save(change: unknown): Promise<{ restart: boolean }> {
     const next = applySettingsChange(this.current, change);
     const keys = SettingsChangeInput.parse(change);
     let keysChanged = false;
-    for (const name of SECRET_NAMES) {
+    for (const name of [...AGENT_SECRETS, ...CHAT_SECRETS]) {
       const value = keys[name];
       if (value === undefined) continue;
       if (value === null) await this.secrets.delete(name);
       else await this.secrets.set(name, value, { plainAllowed: next.plainSecretsAllowed });
-      keysChanged = true;
+      if (AGENT_SECRETS.includes(name)) keysChanged = true;
     }
     if (this.current.plainSecretsAllowed && !next.plainSecretsAllowed) {
       await this.secrets.deletePlain();

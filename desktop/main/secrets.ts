@@ -4,7 +4,7 @@ import type { SecretStorageKind } from '../bridge.js';
 import type { SafeStorage } from './electron-api.js';
 import { writePrivateFile } from './file-write.js';
 
-export type SecretName = 'agentApiKey' | 'languageModelKey';
+export type SecretName = 'agentApiKey' | 'languageModelKey' | 'chatAuthKey' | 'chatAuthToken';
 
 const SecretsFile = z.object({
   version: z.literal(1),

@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { Namespace } from '../../shared/agent.js';
+import { ChatConnectionSettings } from '../../shared/chat-connection.js';
 import { issuePath } from '../../shared/errors.js';
 import type { SettingsChange } from '../bridge.js';
 import { writePrivateFile } from './file-write.js';
@@ -40,6 +41,8 @@ export const DesktopSettings = z.object({
     .nullable()
     .default(null),
   watchedFolders: z.array(WatchedFolderSetting).default([]),
+  /** The chat service the Chats section connects to; its auth key or token is in the secret store. */
+  chat: ChatConnectionSettings.nullable().default(null),
   /** The user agreed to keep secrets in plain text where the OS offers no encryption. */
   plainSecretsAllowed: z.boolean().default(false),
 });
@@ -56,6 +59,9 @@ export const SettingsChangeInput = z
     watchedFolders: DesktopSettings.shape.watchedFolders.unwrap(),
     agentApiKey: z.string().trim().min(1, 'must not be empty; remove the key instead').nullable(),
     languageModelKey: z.string().trim().min(1, 'must not be empty; remove the key instead').nullable(),
+    chat: DesktopSettings.shape.chat.unwrap(),
+    chatAuthKey: z.string().trim().min(1, 'must not be empty; remove the key instead').nullable(),
+    chatAuthToken: z.string().trim().min(1, 'must not be empty; remove the token instead').nullable(),
     plainSecretsAllowed: z.boolean(),
   })
   .partial()
@@ -113,12 +119,19 @@ export async function saveSettings(file: string, settings: DesktopSettings): Pro
 /** The settings with a change applied; the change is checked first and its first fault named. */
 export function applySettingsChange(current: DesktopSettings, change: unknown): DesktopSettings {
   const checked = parseOrExplain(SettingsChangeInput, change);
-  const { agentApiKey: _agentApiKey, languageModelKey: _languageModelKey, ...plain } = checked;
+  const {
+    agentApiKey: _agentApiKey,
+    languageModelKey: _languageModelKey,
+    chatAuthKey: _chatAuthKey,
+    chatAuthToken: _chatAuthToken,
+    ...plain
+  } = checked;
   return parseOrExplain(DesktopSettings, { ...current, ...plain });
 }
 
-/** Whether the running agent must restart for the new settings to take effect. */
+/** Whether the running agent must restart for the new settings to take effect (Chats is the window's). */
 export function agentNeedsRestart(before: DesktopSettings, after: DesktopSettings): boolean {
-  const agentPart = ({ plainSecretsAllowed: _plain, ...rest }: DesktopSettings) => JSON.stringify(rest);
+  const agentPart = ({ plainSecretsAllowed: _plain, chat: _chat, ...rest }: DesktopSettings) =>
+    JSON.stringify(rest);
   return agentPart(before) !== agentPart(after);
 }

@@ -24,6 +24,7 @@ const bridge: DesktopBridge = {
   appInfo: call(BRIDGE_CHANNELS.appInfo),
   settings: call(BRIDGE_CHANNELS.settings),
   saveSettings: call(BRIDGE_CHANNELS.saveSettings),
+  chatConnection: call(BRIDGE_CHANNELS.chatConnection),
   pickFolder: call(BRIDGE_CHANNELS.pickFolder),
   revealFile: call(BRIDGE_CHANNELS.revealFile),
   openExternal: call(BRIDGE_CHANNELS.openExternal),

@@ -10,6 +10,7 @@ import { parseRoute, type Route } from './lib/routes.js';
 import type { SourceTarget } from './lib/source-target.js';
 import { openingOf } from './lib/source-target.js';
 import { SourceViewer } from './viewer/source-viewer.js';
+import { ChatsView } from './views/chats-view.js';
 import { ConnectView } from './views/connect-view.js';
 import { HomeView } from './views/home-view.js';
 import { NamespacePage } from './views/namespace-page.js';
@@ -147,6 +148,8 @@ function Page({ route }: { route: Route }): ReactElement {
       return <HomeView />;
     case 'connect':
       return <ConnectView />;
+    case 'chats':
+      return <ChatsView />;
     case 'settings':
       return <SettingsView />;
     case 'namespace':

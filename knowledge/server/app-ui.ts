@@ -3,18 +3,21 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import type { ChatConnection } from '../../shared/chat-connection.js';
 
 /**
  * The knowledge app window's policy: everything from this server, nothing remote, no inline
- * script or style, no eval (pdf.js runs with eval off), the PDF worker from this origin.
+ * script or style, no eval (pdf.js runs with eval off), the PDF worker from this origin. Chats
+ * connects to a chat service the user configures (CometChat's SDK speaks only https and wss), and
+ * shows the avatars it names.
  */
 export const APP_UI_CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
   fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'"],
+  connectSrc: ["'self'", 'https:', 'wss:'],
   workerSrc: ["'self'"],
   objectSrc: ["'none'"],
   baseUri: ["'none'"],
@@ -22,8 +25,17 @@ export const APP_UI_CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'none'"],
 };
 
+export interface AppUiOptions {
+  /**
+   * Where the window's Chats connects when nothing else is set up: `parley start` hands it the
+   * demo's chat service and operator (the demo's auth key is printed and meant for pages anyway).
+   * Served as `/chat-connection.json`, never cached.
+   */
+  chatConnection?: () => ChatConnection | undefined;
+}
+
 /** The built window (`npm run build` writes it to dist/desktop/renderer/), served at `/` with its policy. */
-export function knowledgeAppUi(folder: string): Hono {
+export function knowledgeAppUi(folder: string, options: AppUiOptions = {}): Hono {
   const app = new Hono();
   const headers = secureHeaders({
     contentSecurityPolicy: APP_UI_CONTENT_SECURITY_POLICY,
@@ -33,6 +45,14 @@ export function knowledgeAppUi(folder: string): Hono {
     referrerPolicy: 'no-referrer',
   });
   const files = serveStatic({ root: folder });
+  const { chatConnection } = options;
+  if (chatConnection) {
+    app.get('/chat-connection.json', headers, (c) => {
+      const connection = chatConnection();
+      c.header('cache-control', 'no-store');
+      return connection ? c.json(connection) : c.json({ error: 'no chat connection is set up' }, 404);
+    });
+  }
   // Every path but those under /api: a catch-all GET would also claim /api/... routes and turn
   // their "405, use POST" answers into 404s.
   for (const path of ['/:file{[^/]*}', '/:folder{(?!api$)[^/]+}/*']) app.get(path, headers, files);

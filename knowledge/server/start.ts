@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { KnowledgeEngine } from '../engine.js';
-import { builtAppUiFolder, knowledgeAppUi } from './app-ui.js';
+import { builtAppUiFolder, knowledgeAppUi, type AppUiOptions } from './app-ui.js';
 import { createAgentApp } from './app.js';
 import type { KnowledgeBackend } from './backend.js';
 import type { AgentServerConfig } from './config.js';
@@ -23,6 +23,8 @@ export interface StartOptions {
   port: number;
   /** The app served at `/`; by default the built knowledge app window, when the build has made it. */
   ui?: Hono;
+  /** Options of the built window, when it is the app served. */
+  appUi?: AppUiOptions;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function openAgentEngine(
 
 export async function startAgentServer(options: StartOptions): Promise<RunningAgentServer> {
   const uiFolder = options.ui ? undefined : builtAppUiFolder();
-  const ui = options.ui ?? (uiFolder ? knowledgeAppUi(uiFolder) : undefined);
+  const ui = options.ui ?? (uiFolder ? knowledgeAppUi(uiFolder, options.appUi) : undefined);
   const app = createAgentApp({ config: options.config, backend: options.backend, ...(ui ? { ui } : {}) });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>

@@ -10,6 +10,7 @@ import type { ChatServices } from '../services/registry.js';
 import { byteLength } from '../validation.js';
 import { mentions, withPlainMention } from './mentions.js';
 import type { Agent, AgentRegistry } from './registry.js';
+import type { AgentTakeovers } from './takeovers.js';
 
 export interface AgentBridgeOptions {
   /** How long one call to the deployment URL may take. */
@@ -65,7 +66,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * mentions an agent in a group it belongs to, or any text in a one-on-one chat with it, is sent to
  * the agent's deployment URL with the recent turns and its namespace; the answer comes back as a
  * message from the agent user with its citations in `data.metadata.sources`. One question per
- * conversation is answered at a time, in order.
+ * conversation is answered at a time, in order. In a conversation an operator took over, the agent
+ * stays silent until it is given back.
  */
 export class AgentBridge {
   private readonly queues = new Map<string, { running: Promise<void>; waiting: number }>();
@@ -83,6 +85,7 @@ export class AgentBridge {
   constructor(
     private readonly services: ChatServices,
     private readonly registry: AgentRegistry,
+    private readonly takeovers: AgentTakeovers,
     private readonly logger: Logger,
     options: Partial<AgentBridgeOptions> = {},
     private readonly fetchImpl: typeof fetch = fetch,
@@ -126,19 +129,32 @@ export class AgentBridge {
     this.considering.add(looking);
   }
 
-  /** The enabled agents a message is for: the one-on-one partner, or those mentioned in a group they belong to. */
+  /**
+   * The enabled agents a message is for: the one-on-one partner, or those mentioned in a group they
+   * belong to; none that an operator took the conversation over from.
+   */
   private async addressedAgents(appId: string, message: Message, text: string): Promise<Agent[]> {
     const agents = (await this.registry.list(appId)).filter((agent) => agent.enabled);
     if (agents.length === 0 || agents.some((agent) => agent.uid === message.sender)) return [];
-    if (message.receiverType === 'user') return agents.filter((agent) => agent.uid === message.receiver);
-    const mentioned = agents.filter((agent) => mentions(agent, text));
+    const candidates =
+      message.receiverType === 'user'
+        ? agents.filter((agent) => agent.uid === message.receiver)
+        : agents.filter((agent) => mentions(agent, text));
     const checks = await Promise.all(
-      mentioned.map(
-        async (agent) =>
-          (await this.services.groups.member(appId, message.receiver, agent.uid)) !== undefined,
-      ),
+      candidates.map(async (agent) => {
+        const inGroup =
+          message.receiverType === 'user' ||
+          (await this.services.groups.member(appId, message.receiver, agent.uid)) !== undefined;
+        if (!inGroup) return false;
+        const takeover = await this.takeovers.get(appId, agent.uid, message.conversationId);
+        if (takeover.takenOver) {
+          this.logger.info('agent_taken_over', { appId, agent: agent.uid });
+          return false;
+        }
+        return true;
+      }),
     );
-    return mentioned.filter((_, index) => checks[index]);
+    return candidates.filter((_, index) => checks[index]);
   }
 
   private enqueue(appId: string, agent: Agent, message: Message): void {
@@ -270,7 +286,14 @@ export class AgentBridge {
       receiverType,
       category: 'message',
       type: 'text',
-      data: { text, metadata: { ...metadata, agent: { id: agent.agentId, provider: agent.provider } } },
+      data: {
+        text,
+        // The namespace lets a console that holds it (the desktop app) open the cited pages.
+        metadata: {
+          ...metadata,
+          agent: { id: agent.agentId, provider: agent.provider, namespace: agent.namespace },
+        },
+      },
     };
     await this.services.messageService.send(app, agent.uid, request);
   }

@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import type { ChatEnv } from '../http/context.js';
 
 /**
- * `/dashboard`: a page to manage an app's AI agents, entered with the app's id and fullAccess key.
- * It only calls the dashboard API (`/v3/ai-agents`) from the browser; the key stays in the page's
+ * `/dashboard`: a page to manage an app's AI agents and the conversations taken over from them,
+ * entered with the app's id and fullAccess key. It only calls the dashboard API (`/v3/ai-agents`) from the browser; the key stays in the page's
  * memory. Script and styles are served as files so the page runs under a strict CSP.
  */
 const PAGE = `<!doctype html>
@@ -26,6 +26,13 @@ const PAGE = `<!doctype html>
 <label>Namespace <input name="namespace" required value="default"></label>
 <label><input name="enabled" type="checkbox" checked> Enabled</label>
 <button>Register</button></fieldset></form>
+<h2>Taken over</h2>
+<p>In these conversations a person answers: the agent stays silent until the conversation is given back.</p>
+<table id="takeovers"><thead><tr><th>Agent ID</th><th>Conversation</th><th>By</th><th></th></tr></thead><tbody></tbody></table>
+<form id="takeover"><fieldset><legend>Take a conversation over</legend>
+<label>Agent ID <input name="agentId" required value="knowledge"></label>
+<label>Conversation ID <input name="conversationId" required placeholder="group_parley-demo"></label>
+<button>Take over</button></fieldset></form>
 </section>
 <p id="status" role="status"></p>
 </main><script src="/dashboard/dashboard.js"></script></body></html>`;
@@ -46,8 +53,21 @@ async function api(method, path, body) {
   return json.data;
 }
 function cell(text) { const td = document.createElement('td'); td.textContent = String(text); return td; }
+const takeoverPath = (agentId, conversationId) => '/ai-agents/' + encodeURIComponent(agentId) + '/conversations/' + encodeURIComponent(conversationId) + '/takeover';
+async function refreshTakeovers(agents) {
+  const lists = await Promise.all(agents.map((agent) => api('GET', '/ai-agents/' + encodeURIComponent(agent.agentId) + '/takeovers')));
+  document.querySelector('#takeovers tbody').replaceChildren(...lists.flat().map((takeover) => {
+    const row = document.createElement('tr');
+    row.append(cell(takeover.agentId), cell(takeover.conversationId), cell(takeover.takenOverBy || 'server API'));
+    const giveBack = document.createElement('button'); giveBack.textContent = 'Give back to agent';
+    giveBack.addEventListener('click', () => api('DELETE', takeoverPath(takeover.agentId, takeover.conversationId)).then(refresh, (e) => say(e.message)));
+    const actions = document.createElement('td'); actions.append(giveBack); row.append(actions);
+    return row;
+  }));
+}
 async function refresh() {
   const agents = await api('GET', '/ai-agents');
+  await refreshTakeovers(agents);
   const body = document.querySelector('#agents tbody');
   body.replaceChildren(...agents.map((agent) => {
     const row = document.createElement('tr');
@@ -76,6 +96,12 @@ document.getElementById('register').addEventListener('submit', async (event) => 
     await api('POST', '/ai-agents', { agentId: form.get('agentId'), name: form.get('name'), provider: form.get('provider'), deploymentUrl: form.get('deploymentUrl'), namespace: form.get('namespace'), enabled: form.get('enabled') === 'on' });
     await refresh(); say('Registered.');
   } catch (error) { say(error.message); }
+});
+document.getElementById('takeover').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  try { await api('PUT', takeoverPath(form.get('agentId'), form.get('conversationId'))); await refresh(); say('Taken over.'); }
+  catch (error) { say(error.message); }
 });
 `;
 

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
+import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationTablesMigration } from '../notifications/migration.js';
 
 /**
@@ -175,6 +176,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0001_chat_core': chatCore(engine),
       '0002_client_protocol': clientProtocolMigration,
       '0003_notifications': notificationTablesMigration(engine),
+      '0004_agent_takeovers': agentTakeoversMigration,
     }),
   };
 }

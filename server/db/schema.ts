@@ -165,6 +165,16 @@ export interface AgentTable {
   updated_at: number;
 }
 
+/** A conversation where an operator took over from an agent: the agent stays silent there. */
+export interface AgentTakeoverTable {
+  app_id: string;
+  agent_uid: string;
+  conversation_id: string;
+  /** The operator who took over, when a person did (not set for the server API). */
+  by_uid: string | null;
+  created_at: number;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -181,4 +191,5 @@ export interface ChatDatabase {
   conversation_reads: ConversationReadTable;
   form_submissions: FormSubmissionTable;
   agents: AgentTable;
+  agent_takeovers: AgentTakeoverTable;
 }

@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import type { ChatServer } from '../server.js';
 import type { DemoConfig } from './page.js';
 
-/** The demo's cast: two people, their group, and the knowledge agent that answers in it. */
+/** The demo's cast: two people, their group, the knowledge agent that answers in it, and its operator. */
 export const DEMO_USERS = [
   { uid: 'alice', name: 'Alice' },
   { uid: 'bob', name: 'Bob' },
 ];
 export const DEMO_GROUP = { guid: 'parley-demo', name: 'Parley demo' };
 export const DEMO_AGENT = { uid: 'knowledge', name: 'Knowledge' };
+/** Who signs in to the knowledge app's Chats: an admin of the group, so they can take it over. */
+export const DEMO_OPERATOR = { uid: 'operator', name: 'Operator' };
 export const DEMO_NAMESPACE = 'demo';
 
 /** The sample documents of the demo namespace (server/demo/docs), as raw text to ingest. */
@@ -25,13 +27,13 @@ export async function demoDocuments(folder: string): Promise<{ title: string; te
 
 /**
  * Makes the demo app ready, every start: users alice and bob, the group they share with the
- * `knowledge` agent, and the agent registered, enabled and pointed at `generateUrl`. Whatever
- * already exists is kept.
+ * `knowledge` agent and the operator (its admin), and the agent registered, enabled and pointed at
+ * `generateUrl`. Whatever already exists is kept.
  */
 export async function seedDemo(server: ChatServer, generateUrl: string): Promise<DemoConfig> {
   const { app, authKey } = server.seeded;
   const { users, groups, groupService } = server.services;
-  for (const user of DEMO_USERS) {
+  for (const user of [...DEMO_USERS, DEMO_OPERATOR]) {
     if ((await users.find(app.appId, user.uid)) === undefined) await users.create(app.appId, user);
   }
   await server.agents.registry.register(app.appId, {
@@ -42,16 +44,18 @@ export async function seedDemo(server: ChatServer, generateUrl: string): Promise
     namespace: DEMO_NAMESPACE,
     enabled: true,
   });
-  const members = { participants: [...DEMO_USERS.map((user) => user.uid), DEMO_AGENT.uid] };
+  const participants = [...DEMO_USERS.map((user) => user.uid), DEMO_AGENT.uid];
+  const admins = [DEMO_OPERATOR.uid];
   if ((await groups.find(app.appId, DEMO_GROUP.guid)) === undefined) {
-    await groupService.create(app, { ...DEMO_GROUP, type: 'public' }, undefined, members);
+    await groupService.create(app, { ...DEMO_GROUP, type: 'public' }, undefined, { participants, admins });
   } else {
-    const missing = [];
-    for (const uid of members.participants) {
-      if ((await groups.member(app.appId, DEMO_GROUP.guid, uid)) === undefined) missing.push(uid);
-    }
-    if (missing.length > 0)
-      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, { participants: missing });
+    const absent = async (uids: string[]) => {
+      const found = await Promise.all(uids.map((uid) => groups.member(app.appId, DEMO_GROUP.guid, uid)));
+      return uids.filter((_, index) => found[index] === undefined);
+    };
+    const missing = { participants: await absent(participants), admins: await absent(admins) };
+    if (missing.participants.length + missing.admins.length > 0)
+      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, missing);
   }
   return {
     appId: app.appId,

@@ -139,4 +139,80 @@ describe('the agent bridge with a real knowledge agent', () => {
     expect(answer.body.receiver).toBe('bob');
     expect(answer.body.data.text).toMatch(/friday/i);
   });
+
+  /** Messages the agent sent in the group after the message with this id. */
+  const agentMessagesAfter = async (messageId: string) => {
+    await chat.agents.bridge.idle();
+    const history = await serverApi('GET', `/groups/${guid}/messages?limit=100`);
+    return (history.body.data as { sender: string; id: string }[]).filter(
+      (m) => m.sender === 'knowledge' && Number(m.id) > Number(messageId),
+    );
+  };
+  const mention = (client: TestClient) =>
+    client.call('POST', '/messages', {
+      receiver: guid,
+      receiverType: 'group',
+      category: 'message',
+      type: 'text',
+      data: { text: '@agent where do visitors park?' },
+    });
+  const takeoverPath = `/ai-agents/knowledge/conversations/group_${guid}/takeover`;
+
+  it('keeps the agent silent on a mention in a group an admin took over, and answers again once given back', async () => {
+    const taken = await alice.call('PUT', takeoverPath);
+    expect(taken.status).toBe(200);
+    expect(taken.body.data).toMatchObject({
+      agentId: 'knowledge',
+      conversationId: `group_${guid}`,
+      takenOver: true,
+      takenOverBy: 'alice',
+    });
+    const silent = await mention(bob);
+    expect(await agentMessagesAfter(silent.body.data.id)).toHaveLength(0);
+
+    const given = await alice.call('DELETE', takeoverPath);
+    expect(given.body.data).toMatchObject({ takenOver: false });
+    const asked = await mention(bob);
+    const answer = await bob.next(
+      (frame) => isAnswer(frame) && Number(frame.body.id) > Number(asked.body.data.id),
+      'the answer after giving back',
+    );
+    expect(answer.body.data.text).toMatch(/north garage/i);
+  });
+
+  it('refuses a take-over by a participant of the group (only admins and moderators)', async () => {
+    const refused = await bob.call('PUT', takeoverPath);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('ERR_TAKEOVER_NOT_ALLOWED');
+    expect((await alice.call('GET', takeoverPath)).body.data.takenOver).toBe(false);
+  });
+
+  it('takes a one-on-one chat over through the server API and lists it among the take-overs', async () => {
+    const path = '/ai-agents/knowledge/conversations/bob_user_knowledge/takeover';
+    expect((await serverApi('PUT', path)).body.data).toMatchObject({ takenOver: true });
+    expect((await serverApi('GET', '/ai-agents/knowledge/takeovers')).body.data).toEqual([
+      expect.objectContaining({ conversationId: 'bob_user_knowledge', takenOver: true }),
+    ]);
+    const asked = await bob.call('POST', '/messages', {
+      receiver: 'knowledge',
+      receiverType: 'user',
+      category: 'message',
+      type: 'text',
+      data: { text: 'When is the espresso machine descaled?' },
+    });
+    expect(asked.status).toBe(200);
+    await chat.agents.bridge.idle();
+    const messages = await bob.call('GET', '/users/knowledge/messages?limit=100');
+    const replies = (messages.body.data as { sender: string; id: string }[]).filter(
+      (m) => m.sender === 'knowledge' && Number(m.id) > Number(asked.body.data.id),
+    );
+    expect(replies).toHaveLength(0);
+    expect((await serverApi('DELETE', path)).body.data).toMatchObject({ takenOver: false });
+  });
+
+  it('names the conversationId when it is not a conversation id', async () => {
+    const bad = await serverApi('PUT', '/ai-agents/knowledge/conversations/not%20one/takeover');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual({ field: 'conversationId' });
+  });
 });

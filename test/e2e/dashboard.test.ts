@@ -64,4 +64,19 @@ describe('the /dashboard page', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect((await server.agents.registry.get(APP.appId, 'knowledge')).enabled).toBe(false);
   });
+
+  it('takes a conversation over from the agent and gives it back', async () => {
+    await page.locator('#takeover').getByLabel('Conversation ID').fill('group_support');
+    await page.getByRole('button', { name: 'Take over' }).click();
+    const row = page.locator('#takeovers tbody tr', { hasText: 'group_support' });
+    await row.waitFor();
+    expect(await server.agents.takeovers.get(APP.appId, 'knowledge', 'group_support')).toMatchObject({
+      takenOver: true,
+    });
+    await row.getByRole('button', { name: 'Give back to agent' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await server.agents.takeovers.get(APP.appId, 'knowledge', 'group_support')).takenOver).toBe(
+      false,
+    );
+  });
 });

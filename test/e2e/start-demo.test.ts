@@ -63,6 +63,7 @@ describe('parley start', () => {
       'alice',
       'bob',
       'knowledge',
+      'operator',
     ]);
     const agents = await (await fetch(`${chatUrl}/v3/ai-agents`, { headers })).json();
     const agentUrl = /^Knowledge agent: (\S+)/m.exec(output)?.[1];
@@ -121,5 +122,22 @@ describe('parley start', () => {
     }
     expect(answer?.data.text).toMatch(/chat\.db/);
     expect(answer?.data.metadata.sources.length).toBeGreaterThan(0);
+  });
+
+  it('seeds the operator Chats signs in as, an admin of the demo group, and says where Chats is', async () => {
+    const headers = { apikey: keys.apiKey, appId: keys.appId };
+    const members = await (await fetch(`${chatUrl}/v3/groups/parley-demo/members`, { headers })).json();
+    expect(
+      (members.data as { uid: string; scope: string }[]).find((m) => m.uid === 'operator'),
+    ).toMatchObject({
+      scope: 'admin',
+    });
+    const port = new URL(chatUrl).port;
+    expect(output).toMatch(
+      new RegExp(
+        `^Chats: the knowledge app at http://\\S+/#/chats signs in as operator .* at https://localhost:${port}$`,
+        'm',
+      ),
+    );
   });
 });

@@ -59,6 +59,9 @@ export function Sidebar({ route }: { route: Route }): ReactElement {
         )}
       </nav>
       <nav className="sidebar-foot" aria-label="App">
+        <a href={routeHref({ page: 'chats' })} aria-current={route.page === 'chats' ? 'page' : undefined}>
+          <Icon name="chat" /> Chats
+        </a>
         <a href={routeHref({ page: 'connect' })} aria-current={route.page === 'connect' ? 'page' : undefined}>
           <Icon name="plug" /> Connect to a chat product
         </a>

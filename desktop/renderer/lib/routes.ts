@@ -5,6 +5,7 @@ export type Route =
   | { page: 'home' }
   | { page: 'namespace'; namespace: string; view: NamespaceView }
   | { page: 'connect' }
+  | { page: 'chats' }
   | { page: 'settings' };
 
 export const NAMESPACE_VIEWS: readonly NamespaceView[] = ['sources', 'documents', 'search', 'chat'];
@@ -12,13 +13,14 @@ export const NAMESPACE_VIEWS: readonly NamespaceView[] = ['sources', 'documents'
 const isView = (value: string | undefined): value is NamespaceView =>
   NAMESPACE_VIEWS.includes(value as NamespaceView);
 
-/** Reads `#/ns/<name>/<view>`, `#/connect` or `#/settings`; anything else is the home page. */
+/** Reads `#/ns/<name>/<view>`, `#/connect`, `#/chats` or `#/settings`; anything else is the home page. */
 export function parseRoute(hash: string): Route {
   const [first, second, third] = hash
     .replace(/^#\/?/, '')
     .split('/')
     .map((part) => decodeURIComponent(part));
   if (first === 'connect') return { page: 'connect' };
+  if (first === 'chats') return { page: 'chats' };
   if (first === 'settings') return { page: 'settings' };
   if (first === 'ns' && second)
     return { page: 'namespace', namespace: second, view: isView(third) ? third : 'sources' };
@@ -31,6 +33,8 @@ export function routeHref(route: Route): string {
       return '#/';
     case 'connect':
       return '#/connect';
+    case 'chats':
+      return '#/chats';
     case 'settings':
       return '#/settings';
     case 'namespace':

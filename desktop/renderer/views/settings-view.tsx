@@ -11,6 +11,12 @@ interface Draft {
   llmModel: string;
   agentApiKey: string;
   languageModelKey: string;
+  chatAppId: string;
+  chatRegion: string;
+  chatOperatorUid: string;
+  chatHost: string;
+  chatAuthKey: string;
+  chatAuthToken: string;
   plainSecretsAllowed: boolean;
 }
 
@@ -23,12 +29,19 @@ const draftOf = (settings: Settings): Draft => ({
   llmModel: settings.languageModel?.model ?? '',
   agentApiKey: '',
   languageModelKey: '',
+  chatAppId: settings.chat?.appId ?? '',
+  chatRegion: settings.chat?.region ?? 'us',
+  chatOperatorUid: settings.chat?.operatorUid ?? '',
+  chatHost: settings.chat?.host ?? '',
+  chatAuthKey: '',
+  chatAuthToken: '',
   plainSecretsAllowed: settings.plainSecretsAllowed,
 });
 
 /** What changed in the form, secrets only when something was typed. */
 function changeOf(draft: Draft): SettingsChange {
   const llm = draft.llmBaseUrl.trim() || draft.llmModel.trim();
+  const chat = draft.chatAppId.trim() || draft.chatOperatorUid.trim();
   return {
     port: Number(draft.port),
     host: draft.host.trim(),
@@ -38,7 +51,17 @@ function changeOf(draft: Draft): SettingsChange {
       .filter(Boolean),
     allowPrivateNetwork: draft.allowPrivateNetwork,
     languageModel: llm ? { baseUrl: draft.llmBaseUrl.trim(), model: draft.llmModel.trim() } : null,
+    chat: chat
+      ? {
+          appId: draft.chatAppId.trim(),
+          region: draft.chatRegion.trim(),
+          operatorUid: draft.chatOperatorUid.trim(),
+          host: draft.chatHost.trim() || null,
+        }
+      : null,
     plainSecretsAllowed: draft.plainSecretsAllowed,
+    ...(draft.chatAuthKey ? { chatAuthKey: draft.chatAuthKey } : {}),
+    ...(draft.chatAuthToken ? { chatAuthToken: draft.chatAuthToken } : {}),
     ...(draft.agentApiKey ? { agentApiKey: draft.agentApiKey } : {}),
     ...(draft.languageModelKey ? { languageModelKey: draft.languageModelKey } : {}),
   };
@@ -175,6 +198,54 @@ export function SettingsView(): ReactElement {
           </label>
         </fieldset>
         <fieldset className="card">
+          <legend>Chats</legend>
+          <p className="hint">
+            The chat service whose conversations Chats shows. Without a host, CometChat’s cloud for the
+            region; with one (e.g. localhost:4000), Parley’s chat service over https.
+          </p>
+          <label className="field">
+            <span>App ID</span>
+            <input value={draft.chatAppId} onChange={(event) => set('chatAppId', event.target.value)} />
+          </label>
+          <label className="field">
+            <span>Region</span>
+            <input value={draft.chatRegion} onChange={(event) => set('chatRegion', event.target.value)} />
+          </label>
+          <label className="field">
+            <span>Operator UID</span>
+            <input
+              value={draft.chatOperatorUid}
+              onChange={(event) => set('chatOperatorUid', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Host (optional)</span>
+            <input
+              value={draft.chatHost}
+              placeholder="localhost:4000"
+              onChange={(event) => set('chatHost', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Auth key {settings.chatAuthKeySet ? '(set; type to replace)' : '(none)'}</span>
+            <input
+              type="password"
+              value={draft.chatAuthKey}
+              onChange={(event) => set('chatAuthKey', event.target.value)}
+              autoComplete="new-password"
+            />
+          </label>
+          <label className="field">
+            <span>Or an auth token {settings.chatAuthTokenSet ? '(set; type to replace)' : '(none)'}</span>
+            <input
+              type="password"
+              value={draft.chatAuthToken}
+              onChange={(event) => set('chatAuthToken', event.target.value)}
+              autoComplete="new-password"
+            />
+          </label>
+        </fieldset>
+        <fieldset className="card">
           <legend>Keys on this computer</legend>
           <p className="hint">{secretNote}</p>
           {settings.secretStorage !== 'encrypted' ? (
@@ -204,6 +275,24 @@ export function SettingsView(): ReactElement {
               onClick={(event) => void save(event, { agentApiKey: null })}
             >
               Remove the API key
+            </button>
+          ) : null}
+          {settings.chatAuthKeySet ? (
+            <button
+              type="button"
+              className="button"
+              onClick={(event) => void save(event, { chatAuthKey: null })}
+            >
+              Remove the Chats auth key
+            </button>
+          ) : null}
+          {settings.chatAuthTokenSet ? (
+            <button
+              type="button"
+              className="button"
+              onClick={(event) => void save(event, { chatAuthToken: null })}
+            >
+              Remove the Chats auth token
             </button>
           ) : null}
           {settings.languageModelKeySet ? (

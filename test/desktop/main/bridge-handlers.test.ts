@@ -29,6 +29,7 @@ describe('the bridge in the main process', () => {
     saveSettings: async () => {
       throw new Error('not used');
     },
+    chatConnection: async () => null,
     pickFolder: async () => '/home/ana/notes',
     revealFile: (path: string) => void calls.push(`reveal ${path}`),
     openExternal: async (url: string) => void calls.push(`open ${url}`),

@@ -55,4 +55,55 @@ describe('desktop settings with their keys', () => {
     const reopened = await DesktopSettingsService.open(paths, safeStorageStandIn());
     expect(reopened.settings).toMatchObject({ host: '0.0.0.0', corsOrigins: ['https://chat.example.com'] });
   });
+
+  const CHAT = { appId: 'parley-demo', region: 'us', operatorUid: 'operator', host: 'localhost:4000' };
+
+  it('keeps the Chats auth key in the secret store and gives it only to the Chats connection', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await service.save({ chat: CHAT, chatAuthKey: 'chat-auth-key-5be0' });
+    const view = await service.view();
+    expect(view).toMatchObject({ chat: CHAT, chatAuthKeySet: true, chatAuthTokenSet: false });
+    expect(JSON.stringify(view)).not.toContain('chat-auth-key-5be0');
+    expect(await readFile(paths.settingsFile, 'utf8')).not.toContain('chat-auth-key-5be0');
+    expect(await readFile(paths.secretsFile, 'utf8')).not.toContain('chat-auth-key-5be0');
+    expect(await service.chatConnection()).toEqual({ ...CHAT, authKey: 'chat-auth-key-5be0' });
+  });
+
+  it('signs Chats in with an auth token instead of a key, and without a host uses the cloud', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await service.save({ chat: { ...CHAT, host: null }, chatAuthToken: 'operator_token_77' });
+    expect(await service.chatConnection()).toEqual({ ...CHAT, host: null, authToken: 'operator_token_77' });
+  });
+
+  it('has no Chats connection until both the settings and a key or token are set', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(await service.chatConnection()).toBeNull();
+    await service.save({ chat: CHAT });
+    expect(await service.chatConnection()).toBeNull();
+  });
+
+  it('does not restart the agent for a change to Chats', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(await service.save({ chat: CHAT, chatAuthKey: 'chat-auth-key-5be0' })).toEqual({ restart: false });
+    expect(await service.save({ chatAuthKey: null })).toEqual({ restart: false });
+    expect(await service.chatConnection()).toBeNull();
+  });
+
+  it('refuses the Chats auth key where it cannot be kept safely, saving none of the change', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn(false));
+    await expect(service.save({ chat: CHAT, chatAuthKey: 'chat-auth-key-5be0' })).rejects.toThrow(
+      /no encryption/,
+    );
+    expect(service.settings.chat).toBeNull();
+  });
+
+  it('names the Chats field at fault', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await expect(service.save({ chat: { ...CHAT, host: 'https://localhost:4000' } })).rejects.toThrow(
+      /chat\.host: must be a host name/,
+    );
+    await expect(service.save({ chat: { ...CHAT, operatorUid: 'not a uid' } })).rejects.toThrow(
+      /chat\.operatorUid/,
+    );
+  });
 });

@@ -19,7 +19,7 @@ describe('desktop settings', () => {
   });
   afterEach(() => folder.remove());
 
-  it('starts on safe defaults: port 4111 on loopback, no CORS, no private network, no model', async () => {
+  it('starts on safe defaults: port 4111 on loopback, no CORS, no private network, no model, no Chats', async () => {
     expect(await loadSettings(file)).toEqual({
       settings: {
         port: 4111,
@@ -28,6 +28,7 @@ describe('desktop settings', () => {
         allowPrivateNetwork: false,
         languageModel: null,
         watchedFolders: [],
+        chat: null,
         plainSecretsAllowed: false,
       },
     });

@@ -28,6 +28,7 @@ describe('window routes', () => {
     const routes: Route[] = [
       { page: 'home' },
       { page: 'connect' },
+      { page: 'chats' },
       { page: 'settings' },
       { page: 'namespace', namespace: 'a.b_c-1', view: 'chat' },
     ];

@@ -33,15 +33,21 @@ function installBridgeStandIn(initial: SettingsView): void {
       })),
       settings: record('settings', () => settings),
       saveSettings: record('saveSettings', (change) => {
-        const { agentApiKey, languageModelKey, ...rest } = change as Record<string, unknown>;
+        const { agentApiKey, languageModelKey, chatAuthKey, chatAuthToken, ...rest } = change as Record<
+          string,
+          unknown
+        >;
         settings = {
           ...settings,
           ...rest,
           ...(agentApiKey !== undefined ? { agentApiKeySet: agentApiKey !== null } : {}),
           ...(languageModelKey !== undefined ? { languageModelKeySet: languageModelKey !== null } : {}),
+          ...(chatAuthKey !== undefined ? { chatAuthKeySet: chatAuthKey !== null } : {}),
+          ...(chatAuthToken !== undefined ? { chatAuthTokenSet: chatAuthToken !== null } : {}),
         } as SettingsView;
         return settings;
       }),
+      chatConnection: record('chatConnection', () => null),
       pickFolder: record('pickFolder', () => '/home/ana/notes'),
       revealFile: record('revealFile', () => undefined),
       openExternal: record('openExternal', () => undefined),
@@ -58,6 +64,9 @@ const INITIAL_SETTINGS: SettingsView = {
   watchedFolders: [],
   agentApiKeySet: false,
   languageModelKeySet: false,
+  chat: null,
+  chatAuthKeySet: false,
+  chatAuthTokenSet: false,
   secretStorage: 'unavailable',
   plainSecretsAllowed: false,
 };
@@ -117,5 +126,28 @@ describe('knowledge app window in the desktop app', () => {
     const saved = (await bridgeCalls()).filter((call) => call[0] === 'saveSettings').at(-1);
     expect(saved?.[1]).toEqual({ watchedFolders: [{ folder: '/home/ana/notes', namespace: 'notes' }] });
     await page.screenshot({ path: join(ARTIFACTS, '13-watched-folders.png') });
+  });
+
+  it('sends Chats to Settings while it has no connection', async () => {
+    await page.goto(`${server.url}#/chats`);
+    await page.getByRole('heading', { name: 'Set up Chats' }).waitFor();
+    await page.getByRole('link', { name: 'Settings', exact: true }).last().click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  });
+
+  it('saves the Chats connection in Settings, its auth key as a key the bridge keeps', async () => {
+    await page.getByLabel('App ID').fill('parley-demo');
+    await page.getByLabel('Operator UID').fill('operator');
+    await page.getByLabel('Host (optional)').fill('localhost:4000');
+    await page.getByLabel('Auth key (none)').fill('chat-auth-key-77');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').getByText('Settings saved.').waitFor();
+    const saved = (await bridgeCalls()).filter((call) => call[0] === 'saveSettings').at(-1);
+    expect(saved?.[1]).toMatchObject({
+      chat: { appId: 'parley-demo', region: 'us', operatorUid: 'operator', host: 'localhost:4000' },
+      chatAuthKey: 'chat-auth-key-77',
+    });
+    await page.getByLabel('Auth key (set; type to replace)').waitFor();
+    expect(await page.getByLabel('Auth key (set; type to replace)').inputValue()).toBe('');
   });
 });

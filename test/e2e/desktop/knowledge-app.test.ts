@@ -5,22 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NamespaceList } from '../../../shared/agent.js';
 import { buildPdf } from '../../knowledge/support/pdf.js';
 import { launchChromium } from '../../support/browser.js';
-import { startWindowServer, type WindowServer } from './support.js';
+import { MANUAL_PAGES, startWindowServer, type WindowServer } from './support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'desktop');
-
-/** A 5-page rotor manual; the gearbox oil is on page 3 only. */
-const MANUAL_PAGES = [
-  ['Tail rotor manual.', 'This manual covers the maintenance of the tail rotor assembly.'],
-  ['Blade inspection.', 'Check the leading edge of each blade for erosion before every flight.'],
-  [
-    'Gearbox lubrication.',
-    'The tail rotor gearbox holds 0.4 litres of synthetic turbine oil.',
-    'Change the oil every 300 flight hours.',
-  ],
-  ['Pitch links.', 'Tighten the pitch link bolts to 12 newton metres and secure them with wire.'],
-  ['Storage.', 'Store spare blades flat in their crates, away from direct sunlight.'],
-];
 
 const SAFETY_NOTES = `# Hangar safety
 

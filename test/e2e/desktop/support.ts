@@ -12,6 +12,19 @@ import {
   type RunningAgentServer,
 } from '../../../knowledge/server/index.js';
 
+/** A 5-page rotor manual; the gearbox oil is on page 3 only. */
+export const MANUAL_PAGES = [
+  ['Tail rotor manual.', 'This manual covers the maintenance of the tail rotor assembly.'],
+  ['Blade inspection.', 'Check the leading edge of each blade for erosion before every flight.'],
+  [
+    'Gearbox lubrication.',
+    'The tail rotor gearbox holds 0.4 litres of synthetic turbine oil.',
+    'Change the oil every 300 flight hours.',
+  ],
+  ['Pitch links.', 'Tighten the pitch link bolts to 12 newton metres and secure them with wire.'],
+  ['Storage.', 'Store spare blades flat in their crates, away from direct sunlight.'],
+];
+
 /** Builds the window exactly as `npm run build` does, into `<outRoot>/desktop/renderer/`. */
 export async function buildWindow(outRoot: string): Promise<string> {
   for (const options of desktopBundles(outRoot)) await build({ logLevel: 'warning', ...options });

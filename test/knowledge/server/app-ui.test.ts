@@ -40,14 +40,18 @@ describe('knowledge app UI at /', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('serves the window at / under a policy that allows nothing remote', async () => {
+  it('serves the window at / under a policy that runs nothing remote, and lets Chats reach a chat service over TLS', async () => {
     const response = await fetch(`${origin}/`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     const policy = response.headers.get('content-security-policy') ?? '';
-    expect(policy).toContain("default-src 'self'");
-    expect(policy).toContain("script-src 'self'");
-    expect(policy).not.toMatch(/unsafe-(inline|eval)|https?:/);
+    const directive = (name: string) => new RegExp(`(?:^|; )${name} ([^;]*)`).exec(policy)?.[1];
+    expect(directive('default-src')).toBe("'self'");
+    for (const name of ['script-src', 'style-src', 'font-src', 'worker-src']) {
+      expect(directive(name)).not.toMatch(/https?:|\*/);
+    }
+    expect(directive('connect-src')).toBe("'self' https: wss:");
+    expect(policy).not.toMatch(/unsafe-(inline|eval)|http:/);
     expect(await response.text()).toContain('<title>Parley</title>');
   });
 
@@ -93,5 +97,27 @@ describe('knowledge app UI beside the API', () => {
       await engine.close();
       await rm(root, { recursive: true, force: true });
     }
+  });
+
+  it('serves the chat connection it was started with, uncached, and none when it has none', async () => {
+    const folder = join(tmpdir(), 'parley-app-ui-no-files');
+    const connection = {
+      appId: 'parley-demo',
+      region: 'us',
+      operatorUid: 'operator',
+      host: 'localhost:4000',
+      authKey: 'demo-auth-key',
+    };
+    const served = await knowledgeAppUi(folder, { chatConnection: () => connection }).request(
+      '/chat-connection.json',
+    );
+    expect(served.status).toBe(200);
+    expect(served.headers.get('cache-control')).toBe('no-store');
+    expect(await served.json()).toEqual(connection);
+    expect(
+      (await knowledgeAppUi(folder, { chatConnection: () => undefined }).request('/chat-connection.json'))
+        .status,
+    ).toBe(404);
+    expect((await knowledgeAppUi(folder).request('/chat-connection.json')).status).toBe(404);
   });
 });

@@ -1,0 +1,246 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KnowledgeEngine } from '../../../knowledge/index.js';
+import { knowledgeAppUi } from '../../../knowledge/server/app-ui.js';
+import {
+  agentConfigFromEnv,
+  openAgentEngine,
+  startAgentServer,
+  type RunningAgentServer,
+} from '../../../knowledge/server/index.js';
+import { DEMO_GROUP, DEMO_NAMESPACE, DEMO_OPERATOR, seedDemo } from '../../../server/demo/index.js';
+import { silentLogger, startChatServer, type ChatServer } from '../../../server/index.js';
+import type { ChatConnection } from '../../../shared/chat-connection.js';
+import { buildPdf } from '../../knowledge/support/pdf.js';
+import { launchChromium } from '../../support/browser.js';
+import { buildWindow, MANUAL_PAGES } from './support.js';
+
+const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'chats');
+
+const QUESTION = '@agent how much oil does the tail rotor gearbox hold?';
+
+interface ApiMessage {
+  id: string;
+  sender: string;
+  data: { text?: string; metadata?: { sources?: unknown[] } };
+}
+
+/**
+ * The Chats section of the knowledge app window in Chromium, as `parley start` sets it up: the
+ * real chat service over TLS with the demo seeded, the real agent answering from a PDF, and the
+ * built window served by the agent with the demo's connection. The steps run in order on one page.
+ */
+describe('Chats in the knowledge app window', () => {
+  let root: string;
+  let engine: KnowledgeEngine;
+  let agent: RunningAgentServer;
+  let chat: ChatServer;
+  let browser: Browser;
+  let page: Page;
+  let apiKey: string;
+  let connection: ChatConnection | undefined;
+  const errors: string[] = [];
+
+  const screenshot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  const serverApi = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
+    const response = await fetch(`${chat.url}/v3${path}`, {
+      method,
+      headers: {
+        apikey: apiKey,
+        'content-type': 'application/json',
+        ...(onBehalfOf ? { onBehalfOf } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await response.json()) as { data: unknown };
+  };
+  const groupMessages = async () =>
+    (await serverApi('GET', `/groups/${DEMO_GROUP.guid}/messages?limit=100`)).data as ApiMessage[];
+  const composer = () => page.locator('.chats-conversation [contenteditable="true"]').first();
+  const send = async (text: string) => {
+    await composer().click();
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  const bubble = (text: string | RegExp) =>
+    page.locator('.chats-conversation').getByText(text, { exact: false }).last();
+
+  beforeAll(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'parley-chats-')));
+    await mkdir(ARTIFACTS, { recursive: true });
+    const windowFolder = await buildWindow(join(root, 'build'));
+    const agentDir = join(root, 'agent');
+    const config = agentConfigFromEnv({}, agentDir);
+    engine = await openAgentEngine(agentDir, config);
+    const manual = join(config.uploadDir, 'rotor-manual.pdf');
+    await writeFile(
+      manual,
+      await buildPdf(
+        MANUAL_PAGES.map((lines) => ({ lines })),
+        { title: 'Tail rotor manual' },
+      ),
+    );
+    await engine.ingest(DEMO_NAMESPACE, [{ kind: 'file', path: manual }]);
+    agent = await startAgentServer({
+      config,
+      backend: engine,
+      host: '127.0.0.1',
+      port: 0,
+      ui: knowledgeAppUi(windowFolder, { chatConnection: () => connection }),
+    });
+    chat = await startChatServer({
+      port: 0,
+      dataDir: join(root, 'chat'),
+      rateLimits: false,
+      logger: silentLogger,
+      tls: 'self-signed',
+    });
+    apiKey = chat.seeded.apiKey;
+    const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
+    connection = {
+      appId: demo.appId,
+      region: demo.region,
+      operatorUid: DEMO_OPERATOR.uid,
+      host: `localhost:${chat.port}`,
+      authKey: demo.authKey,
+    };
+    browser = await launchChromium({ ignoreCertificateErrors: true });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(20_000);
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await chat?.close();
+    await agent?.close();
+    await engine?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('opens Chats signed in as the operator and shows the demo group', async () => {
+    await page.goto(agent.apiUrl.replace(/\/api$/, '/'));
+    await page.getByRole('link', { name: 'Chats' }).click();
+    await page.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+    await page.getByRole('tab', { name: 'Groups' }).click();
+    await page.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
+    await page.locator('.chats-conversation').getByText(DEMO_GROUP.name).first().waitFor();
+    await composer().waitFor();
+    await screenshot('01-demo-group');
+  });
+
+  it('hides the call buttons', async () => {
+    expect(await page.locator('.chats-conversation').getByRole('button', { name: /call/i }).count()).toBe(0);
+  });
+
+  it('sends a message that the chat service keeps', async () => {
+    await send('Good morning from the operator');
+    await bubble('Good morning from the operator').waitFor();
+    await expect
+      .poll(async () => (await groupMessages()).map((message) => message.data.text), { timeout: 20_000 })
+      .toContain('Good morning from the operator');
+    await screenshot('02-sent');
+  });
+
+  it("shows another user's message, sent over REST, as it arrives", async () => {
+    await serverApi(
+      'POST',
+      '/messages',
+      {
+        receiver: DEMO_GROUP.guid,
+        receiverType: 'group',
+        category: 'message',
+        type: 'text',
+        data: { text: 'Alice here: is the hangar open?' },
+      },
+      'alice',
+    );
+    await bubble('Alice here: is the hangar open?').waitFor();
+    await screenshot('03-realtime');
+  });
+
+  it("shows the agent's answer to @agent with its sources", async () => {
+    await send(QUESTION);
+    const sources = page.locator('.chat-sources').last();
+    await sources.waitFor({ timeout: 60_000 });
+    await bubble('0.4 litres').waitFor();
+    expect(await sources.locator('.source-title').first().textContent()).toBe('Tail rotor manual');
+    expect(await sources.locator('.pill').first().textContent()).toBe('page 3');
+    await screenshot('04-agent-answer');
+  });
+
+  it('opens a cited source in the document viewer at its page', async () => {
+    await page.locator('.chat-sources').last().getByRole('button').first().click();
+    const viewer = page.getByRole('dialog', { name: 'Tail rotor manual' });
+    await viewer.locator('[data-rendered-page="3"]').waitFor();
+    expect(await viewer.getByText('Page 3 of 5').isVisible()).toBe(true);
+    await screenshot('05-viewer');
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await viewer.waitFor({ state: 'hidden' });
+  });
+
+  it('keeps the agent silent on the next mention once the operator takes over', async () => {
+    await page.getByRole('button', { name: 'Take over' }).click();
+    await page.getByRole('button', { name: 'Give back to agent' }).waitFor();
+    expect(
+      (await chat.agents.takeovers.get(chat.seeded.app.appId, 'knowledge', `group_${DEMO_GROUP.guid}`))
+        .takenOver,
+    ).toBe(true);
+    const before = (await groupMessages()).filter((message) => message.sender === 'knowledge').length;
+    await send('@agent how often is the gearbox oil changed?');
+    await bubble('how often is the gearbox oil changed?').waitFor();
+    await expect
+      .poll(async () =>
+        (await groupMessages()).some((m) => /how often is the gearbox/.test(m.data.text ?? '')),
+      )
+      .toBe(true);
+    await chat.agents.bridge.idle();
+    expect((await groupMessages()).filter((message) => message.sender === 'knowledge')).toHaveLength(before);
+    await screenshot('06-taken-over');
+  });
+
+  it('gives the conversation back, and the agent answers the next mention again', async () => {
+    await page.getByRole('button', { name: 'Give back to agent' }).click();
+    await page.getByRole('button', { name: 'Take over' }).waitFor();
+    const before = (await groupMessages()).filter((message) => message.sender === 'knowledge').length;
+    await send(QUESTION);
+    await expect
+      .poll(async () => (await groupMessages()).filter((message) => message.sender === 'knowledge').length, {
+        timeout: 60_000,
+      })
+      .toBe(before + 1);
+    await screenshot('07-given-back');
+    expect(errors).toEqual([]);
+  });
+
+  it('asks for the connection where none is served, and keeps its key in memory only unless remembered', async () => {
+    const served = connection;
+    if (served?.authKey === undefined) throw new Error('the demo connection has no auth key');
+    connection = undefined;
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const tab = await context.newPage();
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByRole('heading', { name: 'Connect to a chat service' }).waitFor();
+      await tab.getByLabel('App ID').fill(served.appId);
+      await tab.getByLabel('Operator UID').fill(served.operatorUid);
+      await tab.getByLabel(/^Host/).fill(served.host ?? '');
+      await tab.getByLabel('Auth key').fill(served.authKey);
+      await tab.screenshot({ path: join(ARTIFACTS, '08-connect-form.png') });
+      await tab.getByRole('button', { name: 'Connect' }).click();
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      expect(await tab.evaluate(() => JSON.stringify(localStorage))).not.toContain(served.authKey);
+      await tab.reload();
+      await tab.getByRole('heading', { name: 'Connect to a chat service' }).waitFor();
+    } finally {
+      await context.close();
+      connection = served;
+    }
+  });
+});
