@@ -261,7 +261,8 @@ export class SearchIndex implements ChunkIndex {
   }
 
   private addOne(chunk: Chunk): void {
-    const titleText = [chunk.title, ...chunk.headingPath].join('\n');
+    // A document's first heading is usually its title: counted once, as in the text it came from.
+    const titleText = [...new Set([chunk.title, ...chunk.headingPath])].join('\n');
     const titleTerms = this.tokenizer.terms(titleText);
     const bodyTerms = this.tokenizer.terms(chunk.text);
     this.store.add(chunk);

@@ -24,7 +24,7 @@ const FEEDBACK_CANDIDATES_PER_DEPTH = 5;
 
 /**
  * The ranking pipeline: BM25F over the postings of the query terms; the proximity bonus re-ranks
- * the best `rerankDepth`; with feedback on, RM3 mixes the first-pass scores (weight λ) with the
+ * the best `rerankDepth`; with feedback on and a confident first pass, RM3 mixes the first-pass scores (weight λ) with the
  * feedback terms' BM25F scores (weight 1 - λ) and the proximity bonus re-ranks again; finally the
  * best chunk of each document, when asked for.
  */
@@ -42,14 +42,13 @@ export function rankSlots(
     scorer.accumulate(query, accumulator);
     let proximityTerms = query;
     let feedbackCandidates: number[] | undefined;
-    if (ranking.feedback && accumulator.count > 0) {
+    const firstBest = ranking.feedback ? bestSlots(accumulator, depth) : [];
+    if (
+      ranking.feedback &&
+      confident(scorer, query, accumulator, firstBest, ranking.feedback.minConfidence)
+    ) {
       const { documents, terms, originalQueryWeight } = ranking.feedback;
-      const firstPass = rerankByProximity(
-        index,
-        scored(accumulator, bestSlots(accumulator, depth)),
-        query,
-        ranking,
-      );
+      const firstPass = rerankByProximity(index, scored(accumulator, firstBest), query, ranking);
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
       // feedback part is added with weight (1-λ)·|q|/λ and scores stay on the first pass's scale.
@@ -105,6 +104,25 @@ export function rankSlots(
   } finally {
     accumulator.clear();
   }
+}
+
+/**
+ * Whether the first pass found a chunk worth learning from: its BM25F score is at least
+ * `minConfidence` of the most any chunk could score for the query (every term saturated). A
+ * query whose best match holds only a few of its terms, or only common ones, would otherwise
+ * expand towards whatever that weak match is about (query drift).
+ */
+function confident(
+  scorer: Bm25fScorer,
+  query: readonly WeightedTerm[],
+  accumulator: ScoreAccumulator,
+  firstBest: readonly number[],
+  minConfidence: number,
+): boolean {
+  const best = firstBest[0];
+  if (best === undefined) return false;
+  const ceiling = query.reduce((sum, term) => sum + scorer.termFactor(term), 0);
+  return accumulator.score(best) >= minConfidence * ceiling;
 }
 
 function scored(accumulator: ScoreAccumulator, slots: readonly number[]): RankedSlot[] {
