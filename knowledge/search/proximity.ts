@@ -40,6 +40,8 @@ export function rerankByProximity(
     const reranked = candidates.map(({ slot, score }) => {
       closeness.fill(0);
       const { terms } = index.slotTerms(slot);
+      occurrenceAt = ensureLength(occurrenceAt, terms.length);
+      occurrenceTerm = ensureLength(occurrenceTerm, terms.length);
       let found = 0;
       for (let at = 0; at < terms.length; at++) {
         const position = positionOf[terms[at] as number] as number;
@@ -54,8 +56,6 @@ export function rerankByProximity(
           closeness[position] = (closeness[position] as number) + bonus;
           closeness[other] = (closeness[other] as number) + bonus;
         }
-        occurrenceAt = ensureLength(occurrenceAt, found + 1);
-        occurrenceTerm = ensureLength(occurrenceTerm, found + 1);
         occurrenceAt[found] = at;
         occurrenceTerm[found++] = position;
       }
