@@ -3,10 +3,16 @@
  * - generate latency p50/p95 with the extractive composer, the 225 Cranfield queries asked in
  *   turn (`@agent <query>`) against a namespace holding the 1,400 Cranfield abstracts;
  * - searchDocs requests/s under concurrent load, beside a no-op route (`GET /api`) of the same
- *   server in the same run, and their ratio.
+ *   server in the same run, and their ratio;
+ * - where a searchDocs request's time goes, measured in the same process on the same queries:
+ *   ranking by stage (BM25F first pass, proximity, RM3 feedback), snippets, and the rest of the
+ *   request (HTTP, validation, JSON), with the response size.
  * Prints a table and writes bench/results/agent.json.
  *
- *   npx tsx bench/agent.ts [--data ../shared/data/cranfield] [--connections 10] [--seconds 5]
+ * The machine is shared, so the two loads alternate in `--rounds` rounds and the ratio is the
+ * median of the rounds' ratios: a burst of other work then skews one round, not the figure.
+ *
+ *   npx tsx bench/agent.ts [--data ../shared/data/cranfield] [--connections 10] [--seconds 3] [--rounds 5]
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +20,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { chunkDocument } from '../knowledge/chunker.js';
+import { loadSource } from '../knowledge/loaders/index.js';
+import { createChunkIndex, type IndexSettingsInput } from '../knowledge/search/index.js';
+import type { Chunk, ChunkIndex } from '../knowledge/types.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,11 +31,13 @@ const { values } = parseArgs({
   options: {
     data: { type: 'string', default: resolve(repo, '../shared/data/cranfield') },
     connections: { type: 'string', default: '10' },
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 const connections = Number(values.connections);
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 
 /** SMART records: `.I <id>` starts one, `.X` starts a field. */
 function records(raw: string): Map<string, string>[] {
@@ -45,6 +57,38 @@ function records(raw: string): Map<string, string>[] {
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function median(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** Median microseconds per query of `run`, over `rounds` passes of the queries after one warm-up pass. */
+async function perQueryMicros(
+  queries: readonly string[],
+  run: (query: string) => unknown,
+  rounds = 5,
+): Promise<number> {
+  for (const query of queries) await run(query);
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const query of queries) {
+      const start = performance.now();
+      await run(query);
+      times.push((performance.now() - start) * 1000);
+    }
+  }
+  return Math.round(median(times));
+}
+
+/** An index of `chunks` ranking with `settings`: the engine's own index, one ranking stage at a time. */
+function stageIndex(chunks: Chunk[], settings: IndexSettingsInput): ChunkIndex {
+  const index = createChunkIndex(settings);
+  index.add(chunks);
+  return index;
 }
 
 async function load(url: string, options: Partial<autocannon.Options>): Promise<autocannon.Result> {
@@ -107,8 +151,70 @@ try {
       body: JSON.stringify({ query, namespace: 'cranfield' }),
     }));
     const origin = server.apiUrl.replace(/\/api$/, '');
-    const noop = await load(`${origin}/api`, {});
-    const search = await load(origin, { requests: searchBodies });
+    const loadRounds: { noop: autocannon.Result; search: autocannon.Result }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const noopRound = await load(`${origin}/api`, {});
+      loadRounds.push({ noop: noopRound, search: await load(origin, { requests: searchBodies }) });
+    }
+    const noopRps = median(loadRounds.map((r) => r.noop.requests.average));
+    const searchRps = median(loadRounds.map((r) => r.search.requests.average));
+    const ratios = loadRounds.map((r) => r.search.requests.average / r.noop.requests.average);
+
+    // Where a request's time goes: the same 50 queries, one at a time, in this process.
+    const loadQueries = queries.slice(0, 50);
+    const chunks: Chunk[] = [];
+    for (const doc of abstracts) {
+      const path = join(corpus, `cran-${doc.get('I')}.md`);
+      chunks.push(...chunkDocument(await loadSource({ kind: 'file', path }), String(doc.get('I'))));
+    }
+    const stages = {
+      bm25f: stageIndex(chunks, { ranking: { proximity: { weight: 0 }, feedback: null } }),
+      proximity: stageIndex(chunks, { ranking: { feedback: null } }),
+      full: stageIndex(chunks, {}),
+    };
+    const rankMicros = {
+      bm25fFirstPass: await perQueryMicros(loadQueries, (q) => stages.bm25f.search(q, { limit: 6 })),
+      withProximity: await perQueryMicros(loadQueries, (q) => stages.proximity.search(q, { limit: 6 })),
+      withFeedback: await perQueryMicros(loadQueries, (q) => stages.full.search(q, { limit: 6 })),
+    };
+    const engineMicros = await perQueryMicros(loadQueries, (q) =>
+      engine.search('cranfield', q, { limit: 6 }),
+    );
+    const withSnippetsMicros = await perQueryMicros(loadQueries, (q) =>
+      engine.search('cranfield', q, { limit: 6, snippets: true }),
+    );
+    const responseBytes = median(
+      await Promise.all(
+        loadQueries.map(async (query) =>
+          Buffer.byteLength(
+            await (await post('/tools/searchDocs', { query, namespace: 'cranfield' })).text(),
+          ),
+        ),
+      ),
+    );
+    const serialNoopMicros = await perQueryMicros(loadQueries, async () =>
+      (await fetch(server.apiUrl)).text(),
+    );
+    const serialSearchMicros = await perQueryMicros(loadQueries, async (query) =>
+      (await post('/tools/searchDocs', { query, namespace: 'cranfield' })).text(),
+    );
+    // One process serves every connection: a request holds it for 1/throughput seconds.
+    const serviceMicros = Math.round(1e6 / searchRps);
+    const breakdown = {
+      note: 'median µs per searchDocs request (maxResults 6, 50 Cranfield queries), one at a time in the bench process (which also runs the load generator); service time = 1 / requests per second under load',
+      serviceTimeUnderLoad: serviceMicros,
+      noopServiceTimeUnderLoad: Math.round(1e6 / noopRps),
+      rankingBm25fFirstPass: rankMicros.bm25fFirstPass,
+      rankingProximity: Math.max(0, rankMicros.withProximity - rankMicros.bm25fFirstPass),
+      rankingRm3Feedback: Math.max(0, rankMicros.withFeedback - rankMicros.withProximity),
+      engineSearch: engineMicros,
+      snippets: Math.max(0, withSnippetsMicros - engineMicros),
+      serialNoopOverHttp: serialNoopMicros,
+      serialSearchDocsOverHttp: serialSearchMicros,
+      validationJsonBeyondNoop: Math.max(0, serialSearchMicros - serialNoopMicros - withSnippetsMicros),
+      waitingUnderLoad: Math.max(0, serviceMicros - serialSearchMicros),
+      responseBytes,
+    };
 
     const results = {
       date: new Date().toISOString(),
@@ -129,14 +235,20 @@ try {
       load: {
         connections,
         seconds,
+        rounds,
         noopRoute: 'GET /api',
-        noopRequestsPerSecond: Math.round(noop.requests.average),
-        searchDocsRequestsPerSecond: Math.round(search.requests.average),
-        searchDocsP50Ms: search.latency.p50,
-        searchDocsP99Ms: search.latency.p99,
-        ratio: Number((search.requests.average / noop.requests.average).toFixed(3)),
-        errors: noop.errors + search.errors + noop.non2xx + search.non2xx,
+        noopRequestsPerSecond: Math.round(noopRps),
+        searchDocsRequestsPerSecond: Math.round(searchRps),
+        searchDocsP50Ms: median(loadRounds.map((r) => r.search.latency.p50)),
+        searchDocsP99Ms: median(loadRounds.map((r) => r.search.latency.p99)),
+        ratio: Number(median(ratios).toFixed(3)),
+        ratiosPerRound: ratios.map((ratio) => Number(ratio.toFixed(3))),
+        errors: loadRounds.reduce(
+          (sum, { noop, search }) => sum + noop.errors + search.errors + noop.non2xx + search.non2xx,
+          0,
+        ),
       },
+      searchDocsBreakdownMicros: breakdown,
     };
     console.table({
       'generate p50 (ms)': results.generate.p50Ms,
@@ -144,8 +256,25 @@ try {
       'answers with sources': `${answered}/${latencies.length}`,
       'no-op GET /api (req/s)': results.load.noopRequestsPerSecond,
       'searchDocs (req/s)': results.load.searchDocsRequestsPerSecond,
-      'searchDocs / no-op': results.load.ratio,
+      'searchDocs / no-op (median of rounds)': results.load.ratio,
+      'ratio per round': results.load.ratiosPerRound.join(', '),
       'ingest 1400 abstracts (s)': results.corpus.ingestSeconds,
+    });
+    console.log('where a searchDocs request goes (median µs per request):');
+    console.table({
+      'service time under load (1 / req/s)': breakdown.serviceTimeUnderLoad,
+      'no-op service time under load': breakdown.noopServiceTimeUnderLoad,
+      'ranking: BM25F first pass': breakdown.rankingBm25fFirstPass,
+      'ranking: proximity re-rank': breakdown.rankingProximity,
+      'ranking: RM3 feedback (second pass)': breakdown.rankingRm3Feedback,
+      'engine search, no snippets': breakdown.engineSearch,
+      'snippets (6 results)': breakdown.snippets,
+      'no-op over HTTP, one at a time': breakdown.serialNoopOverHttp,
+      'searchDocs over HTTP, one at a time': breakdown.serialSearchDocsOverHttp,
+      'validation, JSON, response beyond the no-op': breakdown.validationJsonBeyondNoop,
+      'service time under load minus one at a time (CPU shared with the load generator and other work)':
+        breakdown.waitingUnderLoad,
+      'response size (bytes)': breakdown.responseBytes,
     });
     await mkdir(join(repo, 'bench/results'), { recursive: true });
     await writeFile(join(repo, 'bench/results/agent.json'), `${JSON.stringify(results, null, 2)}\n`);

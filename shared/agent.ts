@@ -70,8 +70,15 @@ export const IngestResponse = z.object({
 });
 export type IngestResponse = z.infer<typeof IngestResponse>;
 
+/**
+ * The longest query (and generate question) the agent takes by default, in UTF-8 bytes; a server
+ * may be configured otherwise (`AGENT_MAX_QUERY_BYTES`). A long query is not refused below it: it
+ * is searched by its most informative terms.
+ */
+export const DEFAULT_MAX_QUERY_BYTES = 32 * 1024;
+
 export const SearchRequest = z.object({
-  query: z.string().trim().min(1, 'query must not be empty').max(2000),
+  query: z.string().trim().min(1, 'query must not be empty'),
   namespace: Namespace.default(DEFAULT_NAMESPACE),
   maxResults: z.number().int().min(1).max(100).default(6),
 });

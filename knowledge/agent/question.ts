@@ -1,5 +1,5 @@
 import type { ChatTurn } from '../../shared/agent.js';
-import { contentTerms } from './terms.js';
+import { contentTerms, wordsOf } from './terms.js';
 import { withoutMention } from './mention.js';
 
 export interface ResolvedQuestion {
@@ -36,12 +36,11 @@ const BACK_REFERENCES = new Set([
   'same',
 ]);
 const CONTINUATION = /^(and|also|but|so|then|what about|how about|and what about)\b/i;
-const words = new Intl.Segmenter('und', { granularity: 'word' });
 
 function pointsBack(question: string): boolean {
   if (CONTINUATION.test(question)) return true;
-  for (const segment of words.segment(question.toLowerCase())) {
-    if (segment.isWordLike && BACK_REFERENCES.has(segment.segment)) return true;
+  for (const word of wordsOf(question.toLowerCase())) {
+    if (BACK_REFERENCES.has(word)) return true;
   }
   return false;
 }

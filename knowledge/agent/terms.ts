@@ -32,14 +32,40 @@ const term = (word: string): string => (/^[a-z]+$/.test(word) ? stemmer(word) : 
  */
 export function contentTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const segment of words.segment(text.normalize('NFKC').toLowerCase())) {
-    if (!segment.isWordLike || IGNORED.has(segment.segment)) continue;
-    terms.push(term(segment.segment));
-    if (/^[^.]+(\.[^.]+)+$/.test(segment.segment) && !/^[\d.]+$/.test(segment.segment)) {
-      for (const part of segment.segment.split('.')) if (!IGNORED.has(part)) terms.push(term(part));
+  for (const word of wordsOf(text.normalize('NFKC').toLowerCase())) {
+    if (IGNORED.has(word)) continue;
+    terms.push(term(word));
+    if (/^[^.]+(\.[^.]+)+$/.test(word) && !/^[\d.]+$/.test(word)) {
+      for (const part of word.split('.')) if (!IGNORED.has(part)) terms.push(term(part));
     }
   }
   return terms;
+}
+
+/** The word-like segments of a text, in order, as written. */
+export function* wordsOf(text: string): Generator<string> {
+  for (const piece of pieces(text)) {
+    for (const segment of words.segment(piece)) if (segment.isWordLike) yield segment.segment;
+  }
+}
+
+const PIECE_LENGTH = 1000;
+
+/**
+ * The text cut at whitespace into pieces of about PIECE_LENGTH characters: Intl.Segmenter slows
+ * down on long strings (a pasted 30 KB question took about 250 ms a pass), and no word spans a space.
+ */
+function* pieces(text: string): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = start + PIECE_LENGTH;
+    if (end < text.length) {
+      const space = text.slice(end).search(/\s/);
+      end = space === -1 ? text.length : end + space;
+    }
+    yield text.slice(start, end);
+    start = end;
+  }
 }
 
 export function distinctTerms(text: string): Set<string> {

@@ -7,7 +7,7 @@ import { ChunkStore } from './chunk-store.js';
 import { FieldNorms } from './field-norms.js';
 import { ensureLength } from './growable.js';
 import { InvertedIndex } from './inverted-index.js';
-import { rankSlots } from './ranking.js';
+import { rankSlots, type RankingScratch } from './ranking.js';
 import { resolveSettings, type IndexSettings, type IndexSettingsInput } from './settings.js';
 import { decodeSnapshot, encodeSnapshot, SnapshotError } from './snapshot.js';
 import { createTokenizer, type Tokenizer } from './tokenizer.js';
@@ -52,7 +52,7 @@ interface IndexState {
  */
 export class SearchIndex implements ChunkIndex {
   private readonly tokenizer: Tokenizer;
-  private readonly scratch: { accumulator: ScoreAccumulator; norms: FieldNorms };
+  private readonly scratch: RankingScratch;
   private index: InvertedIndex;
   private store: ChunkStore;
   /** Slot → chunk id; empty for removed chunks. */
@@ -68,7 +68,11 @@ export class SearchIndex implements ChunkIndex {
     state?: IndexState,
   ) {
     this.tokenizer = createTokenizer(settings.tokenizer);
-    this.scratch = { accumulator: new ScoreAccumulator(), norms: new FieldNorms(settings.ranking) };
+    this.scratch = {
+      accumulator: new ScoreAccumulator(),
+      termRelevance: new ScoreAccumulator(),
+      norms: new FieldNorms(settings.ranking),
+    };
     this.index = state?.index ?? new InvertedIndex();
     this.store = state?.store ?? ChunkStore.empty();
     this.slotChunkIds = state?.slotChunkIds ?? [];
@@ -261,7 +265,8 @@ export class SearchIndex implements ChunkIndex {
   }
 
   private addOne(chunk: Chunk): void {
-    const titleText = [chunk.title, ...chunk.headingPath].join('\n');
+    // A document's first heading is usually its title: counted once, as in the text it came from.
+    const titleText = [...new Set([chunk.title, ...chunk.headingPath])].join('\n');
     const titleTerms = this.tokenizer.terms(titleText);
     const bodyTerms = this.tokenizer.terms(chunk.text);
     this.store.add(chunk);

@@ -1,3 +1,4 @@
+import { bestSlots, type ScoreAccumulator } from './accumulator.js';
 import type { WeightedTerm } from './bm25f.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankedSlot } from './proximity.js';
@@ -5,23 +6,29 @@ import type { RankedSlot } from './proximity.js';
 /**
  * The relevance model of RM3 (Abdul-Jaleel et al. 2004, as in Anserini): the best chunks of a
  * first pass are taken as relevant; each contributes its term distribution weighted by its share
- * of their scores; the `count` strongest terms come back with weights summing to 1.
+ * of their scores; the `count` strongest terms come back with weights summing to 1 (ties: the
+ * lower term id). `relevance` is scratch indexed by term id, left cleared.
  */
 export function feedbackTerms(
   index: InvertedIndex,
   feedbackSlots: readonly RankedSlot[],
   count: number,
+  relevance: ScoreAccumulator,
 ): WeightedTerm[] {
   const totalScore = feedbackSlots.reduce((sum, { score }) => sum + score, 0);
   if (totalScore <= 0) return [];
-  const relevance = new Map<number, number>();
-  for (const { slot, score } of feedbackSlots) {
-    const { terms } = index.slotTerms(slot);
-    if (terms.length === 0) continue;
-    const share = score / totalScore / terms.length;
-    for (const term of terms) relevance.set(term, (relevance.get(term) ?? 0) + share);
+  relevance.prepare(index.termCount);
+  try {
+    for (const { slot, score } of feedbackSlots) {
+      const { terms } = index.slotTerms(slot);
+      if (terms.length === 0) continue;
+      const share = score / totalScore / terms.length;
+      for (const term of terms) relevance.add(term, share);
+    }
+    const strongest = bestSlots(relevance, count);
+    const total = strongest.reduce((sum, termId) => sum + relevance.score(termId), 0);
+    return strongest.map((termId) => ({ termId, weight: relevance.score(termId) / total }));
+  } finally {
+    relevance.clear();
   }
-  const strongest = [...relevance].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, count);
-  const total = strongest.reduce((sum, [, weight]) => sum + weight, 0);
-  return strongest.map(([termId, weight]) => ({ termId, weight: weight / total }));
 }

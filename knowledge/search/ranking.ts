@@ -6,6 +6,14 @@ import type { InvertedIndex } from './inverted-index.js';
 import { rerankByProximity, type RankedSlot } from './proximity.js';
 import type { RankingSettings } from './settings.js';
 
+/** Buffers reused across the queries of one index. */
+export interface RankingScratch {
+  accumulator: ScoreAccumulator;
+  /** RM3's term weights, indexed by term id. */
+  termRelevance: ScoreAccumulator;
+  norms: FieldNorms;
+}
+
 export interface RankRequest {
   query: readonly WeightedTerm[];
   limit: number;
@@ -18,20 +26,21 @@ export interface RankRequest {
  * for that many of the best chunks so far, from their term sequences, instead of over their
  * whole postings. Such terms have a low idf, and a chunk ranked below the candidates would need
  * them to lift it past all of them; scanning their postings cost most of a query's time at 100k
- * chunks (about 670k postings for a query of 8 terms).
+ * chunks (about 670k postings for a query of 8 terms). When the postings are the cheaper read
+ * (a namespace of a few thousand chunks), they are scanned instead.
  */
 const FEEDBACK_CANDIDATES_PER_DEPTH = 5;
 
 /**
  * The ranking pipeline: BM25F over the postings of the query terms; the proximity bonus re-ranks
- * the best `rerankDepth`; with feedback on, RM3 mixes the first-pass scores (weight λ) with the
+ * the best `rerankDepth`; with feedback on and a confident first pass, RM3 mixes the first-pass scores (weight λ) with the
  * feedback terms' BM25F scores (weight 1 - λ) and the proximity bonus re-ranks again; finally the
  * best chunk of each document, when asked for.
  */
 export function rankSlots(
   index: InvertedIndex,
   ranking: RankingSettings,
-  scratch: { accumulator: ScoreAccumulator; norms: FieldNorms },
+  scratch: RankingScratch,
   { query, limit, documentOf }: RankRequest,
 ): RankedSlot[] {
   const { accumulator } = scratch;
@@ -42,24 +51,35 @@ export function rankSlots(
     scorer.accumulate(query, accumulator);
     let proximityTerms = query;
     let feedbackCandidates: number[] | undefined;
-    if (ranking.feedback && accumulator.count > 0) {
+    const firstBest = ranking.feedback ? bestSlots(accumulator, depth) : [];
+    if (
+      ranking.feedback &&
+      confident(scorer, query, accumulator, firstBest, ranking.feedback.minConfidence)
+    ) {
       const { documents, terms, originalQueryWeight } = ranking.feedback;
       const firstPass = rerankByProximity(
         index,
-        scored(accumulator, bestSlots(accumulator, depth)),
+        scored(accumulator, firstBest),
         query,
         ranking,
+        accumulator.termMarks,
       );
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
       // feedback part is added with weight (1-λ)·|q|/λ and scores stay on the first pass's scale.
       const queryLength = query.reduce((sum, { weight }) => sum + weight, 0);
       const feedbackWeight = ((1 - originalQueryWeight) * queryLength) / originalQueryWeight;
-      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms).map(
+      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms, scratch.termRelevance).map(
         ({ termId, weight }) => ({ termId, weight: feedbackWeight * weight }),
       );
       const candidateLimit = depth * FEEDBACK_CANDIDATES_PER_DEPTH;
-      const common = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
+      const frequent = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
+      // Scoring the candidates from their term sequences costs their length; scanning the
+      // postings costs the terms' document frequencies. On a small namespace the postings are
+      // cheaper, and exact.
+      const postingsCost = frequent.reduce((sum, { termId }) => sum + index.documentFrequency(termId), 0);
+      const sequencesCost = candidateLimit * (index.averageTitleLength + index.averageBodyLength);
+      const common = postingsCost > sequencesCost ? frequent : [];
       // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
       // none, which on a small namespace would be chunks that merely share words with the best ones.
       scorer.accumulate(
@@ -81,7 +101,7 @@ export function rankSlots(
           .sort((x, y) => y.score - x.score || x.slot - y.slot)
           .slice(0, depth)
       : scored(accumulator, bestSlots(accumulator, depth));
-    const ranked = rerankByProximity(index, best, proximityTerms, ranking);
+    const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks);
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();
@@ -105,6 +125,25 @@ export function rankSlots(
   } finally {
     accumulator.clear();
   }
+}
+
+/**
+ * Whether the first pass found a chunk worth learning from: its BM25F score is at least
+ * `minConfidence` of the most any chunk could score for the query (every term saturated). A
+ * query whose best match holds only a few of its terms, or only common ones, would otherwise
+ * expand towards whatever that weak match is about (query drift).
+ */
+function confident(
+  scorer: Bm25fScorer,
+  query: readonly WeightedTerm[],
+  accumulator: ScoreAccumulator,
+  firstBest: readonly number[],
+  minConfidence: number,
+): boolean {
+  const best = firstBest[0];
+  if (best === undefined) return false;
+  const ceiling = query.reduce((sum, term) => sum + scorer.termFactor(term), 0);
+  return accumulator.score(best) >= minConfidence * ceiling;
 }
 
 function scored(accumulator: ScoreAccumulator, slots: readonly number[]): RankedSlot[] {

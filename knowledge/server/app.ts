@@ -4,6 +4,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { streamSSE } from 'hono/streaming';
 import { AGENT_KEY, DEFAULT_NAMESPACE, GenerateRequest, Namespace } from '../../shared/agent.js';
 import { answerChat } from '../agent/answer.js';
+import { latestUserTurn } from '../agent/question.js';
 import { describeAgent, describeTool, describeTools } from './agent-card.js';
 import { acceptWritesFromOwnPagesAndServers, serveOnlyThisMachine } from './callers.js';
 import type { KnowledgeBackend } from './backend.js';
@@ -17,7 +18,14 @@ import { normalizeMastraMessages } from './mastra-messages.js';
 import { openApiDocument } from './openapi.js';
 import { streamFrames } from './stream-frames.js';
 import { swaggerUi } from './swagger-ui.js';
-import { findTool, ingestSourcesTool, searchDocsTool, type AgentTool, type ToolContext } from './tools.js';
+import {
+  findTool,
+  ingestSourcesTool,
+  refuseOverlongQuery,
+  searchDocsTool,
+  type AgentTool,
+  type ToolContext,
+} from './tools.js';
 import { saveUploads, withPublicUploadPaths } from './uploads.js';
 
 export interface AgentAppOptions {
@@ -38,7 +46,12 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const secrets = [config.apiKey, config.languageModel?.apiKey].filter((value): value is string =>
     Boolean(value),
   );
-  const tools: ToolContext = { backend, secrets, readableRoots: [...config.ingestRoots, config.uploadDir] };
+  const tools: ToolContext = {
+    backend,
+    secrets,
+    readableRoots: [...config.ingestRoots, config.uploadDir],
+    maxQueryBytes: config.maxQueryBytes,
+  };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const app = new Hono();
 
@@ -103,6 +116,11 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const answer = async (c: Context) => {
     if (unknownAgent(c)) throw new RequestProblem(404, 'agent not found');
     const request = parseWith(GenerateRequest, normalizeMastraMessages(await readJson(c)));
+    const question = latestUserTurn(request.messages);
+    if (question >= 0) {
+      const content = request.messages[question]?.content ?? '';
+      refuseOverlongQuery(`messages[${question}].content`, content, config.maxQueryBytes);
+    }
     return generateResponse(await answerChat(request, backend, answerSettings(config)), randomUUID());
   };
   app.post('/api/agents/:agentId/generate', ...generateGuards, async (c) => c.json(await answer(c)));

@@ -2,10 +2,13 @@ import { delimiter, resolve } from 'node:path';
 import { DEFAULT_MENTION_NAMES } from '../agent/mention.js';
 import type { AnswerSettings } from '../agent/answer.js';
 import type { LanguageModelConfig } from '../agent/llm.js';
+import { DEFAULT_MAX_QUERY_BYTES } from '../../shared/agent.js';
 
 export const DEFAULT_AGENT_PORT = 4111;
 export const DEFAULT_AGENT_HOST = '127.0.0.1';
 const MB = 1024 * 1024;
+/** Queries stay well inside the 1 MB request bodies of searchDocs and generate, even JSON-escaped. */
+const MAX_QUERY_BYTES_LIMIT = 256 * 1024;
 
 /** How the agent server behaves; see `agentConfigFromEnv` for the environment variables. */
 export interface AgentServerConfig {
@@ -27,6 +30,8 @@ export interface AgentServerConfig {
   mentionNames: string[];
   /** Passages retrieved per question. */
   passages: number;
+  /** The longest searchDocs query or generate question, in UTF-8 bytes; longer ones get a 400. */
+  maxQueryBytes: number;
   languageModel?: LanguageModelConfig;
 }
 
@@ -43,6 +48,12 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number above 0`);
+  return value;
+}
+
+function boundedInteger(env: Env, name: string, fallback: number, max: number): number {
+  const value = positiveInteger(env, name, fallback);
+  if (value > max) throw new Error(`${name} must be at most ${max}`);
   return value;
 }
 
@@ -66,6 +77,7 @@ function languageModelFromEnv(env: Env): LanguageModelConfig | undefined {
  * AGENT_API_KEY, CORS_ORIGINS (comma-separated), AGENT_ALLOWED_HOSTS (comma-separated), AGENT_RATE_LIMIT (per minute, default 60),
  * INGEST_MAX_BYTES (default 50 MB), INGEST_ROOTS (folders, separated like PATH),
  * AGENT_MENTION_NAMES (comma-separated, added to `agent` and `knowledge`),
+ * AGENT_MAX_QUERY_BYTES (longest query or question, default 32768, at most 262144),
  * LLM_BASE_URL, LLM_MODEL, LLM_PROVIDER_API_KEY, LLM_TIMEOUT_MS (default 30000).
  */
 export function agentConfigFromEnv(env: Env, dataDir: string): AgentServerConfig {
@@ -83,6 +95,12 @@ export function agentConfigFromEnv(env: Env, dataDir: string): AgentServerConfig
     uploadDir: resolve(dataDir, 'uploads'),
     mentionNames: [...new Set([...DEFAULT_MENTION_NAMES, ...extraNames])],
     passages: 6,
+    maxQueryBytes: boundedInteger(
+      env,
+      'AGENT_MAX_QUERY_BYTES',
+      DEFAULT_MAX_QUERY_BYTES,
+      MAX_QUERY_BYTES_LIMIT,
+    ),
     ...(languageModel ? { languageModel } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { IngestEvent } from '../ingest/queue.js';
 import { detectSource, SourceError } from '../loaders/index.js';
 import type { SourceInput } from '../types.js';
 import type { KnowledgeBackend } from './backend.js';
+import { RequestProblem } from './http-errors.js';
 import { sanitizeMessage } from './sanitize.js';
 
 /** A tool of the knowledge agent, as Mastra lists and executes it. */
@@ -28,6 +29,8 @@ export interface ToolContext {
   readableRoots: readonly string[];
   /** Values that must never appear in a response (API keys). */
   secrets: readonly string[];
+  /** The longest query searchDocs takes, in UTF-8 bytes. */
+  maxQueryBytes: number;
   /** Receives each step of an ingest as it happens (for a streamed ingest); must not throw. */
   onProgress?: (event: IngestEvent) => void;
 }
@@ -111,7 +114,8 @@ export const searchDocsTool: AgentTool<typeof SearchRequest, SearchResponse> = {
     'Search a knowledge namespace and return the best passages with their sources (title, path or URL, page, heading).',
   inputSchema: SearchRequest,
   outputSchema: SearchResponse,
-  async execute(request, { backend }) {
+  async execute(request, { backend, maxQueryBytes }) {
+    refuseOverlongQuery('query', request.query, maxQueryBytes);
     const results = await backend.search(request.namespace, request.query, {
       limit: request.maxResults,
       snippets: true,
@@ -119,6 +123,20 @@ export const searchDocsTool: AgentTool<typeof SearchRequest, SearchResponse> = {
     return { results, namespace: request.namespace, query: request.query };
   },
 };
+
+/**
+ * A query over the cap is refused with the cap named; below it any length is searched (the index
+ * keeps a long query's most informative terms).
+ */
+export function refuseOverlongQuery(field: string, query: string, maxBytes: number): void {
+  const bytes = Buffer.byteLength(query, 'utf8');
+  if (bytes > maxBytes) {
+    throw new RequestProblem(
+      400,
+      `${field}: ${bytes} bytes is over the ${maxBytes}-byte limit for a query (AGENT_MAX_QUERY_BYTES); shorten it to its key sentences`,
+    );
+  }
+}
 
 export const agentTools: readonly AgentTool[] = [ingestSourcesTool, searchDocsTool] as readonly AgentTool[];
 

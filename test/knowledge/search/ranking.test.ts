@@ -54,6 +54,32 @@ describe('ranking', () => {
     expect(ranked(index, 'flutter')[0]).toBe('title');
   });
 
+  it('counts a title once when the first heading repeats it', () => {
+    const index = indexOf(
+      chunk('heading', 'vibration of a panel', { title: 'Flutter', headingPath: ['Flutter'] }),
+      chunk('plain', 'vibration of a panel', { title: 'Flutter' }),
+    );
+    const [first, second] = index.search('flutter panel');
+    expect(first?.score).toBe(second?.score);
+  });
+
+  it('expands the query with feedback terms only after a confident first pass', () => {
+    const chunks = [
+      chunk('close', 'wing beacon beacon beacon harbour'),
+      chunk('short', 'wing keel'),
+      chunk('elsewhere', 'flutter jetty gale'),
+      ...fillerChunks(20),
+    ];
+    const scores = (feedback: { minConfidence: number } | null) => {
+      const index = createChunkIndex({ ranking: { feedback } });
+      index.add(chunks);
+      return index.search('wing flutter', { limit: 3 }).map(({ chunk, score }) => [chunk.id, score]);
+    };
+    // The best chunk holds "wing" but not "flutter": well under 90 % of what both terms could score.
+    expect(scores({ minConfidence: 0.9 })).toEqual(scores(null));
+    expect(scores({ minConfidence: 0 })).not.toEqual(scores(null));
+  });
+
   it('ranks chunks where the query words stand together above ones where they are far apart', () => {
     const index = indexOf(
       chunk('apart', 'boundary harbour ledger anchor beacon current estuary ferry gale jetty layer'),
@@ -115,6 +141,19 @@ describe('ranking', () => {
     );
     const results = index.search('wing');
     expect(results.map(({ chunk }) => chunk.id)).toEqual(['manual#1', 'other#0']);
+  });
+
+  it('scores a document by its best chunk, not by how many chunks mention the query', () => {
+    const index = indexOf(
+      ...documentChunks('long-manual', [
+        'wing harbour ledger anchor beacon current',
+        'wing estuary ferry gale jetty keel',
+        'wing harbour anchor current ferry jetty',
+      ]),
+      chunk('note', 'wing wing harbour ledger anchor beacon'),
+    );
+    const results = index.search('wing');
+    expect(results.map(({ chunk }) => chunk.documentId)).toEqual(['note', 'long-manual']);
   });
 
   it('returns several chunks of one document when onePerDocument is false', () => {
