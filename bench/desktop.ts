@@ -15,6 +15,7 @@ import { desktopBundles } from '../desktop/bundles.js';
 import { knowledgeAppUi } from '../knowledge/server/app-ui.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
 import { launchChromium } from '../test/support/browser.js';
+import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TARGET_RATIO = 1.1;
@@ -111,12 +112,6 @@ async function firstRender(apiUrl: string): Promise<Load> {
   } finally {
     await context.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 try {

@@ -14,6 +14,7 @@ import { launchChromium } from '../test/support/browser.js';
 import { PageServer } from '../test/e2e/widget/support/page-server.js';
 import { APP_ID, AUTH_KEY, ChatService } from '../test/widget/support/chat-service.js';
 import { widgetBundles } from '../widget/bundle.js';
+import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const TARGET_GZIP_BYTES = 35 * 1024;
@@ -128,12 +129,6 @@ async function firstListMs(path: string): Promise<number> {
   } finally {
     await context.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 try {
