@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { ClientEnv } from '../client-api/context.js';
 import { ChatError, notAMember } from '../errors.js';
 import type { ChatServices } from '../services/registry.js';
@@ -44,37 +44,26 @@ export function takeoverClientRoutes(
     return { agent, conversationId };
   };
 
-  const path = '/ai-agents/:agentId/conversations/:conversationId/takeover';
-  routes.get(path, async (c) => {
-    const { appId } = c.get('app');
-    const { agent, conversationId } = await target(
-      appId,
-      c.get('session').uid,
-      c.req.param('agentId'),
-      c.req.param('conversationId'),
-    );
-    return c.json({ data: await takeovers.get(appId, agent.uid, conversationId) });
-  });
-  routes.put(path, async (c) => {
+  /** The caller and the target of a take-over request, checked. */
+  const request = async (c: Context<ClientEnv>) => {
     const { appId } = c.get('app');
     const { uid } = c.get('session');
-    const { agent, conversationId } = await target(
-      appId,
-      uid,
-      c.req.param('agentId'),
-      c.req.param('conversationId'),
-    );
-    return c.json({ data: await takeovers.takeOver(appId, agent.uid, conversationId, uid) });
+    const found = await target(appId, uid, c.req.param('agentId') ?? '', c.req.param('conversationId'));
+    return { appId, uid, agentUid: found.agent.uid, conversationId: found.conversationId };
+  };
+
+  const path = '/ai-agents/:agentId/conversations/:conversationId/takeover';
+  routes.get(path, async (c) => {
+    const { appId, agentUid, conversationId } = await request(c);
+    return c.json({ data: await takeovers.get(appId, agentUid, conversationId) });
+  });
+  routes.put(path, async (c) => {
+    const { appId, uid, agentUid, conversationId } = await request(c);
+    return c.json({ data: await takeovers.takeOver(appId, agentUid, conversationId, uid) });
   });
   routes.delete(path, async (c) => {
-    const { appId } = c.get('app');
-    const { agent, conversationId } = await target(
-      appId,
-      c.get('session').uid,
-      c.req.param('agentId'),
-      c.req.param('conversationId'),
-    );
-    return c.json({ data: await takeovers.giveBack(appId, agent.uid, conversationId) });
+    const { appId, agentUid, conversationId } = await request(c);
+    return c.json({ data: await takeovers.giveBack(appId, agentUid, conversationId) });
   });
   return routes;
 }
