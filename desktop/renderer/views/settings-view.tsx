@@ -68,6 +68,28 @@ function changeOf(draft: Draft): SettingsChange {
 }
 
 /** The desktop app's settings; saving restarts the agent when the change needs it. */
+/** A secret's input: never shows the stored value, only whether one is set. */
+function SecretField(props: {
+  label: string;
+  isSet: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}): ReactElement {
+  return (
+    <label className="field">
+      <span>
+        {props.label} {props.isSet ? '(set; type to replace)' : '(none)'}
+      </span>
+      <input
+        type="password"
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        autoComplete="new-password"
+      />
+    </label>
+  );
+}
+
 export function SettingsView(): ReactElement {
   const { bridge, announce } = useWindow();
   const [settings, setSettings] = useState<Settings>();
@@ -143,15 +165,12 @@ export function SettingsView(): ReactElement {
           <p className="hint">
             127.0.0.1 keeps the agent to this computer. Any other address lets the network reach it.
           </p>
-          <label className="field">
-            <span>API key {settings.agentApiKeySet ? '(set; type to replace)' : '(none)'}</span>
-            <input
-              type="password"
-              value={draft.agentApiKey}
-              onChange={(event) => set('agentApiKey', event.target.value)}
-              autoComplete="new-password"
-            />
-          </label>
+          <SecretField
+            label="API key"
+            isSet={settings.agentApiKeySet}
+            value={draft.agentApiKey}
+            onChange={(value) => set('agentApiKey', value)}
+          />
           <label className="field">
             <span>Allowed browser origins (CORS), comma-separated</span>
             <input value={draft.corsOrigins} onChange={(event) => set('corsOrigins', event.target.value)} />
@@ -187,15 +206,12 @@ export function SettingsView(): ReactElement {
               onChange={(event) => set('llmModel', event.target.value)}
             />
           </label>
-          <label className="field">
-            <span>API key {settings.languageModelKeySet ? '(set; type to replace)' : '(none)'}</span>
-            <input
-              type="password"
-              value={draft.languageModelKey}
-              onChange={(event) => set('languageModelKey', event.target.value)}
-              autoComplete="new-password"
-            />
-          </label>
+          <SecretField
+            label="API key"
+            isSet={settings.languageModelKeySet}
+            value={draft.languageModelKey}
+            onChange={(value) => set('languageModelKey', value)}
+          />
         </fieldset>
         <fieldset className="card">
           <legend>Chats</legend>
@@ -226,24 +242,18 @@ export function SettingsView(): ReactElement {
               onChange={(event) => set('chatHost', event.target.value)}
             />
           </label>
-          <label className="field">
-            <span>Auth key {settings.chatAuthKeySet ? '(set; type to replace)' : '(none)'}</span>
-            <input
-              type="password"
-              value={draft.chatAuthKey}
-              onChange={(event) => set('chatAuthKey', event.target.value)}
-              autoComplete="new-password"
-            />
-          </label>
-          <label className="field">
-            <span>Or an auth token {settings.chatAuthTokenSet ? '(set; type to replace)' : '(none)'}</span>
-            <input
-              type="password"
-              value={draft.chatAuthToken}
-              onChange={(event) => set('chatAuthToken', event.target.value)}
-              autoComplete="new-password"
-            />
-          </label>
+          <SecretField
+            label="Auth key"
+            isSet={settings.chatAuthKeySet}
+            value={draft.chatAuthKey}
+            onChange={(value) => set('chatAuthKey', value)}
+          />
+          <SecretField
+            label="Or an auth token"
+            isSet={settings.chatAuthTokenSet}
+            value={draft.chatAuthToken}
+            onChange={(value) => set('chatAuthToken', value)}
+          />
         </fieldset>
         <fieldset className="card">
           <legend>Keys on this computer</legend>
