@@ -6,6 +6,7 @@ import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../../kno
 import type { KnowledgeEngine } from '../../knowledge/index.js';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
 import { connectClient, type Frame, type TestClient } from '../server/client-support.js';
+import { callServerApi } from '../server/support.js';
 
 const APP = { appId: 'bridge-app', apiKey: 'bridge-full-key', authKey: 'bridge-auth-key' };
 const NAMESPACE = 'handbook';
@@ -29,14 +30,8 @@ describe('the agent bridge with a real knowledge agent', () => {
   let bob: TestClient;
   const guid = 'office';
 
-  const serverApi = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${chat.url}/v3${path}`, {
-      method,
-      headers: { apikey: APP.apiKey, appId: APP.appId, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+  const serverApi = (method: string, path: string, body?: unknown) =>
+    callServerApi(chat.url, APP, method, path, { body });
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'parley-bridge-'));

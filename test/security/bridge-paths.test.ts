@@ -10,6 +10,7 @@ import type { KnowledgeEngine } from '../../knowledge/index.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../../knowledge/server/index.js';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
 import { connectClient, type Frame, type TestClient } from '../server/client-support.js';
+import { callServerApi } from '../server/support.js';
 
 const APP = { appId: 'paths-app', apiKey: 'paths-full-key', authKey: 'paths-auth-key' };
 const GUID = 'finance';
@@ -50,14 +51,8 @@ describe('agent answers in chat carry no server paths', () => {
   let alice: TestClient;
   let bob: TestClient;
 
-  const serverApi = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${chat.url}/v3${path}`, {
-      method,
-      headers: { apikey: APP.apiKey, appId: APP.appId, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+  const serverApi = (method: string, path: string, body?: unknown) =>
+    callServerApi(chat.url, APP, method, path, { body });
   const register = (agentId: string, deploymentUrl: string) =>
     serverApi('POST', '/ai-agents', {
       agentId,

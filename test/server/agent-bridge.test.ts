@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_FAILURE_NOTICE, silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
 import { connectClient } from './client-support.js';
-import { APP_ONE, createTestStore, type TestStore } from './support.js';
+import { APP_ONE, callServerApi, createTestStore, type TestStore } from './support.js';
 
 interface Call {
   body: {
@@ -77,21 +77,9 @@ describe('the agent bridge', () => {
   let store: TestStore;
   let chat: ChatServer;
   let deployment: Awaited<ReturnType<typeof startDeployment>>;
-  const appId = APP_ONE.appId;
 
-  const serverApi = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
-    const response = await fetch(`${chat.url}/v3${path}`, {
-      method,
-      headers: {
-        apikey: APP_ONE.apiKey,
-        appId,
-        'content-type': 'application/json',
-        ...(onBehalfOf === undefined ? {} : { onBehalfOf }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as { data: any; error?: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-  };
+  const serverApi = async (method: string, path: string, body?: unknown, onBehalfOf?: string) =>
+    (await callServerApi(chat.url, APP_ONE, method, path, { body, onBehalfOf })).body;
   const say = (sender: string, receiver: string, receiverType: 'user' | 'group', text: string) =>
     serverApi(
       'POST',

@@ -82,6 +82,36 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Calls `/v3<path>` of the chat server at `url` with `app`'s fullAccess key and id, unless the
+ * options say otherwise: a REST client of the server API, as tests use it.
+ */
+export async function callServerApi(
+  url: string,
+  app: { appId?: string; apiKey: string },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  const apikey = options.apikey === undefined ? app.apiKey : options.apikey;
+  if (apikey !== null) headers.apikey = apikey;
+  const appId = options.appId === undefined ? app.appId : options.appId;
+  if (appId !== null && appId !== undefined) headers.appId = appId;
+  if (options.onBehalfOf !== undefined) headers.onBehalfOf = options.onBehalfOf;
+  const response = await fetch(`${url}/v3${path}`, {
+    method,
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text === '' ? undefined : JSON.parse(text),
+    headers: response.headers,
+  };
+}
+
 /** The real server on an ephemeral port, with apps one and two seeded. */
 export async function startTestServer(
   store: TestStore,
@@ -96,25 +126,8 @@ export async function startTestServer(
     logger: silentLogger,
   });
   await server.services.apps.ensure(APP_TWO);
-  const call = async (method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
-    const apikey = options.apikey === undefined ? APP_ONE.apiKey : options.apikey;
-    if (apikey !== null) headers.apikey = apikey;
-    const appId = options.appId === undefined ? APP_ONE.appId : options.appId;
-    if (appId !== null) headers.appId = appId;
-    if (options.onBehalfOf !== undefined) headers.onBehalfOf = options.onBehalfOf;
-    const response = await fetch(`${server.url}/v3${path}`, {
-      method,
-      headers,
-      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text === '' ? undefined : JSON.parse(text),
-      headers: response.headers,
-    };
-  };
+  const call = (method: string, path: string, options?: CallOptions) =>
+    callServerApi(server.url, APP_ONE, method, path, options);
   return { server, url: server.url, call, close: () => server.close() };
 }
 

@@ -17,6 +17,7 @@ import type { ChatConnection } from '../../../shared/chat-connection.js';
 import { buildPdf } from '../../knowledge/support/pdf.js';
 import { launchChromium } from '../../support/browser.js';
 import { buildWindow, MANUAL_PAGES } from './support.js';
+import { callServerApi } from '../../server/support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'chats');
 
@@ -45,18 +46,8 @@ describe('Chats in the knowledge app window', () => {
   const errors: string[] = [];
 
   const screenshot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-  const serverApi = async (method: string, path: string, body?: unknown, onBehalfOf?: string) => {
-    const response = await fetch(`${chat.url}/v3${path}`, {
-      method,
-      headers: {
-        apikey: apiKey,
-        'content-type': 'application/json',
-        ...(onBehalfOf ? { onBehalfOf } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as { data: unknown };
-  };
+  const serverApi = async (method: string, path: string, body?: unknown, onBehalfOf?: string) =>
+    (await callServerApi(chat.url, { apiKey }, method, path, { body, onBehalfOf })).body as { data: unknown };
   const groupMessages = async () =>
     (await serverApi('GET', `/groups/${DEMO_GROUP.guid}/messages?limit=100`)).data as ApiMessage[];
   const composer = () => page.locator('.chats-conversation [contenteditable="true"]').first();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { silentLogger, startChatServer, type ChatServer } from '../../../server/index.js';
+import { callServerApi } from '../../server/support.js';
 
 export const CONTRACT_APP = { appId: 'contract', apiKey: 'contract-full-key', authKey: 'contract-auth-key' };
 
@@ -37,14 +38,8 @@ export async function startContractServer(): Promise<ContractServer> {
     logger: silentLogger,
     tls: 'self-signed',
   });
-  const serverApi = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/v3${path}`, {
-      method,
-      headers: { apikey: CONTRACT_APP.apiKey, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  const serverApi = (method: string, path: string, body?: unknown) =>
+    callServerApi(server.url, { apiKey: CONTRACT_APP.apiKey }, method, path, { body });
   // Trusts exactly the server's self-signed certificate.
   const dispatcher = new Agent({ connect: { ca: server.tls?.cert ?? '' } });
   const clientApi = async (method: string, path: string, authToken: string) => {
