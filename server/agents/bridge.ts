@@ -302,6 +302,8 @@ export class AgentBridge {
 /** A citation as chat users see it: where to look in a document, never where it lies on the server. */
 interface ChatSource {
   n?: number;
+  /** The agent's opaque id of the document (a hash), so a console holding the namespace can open it. */
+  documentId?: string;
   title: string;
   /** The document's name within its namespace, e.g. `budget.md` or `guides/setup.md`. */
   name?: string;
@@ -334,6 +336,9 @@ function chatSource(source: Record<string, unknown>): ChatSource {
   const title = nonEmpty(source.title) ?? name ?? 'untitled';
   return {
     ...(typeof source.n === 'number' ? { n: source.n } : {}),
+    ...(typeof source.documentId === 'string' && /^[\w-]{1,128}$/.test(source.documentId)
+      ? { documentId: source.documentId }
+      : {}),
     title,
     ...(name !== undefined ? { name } : {}),
     ...(typeof source.page === 'number' ? { page: source.page } : {}),
