@@ -32,7 +32,6 @@ export class ClientProtocol {
   readonly readState: ReadStateRepository;
   readonly socketTokens: SocketTokens;
   readonly fanOut: FanOut;
-  readonly forms: FormSubmissions;
   readonly clientRequests: MiddlewareHandler<ChatEnv>;
   private readonly sockets: SocketServer;
   private readonly unpublish: () => void;
@@ -44,7 +43,7 @@ export class ClientProtocol {
     this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();
-    this.forms = new FormSubmissions(services, this.clientSettings, {
+    const forms = new FormSubmissions(services, this.clientSettings, {
       selfOrigins: () => this.selfOrigins,
       logger,
       ...(options.actionFetch === undefined ? {} : { fetch: options.actionFetch }),
@@ -55,7 +54,7 @@ export class ClientProtocol {
         clientSettings: this.clientSettings,
         readState: this.readState,
         socketTokens: this.socketTokens,
-        forms: this.forms,
+        forms,
         publicHost: options.publicHost,
       },
       { logger, rateLimits: options.rateLimits },
