@@ -54,7 +54,9 @@ export class MessageRepository {
     this.db = store.db;
     this.engine = store.engine;
     this.writer =
-      store.sqlite === undefined ? new KyselyMessageWriter(store.db) : new SqliteMessageWriter(store.sqlite);
+      store.sqlite === undefined
+        ? new KyselyMessageWriter(store.db)
+        : new SqliteMessageWriter(store.db, store.sqlite);
   }
 
   /** Messages people send: all of one call's drafts are stored, or none. */
