@@ -33,7 +33,6 @@ export class ClientProtocol {
   readonly readState: ReadStateRepository;
   readonly socketTokens: SocketTokens;
   readonly fanOut: FanOut;
-  readonly forms: FormSubmissions;
   readonly clientRequests: MiddlewareHandler<ChatEnv>;
   /** The client API itself, where other features add the calls users make with an `authToken`. */
   readonly clientApi: Hono<ClientEnv>;
@@ -47,7 +46,7 @@ export class ClientProtocol {
     this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();
-    this.forms = new FormSubmissions(services, this.clientSettings, {
+    const forms = new FormSubmissions(services, this.clientSettings, {
       selfOrigins: () => this.selfOrigins,
       logger,
       ...(options.actionFetch === undefined ? {} : { fetch: options.actionFetch }),
@@ -58,7 +57,7 @@ export class ClientProtocol {
         clientSettings: this.clientSettings,
         readState: this.readState,
         socketTokens: this.socketTokens,
-        forms: this.forms,
+        forms,
         publicHost: options.publicHost,
       },
       { logger, rateLimits: options.rateLimits },

@@ -90,7 +90,6 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       logger,
       rateLimits,
       clientRequests: client.clientRequests,
-      forms: client.forms,
       extraRoutes: [...agents.routes, ...(options.pages ?? [])],
     });
     const host = options.host ?? '127.0.0.1';

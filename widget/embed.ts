@@ -115,7 +115,7 @@ async function launch(options: LaunchOptions = {}): Promise<void> {
   if (options.targetElementID && !target) {
     throw new Error(`ParleyWidget.launch: no element with id "${options.targetElementID}"`);
   }
-  const widget = doc.createElement('parley-chat') as ParleyChat;
+  const widget = doc.createElement('parley-chat');
   widget.store = store;
   widget.docked = options.isDocked ?? !target;
   widget.alignment = options.dockedAlignment === 'left' ? 'left' : 'right';

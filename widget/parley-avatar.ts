@@ -1,5 +1,5 @@
-import { css, html, LitElement } from 'lit';
-import { base } from './theme.js';
+import { html, LitElement } from 'lit';
+import { avatarStyles } from './parley-avatar.styles.js';
 
 const PALETTE_SIZE = 6;
 
@@ -25,55 +25,7 @@ export class ParleyAvatar extends LitElement {
     uid: {},
   };
 
-  static override styles = [
-    base,
-    css`
-      :host {
-        display: inline-block;
-        flex: none;
-        inline-size: var(--size, 40px);
-        block-size: var(--size, 40px);
-      }
-      :host([small]) {
-        --size: 28px;
-      }
-      .avatar {
-        display: grid;
-        place-items: center;
-        inline-size: 100%;
-        block-size: 100%;
-        border-radius: 50%;
-        overflow: hidden;
-        font-weight: 600;
-        font-size: 0.85em;
-        letter-spacing: 0.02em;
-        color: #fff;
-      }
-      img {
-        inline-size: 100%;
-        block-size: 100%;
-        object-fit: cover;
-      }
-      .c0 {
-        background: #4f46e5;
-      }
-      .c1 {
-        background: #0e7490;
-      }
-      .c2 {
-        background: #b45309;
-      }
-      .c3 {
-        background: #be185d;
-      }
-      .c4 {
-        background: #15803d;
-      }
-      .c5 {
-        background: #7e22ce;
-      }
-    `,
-  ];
+  static override styles = avatarStyles;
 
   // Declared, not initialised as class fields: a class field would shadow Lit's reactive accessor.
   declare name: string;
@@ -91,5 +43,11 @@ export class ParleyAvatar extends LitElement {
     return html`<span class="avatar c${paletteSlot(this.uid || this.name)}" aria-hidden="true">
       ${picture ? html`<img src=${picture} alt="" referrerpolicy="no-referrer" />` : initials(this.name || '?')}
     </span>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'parley-avatar': ParleyAvatar;
   }
 }

@@ -1,11 +1,11 @@
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { ChatClient, type ChatTarget, type ConversationType } from '../shared/chat-client/index.js';
 import { ChatStore, type ChatState } from './chat-store.js';
 import { ENGLISH, format, loadLocale, type Locale } from './i18n.js';
 import { closeIcon } from './icons.js';
 import type { MentionCandidate } from './mentions.js';
 import type { InteractDetail } from './parley-form.js';
-import { base, tokens } from './theme.js';
+import { chatStyles } from './parley-chat.styles.js';
 
 /** Below this width (px) the list and the thread share one pane. */
 const TWO_PANES_FROM = 640;
@@ -46,120 +46,7 @@ export class ParleyChat extends LitElement {
     candidates: { state: true },
   };
 
-  static override styles = [
-    tokens,
-    base,
-    css`
-      :host {
-        display: block;
-        inline-size: var(--_w, 100%);
-        block-size: var(--_h, 600px);
-        font-size: var(--parley-font-size, 15px);
-        line-height: 1.4;
-      }
-      :host([docked]) {
-        display: contents;
-      }
-      .window {
-        display: flex;
-        flex-direction: column;
-        inline-size: 100%;
-        block-size: 100%;
-        min-inline-size: 0;
-        overflow: hidden;
-        border: 1px solid var(--_border);
-        border-radius: var(--_radius);
-        background: var(--_bg);
-        color: var(--_text);
-      }
-      .docked {
-        position: fixed;
-        z-index: 2147483000;
-        inset-block-end: 96px;
-        inset-inline-end: 24px;
-        inline-size: min(var(--_w, 380px), calc(100vw - 32px));
-        block-size: min(var(--_h, 600px), calc(100vh - 120px));
-        box-shadow: var(--_shadow);
-        border: 0;
-      }
-      :host([alignment='left']) .docked {
-        inset-inline: 24px auto;
-      }
-      parley-launcher {
-        position: fixed;
-        z-index: 2147483000;
-        inset-block-end: 24px;
-        inset-inline-end: 24px;
-      }
-      :host([alignment='left']) parley-launcher {
-        inset-inline: 24px auto;
-      }
-      .top {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        padding: 12px 12px 12px 18px;
-        background: var(--_accent);
-        color: var(--_on-accent);
-      }
-      .top h2 {
-        flex: 1;
-        margin: 0;
-        font-size: 1.05em;
-      }
-      .banner {
-        margin: 0;
-        padding: 6px 12px;
-        background: color-mix(in srgb, var(--_danger) 12%, var(--_bg));
-        color: var(--_text);
-        font-size: 0.85em;
-      }
-      .panes {
-        flex: 1;
-        display: flex;
-        min-block-size: 0;
-      }
-      parley-conversation-list {
-        flex: 1;
-      }
-      parley-thread {
-        flex: 1;
-        min-inline-size: 0;
-      }
-      .wide parley-conversation-list {
-        flex: 0 0 clamp(220px, 34%, 320px);
-        border-inline-end: 1px solid var(--_border);
-      }
-      .placeholder,
-      .notice {
-        flex: 1;
-        display: grid;
-        place-content: center;
-        gap: 12px;
-        padding: 24px;
-        color: var(--_muted);
-        text-align: center;
-      }
-      .notice button {
-        padding: 8px 14px;
-        border: 0;
-        border-radius: 8px;
-        background: var(--_accent);
-        color: var(--_on-accent);
-      }
-      @media (max-width: 480px) {
-        .docked {
-          inset: var(--_vvt, 0px) 0 auto 0;
-          inline-size: 100%;
-          block-size: var(--_vvh, 100dvh);
-          border-radius: 0;
-        }
-        :host([open]) parley-launcher {
-          display: none;
-        }
-      }
-    `,
-  ];
+  static override styles = chatStyles;
 
   declare appId: string | undefined;
   declare region: string;
@@ -298,7 +185,7 @@ export class ParleyChat extends LitElement {
     if (changed.has('open') && this.docked && changed.get('open') !== undefined) {
       // Focus follows the window: into it when it opens, back to the launcher when it closes.
       if (this.open) this.#focusInside();
-      else (this.renderRoot.querySelector('parley-launcher') as HTMLElement | null)?.focus();
+      else this.renderRoot.querySelector('parley-launcher')?.focus();
     }
     if (this.docked && this.open) this.#measure();
   }
@@ -436,9 +323,7 @@ export class ParleyChat extends LitElement {
   /** A chosen conversation takes the focus (in one-pane layouts the list it was chosen from is gone). */
   #openFromList(event: CustomEvent<ChatTarget>): void {
     void this.store?.open(event.detail);
-    void this.updateComplete.then(() =>
-      (this.renderRoot.querySelector('parley-thread') as HTMLElement | null)?.focus(),
-    );
+    void this.updateComplete.then(() => this.renderRoot.querySelector('parley-thread')?.focus());
   }
 
   #withActive(run: (target: ChatTarget) => unknown): void {
@@ -449,9 +334,7 @@ export class ParleyChat extends LitElement {
   #back(): void {
     this.store?.close();
     this.candidates = [];
-    void this.updateComplete.then(() =>
-      (this.renderRoot.querySelector('parley-conversation-list') as HTMLElement | null)?.focus(),
-    );
+    void this.updateComplete.then(() => this.renderRoot.querySelector('parley-conversation-list')?.focus());
   }
 
   #onKeydown(event: KeyboardEvent): void {
@@ -482,5 +365,11 @@ export class ParleyChat extends LitElement {
       return;
     }
     detail.result = store.interact(message, detail.elementId, detail.values);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'parley-chat': ParleyChat;
   }
 }

@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import type { FormValues, Interaction } from '../shared/chat-client/index.js';
 import { goalCompleted } from '../shared/interactive-values.js';
 import type { ButtonElement, InteractiveFormData } from '../shared/interactive.js';
@@ -13,7 +13,7 @@ import {
 import { ENGLISH, format, type Locale } from './i18n.js';
 import { checkIcon } from './icons.js';
 import { errorText } from './chat-store.js';
-import { base } from './theme.js';
+import { formStyles } from './parley-form.styles.js';
 
 /** What a form asks its chat to do; the handler puts the outcome in `result`. */
 export interface InteractDetail {
@@ -45,108 +45,7 @@ export class ParleyForm extends LitElement {
     failure: { state: true },
   };
 
-  static override styles = [
-    base,
-    css`
-      :host {
-        display: block;
-      }
-      form {
-        display: grid;
-        gap: 12px;
-      }
-      h3 {
-        margin: 0;
-        font-size: 1em;
-      }
-      .field {
-        display: grid;
-        gap: 4px;
-      }
-      label,
-      legend {
-        font-weight: 600;
-        font-size: 0.875em;
-      }
-      fieldset {
-        margin: 0;
-        padding: 0;
-        border: 0;
-        display: grid;
-        gap: 4px;
-      }
-      .choice {
-        display: flex;
-        align-items: center;
-        gap: 8px;
-        font-weight: 400;
-      }
-      input[type='text'],
-      input[type='date'],
-      input[type='time'],
-      input[type='datetime-local'],
-      select,
-      textarea {
-        inline-size: 100%;
-        padding: 8px 10px;
-        border: 1px solid var(--_border);
-        border-radius: 8px;
-        background: var(--_bg);
-      }
-      textarea {
-        resize: vertical;
-      }
-      [aria-invalid='true'] {
-        border-color: var(--_danger);
-      }
-      .hint {
-        font-size: 0.8em;
-        color: var(--_muted);
-      }
-      .error {
-        margin: 0;
-        font-size: 0.8em;
-        color: var(--_danger);
-      }
-      .buttons {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 8px;
-      }
-      button {
-        padding: 8px 14px;
-        border-radius: 8px;
-        border: 1px solid var(--_accent);
-        background: transparent;
-        color: var(--_accent);
-        font-weight: 600;
-      }
-      button.primary {
-        background: var(--_accent);
-        color: var(--_on-accent);
-      }
-      button:disabled {
-        opacity: 0.55;
-        cursor: default;
-      }
-      .status {
-        display: flex;
-        align-items: center;
-        gap: 6px;
-        margin: 0;
-        color: var(--_success);
-        font-weight: 600;
-        font-size: 0.875em;
-      }
-      @media (max-width: 480px) {
-        input,
-        select,
-        textarea {
-          font-size: 16px;
-        }
-      }
-    `,
-  ];
+  static override styles = formStyles;
 
   declare data: InteractiveFormData;
   declare messageId: string;
@@ -378,5 +277,11 @@ export class ParleyForm extends LitElement {
     } finally {
       this.busy = false;
     }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'parley-form': ParleyForm;
   }
 }

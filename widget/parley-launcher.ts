@@ -1,7 +1,7 @@
-import { css, html, LitElement } from 'lit';
+import { html, LitElement } from 'lit';
 import { format, ENGLISH, type Locale } from './i18n.js';
 import { chatIcon, closeIcon } from './icons.js';
-import { base } from './theme.js';
+import { launcherStyles } from './parley-launcher.styles.js';
 
 /** The round button of the docked layout that opens and closes the chat window, with the unread count. */
 export class ParleyLauncher extends LitElement {
@@ -11,54 +11,7 @@ export class ParleyLauncher extends LitElement {
     locale: { attribute: false },
   };
 
-  static override styles = [
-    base,
-    css`
-      :host {
-        display: inline-block;
-      }
-      button {
-        position: relative;
-        display: grid;
-        place-items: center;
-        inline-size: 60px;
-        block-size: 60px;
-        border: 0;
-        border-radius: 50%;
-        background: var(--_accent);
-        color: var(--_on-accent);
-        box-shadow: var(--_shadow);
-        transition: transform 0.15s ease;
-      }
-      button:hover {
-        transform: scale(1.05);
-      }
-      svg {
-        inline-size: 28px;
-        block-size: 28px;
-      }
-      .badge {
-        position: absolute;
-        inset-block-start: -2px;
-        inset-inline-end: -2px;
-        min-inline-size: 22px;
-        block-size: 22px;
-        padding: 0 6px;
-        border-radius: 11px;
-        background: var(--_danger);
-        color: #fff;
-        font-size: 12px;
-        font-weight: 700;
-        line-height: 22px;
-        border: 2px solid var(--_bg);
-      }
-      @media (prefers-reduced-motion: reduce) {
-        button {
-          transition: none;
-        }
-      }
-    `,
-  ];
+  static override styles = launcherStyles;
 
   declare open: boolean;
   declare unread: number;
@@ -88,5 +41,11 @@ export class ParleyLauncher extends LitElement {
       ${this.open ? closeIcon : chatIcon}
       ${unread ? html`<span class="badge" aria-hidden="true">${this.unread > 99 ? '99+' : this.unread}</span>` : ''}
     </button>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'parley-launcher': ParleyLauncher;
   }
 }

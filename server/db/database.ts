@@ -1,7 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { ChatDatabase } from './schema.js';
@@ -58,6 +67,28 @@ function openPostgres(databaseUrl: string): ChatStore {
   };
 }
 
+/**
+ * Kysely begins SQLite transactions DEFERRED. Ours read a row, check it and write it back, so they
+ * take the write lock when they begin (IMMEDIATE): in this process Kysely's single connection
+ * already runs them one at a time, and another connection to the file waits (busy_timeout) at the
+ * start instead of failing when a read transaction tries to become a write one.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.config);
+  }
+}
+
 function openSqlite(dataDir: string): ChatStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'chat.db');
@@ -68,7 +99,7 @@ function openSqlite(dataDir: string): ChatStore {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<ChatDatabase>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<ChatDatabase>({ dialect: new ImmediateSqliteDialect({ database }) });
   const sqlite: SqliteConnection = {
     exclusive: (work) => db.connection().execute(async () => work(database)),
   };

@@ -3,7 +3,6 @@ import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { ChatError } from '../errors.js';
-import type { FormSubmissions } from '../forms/submissions.js';
 import type { Logger } from '../log.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import { groupRoutes } from '../routes/groups.js';
@@ -21,8 +20,6 @@ export interface HttpOptions {
   rateLimits: RateLimits | false;
   /** Routes the SDK's and the widget's calls (an `authToken`, an authOnly login) to the client API. */
   clientRequests?: MiddlewareHandler<ChatEnv>;
-  /** Form submissions with their rules and apiActions; without it interactions are only recorded. */
-  forms?: FormSubmissions;
   /** Pages and APIs beside `/v3`: the dashboard, the demo, the agents API. */
   extraRoutes?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
@@ -128,7 +125,7 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
   for (const routes of [
     userRoutes(services),
     groupRoutes(services),
-    messageRoutes(services, options.forms),
+    messageRoutes(services),
     conversationRoutes(services),
     notificationRoutes(services),
   ]) {

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Insertable, Kysely } from 'kysely';
+import type { Compilable, Insertable, Kysely } from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
 import type { ChatDatabase, ConversationTable } from '../db/schema.js';
 import type { MessageRow } from './messages.js';
@@ -67,21 +67,30 @@ function conversationValues(
   };
 }
 
+/** The statement that stores a message: one for both engines. */
+function insertMessageQuery(db: Db, values: Omit<MessageRow, 'id'>) {
+  return db.insertInto('messages').values(values).returning('id');
+}
+
+/** The statement that makes a conversation row current: one for both engines. */
+function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) {
+  return db
+    .insertInto('conversations')
+    .values(values)
+    .onConflict((oc) =>
+      oc.columns(['app_id', 'conversation_id']).doUpdateSet((eb) => ({
+        last_message_id: eb.ref('excluded.last_message_id'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    );
+}
+
 /** One message and its conversation upsert through Kysely, inside the caller's transaction. */
 export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<MessageRow> {
   const values = messageValues(appId, draft);
-  const { id } = await db.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow();
+  const { id } = await insertMessageQuery(db, values).executeTakeFirstOrThrow();
   const messageId = Number(id);
-  const conversation = conversationValues(appId, draft, messageId);
-  await db
-    .insertInto('conversations')
-    .values(conversation)
-    .onConflict((oc) =>
-      oc
-        .columns(['app_id', 'conversation_id'])
-        .doUpdateSet({ last_message_id: messageId, updated_at: conversation.updated_at }),
-    )
-    .execute();
+  await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   return { ...values, id: messageId };
 }
 
@@ -98,19 +107,33 @@ export class KyselyMessageWriter implements MessageWriter {
   }
 }
 
-const INSERT_MESSAGE = `insert into messages
-  (app_id, conversation_id, sender, receiver_type, receiver, category, type, data, muid, tags, sent_at, updated_at)
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/**
+ * A Kysely statement prepared once on the SQLite connection. It is compiled with each column's
+ * name standing in for its value, so a row's values bind by name in the order of the compiled SQL.
+ */
+interface PreparedStatement<Row> {
+  statement: SQLite.Statement;
+  bind(row: Row): unknown[];
+}
 
-const UPSERT_CONVERSATION = `insert into conversations
-  (app_id, conversation_id, conversation_type, first_uid, second_uid, guid, last_message_id, created_at, updated_at)
-  values (?, ?, ?, ?, ?, ?, ?, ?, ?)
-  on conflict (app_id, conversation_id)
-  do update set last_message_id = excluded.last_message_id, updated_at = excluded.updated_at`;
+function prepareByName<Row extends object>(
+  database: SQLite.Database,
+  row: Row,
+  query: (row: Row) => Compilable,
+): PreparedStatement<Row> {
+  const names = Object.fromEntries(Object.keys(row).map((column) => [column, column])) as Row;
+  const { sql, parameters } = query(names).compile();
+  const columns = parameters.map((parameter) => {
+    if (typeof parameter !== 'string' || !(parameter in row))
+      throw new Error(`the statement binds something other than a column: ${sql}`);
+    return parameter as keyof Row;
+  });
+  return { statement: database.prepare(sql), bind: (values) => columns.map((column) => values[column]) };
+}
 
 interface Statements {
-  insertMessage: SQLite.Statement;
-  upsertConversation: SQLite.Statement;
+  insertMessage: PreparedStatement<Omit<MessageRow, 'id'>>;
+  upsertConversation: PreparedStatement<Insertable<ConversationTable>>;
 }
 
 interface PendingWrite {
@@ -121,16 +144,19 @@ interface PendingWrite {
 }
 
 /**
- * SQLite: statements prepared once, and group commit. The writes that arrive within one turn of
- * the event loop share a transaction, so a busy server pays one commit (and one set of WAL pages)
- * per batch instead of per message. Every caller is answered only after its batch has committed;
- * a failing write is retried alone, so it fails by itself.
+ * SQLite: the same statements, prepared once, and group commit. The writes that arrive within one
+ * turn of the event loop share a transaction, so a busy server pays one commit (and one set of WAL
+ * pages) per batch instead of per message. Every caller is answered only after its batch has
+ * committed; a failing write is retried alone, so it fails by itself.
  */
 export class SqliteMessageWriter implements MessageWriter {
   #pending: PendingWrite[] = [];
   #statements: Statements | undefined;
 
-  constructor(private readonly connection: SqliteConnection) {}
+  constructor(
+    private readonly db: Db,
+    private readonly connection: SqliteConnection,
+  ) {}
 
   insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<MessageRow[]> {
     return new Promise((resolve, reject) => {
@@ -150,12 +176,8 @@ export class SqliteMessageWriter implements MessageWriter {
   }
 
   #write(database: SQLite.Database, batch: PendingWrite[]): void {
-    const statements = (this.#statements ??= {
-      insertMessage: database.prepare(INSERT_MESSAGE),
-      upsertConversation: database.prepare(UPSERT_CONVERSATION),
-    });
     const store = (write: PendingWrite): MessageRow[] =>
-      write.drafts.map((draft) => insertPrepared(statements, write.appId, draft));
+      write.drafts.map((draft) => this.#insert(database, write.appId, draft));
     let stored: MessageRow[][];
     try {
       stored = database.transaction(() => batch.map(store))();
@@ -171,36 +193,19 @@ export class SqliteMessageWriter implements MessageWriter {
     }
     batch.forEach((write, index) => write.resolve(stored[index] ?? []));
   }
-}
 
-function insertPrepared(statements: Statements, appId: string, draft: MessageDraft): MessageRow {
-  const values = messageValues(appId, draft);
-  const { lastInsertRowid } = statements.insertMessage.run(
-    values.app_id,
-    values.conversation_id,
-    values.sender,
-    values.receiver_type,
-    values.receiver,
-    values.category,
-    values.type,
-    values.data,
-    values.muid,
-    values.tags,
-    values.sent_at,
-    values.updated_at,
-  );
-  const id = Number(lastInsertRowid);
-  const conversation = conversationValues(appId, draft, id);
-  statements.upsertConversation.run(
-    conversation.app_id,
-    conversation.conversation_id,
-    conversation.conversation_type,
-    conversation.first_uid,
-    conversation.second_uid,
-    conversation.guid,
-    conversation.last_message_id,
-    conversation.created_at,
-    conversation.updated_at,
-  );
-  return { ...values, id };
+  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): MessageRow {
+    const values = messageValues(appId, draft);
+    const statements = (this.#statements ??= {
+      insertMessage: prepareByName(database, values, (row) => insertMessageQuery(this.db, row)),
+      upsertConversation: prepareByName(database, conversationValues(appId, draft, 0), (row) =>
+        upsertConversationQuery(this.db, row),
+      ),
+    });
+    const { insertMessage, upsertConversation } = statements;
+    const { id } = insertMessage.statement.get(insertMessage.bind(values)) as { id: number | bigint };
+    const messageId = Number(id);
+    upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
+    return { ...values, id: messageId };
+  }
 }

@@ -47,12 +47,16 @@ export interface MessageCursor {
  */
 export class MessageRepository {
   private readonly db: Db;
+  private readonly engine: ChatStore['engine'];
   private readonly writer: MessageWriter;
 
-  constructor(store: Pick<ChatStore, 'db' | 'sqlite'>) {
+  constructor(store: Pick<ChatStore, 'db' | 'engine' | 'sqlite'>) {
     this.db = store.db;
+    this.engine = store.engine;
     this.writer =
-      store.sqlite === undefined ? new KyselyMessageWriter(store.db) : new SqliteMessageWriter(store.sqlite);
+      store.sqlite === undefined
+        ? new KyselyMessageWriter(store.db)
+        : new SqliteMessageWriter(store.db, store.sqlite);
   }
 
   /** Messages people send: all of one call's drafts are stored, or none. */
@@ -79,6 +83,41 @@ export class MessageRepository {
     const row = numeric === undefined ? undefined : await this.find(appId, numeric, db);
     if (row === undefined) throw messageNotFound(id);
     return row;
+  }
+
+  /**
+   * The message as it stands inside the caller's transaction `trx`, which it keeps to itself until
+   * it commits: PostgreSQL locks the row (`FOR UPDATE`); a SQLite transaction holds the write lock
+   * from its start. Read, check and write a message's `data` through this, never from an earlier read.
+   */
+  async getForChange(appId: string, id: string, trx: Db): Promise<MessageRow> {
+    const numeric = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+    if (numeric === undefined) throw messageNotFound(id);
+    const query = trx
+      .selectFrom('messages')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('id', '=', numeric);
+    const row = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+    if (row === undefined) throw messageNotFound(id);
+    return row;
+  }
+
+  /** Notes that `uid` used the element; false when they had already used it. */
+  async recordSubmission(
+    appId: string,
+    messageId: number,
+    uid: string,
+    elementId: string,
+    submittedAt: number,
+    trx: Db,
+  ): Promise<boolean> {
+    const inserted = await trx
+      .insertInto('form_submissions')
+      .values({ app_id: appId, message_id: messageId, uid, element_id: elementId, submitted_at: submittedAt })
+      .onConflict((oc) => oc.columns(['app_id', 'message_id', 'uid', 'element_id']).doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async findMany(appId: string, ids: Iterable<number>): Promise<Map<number, MessageRow>> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MessageRequest, Metadata as MessageMetadata, conversationIdFor } from '../../shared/message.js';
 import { notAMember } from '../errors.js';
 import { InteractedRequest } from '../forms/form-values.js';
-import { interactedAnswer, type FormSubmissions } from '../forms/submissions.js';
+import { interactedAnswer } from '../forms/submissions.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../repositories/messages.js';
@@ -89,7 +89,7 @@ function messageMeta(query: ListMessages, rows: MessageRow[]) {
 }
 
 /** Messages: send (A1), bot messages (A2), read, edit, delete, per-conversation lists, interactions. */
-export function messageRoutes(services: ChatServices, forms?: FormSubmissions): Hono<ChatEnv> {
+export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
   const { messageService, messages, users, groups } = services;
   const routes = new Hono<ChatEnv>();
 
@@ -144,12 +144,10 @@ export function messageRoutes(services: ChatServices, forms?: FormSubmissions): 
     const body = await jsonBody(c, InteractedRequest);
     // The form's rules (a button acts once, a met goal closes the form) hold here too; the app's own
     // backend reports interactions, so no apiAction runs on its behalf.
-    const result =
-      forms === undefined
-        ? await messageService.markInteracted(c.get('app'), c.req.param('id'), uid, body.interactions)
-        : await forms.submit(c.get('app'), c.req.param('id'), uid, body.interactions, body.formData, {
-            performAction: false,
-          });
+    const result = await messageService.interact(c.get('app'), c.req.param('id'), uid, {
+      elementIds: body.interactions,
+      formData: body.formData,
+    });
     return c.json(interactedAnswer(c.req.param('id'), result));
   });
 

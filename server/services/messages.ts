@@ -5,11 +5,12 @@ import {
   type Message,
   type MessageRequest,
 } from '../../shared/message.js';
-import { goalCompleted } from '../../shared/interactive-values.js';
-import type { InteractiveFormData } from '../../shared/interactive.js';
+import { goalCompleted, type FormValues } from '../../shared/interactive-values.js';
+import type { ApiAction, ButtonElement, FormElement, InteractiveFormData } from '../../shared/interactive.js';
 import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, badRequest, messageNotFound, notAMember } from '../errors.js';
 import type { ChatEvents } from '../events.js';
+import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
 import type { GroupRepository } from '../repositories/groups.js';
 import type { MessageDraft, MessageRepository, MessageRow } from '../repositories/messages.js';
@@ -40,6 +41,51 @@ export interface MessageEdit {
   text?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
   tags?: string[] | undefined;
+}
+
+export interface InteractionRequest {
+  elementIds: ReadonlyArray<string>;
+  /** The values a form's apiAction sends; checked against the form's fields. */
+  formData?: FormValues | undefined;
+  /** Origins an apiAction may call. Without them no action is returned: the app's backend reports interactions. */
+  actionOrigins?: ReadonlySet<string> | undefined;
+}
+
+export interface InteractionOutcome {
+  interactions: Interaction[];
+  goalCompleted: boolean;
+  /** The apiAction of the pressed button, for the caller to run once the interaction is stored. */
+  apiAction?: { elementId: string; action: ApiAction };
+}
+
+type StoredForm = InteractiveFormData & { interactions?: Interaction[] };
+
+const refused = (code: string, message: string, details: Record<string, unknown>): ChatError =>
+  new ChatError(403, code, message, details);
+
+function formOf(row: MessageRow, id: string): StoredForm {
+  if (row.category !== 'interactive') {
+    throw new ChatError(
+      400,
+      'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+      `The message ${id} is not an interactive message.`,
+      {
+        id,
+      },
+    );
+  }
+  return JSON.parse(row.data) as StoredForm;
+}
+
+/** The apiAction among the buttons pressed; a submission presses at most one that acts. */
+function apiActionOf(
+  buttons: ReadonlyArray<ButtonElement | undefined>,
+): { elementId: string; action: ApiAction } | undefined {
+  for (const button of buttons) {
+    if (button?.action?.actionType === 'apiAction')
+      return { elementId: button.elementId, action: button.action };
+  }
+  return undefined;
 }
 
 function receiversOf(request: MessageRequest): Receiver[] {
@@ -178,34 +224,37 @@ export class MessageService {
     const appId = app.appId;
     const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
-    if (original.deleted_at !== null) {
-      throw new ChatError(
-        400,
-        'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-        `The message ${id} is deleted and cannot be edited.`,
-        { id },
-      );
-    }
-    const data = JSON.parse(original.data) as Record<string, unknown>;
-    if (edit.text !== undefined) {
-      if (typeof data.text !== 'string')
-        throw badRequest('data.text', `the message ${id} has no text to edit`);
-      data.text = edit.text;
-    }
-    if (edit.metadata !== undefined) data.metadata = edit.metadata;
+    const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
     const now = nowSeconds();
     const editedBy = onBehalfOf ?? APP_SYSTEM_UID;
-    const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
+    // Who may edit rests on fields that never change; the data is read again under the lock, so a
+    // concurrent edit, deletion or interaction is never overwritten with what was read before it.
     const action = await this.db.transaction().execute(async (trx) => {
+      const current = await this.messages.getForChange(appId, id, trx);
+      if (current.deleted_at !== null) {
+        throw new ChatError(
+          400,
+          'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+          `The message ${id} is deleted and cannot be edited.`,
+          { id },
+        );
+      }
+      const data = JSON.parse(current.data) as Record<string, unknown>;
+      if (edit.text !== undefined) {
+        if (typeof data.text !== 'string')
+          throw badRequest('data.text', `the message ${id} has no text to edit`);
+        data.text = edit.text;
+      }
+      if (edit.metadata !== undefined) data.metadata = edit.metadata;
       const changes = {
         data: JSON.stringify(data),
-        tags: edit.tags === undefined ? original.tags : JSON.stringify(edit.tags),
+        tags: edit.tags === undefined ? current.tags : JSON.stringify(edit.tags),
         updated_at: now,
         edited_at: now,
         edited_by: editedBy,
       };
-      await this.messages.update(appId, Number(original.id), changes, trx);
-      return this.writeMessageAction(app, { ...original, ...changes }, actor, 'edited', lookup, trx);
+      await this.messages.update(appId, Number(current.id), changes, trx);
+      return this.writeMessageAction(app, { ...current, ...changes }, actor, 'edited', lookup, trx);
     });
     this.events.emit('messageEdited', appId, action.on);
     this.events.emit('message', appId, action.message);
@@ -220,10 +269,11 @@ export class MessageService {
     const now = nowSeconds();
     const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
     const action = await this.db.transaction().execute(async (trx) => {
+      const current = await this.messages.getForChange(appId, id, trx);
       const changes = { updated_at: now, deleted_at: now, deleted_by: onBehalfOf ?? APP_SYSTEM_UID };
-      if (permanent) await this.messages.deletePermanently(appId, Number(original.id), trx);
-      else await this.messages.update(appId, Number(original.id), changes, trx);
-      return this.writeMessageAction(app, { ...original, ...changes }, actor, 'deleted', lookup, trx);
+      if (permanent) await this.messages.deletePermanently(appId, Number(current.id), trx);
+      else await this.messages.update(appId, Number(current.id), changes, trx);
+      return this.writeMessageAction(app, { ...current, ...changes }, actor, 'deleted', lookup, trx);
     });
     this.events.emit('messageDeleted', appId, action.on);
     this.events.emit('message', appId, action.message);
@@ -278,66 +328,123 @@ export class MessageService {
     return { message: toMessage(row, lookup, app), on };
   }
 
-  /** Records which elements of an interactive message a user interacted with. */
-  async markInteracted(
+  /**
+   * A user's interaction with a form message, under the form's rules: each element must exist,
+   * the sender interacts only when the form allows it, a met `interactionGoal` closes the form, a
+   * `disableAfterInteracted` button acts once per user, and values must fit their fields. The
+   * checks, the once-only records and the interactions are read and written in one transaction:
+   * all are stored, or nothing. With `actionOrigins`, the apiAction of the pressed button is
+   * checked against them and returned for the caller to run; without, no action is returned.
+   */
+  async interact(
     app: App,
     id: string,
     uid: string,
-    elementIds: ReadonlyArray<string>,
-  ): Promise<{ interactions: Interaction[]; goalCompleted: boolean }> {
+    request: InteractionRequest,
+  ): Promise<InteractionOutcome> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
-    const original = await this.getVisible(app, id, user.uid);
-    if (original.category !== 'interactive') {
-      throw new ChatError(
-        400,
-        'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-        `The message ${id} is not an interactive message.`,
-        { id },
+    const visible = await this.getVisible(app, id, user.uid);
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const row = await this.messages.getForChange(appId, id, trx);
+      const form = formOf(row, id);
+      if (row.sender === user.uid && form.allowSenderInteraction !== true) {
+        throw refused(
+          'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+          `The sender may not interact with the message ${id}.`,
+          {
+            id,
+          },
+        );
+      }
+      const elements = new Map<string, FormElement>(
+        [...form.interactiveData.formFields, form.interactiveData.submitElement].map((element) => [
+          element.elementId,
+          element,
+        ]),
       );
-    }
-    const data = JSON.parse(original.data) as InteractiveFormData & { interactions?: Interaction[] };
-    if (original.sender === user.uid && data.allowSenderInteraction !== true) {
-      throw new ChatError(
-        403,
-        'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-        `The sender may not interact with the message ${id}.`,
-        { id },
+      const buttons = request.elementIds.map((elementId, index) => {
+        const element = elements.get(elementId);
+        if (element === undefined)
+          throw badRequest(`interactions.${index}`, `the message has no element ${elementId}`);
+        return element.elementType === 'button' ? element : undefined;
+      });
+      if (goalCompleted(form.interactionGoal, form.interactions ?? [])) {
+        throw refused(
+          'ERR_INTERACTION_GOAL_COMPLETED',
+          `The form of message ${id} is complete; it takes no more input.`,
+          {
+            id,
+          },
+        );
+      }
+      const apiAction = request.actionOrigins === undefined ? undefined : apiActionOf(buttons);
+      if (apiAction !== undefined) {
+        const origin = new URL(apiAction.action.url).origin;
+        if (request.actionOrigins?.has(origin) !== true) {
+          throw refused(
+            'ERR_ACTION_ORIGIN_NOT_ALLOWED',
+            `The app does not allow form actions towards ${origin}.`,
+            {
+              id,
+              origin,
+            },
+          );
+        }
+      }
+      if (apiAction !== undefined || request.formData !== undefined)
+        checkFormValues(form, request.formData ?? {});
+      const onceOnly = new Set(
+        buttons
+          .filter((button) => button?.disableAfterInteracted === true)
+          .map((button) => button?.elementId),
       );
-    }
-    const known = new Set([
-      ...data.interactiveData.formFields.map((field) => field.elementId),
-      data.interactiveData.submitElement.elementId,
-    ]);
-    elementIds.forEach((elementId, index) => {
-      if (!known.has(elementId))
-        throw badRequest(`interactions.${index}`, `the message has no element ${elementId}`);
-    });
-    const interactedAt = nowSeconds();
-    const byElement = new Map(
-      (data.interactions ?? []).map((interaction) => [interaction.elementId, interaction]),
-    );
-    for (const elementId of elementIds) byElement.set(elementId, { elementId, interactedAt });
-    const interactions = [...byElement.values()];
-    data.interactions = interactions;
-    await this.db
-      .transaction()
-      .execute((trx) =>
-        this.messages.update(
+      const interactedAt = nowSeconds();
+      for (const elementId of new Set(request.elementIds)) {
+        const first = await this.messages.recordSubmission(
           appId,
-          Number(original.id),
-          { data: JSON.stringify(data), updated_at: interactedAt },
+          Number(row.id),
+          user.uid,
+          elementId,
+          interactedAt,
           trx,
-        ),
+        );
+        if (!first && onceOnly.has(elementId)) {
+          throw refused(
+            'ERR_ALREADY_INTERACTED',
+            `The element ${elementId} acts once and was already used.`,
+            {
+              id,
+              elementId,
+            },
+          );
+        }
+      }
+      const byElement = new Map(
+        (form.interactions ?? []).map((interaction) => [interaction.elementId, interaction]),
       );
-    const completed = goalCompleted(data.interactionGoal, interactions);
-    this.events.emit('interaction', appId, {
-      messageId: String(original.id),
-      uid: user.uid,
-      interactions,
-      goalCompleted: completed,
+      for (const elementId of request.elementIds) byElement.set(elementId, { elementId, interactedAt });
+      const interactions = [...byElement.values()];
+      await this.messages.update(
+        appId,
+        Number(row.id),
+        { data: JSON.stringify({ ...form, interactions }), updated_at: interactedAt },
+        trx,
+      );
+      const completed = goalCompleted(form.interactionGoal, interactions);
+      return {
+        interactions,
+        goalCompleted: completed,
+        ...(apiAction === undefined ? {} : { apiAction }),
+      };
     });
-    return { interactions, goalCompleted: completed };
+    this.events.emit('interaction', appId, {
+      messageId: String(visible.id),
+      uid: user.uid,
+      interactions: outcome.interactions,
+      goalCompleted: outcome.goalCompleted,
+    });
+    return outcome;
   }
 
   /** The groups a user belongs to, for listing what they can see. */

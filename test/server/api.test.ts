@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
@@ -8,22 +7,13 @@ import {
   APP_ONE,
   APP_TWO,
   ENGINES,
+  FORM_DATA,
   apiFixtures,
   getWithHost,
   textMessage,
   uniqueId,
   useTestServer,
 } from './support.js';
-
-const formRequest = JSON.parse(
-  readFileSync(
-    new URL(
-      '../shared/fixtures/messages/service-interface.create-form-message.request.json',
-      import.meta.url,
-    ),
-    'utf8',
-  ),
-) as { data: Record<string, unknown> };
 
 describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
   const api = useTestServer(engine);
@@ -38,7 +28,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
       receiverType: 'user',
       category: 'interactive',
       type: 'form',
-      data: formRequest.data,
+      data: FORM_DATA,
     });
 
   describe('keys and tenancy', () => {
@@ -449,7 +439,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
     it('keeps secret apiAction header values out of responses', async () => {
       const alice = await createUser();
       const bob = await createUser();
-      const data = structuredClone(formRequest.data) as {
+      const data = structuredClone(FORM_DATA) as {
         interactiveData: { submitElement: Record<string, unknown> };
       };
       data.interactiveData.submitElement.action = {
@@ -471,7 +461,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
     it('refuses an invalid interactive form, naming the field at fault', async () => {
       const alice = await createUser();
       const bob = await createUser();
-      const data = { ...formRequest.data, interactionGoal: { type: 'allOf', elementIds: ['noSuchElement'] } };
+      const data = { ...FORM_DATA, interactionGoal: { type: 'allOf', elementIds: ['noSuchElement'] } };
       const response = await send(alice, {
         receiver: bob,
         receiverType: 'user',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -197,6 +197,19 @@ export function apiFixtures(call: TestServer['call']): {
 /** A UID no other test uses, so tests sharing one server stay independent. */
 let counter = 0;
 export const uniqueId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+/** The data of the service interface's example form message. */
+export const FORM_DATA = (
+  JSON.parse(
+    readFileSync(
+      new URL(
+        '../shared/fixtures/messages/service-interface.create-form-message.request.json',
+        import.meta.url,
+      ),
+      'utf8',
+    ),
+  ) as { data: Record<string, unknown> }
+).data;
 
 export const textMessage = (receiver: string, text: string, receiverType: 'user' | 'group' = 'user') => ({
   receiver,
