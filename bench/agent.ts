@@ -6,7 +6,8 @@
  *   server in the same run, and their ratio;
  * - where a searchDocs request's time goes, measured in the same process on the same queries:
  *   ranking by stage (BM25F first pass, proximity, RM3 feedback), snippets, and the rest of the
- *   request (HTTP, validation, JSON), with the response size.
+ *   request (HTTP, validation, JSON), with the response size; and the CPU time per request under
+ *   each load, which, unlike requests/s, other work on a shared machine does not skew.
  * Prints a table and writes bench/results/agent.json.
  *
  * The machine is shared, so the two loads alternate in `--rounds` rounds and the ratio is the
@@ -91,8 +92,17 @@ function stageIndex(chunks: Chunk[], settings: IndexSettingsInput): ChunkIndex {
   return index;
 }
 
-async function load(url: string, options: Partial<autocannon.Options>): Promise<autocannon.Result> {
-  return autocannon({ url, connections, duration: seconds, ...options });
+interface LoadRun {
+  result: autocannon.Result;
+  /** CPU µs this process spent per request (server and load generator): unlike req/s, not skewed by other work on the machine. */
+  cpuMicrosPerRequest: number;
+}
+
+async function load(url: string, options: Partial<autocannon.Options>): Promise<LoadRun> {
+  const cpu = process.cpuUsage();
+  const result = await autocannon({ url, connections, duration: seconds, ...options });
+  const { user, system } = process.cpuUsage(cpu);
+  return { result, cpuMicrosPerRequest: (user + system) / Math.max(1, result.requests.total) };
 }
 
 const root = await mkdtemp(join(tmpdir(), 'parley-bench-agent-'));
@@ -151,14 +161,17 @@ try {
       body: JSON.stringify({ query, namespace: 'cranfield' }),
     }));
     const origin = server.apiUrl.replace(/\/api$/, '');
-    const loadRounds: { noop: autocannon.Result; search: autocannon.Result }[] = [];
+    const runs: { noop: LoadRun; search: LoadRun }[] = [];
     for (let round = 0; round < rounds; round++) {
       const noopRound = await load(`${origin}/api`, {});
-      loadRounds.push({ noop: noopRound, search: await load(origin, { requests: searchBodies }) });
+      runs.push({ noop: noopRound, search: await load(origin, { requests: searchBodies }) });
     }
+    const loadRounds = runs.map(({ noop, search }) => ({ noop: noop.result, search: search.result }));
     const noopRps = median(loadRounds.map((r) => r.noop.requests.average));
     const searchRps = median(loadRounds.map((r) => r.search.requests.average));
     const ratios = loadRounds.map((r) => r.search.requests.average / r.noop.requests.average);
+    const noopCpuMicros = median(runs.map((r) => r.noop.cpuMicrosPerRequest));
+    const searchCpuMicros = median(runs.map((r) => r.search.cpuMicrosPerRequest));
 
     // Where a request's time goes: the same 50 queries, one at a time, in this process.
     const loadQueries = queries.slice(0, 50);
@@ -201,9 +214,11 @@ try {
     // One process serves every connection: a request holds it for 1/throughput seconds.
     const serviceMicros = Math.round(1e6 / searchRps);
     const breakdown = {
-      note: 'median µs per searchDocs request (maxResults 6, 50 Cranfield queries), one at a time in the bench process (which also runs the load generator); service time = 1 / requests per second under load',
+      note: "median µs per searchDocs request (maxResults 6, 50 Cranfield queries), one at a time in the bench process (which also runs the load generator); service time = 1 / requests per second under load; CPU per request = this process's CPU time over a load divided by its requests (server and load generator share the process), which other work on the machine does not skew",
       serviceTimeUnderLoad: serviceMicros,
       noopServiceTimeUnderLoad: Math.round(1e6 / noopRps),
+      cpuPerRequestUnderLoad: Math.round(searchCpuMicros),
+      noopCpuPerRequestUnderLoad: Math.round(noopCpuMicros),
       rankingBm25fFirstPass: rankMicros.bm25fFirstPass,
       rankingProximity: Math.max(0, rankMicros.withProximity - rankMicros.bm25fFirstPass),
       rankingRm3Feedback: Math.max(0, rankMicros.withFeedback - rankMicros.withProximity),
@@ -213,6 +228,10 @@ try {
       serialSearchDocsOverHttp: serialSearchMicros,
       validationJsonBeyondNoop: Math.max(0, serialSearchMicros - serialNoopMicros - withSnippetsMicros),
       waitingUnderLoad: Math.max(0, serviceMicros - serialSearchMicros),
+      httpValidationJsonUnderLoadBeyondNoop: Math.max(
+        0,
+        Math.round(searchCpuMicros - noopCpuMicros - withSnippetsMicros),
+      ),
       responseBytes,
     };
 
@@ -243,6 +262,7 @@ try {
         searchDocsP99Ms: median(loadRounds.map((r) => r.search.latency.p99)),
         ratio: Number(median(ratios).toFixed(3)),
         ratiosPerRound: ratios.map((ratio) => Number(ratio.toFixed(3))),
+        cpuRatio: Number((noopCpuMicros / searchCpuMicros).toFixed(3)),
         errors: loadRounds.reduce(
           (sum, { noop, search }) => sum + noop.errors + search.errors + noop.non2xx + search.non2xx,
           0,
@@ -258,12 +278,15 @@ try {
       'searchDocs (req/s)': results.load.searchDocsRequestsPerSecond,
       'searchDocs / no-op (median of rounds)': results.load.ratio,
       'ratio per round': results.load.ratiosPerRound.join(', '),
+      'no-op / searchDocs CPU µs per request (not skewed by other work)': results.load.cpuRatio,
       'ingest 1400 abstracts (s)': results.corpus.ingestSeconds,
     });
     console.log('where a searchDocs request goes (median µs per request):');
     console.table({
       'service time under load (1 / req/s)': breakdown.serviceTimeUnderLoad,
       'no-op service time under load': breakdown.noopServiceTimeUnderLoad,
+      'CPU per searchDocs request under load (server + load generator)': breakdown.cpuPerRequestUnderLoad,
+      'CPU per no-op request under load': breakdown.noopCpuPerRequestUnderLoad,
       'ranking: BM25F first pass': breakdown.rankingBm25fFirstPass,
       'ranking: proximity re-rank': breakdown.rankingProximity,
       'ranking: RM3 feedback (second pass)': breakdown.rankingRm3Feedback,
@@ -272,6 +295,8 @@ try {
       'no-op over HTTP, one at a time': breakdown.serialNoopOverHttp,
       'searchDocs over HTTP, one at a time': breakdown.serialSearchDocsOverHttp,
       'validation, JSON, response beyond the no-op': breakdown.validationJsonBeyondNoop,
+      'under load, CPU beyond the no-op and the engine (HTTP body, validation, JSON, response bytes)':
+        breakdown.httpValidationJsonUnderLoadBeyondNoop,
       'service time under load minus one at a time (CPU shared with the load generator and other work)':
         breakdown.waitingUnderLoad,
       'response size (bytes)': breakdown.responseBytes,

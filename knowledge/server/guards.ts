@@ -41,12 +41,20 @@ export function requireApiKey(apiKey: string): MiddlewareHandler {
  */
 export function corsFor(origins: readonly string[]): MiddlewareHandler {
   const allowed = new Set(origins.map((origin) => origin.replace(/\/+$/, '')));
-  return cors({
+  const withOrigin = cors({
     origin: (origin) => (allowed.has(origin) ? origin : null),
     allowHeaders: ['Content-Type', 'Authorization', 'x-api-key'],
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     maxAge: 600,
   });
+  return (c, next) => {
+    if (c.req.header('origin') !== undefined) return withOrigin(c, next);
+    // Without an Origin there is nothing to allow, only `Vary: Origin` to send. Set before the
+    // handler, it joins the response as it is built; Hono's cors appends it afterwards, which turns
+    // the finished response into a web stream that is then copied out chunk by chunk.
+    c.header('Vary', 'Origin', { append: true });
+    return next();
+  };
 }
 
 /** The client's address as the socket sees it (forwarded-for headers are not trusted). */
@@ -74,9 +82,19 @@ export function rateLimit(perMinute: number): MiddlewareHandler {
 const describeBytes = (bytes: number): string =>
   bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
 
+/**
+ * Refuses a body over `maxBytes` with 413. A declared Content-Length is checked from the header
+ * (Node's parser never reads past it); a chunked body is counted as it is read by Hono's bodyLimit,
+ * which needs the request as a web stream, so the common case is kept off that slower path.
+ */
 export function limitBody(maxBytes: number): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) => c.json({ error: `request body too large: the limit is ${describeBytes(maxBytes)}` }, 413),
-  });
+  const tooLarge = (c: Context) =>
+    c.json({ error: `request body too large: the limit is ${describeBytes(maxBytes)}` }, 413);
+  const counted = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return counted(c, next);
+    if (Number.parseInt(length, 10) > maxBytes) return tooLarge(c);
+    await next();
+  };
 }

@@ -59,6 +59,17 @@ describe('agent server safety', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
+  it('marks every API answer as varying by Origin, whether the request had one or not', async () => {
+    agent = await startTestAgent({ env: { CORS_ORIGINS: 'https://chat.example.com' } });
+    const withOrigin = await fetch(`${agent.apiUrl}/agents`, {
+      headers: { origin: 'https://chat.example.com' },
+    });
+    const withoutOrigin = await postJson(`${agent.apiUrl}/tools/searchDocs`, { query: 'wind' });
+    expect(withOrigin.headers.get('vary')).toBe('Origin');
+    expect(withoutOrigin.status).toBe(200);
+    expect(withoutOrigin.headers.get('vary')).toBe('Origin');
+  });
+
   it('limits generate requests per client and answers 429 with Retry-After', async () => {
     agent = await startTestAgent({ env: { AGENT_RATE_LIMIT: '3' } });
     const statuses: number[] = [];
@@ -102,6 +113,20 @@ describe('agent server safety', () => {
     });
     expect(status).toBe(413);
     expect(body).toEqual({ error: 'request body too large: the limit is 2048 bytes' });
+  });
+
+  it('refuses a chunked body (no Content-Length) over the limit with 413 as it is read', async () => {
+    agent = await startTestAgent({ env: { INGEST_MAX_BYTES: '2048' } });
+    const json = JSON.stringify({ texts: [{ text: 'x'.repeat(4096) }] });
+    const response = await fetch(`${agent.apiUrl}/tools/ingestSources`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // A stream has no known length, so fetch sends it with Transfer-Encoding: chunked.
+      body: new Blob([json]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: 'request body too large: the limit is 2048 bytes' });
   });
 
   it('answers an internal failure with 500 and a message free of paths, stacks and environment values', async () => {
