@@ -12,7 +12,11 @@ import { latestUserTurn, resolveQuestion, type ResolvedQuestion } from './questi
 
 /** What answering needs from the knowledge engine: ranked passages of a namespace. */
 export interface PassageRetriever {
-  search(namespace: string, query: string, options: { limit: number }): Promise<SearchHit[]> | SearchHit[];
+  search(
+    namespace: string,
+    query: string,
+    options: { limit: number; onePerDocument: boolean },
+  ): Promise<SearchHit[]> | SearchHit[];
 }
 
 export interface AnswerSettings {
@@ -57,6 +61,30 @@ const unanswered = (addressed: boolean): ChatAnswer => ({
   outputTokens: 0,
 });
 
+/** How many chunks are searched per passage answered from, to find the other chunks of the same pages. */
+const WIDER_SEARCH = 3;
+
+/** A page of a PDF, or a whole document otherwise: what a citation points a reader to. */
+const pageKey = (hit: SearchHit): string => `${hit.source.documentId}#${hit.source.page ?? ''}`;
+
+/**
+ * The best chunk of each of the first `passages` pages among the ranked chunks, then the other
+ * ranked chunks of those pages (as many again at most): the fact asked for is often in the chunk
+ * after the one that ranked (the default under an option's description, the row below a
+ * table's introduction), where a reader of the page would look next. Chunks of other pages are
+ * not read.
+ */
+function readAround(chunks: readonly SearchHit[], passages: number): SearchHit[] {
+  const best = new Map<string, SearchHit>();
+  for (const chunk of chunks) {
+    if (best.size === passages) break;
+    if (!best.has(pageKey(chunk))) best.set(pageKey(chunk), chunk);
+  }
+  const read = new Set(best.values());
+  const around = chunks.filter((chunk) => !read.has(chunk) && best.has(pageKey(chunk)));
+  return [...read, ...around.slice(0, passages)];
+}
+
 /**
  * The generate path: mention gating, follow-up resolution, retrieval on the namespace, then an
  * answer from the retrieved passages only: written by the configured language model (its
@@ -75,7 +103,13 @@ export async function answerChat(
   }
   const resolved = resolveQuestion(request.messages, settings.mentionNames) as ResolvedQuestion;
   const namespace = request.toolParams?.namespace ?? DEFAULT_NAMESPACE;
-  const hits = await retriever.search(namespace, resolved.retrievalQuery, { limit: settings.passages });
+  const hits = readAround(
+    await retriever.search(namespace, resolved.retrievalQuery, {
+      limit: settings.passages * WIDER_SEARCH,
+      onePerDocument: false,
+    }),
+    settings.passages,
+  );
   const extractive = composeExtractiveAnswer({ ...resolved, namespace, hits });
   const offline: ChatAnswer = { ...unanswered(true), ...extractive };
   if (!settings.languageModel || !extractive.answered) return offline;

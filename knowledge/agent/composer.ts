@@ -123,18 +123,35 @@ const isExactTerm = (term: string): boolean => /\d/.test(term);
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * Options, directives and wildcards the question names as words of their own ("-n", "--depth",
+ * "%j", "?"): word search drops them, yet they are what singles out one row or entry. A token
+ * must stand between spaces, so the question's closing "?" is not one.
+ */
+const SYMBOL_LITERAL = /(?<=^|\s)(-{1,2}[A-Za-z][\w-]*|%[A-Za-z]|[^\s\w]{1,3})(?=\s)/g;
+
+/**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
- * beside 'h'), dotted names (gc.auto, sys.float_info.dig) and names with digits (uuid5), each as
- * a case-sensitive pattern.
+ * beside 'h'), dotted names (gc.auto, sys.float_info.dig), names with digits (uuid5) and symbol
+ * literals (-n, %j), each as a case-sensitive pattern.
  */
 function questionLiterals(question: string): RegExp[] {
   const quoted = [...question.matchAll(/[`'"‘“]([^\s`'"‘’“”]{1,40})[`'"’”]/g)].map((match) => match[1]!);
   const names =
     question.match(/[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b/g) ?? [];
-  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, ''))])].map(
-    (literal) => new RegExp(`(?<![\\w])${escapeRegExp(literal)}(?![\\w])`),
+  const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => match[1]!);
+  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols])].map(
+    (literal) => new RegExp(`(?<![\\w-])${escapeRegExp(literal)}(?![\\w])`),
   );
 }
+
+/**
+ * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
+ * defaults as `name=value`, where the text under it often never says "default".
+ */
+const SIGNATURE_DEFAULT = /\w=[^=\s,)]/;
+const DEFAULT_TERMS = distinctTerms('default');
+const statesDefault = (candidate: Candidate): boolean =>
+  candidate.label !== undefined && SIGNATURE_DEFAULT.test(candidate.label);
 
 /** Share of the question's literals a sentence (or the term it defines) spells exactly. */
 function literalShare(candidate: Candidate, literals: readonly RegExp[]): number {
@@ -164,7 +181,9 @@ function scoreSentences(
     if (neighbour) candidate.neighbour = neighbour;
   }
   const has = (candidate: Candidate, term: string): boolean =>
-    candidate.terms.has(term) || candidate.neighbour?.terms.has(term) === true;
+    candidate.terms.has(term) ||
+    candidate.neighbour?.terms.has(term) === true ||
+    (DEFAULT_TERMS.has(term) && statesDefault(candidate));
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
     for (const term of queryTerms)
@@ -187,11 +206,11 @@ function scoreSentences(
       if (has(candidate, term)) matched += weight(term);
       else if (contextTerms.get(candidate.hitIndex)?.has(term)) context += weight(term);
     }
-    if (matched > 0)
+    // A sentence spelling the question's literal ("%j", "-n") answers it even with no other word in common.
+    const literal = literalShare(candidate, literals);
+    if (matched > 0 || literal > 0)
       candidate.score =
-        (matched + 0.3 * context) / (total || 1) +
-        LITERAL_BONUS * literalShare(candidate, literals) +
-        rankBonus(candidate);
+        (matched + 0.3 * context) / (total || 1) + LITERAL_BONUS * literal + rankBonus(candidate);
   }
   const matching = candidates.filter((candidate) => candidate.score > 0);
   if (matching.length > 0) return candidates;
@@ -212,7 +231,7 @@ function holdsValue(
   questionTerms: ReadonlySet<string>,
   wantsDefault: boolean,
 ): boolean {
-  if (wantsDefault) return /\bdefault/i.test(candidate.sentence);
+  if (wantsDefault) return /\bdefault/i.test(candidate.sentence) || statesDefault(candidate);
   if (VALUE_WORDS.test(candidate.sentence)) return true;
   return [...distinctTerms(candidate.sentence)].some((term) => /\d/.test(term) && !questionTerms.has(term));
 }

@@ -13,7 +13,7 @@ export interface KnowledgeBackend {
   search(
     namespace: string,
     query: string,
-    options: { limit: number; snippets?: boolean },
+    options: { limit: number; snippets?: boolean; onePerDocument?: boolean },
   ): Promise<SearchHit[]>;
   namespaces(): Promise<NamespaceSummary[]>;
   documents(namespace: string): Promise<KnowledgeDocument[]>;

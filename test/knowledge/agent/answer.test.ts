@@ -182,6 +182,35 @@ describe('answerChat', () => {
     expect(provider.requests).toEqual([]);
   });
 
+  it('reads the lower-ranked chunk of a retrieved page that holds the default asked for', async () => {
+    const chunk = (text: string, documentId: string, score: number): SearchHit => ({
+      text,
+      score,
+      source: { documentId, title: `${documentId} manual`, path: `/docs/${documentId}.html` },
+    });
+    const ranked = [
+      chunk('log.retention\n: How long the server keeps rotated log files.', 'config', 9),
+      chunk('Log files are rotated daily by the server.', 'logging', 8),
+      chunk('Log retention on the archive host is set by the archive team.', 'archive', 3),
+      chunk('log.retention\n: The default retention is 14 days.', 'config', 2),
+    ];
+    const asked: number[] = [];
+    const retriever: PassageRetriever = {
+      search: (_namespace, _query, { limit }) => {
+        asked.push(limit);
+        return ranked.slice(0, limit);
+      },
+    };
+    const answer = await answerChat(
+      ask('What is the default log retention?', { requireMention: false }),
+      retriever,
+      { ...offline, passages: 2 },
+    );
+    expect(asked[0]).toBeGreaterThan(2);
+    expect(answer.text).toContain('The default retention is 14 days.');
+    expect(answer.text).not.toContain('archive team');
+  });
+
   it('refuses a chat that holds no user turn', async () => {
     await expect(
       answerChat({ messages: [{ role: 'assistant', content: 'hi' }] }, fixedPassages(), offline),

@@ -205,6 +205,50 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body.split(' [1]')[0]).toBe("Type code: 'H' | C Type: unsigned short | Minimum size in bytes: 2");
   });
 
+  it('quotes the signature of an API entry when it alone states the default asked for', () => {
+    const { body } = answerTo('What compresslevel does gzip.open use by default?', [
+      manual(
+        "gzip.open(filename, mode='rb', compresslevel=9, encoding=None)\n: Open a gzip-compressed file in binary or text mode, " +
+          'returning a file object. The filename argument can be an actual filename or an existing file object.\n\n' +
+          'gzip.compress(data, mtime=None)\n: Compress the data, returning a bytes object.',
+        'gzip',
+      ),
+      manual('The compression level of zlib ranges from 0 to 9; the zlib default is 6.', 'zlib'),
+    ]);
+    expect(body.split(' [1]')[0]).toBe(
+      "gzip.open(filename, mode='rb', compresslevel=9, encoding=None): Open a gzip-compressed file in binary or text mode, returning a file object.",
+    );
+  });
+
+  it('picks the table row that spells the option or directive the question names', () => {
+    const { body } = answerTo('What does the %j directive of time.strftime produce?', [
+      manual(
+        'The following directives can be embedded in the format string of time.strftime:\n\n' +
+          'Directive: %d | Meaning: Day of the month as a decimal number [01,31].\n\n' +
+          'Directive: %j | Meaning: Day of the year as a decimal number [001,366].\n\n' +
+          'Directive: %m | Meaning: Month as a decimal number [01,12].',
+        'time',
+        'time.strftime',
+      ),
+    ]);
+    expect(body).toContain('Directive: %j | Meaning: Day of the year as a decimal number [001,366]. [1]');
+    expect(body).not.toContain('%d');
+  });
+
+  it('quotes the entry of the short option the question names, though it shares no other word with it', () => {
+    const { body } = answerTo('What does git clean -n do?', [
+      manual(
+        '-f, --force\n: Remove untracked files even when clean.requireForce is true.\n\n' +
+          "-n, --dry-run\n: Don't actually remove anything, just show what would be done.\n\n" +
+          '-q, --quiet\n: Be quiet, only report errors, but not the files that are successfully removed.',
+        'git-clean',
+      ),
+    ]);
+    expect(body).toContain(
+      "-n, --dry-run: Don't actually remove anything, just show what would be done. [1]",
+    );
+  });
+
   it('never quotes code blocks', () => {
     const { body } = answerTo('How do I start a bisect session?', [
       manual(
