@@ -83,6 +83,7 @@ describe('agent answers in chat carry no server paths', () => {
           sources: [
             {
               n: 1,
+              documentId: '/srv/vendor/tenants/acme/budget.md',
               title: 'Budget 2026',
               path: '/srv/vendor/tenants/acme/budget.md',
               name: 'C:\\Users\\carol\\budget.md',
@@ -92,7 +93,7 @@ describe('agent answers in chat carry no server paths', () => {
               page: 2,
               snippet: 'forty thousand euros',
             },
-            { n: 2, title: 'Notes', name: '../../etc/passwd' },
+            { n: 2, documentId: 'notes-7', title: 'Notes', name: '../../etc/passwd' },
           ],
         }),
       );
@@ -184,6 +185,7 @@ describe('agent answers in chat carry no server paths', () => {
     expect(frame.body.data.text).toMatch(/forty thousand euros/);
     expect(frame.body.data.metadata.sources[0]).toEqual({
       n: 1,
+      documentId: expect.stringMatching(/^[0-9a-f]{24}$/),
       title: 'Budget 2026',
       name: 'budget.md',
       heading: 'Travel',
@@ -208,7 +210,7 @@ describe('agent answers in chat carry no server paths', () => {
         heading: 'Travel',
         snippet: 'forty thousand euros',
       },
-      { n: 2, title: 'Notes', name: 'passwd' },
+      { n: 2, documentId: 'notes-7', title: 'Notes', name: 'passwd' },
     ]);
     expect(absolutePaths(frame.body)).toEqual([]);
   });
