@@ -16,4 +16,9 @@ export {
   type AgentBridgeOptions,
 } from './agents/index.js';
 export { ClientProtocol } from './client-protocol.js';
-export { localhostCertificate, trustHint, type TlsCertificate } from './tls/certificate.js';
+export {
+  certificateFingerprint,
+  localhostCertificate,
+  trustHint,
+  type TlsCertificate,
+} from './tls/certificate.js';

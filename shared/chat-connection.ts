@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { Uid } from './message.js';
 
+/** A certificate's SHA-256 fingerprint in Electron's format: `sha256/` and 44 base64 characters. */
+export const CertificateFingerprint = z
+  .string()
+  .trim()
+  .regex(
+    /^sha256\/[A-Za-z0-9+/]{43}=$/,
+    'must be a SHA-256 fingerprint such as sha256/ followed by 44 base64 characters (as `parley start` prints it)',
+  );
+
 /**
  * Where the desktop app's Chats section connects: a CometChat app (or Parley's chat service
  * speaking for one) and the operator who signs in. Without `host` the UI Kit talks to CometChat's
@@ -23,6 +32,11 @@ export const ChatConnectionSettings = z.object({
     )
     .nullable()
     .default(null),
+  /**
+   * The one self-signed certificate the desktop app trusts for `host`, as Electron writes a
+   * certificate's fingerprint: `sha256/` and the base64 SHA-256 of its DER bytes.
+   */
+  certificateFingerprint: CertificateFingerprint.nullable().default(null),
 });
 export type ChatConnectionSettings = z.infer<typeof ChatConnectionSettings>;
 

@@ -67,7 +67,7 @@ export function registerStartCommand(program: Command): void {
       // Loaded when the command runs, so `parley --help` starts without databases and engines.
       const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
         await import('../../knowledge/server/index.js');
-      const { startChatServer, trustHint } = await import('../../server/index.js');
+      const { certificateFingerprint, startChatServer, trustHint } = await import('../../server/index.js');
       const { demoDocuments, demoPage, seedDemo, DEMO_NAMESPACE, DEMO_OPERATOR } =
         await import('../../server/demo/index.js');
       // Filled in once the demo is seeded, a moment after the servers listen.
@@ -103,12 +103,15 @@ export function registerStartCommand(program: Command): void {
       const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
       seeded.demo = demo;
       const chatHost = tls === undefined ? undefined : `localhost:${chat.port}`;
+      // Public like the certificate: the desktop app trusts exactly this one for the chat host.
+      const fingerprint = chat.tls === undefined ? null : certificateFingerprint(chat.tls.cert);
       if (chatHost !== undefined) {
         seeded.chats = {
           appId: demo.appId,
           region: demo.region,
           operatorUid: DEMO_OPERATOR.uid,
           host: chatHost,
+          certificateFingerprint: fingerprint,
           authKey: demo.authKey,
         };
       }
@@ -129,6 +132,11 @@ export function registerStartCommand(program: Command): void {
           chatHost === undefined
             ? `Chats: off (--no-tls); the knowledge app at ${windowUrl} needs the chat service over TLS`
             : `Chats: the knowledge app at ${windowUrl}#/chats signs in as ${DEMO_OPERATOR.uid} (admin of "${demo.group.name}") at https://${chatHost}`,
+          ...(fingerprint === null
+            ? []
+            : [
+                `  certificate ${fingerprint}: the desktop app's Chats trusts it with no step (it is in the demo connection)`,
+              ]),
           ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),
           '',
         ].join('\n'),

@@ -1,5 +1,6 @@
 import type { AppInfo } from '../bridge.js';
 import { AgentHost, type RunningAgent } from './agent-host.js';
+import { trustChatCertificate } from './certificate-trust.js';
 import { registerBridgeHandlers } from './bridge-handlers.js';
 import { DesktopSettingsService } from './desktop-settings.js';
 import type { BrowserWindowInstance, ElectronModules, TrayInstance } from './electron-api.js';
@@ -121,6 +122,17 @@ export async function runDesktopApp(electron: ElectronModules, assets: DesktopAs
     paths.dataDir,
   );
 
+  // The chat host's self-signed certificate, by the fingerprint in the Chats settings; nothing else.
+  trustChatCertificate(
+    app,
+    () => (window && !window.isDestroyed() ? window.webContents : undefined),
+    () => {
+      const { chat } = settings.settings;
+      return chat?.host && chat.certificateFingerprint
+        ? { host: chat.host, fingerprint: chat.certificateFingerprint }
+        : undefined;
+    },
+  );
   app.on('activate', showWindow);
   // The agent keeps serving chat products with the window closed; Quit in the tray ends it.
   app.on('window-all-closed', () => undefined);

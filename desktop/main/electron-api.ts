@@ -13,6 +13,17 @@ export interface ElectronApp {
   quit(): void;
   on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): void;
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): void;
+  on(
+    event: 'certificate-error',
+    listener: (
+      event: { preventDefault(): void },
+      webContents: WebContents,
+      url: string,
+      error: string,
+      certificate: { fingerprint: string },
+      callback: (isTrusted: boolean) => void,
+    ) => void,
+  ): void;
 }
 
 /** Electron's `safeStorage`: strings encrypted with the OS keychain (Keychain, DPAPI, libsecret). */

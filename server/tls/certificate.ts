@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -65,6 +65,14 @@ export async function localhostCertificate(dataDir: string): Promise<LocalCertif
   await writeFile(keyPath, generated.private, { mode: 0o600 });
   await writeFile(certPath, generated.cert, { mode: 0o644 });
   return { key: generated.private, cert: generated.cert, certPath, created: true };
+}
+
+/**
+ * A certificate's fingerprint as Electron reports it (`sha256/` and the base64 SHA-256 of its DER
+ * bytes): what the desktop app's Chats trusts for a self-signed chat host. Public, like the certificate.
+ */
+export function certificateFingerprint(certPem: string): string {
+  return `sha256/${createHash('sha256').update(new X509Certificate(certPem).raw).digest('base64')}`;
 }
 
 /** What an operator does to stop browsers and Node from refusing the certificate. */

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,5 +141,27 @@ describe('parley start', () => {
         'm',
       ),
     );
+  });
+
+  it('hands the desktop app the fingerprint of the certificate the chat service serves, and prints it', async () => {
+    const port = Number(new URL(chatUrl).port);
+    const served = await new Promise<X509Certificate>((resolve, reject) => {
+      const socket = connect(
+        { host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false },
+        () => {
+          resolve(new X509Certificate(socket.getPeerCertificate().raw));
+          socket.end();
+        },
+      );
+      socket.once('error', reject);
+    });
+    const fingerprint = `sha256/${createHash('sha256').update(served.raw).digest('base64')}`;
+    const windowUrl = (/^Knowledge agent: (\S+)/m.exec(output)?.[1] ?? '').replace(/\/api$/, '');
+    const connection = (await (await fetch(`${windowUrl}/chat-connection.json`)).json()) as {
+      host: string;
+      certificateFingerprint: string;
+    };
+    expect(connection).toMatchObject({ host: `localhost:${port}`, certificateFingerprint: fingerprint });
+    expect(output).toContain(`certificate ${fingerprint}:`);
   });
 });

@@ -15,6 +15,7 @@ interface Draft {
   chatRegion: string;
   chatOperatorUid: string;
   chatHost: string;
+  chatCertificateFingerprint: string;
   chatAuthKey: string;
   chatAuthToken: string;
   plainSecretsAllowed: boolean;
@@ -33,6 +34,7 @@ const draftOf = (settings: Settings): Draft => ({
   chatRegion: settings.chat?.region ?? 'us',
   chatOperatorUid: settings.chat?.operatorUid ?? '',
   chatHost: settings.chat?.host ?? '',
+  chatCertificateFingerprint: settings.chat?.certificateFingerprint ?? '',
   chatAuthKey: '',
   chatAuthToken: '',
   plainSecretsAllowed: settings.plainSecretsAllowed,
@@ -57,6 +59,7 @@ function changeOf(draft: Draft): SettingsChange {
           region: draft.chatRegion.trim(),
           operatorUid: draft.chatOperatorUid.trim(),
           host: draft.chatHost.trim() || null,
+          certificateFingerprint: draft.chatCertificateFingerprint.trim() || null,
         }
       : null,
     plainSecretsAllowed: draft.plainSecretsAllowed,
@@ -240,6 +243,14 @@ export function SettingsView(): ReactElement {
               value={draft.chatHost}
               placeholder="localhost:4000"
               onChange={(event) => set('chatHost', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Certificate fingerprint (self-signed hosts)</span>
+            <input
+              value={draft.chatCertificateFingerprint}
+              placeholder="sha256/… as parley start prints it"
+              onChange={(event) => set('chatCertificateFingerprint', event.target.value)}
             />
           </label>
           <SecretField

@@ -56,7 +56,13 @@ describe('desktop settings with their keys', () => {
     expect(reopened.settings).toMatchObject({ host: '0.0.0.0', corsOrigins: ['https://chat.example.com'] });
   });
 
-  const CHAT = { appId: 'parley-demo', region: 'us', operatorUid: 'operator', host: 'localhost:4000' };
+  const CHAT = {
+    appId: 'parley-demo',
+    region: 'us',
+    operatorUid: 'operator',
+    host: 'localhost:4000',
+    certificateFingerprint: 'sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
+  };
 
   it('keeps the Chats auth key in the secret store and gives it only to the Chats connection', async () => {
     const service = await DesktopSettingsService.open(paths, safeStorageStandIn());

@@ -73,4 +73,30 @@ describe('desktop settings', () => {
       false,
     );
   });
+
+  it('keeps the Chats certificate fingerprint in Electron’s sha256/<base64> form', async () => {
+    const fingerprint = 'sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=';
+    const chat = { appId: 'parley-demo', region: 'us', operatorUid: 'operator', host: 'localhost:4000' };
+    const changed = applySettingsChange(defaultSettings(), {
+      chat: { ...chat, certificateFingerprint: ` ${fingerprint} ` },
+    });
+    expect(changed.chat?.certificateFingerprint).toBe(fingerprint);
+    await saveSettings(file, changed);
+    expect((await loadSettings(file)).settings.chat?.certificateFingerprint).toBe(fingerprint);
+    expect(applySettingsChange(defaultSettings(), { chat }).chat?.certificateFingerprint).toBeNull();
+  });
+
+  it('refuses a Chats certificate fingerprint that is not sha256/<base64>, naming the field', () => {
+    const chat = { appId: 'parley-demo', region: 'us', operatorUid: 'operator', host: 'localhost:4000' };
+    for (const malformed of [
+      'AB:CD:EF',
+      'sha1/2jmj7l5rSw0yVb/vlWAYkK/YBwk=',
+      'sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU',
+      'sha256/not base64 at all, not base64 at all, not!=',
+    ]) {
+      expect(() =>
+        applySettingsChange(defaultSettings(), { chat: { ...chat, certificateFingerprint: malformed } }),
+      ).toThrow(/^chat\.certificateFingerprint: must be a SHA-256 fingerprint/);
+    }
+  });
 });

@@ -12,7 +12,12 @@ import {
   type RunningAgentServer,
 } from '../../../knowledge/server/index.js';
 import { DEMO_GROUP, DEMO_NAMESPACE, DEMO_OPERATOR, seedDemo } from '../../../server/demo/index.js';
-import { silentLogger, startChatServer, type ChatServer } from '../../../server/index.js';
+import {
+  certificateFingerprint,
+  silentLogger,
+  startChatServer,
+  type ChatServer,
+} from '../../../server/index.js';
 import type { ChatConnection } from '../../../shared/chat-connection.js';
 import { buildPdf } from '../../knowledge/support/pdf.js';
 import { launchChromium } from '../../support/browser.js';
@@ -96,6 +101,7 @@ describe('Chats in the knowledge app window', () => {
       region: demo.region,
       operatorUid: DEMO_OPERATOR.uid,
       host: `localhost:${chat.port}`,
+      certificateFingerprint: chat.tls ? certificateFingerprint(chat.tls.cert) : null,
       authKey: demo.authKey,
     };
     browser = await launchChromium({ ignoreCertificateErrors: true });

@@ -106,6 +106,7 @@ describe('knowledge app UI beside the API', () => {
       region: 'us',
       operatorUid: 'operator',
       host: 'localhost:4000',
+      certificateFingerprint: 'sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
       authKey: 'demo-auth-key',
     };
     const served = await knowledgeAppUi(folder, { chatConnection: () => connection }).request(
