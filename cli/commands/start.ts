@@ -135,7 +135,7 @@ export function registerStartCommand(program: Command): void {
           ...(fingerprint === null
             ? []
             : [
-                `  certificate ${fingerprint}: the desktop app's Chats trusts it with no step (it is in the demo connection)`,
+                `  certificate ${fingerprint}: the desktop app's Chats trusts it once it is in Settings → Chats`,
               ]),
           ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),
           '',
