@@ -12,11 +12,9 @@ const ELLIPSIS = '…';
  */
 export function makeSnippet(text: string, query: string, maxLength = DEFAULT_SNIPPET_LENGTH): string {
   if (text.length <= maxLength) return collapse(text);
-  const wanted = new Set(tokenizer.terms(query));
+  const wanted = queryTerms(query);
   const hits: { term: string; start: number; end: number }[] = [];
-  tokenizer.forEachTerm(text, (term, start, end) => {
-    if (wanted.has(term)) hits.push({ term, start, end });
-  });
+  tokenizer.forEachTermIn(text, wanted, (term, start, end) => hits.push({ term, start, end }));
 
   let bestStart = 0;
   let bestDistinct = 0;
@@ -56,6 +54,18 @@ export function makeSnippet(text: string, query: string, maxLength = DEFAULT_SNI
     if (space > start) end = space;
   }
   return `${start > 0 ? ELLIPSIS : ''}${collapse(text.slice(start, end))}${end < text.length ? ELLIPSIS : ''}`;
+}
+
+/** The last query's terms: a search makes one snippet per result for the same query. */
+let lastQuery: string | undefined;
+let lastQueryTerms: ReadonlySet<string> = new Set();
+
+function queryTerms(query: string): ReadonlySet<string> {
+  if (query !== lastQuery) {
+    lastQueryTerms = new Set(tokenizer.terms(query));
+    lastQuery = query;
+  }
+  return lastQueryTerms;
 }
 
 function collapse(text: string): string {

@@ -18,11 +18,19 @@ export interface Tokenizer {
   terms(text: string): string[];
   /** Calls `onTerm` with each term and the [start, end) offsets in `text` of the word it came from. */
   forEachTerm(text: string, onTerm: (term: string, start: number, end: number) => void): void;
+  /**
+   * `forEachTerm` for only the terms in `wanted`, cheaper: an ASCII word is looked at only when
+   * its first letter starts a wanted term (stemming and stop words never change a first letter).
+   */
+  forEachTermIn(
+    text: string,
+    wanted: ReadonlySet<string>,
+    onTerm: (term: string, start: number, end: number) => void,
+  ): void;
 }
 
 /** Nothing beyond ASCII: such text needs no Unicode normalisation, and lower-casing keeps offsets. */
 const NON_ASCII = /[^\p{ASCII}]/u;
-const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+|[.,][0-9]+)*/g;
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+|[.,]\p{N}+)*/gu;
 /** NFKC can turn one symbol into several characters, "⑴" into "(1)": such words are split again. */
 const NOT_WORD_CHARACTER = /[^\p{L}\p{M}\p{N}'.,]/u;
@@ -78,14 +86,19 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
     return term.length <= MAX_TERM_LENGTH ? term : '';
   }
 
-  /** A lower-cased, NFKC word with no CJK and no unspaced script in it. */
-  function emitWord(word: string, start: number, end: number, onTerm: TermSink): void {
+  function cachedTermOf(word: string): string {
     let term = termOfWord.get(word);
     if (term === undefined) {
       if (termOfWord.size >= WORD_CACHE_LIMIT) termOfWord.clear();
       term = termOf(word);
       termOfWord.set(word, term);
     }
+    return term;
+  }
+
+  /** A lower-cased, NFKC word with no CJK and no unspaced script in it. */
+  function emitWord(word: string, start: number, end: number, onTerm: TermSink): void {
+    const term = cachedTermOf(word);
     if (term !== '') onTerm(term, start, end);
   }
 
@@ -112,9 +125,8 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
   function forEachTerm(text: string, onTerm: TermSink): void {
     if (!NON_ASCII.test(text)) {
       // Lower-casing ASCII keeps every offset, so one pass over the lowered text is enough.
-      for (const match of text.toLowerCase().matchAll(ASCII_WORD)) {
-        emitWord(match[0], match.index, match.index + match[0].length, onTerm);
-      }
+      const lowered = text.toLowerCase();
+      forEachAsciiWord(lowered, (start, end) => emitWord(lowered.slice(start, end), start, end, onTerm));
       return;
     }
     for (const match of text.matchAll(WORD)) {
@@ -129,9 +141,30 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
     }
   }
 
+  function forEachTermIn(text: string, wanted: ReadonlySet<string>, onTerm: TermSink): void {
+    if (NON_ASCII.test(text)) {
+      forEachTerm(text, (term, start, end) => {
+        if (wanted.has(term)) onTerm(term, start, end);
+      });
+      return;
+    }
+    const firstLetters = new Uint8Array(128);
+    for (const term of wanted) {
+      const code = term.charCodeAt(0);
+      if (code < 128) firstLetters[code] = 1;
+    }
+    const lowered = text.toLowerCase();
+    forEachAsciiWord(lowered, (start, end) => {
+      if (firstLetters[lowered.charCodeAt(start)] === 0) return;
+      const term = cachedTermOf(lowered.slice(start, end));
+      if (wanted.has(term)) onTerm(term, start, end);
+    });
+  }
+
   return {
     settings,
     forEachTerm,
+    forEachTermIn,
     terms(text) {
       const terms: string[] = [];
       forEachTerm(text, (term) => terms.push(term));
@@ -141,6 +174,55 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
 }
 
 type TermSink = (term: string, start: number, end: number) => void;
+
+/**
+ * The [start, end) offsets of each word of lower-cased ASCII text, as a global search for
+ * `[a-z0-9]+(?:'[a-z]+|[.,][0-9]+)*` would find them (apostrophes inside words, decimal points
+ * inside numbers), scanned by character code: on chunk-sized texts a regex's match objects cost
+ * more than the matching.
+ */
+function forEachAsciiWord(text: string, onWord: (start: number, end: number) => void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    if (!isAsciiLetterOrDigit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i++;
+    while (i < length && isAsciiLetterOrDigit(text.charCodeAt(i))) i++;
+    for (;;) {
+      const code = text.charCodeAt(i);
+      if (code === APOSTROPHE && isAsciiLetter(text.charCodeAt(i + 1))) {
+        i += 2;
+        while (i < length && isAsciiLetter(text.charCodeAt(i))) i++;
+      } else if ((code === FULL_STOP || code === COMMA) && isAsciiDigit(text.charCodeAt(i + 1))) {
+        i += 2;
+        while (i < length && isAsciiDigit(text.charCodeAt(i))) i++;
+      } else {
+        break;
+      }
+    }
+    onWord(start, i);
+  }
+}
+
+const APOSTROPHE = 39;
+const FULL_STOP = 46;
+const COMMA = 44;
+
+function isAsciiLetter(code: number): boolean {
+  return code >= 97 && code <= 122;
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isAsciiLetterOrDigit(code: number): boolean {
+  return isAsciiLetter(code) || isAsciiDigit(code);
+}
 
 /** Overlapping character pairs: the usual way to index CJK text without a dictionary. */
 function emitBigrams(run: string, start: number, end: number, exactOffsets: boolean, onTerm: TermSink): void {

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createTokenizer, DEFAULT_SETTINGS } from '../../../knowledge/search/index.js';
 
@@ -55,6 +57,42 @@ describe('tokenizer', () => {
       ['wing', 4, 8],
       ['tip', 9, 13],
     ]);
+  });
+
+  it('keeps apostrophes inside words and decimal points inside numbers, and nothing else', () => {
+    const found: [string, number, number][] = [];
+    tokenizer.forEachTerm("Mach 3.14abc, don't ab'c9 x.y 1,000 'quoted' end.", (term, start, end) =>
+      found.push([term, start, end]),
+    );
+    expect(found).toEqual([
+      ['mach', 0, 4],
+      ['3.14', 5, 9],
+      ['abc', 9, 12],
+      ['abc', 20, 24],
+      ['9', 24, 25],
+      ['x', 26, 27],
+      ['y', 28, 29],
+      ['1,000', 30, 35],
+      ['quot', 37, 43],
+      ['end', 45, 48],
+    ]);
+  });
+
+  it('finds the same wanted terms at the same offsets as the full pass, for every word of real abstracts', async () => {
+    const raw = await readFile(
+      fileURLToPath(new URL('../../../../shared/data/cranfield/cran.all.1400', import.meta.url)),
+      'utf8',
+    );
+    const abstracts = raw.split(/^\.I /m).slice(1, 101);
+    for (const text of [...abstracts, 'Müller’s aerodynamics ⑴ 東京都 flow']) {
+      const all: [string, number, number][] = [];
+      tokenizer.forEachTerm(text, (term, start, end) => all.push([term, start, end]));
+      for (const term of new Set(all.map(([t]) => t))) {
+        const found: [string, number, number][] = [];
+        tokenizer.forEachTermIn(text, new Set([term, 'zzz']), (t, start, end) => found.push([t, start, end]));
+        expect(found).toEqual(all.filter(([t]) => t === term));
+      }
+    }
   });
 
   it('returns no terms for empty or punctuation-only text', () => {
