@@ -3,6 +3,7 @@ import type { ChatServices } from '../services/registry.js';
 import type { NotificationData } from './data.js';
 import type { DigestBatch } from './digests.js';
 import type { LogEntry } from './logs.js';
+import { presentTo } from '../services/private-metadata.js';
 import { messageObjectFor } from './payload.js';
 import { SuppressReason } from './reasons.js';
 import { messageForTemplates, renderDigestText, renderMessageLine, usesPrivacyTemplates } from './render.js';
@@ -101,23 +102,27 @@ export class DigestSender {
       appId,
       channel,
       trigger: `${channel}-notification-payload-generated`,
-      data: {
-        to: { uid, name: user.name },
-        conversationId,
-        ...(channel === 'email' ? { subject: text } : { smsContent: text }),
-        senderDetails: shown[shown.length - 1]?.data.entities.sender?.entity,
-        ...(receiver?.entityType === 'group' ? { groupDetails: receiver.entity } : {}),
-        messages: messages.map((message, index) => {
-          const line = {
-            id: message.id,
-            sender: message.data.entities.sender?.entity,
-            message: renderMessageLine(settings, privacy, shown[index] ?? message),
-            sentAt: message.sentAt,
-          };
-          const object = messageObjectFor(message, digest);
-          return object === undefined ? line : { ...line, messageObject: object };
-        }),
-      },
+      // Mailed to `uid`: other users' metadata["@private"] stays out of the sender details.
+      data: presentTo(
+        {
+          to: { uid, name: user.name },
+          conversationId,
+          ...(channel === 'email' ? { subject: text } : { smsContent: text }),
+          senderDetails: shown[shown.length - 1]?.data.entities.sender?.entity,
+          ...(receiver?.entityType === 'group' ? { groupDetails: receiver.entity } : {}),
+          messages: messages.map((message, index) => {
+            const line = {
+              id: message.id,
+              sender: message.data.entities.sender?.entity,
+              message: renderMessageLine(settings, privacy, shown[index] ?? message),
+              sentAt: message.sentAt,
+            };
+            const object = messageObjectFor(message, digest);
+            return object === undefined ? line : { ...line, messageObject: object };
+          }),
+        },
+        uid,
+      ),
     });
     await this.data.db.transaction().execute(async (trx) => {
       const queued = await this.data.outbox.enqueue([{ appId, channel, idempotencyKey, body }], now, trx);

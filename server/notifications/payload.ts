@@ -1,5 +1,6 @@
 import type { Message } from '../../shared/message.js';
 import type { NotificationSettings } from '../../shared/notification-settings.js';
+import { presentTo } from '../services/private-metadata.js';
 import type { RenderedText } from './render.js';
 import { CALL_TOPICS, type NotificationEvent } from './triggers.js';
 
@@ -27,7 +28,11 @@ function withoutMetadata(ref: unknown): unknown {
   return { ...rest, entity: kept };
 }
 
-/** The message object for a payload, or undefined when the app does not include it. */
+/**
+ * The message object for a payload, or undefined when the app does not include it. A payload
+ * travels to someone's device or mailbox, so no user's `metadata["@private"]` goes with it, even
+ * where the app includes metadata.
+ */
 export function messageObjectFor(message: Message, flags: IncludeFlags): Message | undefined {
   if (!flags.includeMessageObjectSetting) return undefined;
   const copy = structuredClone(message) as Message & { metadata?: unknown };
@@ -38,7 +43,7 @@ export function messageObjectFor(message: Message, flags: IncludeFlags): Message
     delete copy.data.metadata;
     delete copy.metadata;
   }
-  return copy;
+  return presentTo(copy, undefined);
 }
 
 const utf8Bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -86,6 +86,19 @@ describe('push payload', () => {
     });
   });
 
+  it('never carries a user\'s metadata["@private"], even with sender and receiver metadata included', () => {
+    const event = eventOf();
+    const entities = event.message.data.entities as Record<string, { entity: { metadata?: unknown } }>;
+    for (const side of ['sender', 'receiver'] as const) {
+      const ref = entities[side];
+      if (ref)
+        ref.entity.metadata = { ...(ref.entity.metadata ?? {}), '@private': { email: 'x@example.com' } };
+    }
+    const shown = detailsFor(EVERYTHING, event).message as unknown as typeof event.message;
+    expect(JSON.stringify(shown)).not.toContain('x@example.com');
+    expect((shown.data.entities.sender?.entity as { metadata?: unknown }).metadata).toEqual({ team: 'blue' });
+  });
+
   it('carries customJson as custom, and nothing when it is empty', () => {
     expect(detailsFor({ customJson: { deepLink: 'app://chat' } }).custom).toEqual({ deepLink: 'app://chat' });
     expect(detailsFor({ customJson: {} }).custom).toBeUndefined();
