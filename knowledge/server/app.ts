@@ -11,7 +11,15 @@ import type { KnowledgeBackend } from './backend.js';
 import { answerSettings, type AgentServerConfig } from './config.js';
 import { generateResponse } from './generate-response.js';
 import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
-import { errorReply, parseWith, readJson, RequestProblem } from './http-errors.js';
+import {
+  createLogger,
+  parseWith,
+  readJson,
+  requestLines,
+  RequestProblem,
+  type Logger,
+} from '../../shared/server-kit/index.js';
+import { errorReply } from './http-errors.js';
 import { acceptsEventStream, streamIngest } from './ingest-stream.js';
 import { libraryRoutes } from './library.js';
 import { normalizeMastraMessages } from './mastra-messages.js';
@@ -33,8 +41,8 @@ export interface AgentAppOptions {
   backend: KnowledgeBackend;
   /** The knowledge app UI served at `/` (built by the desktop issue); without it `/` leads to Swagger UI. */
   ui?: Hono;
-  /** Where one line per failed request goes; never a body, a stack or a secret. */
-  log?: (line: string) => void;
+  /** Request lines and failures, one JSON line each; never a body, a stack or a secret. */
+  logger?: Logger;
 }
 
 const SMALL_BODY = 1024 * 1024;
@@ -52,24 +60,23 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     readableRoots: [...config.ingestRoots, config.uploadDir],
     maxQueryBytes: config.maxQueryBytes,
   };
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger = options.logger ?? createLogger();
   const app = new Hono();
 
   app.onError((error, c) => {
     const reply = errorReply(error, secrets);
     if (reply.status >= 500) {
-      log(
-        JSON.stringify({
-          event: 'agent.error',
-          method: c.req.method,
-          path: c.req.path,
-          error: reply.message,
-        }),
-      );
+      logger.error('request_failed', {
+        method: c.req.method,
+        route: c.req.routePath,
+        error: error instanceof Error ? error.name : 'unknown',
+        reason: reply.message,
+      });
     }
     return c.json({ error: reply.message }, reply.status);
   });
   app.notFound((c) => c.json({ error: 'route not found' }, 404));
+  app.use(requestLines(logger));
   // Before anything else, whatever the key: who may be served at all, and who may change things.
   app.use(serveOnlyThisMachine(config.allowedHosts));
   app.use(acceptWritesFromOwnPagesAndServers(config.corsOrigins));
@@ -115,7 +122,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
 
   const answer = async (c: Context) => {
     if (unknownAgent(c)) throw new RequestProblem(404, 'agent not found');
-    const request = parseWith(GenerateRequest, normalizeMastraMessages(await readJson(c)));
+    const request = parseWith(GenerateRequest, normalizeMastraMessages(await readJson(c, 'refuse')));
     const question = latestUserTurn(request.messages);
     if (question >= 0) {
       const content = request.messages[question]?.content ?? '';
@@ -148,7 +155,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     );
   });
   app.post('/api/tools/searchDocs', limitBody(SMALL_BODY), async (c) =>
-    c.json(await run(searchDocsTool, await readJson(c))),
+    c.json(await run(searchDocsTool, await readJson(c, 'refuse'))),
   );
   app.post(
     '/api/tools/:toolId/execute',
@@ -158,7 +165,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     async (c) => {
       const tool = findTool(c.req.param('toolId'));
       if (!tool) return c.json({ error: 'tool not found' }, 404);
-      const body = await readJson(c);
+      const body = await readJson(c, 'refuse');
       if (typeof body !== 'object' || body === null || !('data' in body)) {
         throw new RequestProblem(400, 'data: the tool input goes in {"data": …}');
       }
@@ -195,7 +202,8 @@ function unknownAgent(c: Context): boolean {
  * and any number of file parts, saved under the upload folder and ingested as files.
  */
 async function ingestBody(c: Context, uploadDir: string): Promise<unknown> {
-  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return readJson(c);
+  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data'))
+    return readJson(c, 'refuse');
   const form = await c.req.parseBody({ all: true }).catch(() => {
     throw new RequestProblem(400, 'body: not a valid multipart/form-data body');
   });

@@ -12,7 +12,7 @@ import {
 import type { KnowledgeDocument } from '../engine.js';
 import type { SourceInput } from '../types.js';
 import type { KnowledgeBackend } from './backend.js';
-import { parseWith, readJson, RequestProblem } from './http-errors.js';
+import { parseWith, readJson, RequestProblem } from '../../shared/server-kit/index.js';
 import { sanitizeMessage } from './sanitize.js';
 import { outsideRoots } from './tools.js';
 
@@ -60,7 +60,7 @@ export function libraryRoutes(options: LibraryOptions): Hono {
   });
 
   app.post('/', async (c) => {
-    const { name } = parseWith(CreateNamespaceRequest, await readJson(c));
+    const { name } = parseWith(CreateNamespaceRequest, await readJson(c, 'refuse'));
     if ((await backend.namespaces()).some((summary) => summary.name === name)) {
       throw new RequestProblem(409, `namespace "${name}" already exists`);
     }
