@@ -15,8 +15,9 @@
  *
  *   npx tsx bench/agent.ts [--data ../shared/data/cranfield] [--connections 10] [--seconds 3] [--rounds 5]
  */
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { devNull, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ import { loadSource } from '../knowledge/loaders/index.js';
 import { createChunkIndex, type IndexSettingsInput } from '../knowledge/search/index.js';
 import type { Chunk, ChunkIndex } from '../knowledge/types.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
+import { createLogger } from '../shared/server-kit/index.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -124,7 +126,15 @@ try {
   // Rate limiting would throttle the measurement itself: the bench lifts it.
   const config = agentConfigFromEnv({ INGEST_ROOTS: corpus, AGENT_RATE_LIMIT: '100000000' }, dataDir);
   const engine = await openAgentEngine(dataDir, config);
-  const server = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0 });
+  // Request lines are written as a deployed agent writes them, to a sink that keeps the table readable.
+  const logSink = createWriteStream(devNull);
+  const server = await startAgentServer({
+    config,
+    backend: engine,
+    host: '127.0.0.1',
+    port: 0,
+    logger: createLogger((line) => logSink.write(line)),
+  });
   const post = (path: string, body: unknown) =>
     fetch(`${server.apiUrl}${path}`, {
       method: 'POST',
@@ -306,6 +316,7 @@ try {
   } finally {
     await server.close();
     await engine.close();
+    logSink.end();
   }
 } finally {
   await rm(root, { recursive: true, force: true });
