@@ -35,6 +35,32 @@ interface ApiMessage {
 }
 
 /**
+ * The desktop app's bridge played in the page (Electron is not installed here), as the main
+ * process answers with nothing set up: no Chats connection until "Use the local demo", which reads
+ * the demo's connection where `parley start` serves it, as the main process does
+ * (desktop/main/demo-connection.ts), and answers with the settings view, never the key.
+ */
+function installDesktopWithoutChats(): void {
+  let connection: unknown = null;
+  Object.assign(window, {
+    parleyDesktop: {
+      appInfo: async () => ({
+        name: 'Parley',
+        version: '0.1.0',
+        platform: 'linux',
+        agentUrl: `${location.origin}/api`,
+        dataDir: '/home/ana/.config/Parley/data',
+      }),
+      chatConnection: async () => connection,
+      useLocalDemoChat: async () => {
+        connection = await (await fetch('/chat-connection.json')).json();
+        return {};
+      },
+    },
+  });
+}
+
+/**
  * The Chats section of the knowledge app window in Chromium, as `parley start` sets it up: the
  * real chat service over TLS with the demo seeded, the real agent answering from a PDF, and the
  * built window served by the agent with the demo's connection. The steps run in order on one page.
@@ -238,6 +264,25 @@ describe('Chats in the knowledge app window', () => {
     } finally {
       await context.close();
       connection = served;
+    }
+  });
+
+  it('in the desktop app with nothing set up, signs in from the local demo in one click', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      await context.addInitScript(installDesktopWithoutChats);
+      const tab = await context.newPage();
+      tab.setDefaultTimeout(20_000);
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByRole('heading', { name: 'Set up Chats' }).waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '09-set-up-chats.png') });
+      await tab.getByRole('button', { name: 'Use the local demo' }).click();
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      await tab.getByRole('tab', { name: 'Groups' }).click();
+      await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '10-local-demo.png') });
+    } finally {
+      await context.close();
     }
   });
 });
