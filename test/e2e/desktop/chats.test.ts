@@ -285,4 +285,46 @@ describe('Chats in the knowledge app window', () => {
       await context.close();
     }
   });
+
+  it("in a plain browser, asks to accept the chat service's certificate once, then connects", async () => {
+    // No --ignore-certificate-errors: the browser trusts only what its user accepts.
+    const plainBrowser = await launchChromium();
+    try {
+      const context = await plainBrowser.newContext({ viewport: { width: 1400, height: 900 } });
+      const tab = await context.newPage();
+      tab.setDefaultTimeout(20_000);
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByText('Chats could not connect.').waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '11-certificate-not-trusted.png') });
+      const [certificatePage] = await Promise.all([
+        context.waitForEvent('page'),
+        tab.getByRole('link', { name: `open https://localhost:${chat.port}/` }).click(),
+      ]);
+      // Chromium's own warning page: Advanced, then Proceed, as its user would.
+      await certificatePage.locator('#details-button').click();
+      await certificatePage.locator('#proceed-link').click();
+      await certificatePage.getByText('ERR_API_NOT_FOUND').waitFor();
+      await tab.bringToFront();
+      await tab.getByRole('button', { name: 'Try again' }).click();
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      await tab.getByRole('tab', { name: 'Groups' }).click();
+      await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
+      await serverApi(
+        'POST',
+        '/messages',
+        {
+          receiver: DEMO_GROUP.guid,
+          receiverType: 'group',
+          category: 'message',
+          type: 'text',
+          data: { text: 'Bob here: the browser sees this live' },
+        },
+        'bob',
+      );
+      await tab.locator('.chats-conversation').getByText('Bob here: the browser sees this live').waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '12-certificate-accepted.png') });
+    } finally {
+      await plainBrowser.close();
+    }
+  });
 });
