@@ -109,7 +109,7 @@ export class ChatStore {
       ),
       on('sent', ({ muid, message }) => this.#onSent(muid, message)),
       on('sendFailed', ({ muid }) => this.#setPendingStatus(muid, 'failed')),
-      on('resynced', () => void this.loadConversations()),
+      on('resynced', () => void this.#loadConversations()),
       on('sessionEnded', () => this.#set({ phase: 'signed-out', me: undefined })),
     ];
   }
@@ -138,7 +138,7 @@ export class ChatStore {
       this.#set({ phase: 'error', error: errorText(error) });
       throw error;
     }
-    await this.loadConversations();
+    await this.#loadConversations();
   }
 
   async signOut(): Promise<void> {
@@ -153,7 +153,7 @@ export class ChatStore {
     });
   }
 
-  async loadConversations(): Promise<void> {
+  async #loadConversations(): Promise<void> {
     try {
       const { conversations } = await this.client.conversations();
       this.#set({ conversations, conversationsLoaded: true });
@@ -165,7 +165,7 @@ export class ChatStore {
   /** Whether the user can see the widget (a docked window may be closed); decides what counts as read. */
   setVisible(visible: boolean): void {
     this.#visible = visible;
-    if (visible && this.#state.active) void this.markRead(this.#state.active);
+    if (visible && this.#state.active) void this.#markRead(this.#state.active);
   }
 
   /** Opens a conversation: loads its newest messages once, and marks it read. */
@@ -173,7 +173,7 @@ export class ChatStore {
     this.#set({ active: target });
     const existing = this.thread(target);
     if (existing && !existing.error) {
-      void this.markRead(target);
+      void this.#markRead(target);
       return;
     }
     const conversation = this.#conversationOf(target);
@@ -200,7 +200,7 @@ export class ChatStore {
         readUpTo: Math.max(thread.readUpTo, ...this.#receiptIds(page.messages, 'readAt')),
         deliveredUpTo: Math.max(thread.deliveredUpTo, ...this.#receiptIds(page.messages, 'deliveredAt')),
       }));
-      void this.markRead(target);
+      void this.#markRead(target);
     } catch (error) {
       this.#setThread(target, (thread) => ({ ...thread, loading: false, error: errorText(error) }));
     }
@@ -279,7 +279,7 @@ export class ChatStore {
     this.#setSubmission(id, { state: 'done', elementId });
   }
 
-  async markRead(target: ChatTarget): Promise<void> {
+  async #markRead(target: ChatTarget): Promise<void> {
     const me = this.#state.me?.uid;
     const thread = this.thread(target);
     if (!me || !thread || !this.#visible || !sameTarget(target, this.#state.active ?? target)) return;
@@ -387,7 +387,7 @@ export class ChatStore {
       }
     }
     if (mine) return;
-    if (seen) void this.markRead(target);
+    if (seen) void this.#markRead(target);
     else this.client.sendReceipt(message, 'delivered');
     this.events.emit('messageReceived', message);
   }
