@@ -202,6 +202,30 @@ describe('the chat store', () => {
     });
   });
 
+  it('reports a form once while its report is under way', async () => {
+    const store = await storeOf('alice');
+    await service.sendAs('bob', alice, {
+      category: 'interactive',
+      type: 'form',
+      data: {
+        interactiveData: {
+          title: 'T',
+          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
+          submitElement: {
+            elementType: 'button',
+            elementId: 'go',
+            buttonText: 'Go',
+            disableAfterInteracted: true,
+          },
+        },
+      },
+    });
+    await store.open(bob);
+    const form = store.thread(bob)!.messages[0]!;
+    await Promise.all([store.interact(form, 'go', { note: 'x' }), store.interact(form, 'go', { note: 'x' })]);
+    expect(store.thread(bob)!.submissions[form.id]).toEqual({ state: 'done', elementId: 'go' });
+  });
+
   it("keeps the mention candidates in the group's thread", async () => {
     const store = await storeOf('alice');
     await store.open(support);
