@@ -14,6 +14,7 @@ import {
 } from '../config.js';
 import { dataDirOf, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
+import { DEMO_CONNECTION_URL } from '../../desktop/main/demo-connection.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf } from './tls-options.js';
 
 /** The package folder, where server/demo/docs lives whether this runs from the sources or from dist/. */
@@ -128,7 +129,9 @@ export function registerStartCommand(program: Command): void {
           ...(fingerprint === null
             ? []
             : [
-                `  certificate ${fingerprint}: the desktop app's Chats trusts it once it is in Settings → Chats`,
+                `${windowUrl}chat-connection.json` === DEMO_CONNECTION_URL
+                  ? `  certificate ${fingerprint}: the desktop app's Chats reads it with the demo's connection and trusts it`
+                  : `  certificate ${fingerprint}: the desktop app's Chats trusts it once it is in Settings → Chats (it reads the demo's connection only from ${DEMO_CONNECTION_URL})`,
               ]),
           ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),
           '',
