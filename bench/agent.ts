@@ -15,7 +15,7 @@
  *
  *   npx tsx bench/agent.ts [--data ../shared/data/cranfield] [--connections 10] [--seconds 3] [--rounds 5]
  */
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { devNull, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -126,14 +126,15 @@ try {
   // Rate limiting would throttle the measurement itself: the bench lifts it.
   const config = agentConfigFromEnv({ INGEST_ROOTS: corpus, AGENT_RATE_LIMIT: '100000000' }, dataDir);
   const engine = await openAgentEngine(dataDir, config);
-  // Request lines are written as a deployed agent writes them, to a sink that keeps the table readable.
-  const logSink = createWriteStream(devNull);
+  // Request lines are written as a deployed agent writes them to a file or pipe (synchronously),
+  // to the null device so the table stays readable.
+  const logSink = openSync(devNull, 'w');
   const server = await startAgentServer({
     config,
     backend: engine,
     host: '127.0.0.1',
     port: 0,
-    logger: createLogger((line) => logSink.write(line)),
+    logger: createLogger((line) => writeSync(logSink, line)),
   });
   const post = (path: string, body: unknown) =>
     fetch(`${server.apiUrl}${path}`, {
@@ -316,7 +317,7 @@ try {
   } finally {
     await server.close();
     await engine.close();
-    logSink.end();
+    closeSync(logSink);
   }
 } finally {
   await rm(root, { recursive: true, force: true });
