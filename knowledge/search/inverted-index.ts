@@ -137,9 +137,25 @@ export class InvertedIndex {
     this.bodyLengthSum -= this.slotBodyLength[slot] as number;
   }
 
-  /** The per-slot arrays scoring reads in its inner loop; valid until the next change to the index. */
-  slotArrays(): { live: Uint8Array; titleLength: Uint32Array; bodyLength: Uint32Array } {
-    return { live: this.slotLive, titleLength: this.slotTitleLength, bodyLength: this.slotBodyLength };
+  /**
+   * The per-slot arrays scoring reads in its inner loops, valid until the next change to the index:
+   * a slot's terms are `forward[start[slot]]` onwards, its title's `titleLength[slot]` then its
+   * body's `bodyLength[slot]` (what `slotTerms` returns, without a view per slot).
+   */
+  slotArrays(): {
+    live: Uint8Array;
+    titleLength: Uint32Array;
+    bodyLength: Uint32Array;
+    forward: Uint32Array;
+    start: Uint32Array;
+  } {
+    return {
+      live: this.slotLive,
+      titleLength: this.slotTitleLength,
+      bodyLength: this.slotBodyLength,
+      forward: this.forward,
+      start: this.slotStart,
+    };
   }
 
   termId(term: string): number | undefined {
