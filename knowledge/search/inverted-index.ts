@@ -1,5 +1,5 @@
 import { ensureLength, trimmed } from './growable.js';
-import { PostingLists, packTf, type BlockVisitor, type PostingSections } from './postings.js';
+import { PostingLists, packTf, type PostingBlocks, type PostingSections } from './postings.js';
 
 /**
  * The numbers behind ranking, owned here rather than by Orama (whose tokenizer keeps one copy of
@@ -168,8 +168,8 @@ export class InvertedIndex {
   }
 
   /** Postings of a term, dead slots included: callers skip those `slotArrays().live` marks 0. */
-  scanPostings(termId: number, visit: BlockVisitor): void {
-    this.postings.scan(termId, visit);
+  postingBlocks(termId: number): PostingBlocks {
+    return this.postings.blocks(termId);
   }
 
   slotTerms(slot: number): SlotTerms {

@@ -17,7 +17,11 @@ export interface RankedSlot {
  */
 export class ClosenessMemo {
   private termIds: readonly number[] = [];
-  private readonly rowOf = new Map<number, number>();
+  /** The row of each slot, -1 for none: indexed by slot, reset through `rowSlots`. */
+  private rowOf = new Int32Array(256).fill(-1);
+  /** The slot of each row. */
+  private rowSlots = new Int32Array(128);
+  private rows = 0;
   /** Row r holds the sums of query positions at r·terms … r·terms + terms - 1. */
   sums = new Float64Array(1024);
   /** A row's chunk length in terms, or -1 when fewer than two query terms occur in it. */
@@ -29,29 +33,36 @@ export class ClosenessMemo {
   /** Forgets every row: a new query, or the index changed. */
   clear(): void {
     this.termIds = [];
-    this.rowOf.clear();
+    for (let row = 0; row < this.rows; row++) this.rowOf[this.rowSlots[row] as number] = -1;
+    this.rows = 0;
   }
 
-  /** Starts over unless the memo already holds sums of these terms in this order. */
-  use(termIds: readonly number[]): void {
+  /** Starts over unless the memo already holds sums of these terms in this order; slots are below `slotCount`. */
+  use(termIds: readonly number[], slotCount: number): void {
+    if (this.rowOf.length < slotCount) {
+      this.clear();
+      this.rowOf = new Int32Array(Math.max(slotCount, 2 * this.rowOf.length)).fill(-1);
+    }
     if (termIds.length === this.termIds.length && termIds.every((id, at) => id === this.termIds[at])) return;
+    this.clear();
     this.termIds = termIds;
-    this.rowOf.clear();
   }
 
-  /** The row of `slot`, or undefined when its sums are not known yet. */
-  row(slot: number): number | undefined {
-    return this.rowOf.get(slot);
+  /** The row of `slot`, or -1 when its sums are not known yet. */
+  row(slot: number): number {
+    return this.rowOf[slot] as number;
   }
 
   /** A zeroed row for `slot`; `sums` and `lengths` may be replaced by larger arrays. */
   addRow(slot: number): number {
-    const row = this.rowOf.size;
+    const row = this.rows++;
     const width = this.termIds.length;
     this.sums = ensureLength(this.sums, (row + 1) * width);
     this.lengths = ensureLength(this.lengths, row + 1);
+    this.rowSlots = ensureLength(this.rowSlots, row + 1);
     this.sums.fill(0, row * width, (row + 1) * width);
-    this.rowOf.set(slot, row);
+    this.rowOf[slot] = row;
+    this.rowSlots[row] = slot;
     return row;
   }
 }
@@ -82,13 +93,13 @@ export function rerankByProximity(
   );
   const averageLength = index.averageTitleLength + index.averageBodyLength || 1;
   const { forward, start: slotStart, titleLength, bodyLength } = index.slotArrays();
-  memo.use(termIds);
+  memo.use(termIds, index.slotCount);
   // A typed lookup from term id to query position: read once per term of every candidate.
   const positionOf = termMarks.mark(termIds, index.termCount);
   try {
     const reranked = candidates.map(({ slot, score }) => {
       let row = memo.row(slot);
-      if (row === undefined) {
+      if (row < 0) {
         row = memo.addRow(slot);
         const closeness = memo.sums;
         const base = row * width;
