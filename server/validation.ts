@@ -26,6 +26,14 @@ export const QueryBoolean = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1');
 
+/** Lists in a query string: the SDK joins arrays with commas and does not URL-encode them. */
+export const CommaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== ''),
+);
+
 /** Query-string numbers arrive as text; once numbers, the shared page limits apply. */
 export const PageNumber = z.coerce.number({ error: 'must be a number' }).pipe(PageNumberValue);
 export const PageSize = z.coerce.number({ error: 'must be a number' }).pipe(PageSizeValue);
