@@ -7,7 +7,7 @@ import { interactedAnswer } from '../forms/submissions.js';
 import { actingUid, only } from '../http/actor.js';
 import type { Actor, ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
-import type { MessageCursor, MessageFilter, MessageRow } from '../repositories/messages.js';
+import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { readableGroup } from './policies.js';
@@ -75,7 +75,7 @@ function filterOf(query: ListQuery): MessageFilter {
 }
 
 /** The cursor to read on from: the page's far edge, else the one asked with. */
-function nextCursor(cursor: MessageCursor, rows: MessageRow[]) {
+function nextCursor(cursor: MessageCursor, rows: StoredMessage[]) {
   const edge = cursor.affix === 'append' ? rows.at(-1) : rows[0];
   return edge === undefined
     ? {
@@ -100,7 +100,7 @@ function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) 
     id: query.id,
     sentAt: query.sentAt,
   };
-  const meta = (rows: MessageRow[], total: number) => {
+  const meta = (rows: StoredMessage[], total: number) => {
     const next = nextCursor(cursor, rows);
     if (client) return { cursor: next, pagination: pagination(total, rows.length, limit, 1) };
     const current = { limit, count: rows.length };
