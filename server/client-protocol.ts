@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { ClientSettingsRepository } from './client-api/client-settings.js';
+import { ClientSettingsRepository } from './repositories/client-settings.js';
 import { ReadStateRepository } from './client-api/read-state.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { ClientSettingsRepository } from '../client-api/client-settings.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { ChatEnv } from '../http/context.js';
 import type { Logger } from '../log.js';
 import type { ChatServices } from '../services/registry.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { ClientSettingsRepository } from '../client-api/client-settings.js';
-import { ClientSettingsChanges } from '../client-api/client-settings.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
+import { ClientSettingsChanges } from '../repositories/client-settings.js';
 import { ChatError, badRequest, notAMember } from '../errors.js';
 import { actingUid, only } from '../http/actor.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';

@@ -1,4 +1,4 @@
-import type { ClientSettingsRepository } from '../client-api/client-settings.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { ReadStateRepository } from '../client-api/read-state.js';
 import type { SocketTokens } from '../client-api/socket-token.js';
 import type { FormSubmissions } from '../forms/submissions.js';
