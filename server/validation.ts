@@ -47,6 +47,3 @@ export function pagination(total: number, count: number, perPage: number, page: 
     total_pages: Math.max(1, Math.ceil(total / perPage)),
   };
 }
-
-export const parseJsonColumn = <T>(text: string | null): T | undefined =>
-  text === null ? undefined : (JSON.parse(text) as T);

@@ -48,7 +48,8 @@ function onBehalfOf(value: string | undefined): string | undefined {
  * login by UID with an authOnly `apiKey` and `GET /v3/settings` are client calls without a session,
  * everything else needs a fullAccess `apikey` (`onBehalfOf` names the user it acts for). A POST
  * that carries an `apiKey` besides an `authToken` is the server's unless the key is authOnly.
- * Client calls run with the caller's device as the origin of whatever they cause.
+ * Client calls run with the caller's device as the origin of whatever they cause, and their answers
+ * are presented to their user.
  */
 export function resolveActor(
   apps: AppRepository,
@@ -60,6 +61,7 @@ export function resolveActor(
     const app = await resolveApp(apps, c.req.header('host'), c.req.header('appId'));
     if (method === 'GET' && SETTINGS_PATH.test(path)) {
       c.set('actor', sessionless(app));
+      presentAnswersToClient(c);
       return next();
     }
     const authToken = c.req.header('authToken');
@@ -74,6 +76,7 @@ export function resolveActor(
     }
     if (clientCall && isLogin && scope === 'authOnly') {
       c.set('actor', sessionless(app));
+      presentAnswersToClient(c);
       return next();
     }
     if (clientCall && !isLogin) {
@@ -83,6 +86,7 @@ export function resolveActor(
       }
       const origin = deviceIdOf(c.req.header('resource'));
       c.set('actor', { app, kind: 'client', uid: session.uid, origin, authToken });
+      presentAnswersToClient(c);
       return withOriginDevice(origin, next);
     }
     // What is left is the server's, a login without an authOnly key included: it is refused below.
@@ -115,14 +119,11 @@ export function resolveActor(
  * caller another user's `metadata["@private"]`. The viewer is read when the answer is made, so a
  * login's answer is its new user's own. The server API sees everything of its app.
  */
-export const presentToClients: MiddlewareHandler<ChatEnv> = async (c, next) => {
-  if (c.get('actor').kind === 'client') {
-    const json = c.json as (...args: unknown[]) => Response;
-    c.json = ((object: unknown, ...rest: unknown[]) =>
-      json(presentTo(object, c.get('actor').uid), ...rest)) as typeof c.json;
-  }
-  await next();
-};
+function presentAnswersToClient(c: ChatContext): void {
+  const json = c.json as (...args: unknown[]) => Response;
+  c.json = ((object: unknown, ...rest: unknown[]) =>
+    json(presentTo(object, c.get('actor').uid), ...rest)) as typeof c.json;
+}
 
 /** Routes only one API has: to the other kind of caller they do not exist. */
 export function only(kind: Actor['kind']): MiddlewareHandler<ChatEnv> {

@@ -12,7 +12,7 @@ import { messageRoutes } from '../routes/messages.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
-import { apiNotFound, presentToClients, resolveActor } from './actor.js';
+import { apiNotFound, resolveActor } from './actor.js';
 import type { ChatEnv } from './context.js';
 import { rateLimit, type RateLimits } from './rate-limit.js';
 
@@ -70,8 +70,8 @@ export const MAX_BODY_BYTES = 256 * 1024;
 
 /**
  * The chat service's HTTP surface: one route tree under `/v3` for the server API and the client
- * API (one authentication resolving the actor, one body limit, one rate limit, one presenter of
- * client answers), pages beside it, and a health check.
+ * API (one body limit, one authentication resolving the actor and presenting client answers, one
+ * rate limit), pages beside it, and a health check.
  */
 export function createHttpApp(deps: RouteDeps, options: HttpOptions): Hono<ChatEnv> {
   const { services } = deps;
@@ -121,7 +121,6 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): Hono<ChatE
     return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitStreamedBody(c, next);
   });
   v3.use(resolveActor(services.apps, services.authTokens, services.users));
-  v3.use(presentToClients);
   if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits));
   for (const routes of [
     sessionRoutes(deps),
