@@ -4,7 +4,6 @@ import type { Message, MessageRequest } from '../../shared/message.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/message.js';
 import type { ChatEvents } from '../events.js';
 import type { Logger } from '../log.js';
-import { outsideOriginDevice } from '../realtime/origin-device.js';
 import type { MessageRow } from '../repositories/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { byteLength } from '../validation.js';
@@ -75,12 +74,7 @@ export class AgentBridge {
   private readonly considering = new Set<Promise<void>>();
   private readonly stop = new AbortController();
   private readonly options: AgentBridgeOptions;
-  /**
-   * Leaves the asker's device context: the answer is the agent's message, and stamped with the asker's
-   * device the asker's SDK would drop it as its own echo.
-   */
-  private readonly onMessage = (appId: string, message: Message) =>
-    outsideOriginDevice(() => this.consider(appId, message));
+  private readonly onMessage = (appId: string, message: Message) => this.consider(appId, message);
 
   constructor(
     private readonly services: ChatServices,
@@ -295,7 +289,8 @@ export class AgentBridge {
         },
       },
     };
-    await this.services.messageService.send(app, agent.uid, request);
+    // The agent is the origin, from no device: every session of the asker receives the answer.
+    await this.services.messageService.send(app, agent.uid, request, { uid: agent.uid });
   }
 }
 

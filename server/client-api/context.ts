@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { EventOrigin } from '../events.js';
 import type { App } from '../repositories/apps.js';
 
 /** The logged-in user of a client API call, from its `authToken` header. */
@@ -10,7 +11,8 @@ export interface ClientSession {
 }
 
 export interface ClientEnv {
-  Variables: { app: App; session: ClientSession };
+  /** `origin`: the session's user and device, the origin of every event the request causes. */
+  Variables: { app: App; session: ClientSession; origin: EventOrigin };
 }
 
 export type ClientContext = Context<ClientEnv>;

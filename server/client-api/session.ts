@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ChatError } from '../errors.js';
 import { resolveApp } from '../http/tenancy.js';
-import { withOriginDevice } from '../realtime/origin-device.js';
 import type { AppRepository } from '../repositories/apps.js';
 import type { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import type { UserRepository } from '../repositories/users.js';
@@ -17,8 +16,8 @@ export function deviceIdOf(header: string | undefined): string | undefined {
 }
 
 /**
- * Client API access: the `authToken` header names a session of a user of the request's app. Runs the
- * rest of the request with the caller's device as the origin of whatever it causes.
+ * Client API access: the `authToken` header names a session of a user of the request's app. The
+ * session's user and device are the origin of whatever the request causes.
  */
 export function requireSession(
   apps: AppRepository,
@@ -37,6 +36,7 @@ export function requireSession(
     const deviceId = deviceIdOf(c.req.header('resource'));
     c.set('app', app);
     c.set('session', { uid: session.uid, authToken, deviceId });
-    await withOriginDevice(deviceId, next);
+    c.set('origin', { uid: session.uid, deviceId });
+    await next();
   };
 }

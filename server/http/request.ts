@@ -2,6 +2,7 @@ import type { HonoRequest } from 'hono';
 import type { z } from 'zod';
 import { zodErrorToEnvelope } from '../../shared/errors.js';
 import { ChatError, badRequest } from '../errors.js';
+import type { EventOrigin } from '../events.js';
 import { EntityId } from '../validation.js';
 import type { ChatContext } from './context.js';
 
@@ -58,6 +59,9 @@ export function onBehalfOf(c: ChatContext): string | undefined {
   if (!parsed.success) throw badRequest('onBehalfOf', parsed.error.issues[0]?.message ?? 'invalid');
   return parsed.data;
 }
+
+/** Who a server API request's changes come from: the `onBehalfOf` user, else the app; never a device. */
+export const originOf = (c: ChatContext): EventOrigin => ({ uid: onBehalfOf(c) });
 
 export function requiredOnBehalfOf(c: ChatContext): string {
   const uid = onBehalfOf(c);

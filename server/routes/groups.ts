@@ -13,7 +13,7 @@ import { conversationIdFor } from '../../shared/message.js';
 import { SearchKey, type SuccessEnvelope } from '../../shared/users.js';
 import { badRequest } from '../errors.js';
 import type { ChatEnv } from '../http/context.js';
-import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
+import { jsonBody, onBehalfOf, originOf, pathId, queryOf } from '../http/request.js';
 import { toGroupEntity } from '../repositories/groups.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
@@ -57,7 +57,7 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
 
   routes.post('/groups', async (c) => {
     const { members, ...group } = await jsonBody(c, CreateGroup);
-    const entity = await groupService.create(c.get('app'), group, onBehalfOf(c), members ?? {});
+    const entity = await groupService.create(c.get('app'), group, onBehalfOf(c), members ?? {}, originOf(c));
     return c.json({ data: entity });
   });
 
@@ -115,7 +115,13 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
 
   routes.post('/groups/:guid/members', async (c) => {
     const body = await jsonBody(c, AddMembers);
-    const report = await groupService.addMembers(c.get('app'), pathId(c, 'guid'), onBehalfOf(c), body);
+    const report = await groupService.addMembers(
+      c.get('app'),
+      pathId(c, 'guid'),
+      onBehalfOf(c),
+      body,
+      originOf(c),
+    );
     return c.json({ data: report });
   });
 
@@ -149,7 +155,7 @@ export function groupRoutes(services: ChatServices): Hono<ChatEnv> {
   routes.delete('/groups/:guid/members/:uid', async (c) => {
     const guid = pathId(c, 'guid');
     const uid = pathId(c, 'uid');
-    await groupService.kick(c.get('app'), guid, uid, onBehalfOf(c));
+    await groupService.kick(c.get('app'), guid, uid, onBehalfOf(c), originOf(c));
     return c.json({
       data: { success: true, message: `The member with ${uid} has been kicked from the Group with ${guid}.` },
     } satisfies SuccessEnvelope);

@@ -5,7 +5,7 @@ import { notAMember } from '../errors.js';
 import { InteractedRequest } from '../forms/form-values.js';
 import { interactedAnswer } from '../forms/submissions.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
-import { jsonBody, onBehalfOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
+import { jsonBody, onBehalfOf, originOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, MessageRow } from '../repositories/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
@@ -95,7 +95,7 @@ export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
 
   const send = async (c: ChatContext, senderUid: string) => {
     const request = await jsonBody(c, MessageRequest);
-    const result = await messageService.send(c.get('app'), senderUid, request);
+    const result = await messageService.send(c.get('app'), senderUid, request, originOf(c));
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
@@ -125,7 +125,14 @@ export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
   routes.put('/messages/:id', async (c) => {
     const body = await jsonBody(c, EditMessage);
     const edit = { text: body.data?.text, metadata: body.data?.metadata, tags: body.tags };
-    return c.json({ data: await messageService.edit(c.get('app'), c.req.param('id'), onBehalfOf(c), edit) });
+    const action = await messageService.edit(
+      c.get('app'),
+      c.req.param('id'),
+      onBehalfOf(c),
+      edit,
+      originOf(c),
+    );
+    return c.json({ data: action });
   });
 
   routes.delete('/messages/:id', async (c) => {
@@ -135,6 +142,7 @@ export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
       c.req.param('id'),
       onBehalfOf(c),
       body.permanent === true,
+      originOf(c),
     );
     return c.json({ data: action });
   });
@@ -144,10 +152,13 @@ export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
     const body = await jsonBody(c, InteractedRequest);
     // The form's rules (a button acts once, a met goal closes the form) hold here too; the app's own
     // backend reports interactions, so no apiAction runs on its behalf.
-    const result = await messageService.interact(c.get('app'), c.req.param('id'), uid, {
-      elementIds: body.interactions,
-      formData: body.formData,
-    });
+    const result = await messageService.interact(
+      c.get('app'),
+      c.req.param('id'),
+      uid,
+      { elementIds: body.interactions, formData: body.formData },
+      originOf(c),
+    );
     return c.json(interactedAnswer(c.req.param('id'), result));
   });
 

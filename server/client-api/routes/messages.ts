@@ -63,7 +63,7 @@ export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
 
   routes.post('/messages', async (c) => {
     const request = await jsonBody(c, MessageRequest);
-    const result = await messageService.send(c.get('app'), c.get('session').uid, request);
+    const result = await messageService.send(c.get('app'), c.get('session').uid, request, c.get('origin'));
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   });
 
@@ -120,16 +120,24 @@ export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
     if (byteLength({ text, metadata }) > LIMITS.messageBytes) {
       throw badRequest('data', `must be at most ${LIMITS.messageBytes} bytes`);
     }
-    const action = await messageService.edit(c.get('app'), c.req.param('id'), c.get('session').uid, {
-      text,
-      metadata,
-      tags: body.tags,
-    });
+    const action = await messageService.edit(
+      c.get('app'),
+      c.req.param('id'),
+      c.get('session').uid,
+      { text, metadata, tags: body.tags },
+      c.get('origin'),
+    );
     return c.json({ data: action });
   });
 
   routes.delete('/messages/:id', async (c) => {
-    const action = await messageService.delete(c.get('app'), c.req.param('id'), c.get('session').uid, false);
+    const action = await messageService.delete(
+      c.get('app'),
+      c.req.param('id'),
+      c.get('session').uid,
+      false,
+      c.get('origin'),
+    );
     return c.json({ data: action });
   });
 
@@ -141,6 +149,7 @@ export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       c.get('session').uid,
       body.interactions,
       body.formData,
+      c.get('origin'),
     );
     return c.json(interactedAnswer(c.req.param('id'), outcome));
   });

@@ -90,7 +90,7 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
   routes.post('/groups', async (c) => {
     const app = c.get('app');
     const body = await jsonBody(c, CreateGroupRequest);
-    const group = await groupService.create(app, body, c.get('session').uid, {});
+    const group = await groupService.create(app, body, c.get('session').uid, {}, c.get('origin'));
     return c.json({ data: group });
   });
 
@@ -109,13 +109,14 @@ export function peopleRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
       pathId(c, 'guid'),
       c.get('session').uid,
       body.password,
+      c.get('origin'),
     );
     return c.json({ data: action });
   });
 
   routes.delete('/groups/:guid/members', async (c) => {
     const guid = pathId(c, 'guid');
-    await groupService.leave(c.get('app'), guid, c.get('session').uid);
+    await groupService.leave(c.get('app'), guid, c.get('session').uid, c.get('origin'));
     return c.json({ data: { success: true, message: `Left the group ${guid}.` } });
   });
 
