@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { ChatTurn } from '../../shared/agent.js';
+import { AgentAnswer, type ChatTurn } from '../../shared/agent.js';
 import type { Message, MessageRequest } from '../../shared/message.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/message.js';
 import type { ChatEvents } from '../events.js';
@@ -30,14 +29,6 @@ export const DEFAULT_BRIDGE_OPTIONS: AgentBridgeOptions = {
   turns: 20,
   maxQueued: 5,
 };
-
-/** The part of the agent's answer the bridge relies on (shared/agent.ts has the whole contract). */
-const AgentAnswer = z.looseObject({
-  text: z.string(),
-  sources: z.array(z.record(z.string(), z.unknown())).default([]),
-  addressed: z.boolean().default(true),
-});
-type AgentAnswer = z.infer<typeof AgentAnswer>;
 
 /** What a chat sees when the agent could not answer; the cause goes to the log only. */
 export const AGENT_FAILURE_NOTICE = 'Sorry, I could not answer just now. Please try again in a moment.';

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { conversationIdFor, type GroupEntity, type Message, type UserEntity } from '../../shared/message.js';
+import type { Conversation } from '../../shared/conversations.js';
+import { conversationIdFor, type GroupEntity, type UserEntity } from '../../shared/message.js';
 import { ChatError, notAMember } from '../errors.js';
 import type { ChatEnv } from '../http/context.js';
 import { pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
@@ -16,17 +17,6 @@ const ListConversations = z.looseObject({
   page: PageNumber.default(1),
   perPage: PageSize.default(100),
 });
-
-export interface Conversation {
-  conversationId: string;
-  conversationType: 'user' | 'group';
-  /** A string, as CometChat sends it. */
-  unreadMessageCount: string;
-  createdAt: number;
-  updatedAt: number;
-  lastMessage?: Message;
-  conversationWith: UserEntity | GroupEntity;
-}
 
 const conversationNotFound = (conversationId: string): ChatError =>
   new ChatError(404, 'ERR_CONVERSATION_NOT_FOUND', `The conversation ${conversationId} does not exist.`, {

@@ -1,8 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { MessageRequest, Metadata as MessageMetadata, conversationIdFor } from '../../shared/message.js';
+import {
+  InteractionsRequest,
+  MessageRequest,
+  Metadata as MessageMetadata,
+  conversationIdFor,
+} from '../../shared/message.js';
 import { notAMember } from '../errors.js';
-import { InteractedRequest } from '../forms/form-values.js';
 import { interactedAnswer } from '../forms/submissions.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, onBehalfOf, originOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
@@ -149,7 +153,7 @@ export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
 
   routes.patch('/messages/:id/interacted', async (c) => {
     const uid = requiredOnBehalfOf(c);
-    const body = await jsonBody(c, InteractedRequest);
+    const body = await jsonBody(c, InteractionsRequest);
     // The form's rules (a button acts once, a met goal closes the form) hold here too; the app's own
     // backend reports interactions, so no apiAction runs on its behalf.
     const result = await messageService.interact(

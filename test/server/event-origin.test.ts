@@ -37,6 +37,10 @@ describe('events carry their origin', () => {
   const originOf = (id: string): EventOrigin | undefined =>
     seen.find((event) => event.message.id === id)?.origin;
 
+  /** Alice's message to bob, sent by the app's backend on her behalf. */
+  const sendThroughServerApi = (text: string) =>
+    api.call('POST', '/messages', { body: textMessage(bob, text), onBehalfOf: alice });
+
   it('names the user and the device of a client API send', async () => {
     const sent = await aliceClient.call('POST', '/messages', textMessage(bob, 'from my phone'));
     expect(sent.status).toBe(200);
@@ -44,10 +48,7 @@ describe('events carry their origin', () => {
   });
 
   it('names the onBehalfOf user and no device for a server API send, and its frames carry no device', async () => {
-    const sent = await api.call('POST', '/messages', {
-      body: textMessage(bob, 'from the backend'),
-      onBehalfOf: alice,
-    });
+    const sent = await sendThroughServerApi('from the backend');
     expect(sent.status).toBe(200);
     expect(originOf(sent.body.data.id)).toEqual({ uid: alice });
     const frame = await aliceClient.next(
@@ -65,10 +66,7 @@ describe('events carry their origin', () => {
   });
 
   it("stamps the frames of an event emitted outside any request with its origin's device", async () => {
-    const sent = await api.call('POST', '/messages', {
-      body: textMessage(bob, 'replayed'),
-      onBehalfOf: alice,
-    });
+    const sent = await sendThroughServerApi('replayed');
     const message = sent.body.data as Message;
     api.server.services.events.emit('message', APP_ONE.appId, message, {
       uid: alice,

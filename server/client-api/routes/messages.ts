@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { MessageRequest, conversationIdFor } from '../../../shared/message.js';
-import { InteractedRequest } from '../../forms/form-values.js';
+import { InteractionsRequest, MessageRequest, conversationIdFor } from '../../../shared/message.js';
 import { interactedAnswer } from '../../forms/submissions.js';
 import { badRequest } from '../../errors.js';
 import { jsonBody, pathId, queryOf } from '../../http/request.js';
@@ -142,7 +141,7 @@ export function messageRoutes(deps: ClientApiDeps): Hono<ClientEnv> {
   });
 
   routes.patch('/messages/:id/interacted', async (c) => {
-    const body = await jsonBody(c, InteractedRequest);
+    const body = await jsonBody(c, InteractionsRequest);
     const outcome = await forms.submit(
       c.get('app'),
       c.req.param('id'),
