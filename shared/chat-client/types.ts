@@ -1,19 +1,20 @@
 import type { FormValues } from '../interactive-values.js';
 import type { InteractiveFormData } from '../interactive.js';
-import type { GroupEntity, Interaction, Message, UserEntity } from '../message.js';
+import type { GroupEntity, Interaction, Message, ReceiverType, UserEntity } from '../message.js';
 
 /** Form values by element id, as a submitted form reports them. */
 export type { FormValues };
 
 /**
  * Wire shapes of CometChat's client protocol (REST + WebSocket) as
- * `reference/cometchat-client-protocol.md` describes them. Types only: the browser client checks the
- * few fields it relies on by hand instead of shipping zod to every page that embeds the widget.
+ * `reference/cometchat-client-protocol.md` describes them. Types only, many of them inferred from the
+ * zod schemas beside this folder and erased at build: the browser client checks the few fields it
+ * relies on by hand instead of shipping zod to every page that embeds the widget.
  */
 
 export type { GroupEntity, Interaction, InteractiveFormData, Message, UserEntity };
 
-export type ConversationType = 'user' | 'group';
+export type ConversationType = ReceiverType;
 
 /** Whom a conversation is with: a user by UID or a group by GUID. */
 export interface ChatTarget {
