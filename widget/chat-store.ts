@@ -3,61 +3,20 @@ import {
   randomHex,
   sameTarget,
   targetKey,
-  type ChannelState,
   type ChatClient,
   type ChatTarget,
   type Conversation,
   type FormValues,
   type GroupEntity,
   type LoginCredentials,
-  type Me,
   type Message,
-  type MessageCursor,
   type UserEntity,
 } from '../shared/chat-client/index.js';
 import { Emitter, isAgentRole } from '../shared/chat-client/index.js';
 import { changedMessage } from './action-text.js';
 import type { MentionCandidate } from './mentions.js';
 import { conversationTarget, isGroup, type Peer } from './peers.js';
-
-/** A message on its way: shown at once, replaced by the stored message when the service has it. */
-export interface PendingMessage {
-  muid: string;
-  text: string;
-  createdAt: number;
-  status: 'sending' | 'queued' | 'failed';
-}
-
-export interface ThreadState {
-  target: ChatTarget;
-  peer?: UserEntity | GroupEntity;
-  /** Oldest first, without duplicates. */
-  messages: Message[];
-  pending: PendingMessage[];
-  /** Where the next older page starts; absent when the beginning is loaded. */
-  older?: MessageCursor;
-  loading: boolean;
-  loadingOlder: boolean;
-  error?: string;
-  /** The highest id of this user's messages the other side has read, or has received. */
-  readUpTo: number;
-  deliveredUpTo: number;
-  typing: UserEntity[];
-}
-
-export interface ChatState {
-  phase: 'idle' | 'signing-in' | 'ready' | 'signed-out' | 'error';
-  error?: string;
-  me?: Me;
-  connection: ChannelState;
-  /** The socket was up and is lost: the user should know messages wait for it. */
-  reconnecting: boolean;
-  conversations: Conversation[];
-  conversationsLoaded: boolean;
-  active?: ChatTarget;
-  threads: ReadonlyMap<string, ThreadState>;
-  unread: number;
-}
+import type { ChatState, PendingMessage, Submission, ThreadState } from './state.js';
 
 export interface ChatStoreEvents {
   change: ChatState;
@@ -70,7 +29,7 @@ const TYPING_SHOWN_MS = 6_000;
 const TYPING_REPEAT_MS = 3_000;
 const TYPING_IDLE_MS = 4_000;
 
-export function errorText(error: unknown): string {
+function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -84,6 +43,21 @@ function mergeMessages(existing: readonly Message[], incoming: readonly Message[
   return [...byKey.values()].sort(byId);
 }
 
+function emptyThread(target: ChatTarget): ThreadState {
+  return {
+    target,
+    messages: [],
+    pending: [],
+    loading: false,
+    loadingOlder: false,
+    readUpTo: 0,
+    deliveredUpTo: 0,
+    typing: [],
+    submissions: {},
+    mentionCandidates: [],
+  };
+}
+
 /** The other side of a conversation as a message names it. */
 function peerOf(message: Message, me: string): UserEntity | GroupEntity | undefined {
   const { sender, receiver } = message.data.entities;
@@ -93,8 +67,9 @@ function peerOf(message: Message, me: string): UserEntity | GroupEntity | undefi
 }
 
 /**
- * The widget's state: conversations, open threads, typing and receipts, kept current from the chat
- * client's events. Elements render it and call its actions; it never touches the DOM.
+ * The widget's state (`state.ts`): conversations, open threads, typing, receipts and form
+ * submissions, kept current from the chat client's events. `<parley-chat>` calls its actions for
+ * the events its views fire and hands the views their part of the state; it never touches the DOM.
  */
 export class ChatStore {
   readonly events = new Emitter<ChatStoreEvents>();
@@ -134,7 +109,7 @@ export class ChatStore {
       ),
       on('sent', ({ muid, message }) => this.#onSent(muid, message)),
       on('sendFailed', ({ muid }) => this.#setPendingStatus(muid, 'failed')),
-      on('resynced', () => void this.loadConversations()),
+      on('resynced', () => void this.#loadConversations()),
       on('sessionEnded', () => this.#set({ phase: 'signed-out', me: undefined })),
     ];
   }
@@ -163,11 +138,12 @@ export class ChatStore {
       this.#set({ phase: 'error', error: errorText(error) });
       throw error;
     }
-    await this.loadConversations();
+    await this.#loadConversations();
   }
 
   async signOut(): Promise<void> {
     await this.client.logout();
+    this.#mentionCandidates.clear();
     this.#set({
       phase: 'signed-out',
       me: undefined,
@@ -177,7 +153,7 @@ export class ChatStore {
     });
   }
 
-  async loadConversations(): Promise<void> {
+  async #loadConversations(): Promise<void> {
     try {
       const { conversations } = await this.client.conversations();
       this.#set({ conversations, conversationsLoaded: true });
@@ -189,7 +165,7 @@ export class ChatStore {
   /** Whether the user can see the widget (a docked window may be closed); decides what counts as read. */
   setVisible(visible: boolean): void {
     this.#visible = visible;
-    if (visible && this.#state.active) void this.markRead(this.#state.active);
+    if (visible && this.#state.active) void this.#markRead(this.#state.active);
   }
 
   /** Opens a conversation: loads its newest messages once, and marks it read. */
@@ -197,20 +173,14 @@ export class ChatStore {
     this.#set({ active: target });
     const existing = this.thread(target);
     if (existing && !existing.error) {
-      void this.markRead(target);
+      void this.#markRead(target);
       return;
     }
     const conversation = this.#conversationOf(target);
     this.#setThread(target, () => ({
-      target,
+      ...emptyThread(target),
       ...(conversation ? { peer: conversation.conversationWith } : {}),
-      messages: [],
-      pending: [],
       loading: true,
-      loadingOlder: false,
-      readUpTo: 0,
-      deliveredUpTo: 0,
-      typing: [],
     }));
     try {
       const [page, peer] = await Promise.all([
@@ -230,7 +200,7 @@ export class ChatStore {
         readUpTo: Math.max(thread.readUpTo, ...this.#receiptIds(page.messages, 'readAt')),
         deliveredUpTo: Math.max(thread.deliveredUpTo, ...this.#receiptIds(page.messages, 'deliveredAt')),
       }));
-      void this.markRead(target);
+      void this.#markRead(target);
     } catch (error) {
       this.#setThread(target, (thread) => ({ ...thread, loading: false, error: errorText(error) }));
     }
@@ -283,20 +253,33 @@ export class ChatStore {
     }
   }
 
-  /** Reports a form interaction and records it on the message, so the form shows it at once. */
+  /**
+   * Reports a form interaction. Where the message is shown, its thread's `submissions` say how the
+   * report stands (pending, failed with the reason, done), and a recorded one is added to the
+   * message's interactions so the form shows it at once. A report already under way is not repeated.
+   */
   async interact(message: Message, elementId: string, values?: FormValues): Promise<void> {
-    await this.client.markInteracted(message.id, elementId, values);
+    const id = message.id;
+    if (this.#submissionOf(id)?.state === 'pending') return;
+    this.#setSubmission(id, { state: 'pending', elementId });
+    try {
+      await this.client.markInteracted(id, elementId, values);
+    } catch (error) {
+      this.#setSubmission(id, { state: 'failed', elementId, message: errorText(error) });
+      return;
+    }
     const interactedAt = Math.floor(Date.now() / 1000);
-    this.#patchMessage(message.id, (current) => {
+    this.#patchMessage(id, (current) => {
       const others = (current.data.interactions ?? []).filter((i) => i.elementId !== elementId);
       return {
         ...current,
         data: { ...current.data, interactions: [...others, { elementId, interactedAt }] },
       };
     });
+    this.#setSubmission(id, { state: 'done', elementId });
   }
 
-  async markRead(target: ChatTarget): Promise<void> {
+  async #markRead(target: ChatTarget): Promise<void> {
     const me = this.#state.me?.uid;
     const thread = this.thread(target);
     if (!me || !thread || !this.#visible || !sameTarget(target, this.#state.active ?? target)) return;
@@ -327,27 +310,42 @@ export class ChatStore {
     });
   }
 
-  /** Group members and agents a message in this conversation can mention (never this user). */
+  /**
+   * Group members and agents a message in this conversation can mention (never this user), also
+   * kept in its thread's `mentionCandidates`. Fetched once per conversation; none while they cannot
+   * be fetched (the next call asks again).
+   */
   mentionCandidates(target: ChatTarget): Promise<MentionCandidate[]> {
     if (target.type !== 'group') return Promise.resolve([]);
     const key = targetKey(target);
     let found = this.#mentionCandidates.get(key);
     if (!found) {
-      const me = this.#state.me?.uid.toLowerCase();
-      found = Promise.all([this.client.groupMembers(target.id), this.client.agents().catch(() => [])]).then(
-        ([members, agents]) => {
-          const byUid = new Map<string, MentionCandidate>();
-          for (const user of [...members, ...agents]) {
-            if (user.uid.toLowerCase() === me) continue;
-            byUid.set(user.uid, { uid: user.uid, name: user.name, agent: isAgentRole(user.role) });
-          }
-          return [...byUid.values()];
-        },
-      );
-      found.catch(() => this.#mentionCandidates.delete(key));
+      found = this.#fetchMentionCandidates(target.id).catch(() => {
+        this.#mentionCandidates.delete(key);
+        return [];
+      });
       this.#mentionCandidates.set(key, found);
     }
-    return found;
+    return found.then((candidates) => {
+      const thread = this.thread(target);
+      if (thread && thread.mentionCandidates !== candidates)
+        this.#setThread(target, (t) => ({ ...t, mentionCandidates: candidates }));
+      return candidates;
+    });
+  }
+
+  async #fetchMentionCandidates(guid: string): Promise<MentionCandidate[]> {
+    const me = this.#state.me?.uid.toLowerCase();
+    const [members, agents] = await Promise.all([
+      this.client.groupMembers(guid),
+      this.client.agents().catch(() => []),
+    ]);
+    const byUid = new Map<string, MentionCandidate>();
+    for (const user of [...members, ...agents]) {
+      if (user.uid.toLowerCase() === me) continue;
+      byUid.set(user.uid, { uid: user.uid, name: user.name, agent: isAgentRole(user.role) });
+    }
+    return [...byUid.values()];
   }
 
   // Event handling
@@ -389,7 +387,7 @@ export class ChatStore {
       }
     }
     if (mine) return;
-    if (seen) void this.markRead(target);
+    if (seen) void this.#markRead(target);
     else this.client.sendReceipt(message, 'delivered');
     this.events.emit('messageReceived', message);
   }
@@ -481,18 +479,7 @@ export class ChatStore {
   #setThread(target: ChatTarget, change: (thread: ThreadState) => ThreadState): void {
     const key = targetKey(target);
     const current = this.#state.threads.get(key);
-    const next = change(
-      current ?? {
-        target,
-        messages: [],
-        pending: [],
-        loading: false,
-        loadingOlder: false,
-        readUpTo: 0,
-        deliveredUpTo: 0,
-        typing: [],
-      },
-    );
+    const next = change(current ?? emptyThread(target));
     const threads = new Map(this.#state.threads);
     threads.set(key, next);
     this.#set({ threads });
@@ -510,13 +497,30 @@ export class ChatStore {
   }
 
   #patchMessage(messageId: string, change: (message: Message) => Message): void {
+    this.#patchThreadsShowing(messageId, (t) => ({
+      ...t,
+      messages: t.messages.map((m) => (m.id === messageId ? change(m) : m)),
+    }));
+  }
+
+  #submissionOf(messageId: string): Submission | undefined {
     for (const thread of this.#state.threads.values()) {
-      if (thread.messages.some((m) => m.id === messageId)) {
-        this.#setThread(thread.target, (t) => ({
-          ...t,
-          messages: t.messages.map((m) => (m.id === messageId ? change(m) : m)),
-        }));
-      }
+      const submission = thread.submissions[messageId];
+      if (submission) return submission;
+    }
+    return undefined;
+  }
+
+  #setSubmission(messageId: string, submission: Submission): void {
+    this.#patchThreadsShowing(messageId, (t) => ({
+      ...t,
+      submissions: { ...t.submissions, [messageId]: submission },
+    }));
+  }
+
+  #patchThreadsShowing(messageId: string, change: (thread: ThreadState) => ThreadState): void {
+    for (const thread of this.#state.threads.values()) {
+      if (thread.messages.some((m) => m.id === messageId)) this.#setThread(thread.target, change);
     }
   }
 

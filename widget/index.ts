@@ -3,7 +3,8 @@
 import { defineElements } from './define.js';
 
 export { ParleyWidget, type InitOptions, type LaunchOptions, type WidgetEvents } from './embed.js';
-export { ChatStore, type ChatState, type ThreadState } from './chat-store.js';
+export { ChatStore } from './chat-store.js';
+export type { ChatState, PendingMessage, Submission, ThreadState } from './state.js';
 export { defineElements, ELEMENTS } from './define.js';
 export { ParleyChat } from './parley-chat.js';
 export { ParleyAvatar } from './parley-avatar.js';

@@ -1,11 +1,11 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { ChatClient, type ChatTarget, type ConversationType } from '../shared/chat-client/index.js';
-import { ChatStore, type ChatState } from './chat-store.js';
+import { ChatStore } from './chat-store.js';
 import { ENGLISH, format, loadLocale, type Locale } from './i18n.js';
 import { closeIcon } from './icons.js';
-import type { MentionCandidate } from './mentions.js';
 import type { InteractDetail } from './parley-form.js';
 import { chatStyles } from './parley-chat.styles.js';
+import type { ChatState } from './state.js';
 
 /** Below this width (px) the list and the thread share one pane. */
 const TWO_PANES_FROM = 640;
@@ -43,7 +43,6 @@ export class ParleyChat extends LitElement {
     state: { state: true },
     locale: { state: true },
     narrow: { state: true },
-    candidates: { state: true },
   };
 
   static override styles = chatStyles;
@@ -66,7 +65,6 @@ export class ParleyChat extends LitElement {
   declare state: ChatState | undefined;
   declare locale: Locale;
   declare narrow: boolean;
-  declare candidates: MentionCandidate[];
   /** A store this element made from its attributes, and so must close when it leaves the page. */
   #ownStore: ChatStore | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -84,7 +82,6 @@ export class ParleyChat extends LitElement {
     this.open = false;
     this.locale = ENGLISH;
     this.narrow = true;
-    this.candidates = [];
   }
 
   override connectedCallback(): void {
@@ -146,7 +143,6 @@ export class ParleyChat extends LitElement {
       this.#unsubscribe?.();
       this.#unsubscribe = this.store?.events.on('change', (state) => (this.state = state));
       this.state = this.store?.state;
-      this.candidates = [];
     }
     if (changed.has('language')) {
       const requested = this.language;
@@ -242,7 +238,7 @@ export class ParleyChat extends LitElement {
               @parley-send=${(e: CustomEvent<string>) => this.#withActive((target) => this.store?.send(target, e.detail))}
               @parley-typing=${() => this.#withActive((target) => this.store?.typing(target))}
               @parley-load-older=${() => this.#withActive((target) => this.store?.loadOlder(target))}
-              @parley-mention-candidates=${this.#loadCandidates}
+              @parley-mention-candidates=${() => this.#withActive((target) => this.store?.mentionCandidates(target))}
               @parley-interact=${this.#interact}
             >
               <div class="top">
@@ -309,7 +305,6 @@ export class ParleyChat extends LitElement {
               .me=${state.me?.uid ?? ''}
               ?narrow=${this.narrow}
               .locale=${this.locale}
-              .candidates=${this.candidates}
             ></parley-thread>`
           : this.narrow
             ? nothing
@@ -333,7 +328,6 @@ export class ParleyChat extends LitElement {
 
   #back(): void {
     this.store?.close();
-    this.candidates = [];
     void this.updateComplete.then(() => this.renderRoot.querySelector('parley-conversation-list')?.focus());
   }
 
@@ -344,27 +338,11 @@ export class ParleyChat extends LitElement {
     }
   }
 
-  #loadCandidates(): void {
-    const active = this.state?.active;
-    if (!active || !this.store) return;
-    void this.store.mentionCandidates(active).then(
-      (candidates) => {
-        if (this.state?.active === active) this.candidates = candidates;
-      },
-      () => {},
-    );
-  }
-
+  /** The store reports the interaction; the form learns how it stands from its thread's `submissions`. */
   #interact(event: CustomEvent<InteractDetail>): void {
-    const store = this.store;
-    const detail = event.detail;
-    const thread = store?.thread(this.state?.active);
-    const message = thread?.messages.find((m) => m.id === detail.messageId);
-    if (!store || !message) {
-      detail.result = Promise.reject(new Error('the message is no longer shown'));
-      return;
-    }
-    detail.result = store.interact(message, detail.elementId, detail.values);
+    const { messageId, elementId, values } = event.detail;
+    const message = this.store?.thread(this.state?.active)?.messages.find((m) => m.id === messageId);
+    if (message) void this.store?.interact(message, elementId, values);
   }
 }
 

@@ -12,15 +12,14 @@ import {
 } from './form-values.js';
 import { ENGLISH, format, type Locale } from './i18n.js';
 import { checkIcon } from './icons.js';
-import { errorText } from './chat-store.js';
 import { formStyles } from './parley-form.styles.js';
+import { IDLE_SUBMISSION, type Submission } from './state.js';
 
-/** What a form asks its chat to do; the handler puts the outcome in `result`. */
+/** The detail of `parley-interact`: a button pressed or the form submitted, with the values. */
 export interface InteractDetail {
   messageId: string;
   elementId: string;
   values?: FormValues;
-  result?: Promise<void>;
 }
 
 function navigationUrl(button: ButtonElement): string | undefined {
@@ -32,6 +31,10 @@ function navigationUrl(button: ButtonElement): string | undefined {
  * An interactive form message: every element type of the shared schema, required-field checks
  * before submitting, the submitted state (from the interactions stored on the message, so it
  * survives a reload), `disableAfterInteracted`, and the interaction goal's completion.
+ *
+ * It fires `parley-interact` and does no request itself: its owner reports the interaction and
+ * sets `submission` to how that stands (pending: buttons disabled; failed: the reason shown; done:
+ * the element counts as interacted).
  */
 export class ParleyForm extends LitElement {
   static override properties = {
@@ -39,10 +42,9 @@ export class ParleyForm extends LitElement {
     messageId: {},
     interactions: { attribute: false },
     locale: { attribute: false },
+    submission: { attribute: false },
     values: { state: true },
     problems: { state: true },
-    busy: { state: true },
-    failure: { state: true },
   };
 
   static override styles = formStyles;
@@ -51,19 +53,18 @@ export class ParleyForm extends LitElement {
   declare messageId: string;
   declare interactions: Interaction[];
   declare locale: Locale;
+  declare submission: Submission;
   declare values: FormValues;
   declare problems: Record<string, string>;
-  declare busy: boolean;
-  declare failure: string | undefined;
   #valuesOf: InteractiveFormData | undefined;
 
   constructor() {
     super();
     this.interactions = [];
     this.locale = ENGLISH;
+    this.submission = IDLE_SUBMISSION;
     this.values = {};
     this.problems = {};
-    this.busy = false;
   }
 
   protected override willUpdate(): void {
@@ -74,12 +75,19 @@ export class ParleyForm extends LitElement {
   }
 
   #interacted(elementId: string): boolean {
-    return this.interactions.some((interaction) => interaction.elementId === elementId);
+    const { submission } = this;
+    return (
+      (submission.state === 'done' && submission.elementId === elementId) ||
+      this.interactions.some((interaction) => interaction.elementId === elementId)
+    );
   }
 
   /** A button is done once pressed if it says so; a submitted form that may not be resubmitted is read-only. */
   #buttonDisabled(button: ButtonElement): boolean {
-    return this.busy || (button.disableAfterInteracted === true && this.#interacted(button.elementId));
+    return (
+      this.submission.state === 'pending' ||
+      (button.disableAfterInteracted === true && this.#interacted(button.elementId))
+    );
   }
 
   override render() {
@@ -100,7 +108,7 @@ export class ParleyForm extends LitElement {
             html`<button
               type="button"
               ?disabled=${this.#buttonDisabled(button)}
-              @click=${() => this.#press(button)}
+              @click=${() => this.#report(button)}
             >
               ${button.buttonText}${navigationUrl(button) ? html`<span class="sr-only"> ${t.newTab}</span>` : nothing}
             </button>`,
@@ -117,7 +125,11 @@ export class ParleyForm extends LitElement {
               ? html`<p class="status">${checkIcon}${t.submitted}</p>`
               : nothing
         }
-        ${this.failure ? html`<p class="error">${format(t.submitFailed, { reason: this.failure })}</p>` : nothing}
+        ${
+          this.submission.state === 'failed'
+            ? html`<p class="error">${format(t.submitFailed, { reason: this.submission.message })}</p>`
+            : nothing
+        }
       </div>
     </form>`;
   }
@@ -251,14 +263,10 @@ export class ParleyForm extends LitElement {
       );
       return;
     }
-    void this.#report(form.submitElement, filledValues(this.values));
+    this.#report(form.submitElement, filledValues(this.values));
   }
 
-  #press(button: ButtonElement): void {
-    void this.#report(button);
-  }
-
-  async #report(button: ButtonElement, values?: FormValues): Promise<void> {
+  #report(button: ButtonElement, values?: FormValues): void {
     const url = navigationUrl(button);
     // rel=noopener semantics: the opened page gets no handle on this one.
     if (url) globalThis.open?.(url, '_blank', 'noopener,noreferrer');
@@ -267,16 +275,7 @@ export class ParleyForm extends LitElement {
       elementId: button.elementId,
       ...(values ? { values } : {}),
     };
-    this.busy = true;
-    this.failure = undefined;
     this.dispatchEvent(new CustomEvent('parley-interact', { detail, bubbles: true, composed: true }));
-    try {
-      await detail.result;
-    } catch (error) {
-      this.failure = errorText(error);
-    } finally {
-      this.busy = false;
-    }
   }
 }
 

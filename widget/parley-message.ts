@@ -9,6 +9,7 @@ import { parseMarkdown } from './markdown.js';
 import { renderBlocks } from './markdown-view.js';
 import { isAgent } from './peers.js';
 import { messageStyles } from './parley-message.styles.js';
+import { IDLE_SUBMISSION, type Submission } from './state.js';
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read';
 
@@ -20,6 +21,7 @@ export class ParleyMessage extends LitElement {
     status: {},
     showSender: { type: Boolean },
     locale: { attribute: false },
+    submission: { attribute: false },
   };
 
   static override styles = messageStyles;
@@ -29,12 +31,15 @@ export class ParleyMessage extends LitElement {
   declare status: DeliveryStatus | undefined;
   declare showSender: boolean;
   declare locale: Locale;
+  /** For a form message: where this user's report of it stands (see `<parley-form>`). */
+  declare submission: Submission;
 
   constructor() {
     super();
     this.mine = false;
     this.showSender = false;
     this.locale = ENGLISH;
+    this.submission = IDLE_SUBMISSION;
   }
 
   override render() {
@@ -68,6 +73,7 @@ export class ParleyMessage extends LitElement {
           .messageId=${message.id}
           .interactions=${message.data.interactions ?? []}
           .locale=${this.locale}
+          .submission=${this.submission}
         ></parley-form>
       </div>`;
     }

@@ -1,14 +1,13 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Message, UserEntity } from '../shared/chat-client/index.js';
 import { memberActionText } from './action-text.js';
-import type { PendingMessage, ThreadState } from './chat-store.js';
 import { dayKey, dayLabel, timeLabel } from './dates.js';
 import { ENGLISH, format, type Locale } from './i18n.js';
 import { alertIcon, backIcon, clockIcon } from './icons.js';
-import type { MentionCandidate } from './mentions.js';
 import type { DeliveryStatus } from './parley-message.js';
 import { isGroup, peerId } from './peers.js';
 import { threadStyles } from './parley-thread.styles.js';
+import { IDLE_SUBMISSION, type PendingMessage, type ThreadState } from './state.js';
 
 /** How close to the top (px) scrolling has to come before older messages load. */
 const LOAD_OLDER_MARGIN = 120;
@@ -32,7 +31,6 @@ export class ParleyThread extends LitElement {
     me: {},
     narrow: { type: Boolean },
     locale: { attribute: false },
-    candidates: { attribute: false },
   };
 
   static override styles = threadStyles;
@@ -41,7 +39,6 @@ export class ParleyThread extends LitElement {
   declare me: string;
   declare narrow: boolean;
   declare locale: Locale;
-  declare candidates: MentionCandidate[];
   #resize: ResizeObserver | undefined;
   /** Whether the log is at its bottom and should stay there as messages arrive. */
   #stick = true;
@@ -54,7 +51,6 @@ export class ParleyThread extends LitElement {
     this.me = '';
     this.narrow = false;
     this.locale = ENGLISH;
-    this.candidates = [];
   }
 
   get #log(): HTMLElement | null {
@@ -159,7 +155,7 @@ export class ParleyThread extends LitElement {
         </div>
       </div>
       <p class="typing" aria-live="polite">${typing}</p>
-      <parley-composer .locale=${this.locale} .candidates=${this.candidates}></parley-composer>
+      <parley-composer .locale=${this.locale} .candidates=${thread.mentionCandidates}></parley-composer>
     `;
   }
 
@@ -191,6 +187,7 @@ export class ParleyThread extends LitElement {
           .status=${mine ? deliveryStatus(message, thread) : undefined}
           ?showSender=${group && message.sender !== previousSender}
           .locale=${this.locale}
+          .submission=${thread.submissions[message.id] ?? IDLE_SUBMISSION}
         ></parley-message>`,
       );
       previousDay = day;

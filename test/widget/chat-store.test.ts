@@ -152,6 +152,92 @@ describe('the chat store', () => {
     expect(store.thread(bob)!.messages[0]!.data.interactions?.map((i) => i.elementId)).toEqual(['go']);
   });
 
+  it('tracks a form submission in the thread: pending while it is reported, then done', async () => {
+    const store = await storeOf('alice');
+    await service.sendAs('bob', alice, {
+      category: 'interactive',
+      type: 'form',
+      data: {
+        interactiveData: {
+          title: 'T',
+          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
+          submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go' },
+        },
+      },
+    });
+    await store.open(bob);
+    const form = store.thread(bob)!.messages[0]!;
+    const reported = store.interact(form, 'go', { note: 'x' });
+    expect(store.thread(bob)!.submissions[form.id]).toEqual({ state: 'pending', elementId: 'go' });
+    await reported;
+    expect(store.thread(bob)!.submissions[form.id]).toEqual({ state: 'done', elementId: 'go' });
+  });
+
+  it('records why the service refused a form submission', async () => {
+    const store = await storeOf('alice');
+    await service.sendAs('bob', alice, {
+      category: 'interactive',
+      type: 'form',
+      data: {
+        interactiveData: {
+          title: 'T',
+          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
+          submitElement: {
+            elementType: 'button',
+            elementId: 'go',
+            buttonText: 'Go',
+            disableAfterInteracted: true,
+          },
+        },
+      },
+    });
+    await store.open(bob);
+    const form = store.thread(bob)!.messages[0]!;
+    await store.interact(form, 'go', { note: 'x' });
+    await store.interact(form, 'go', { note: 'again' });
+    expect(store.thread(bob)!.submissions[form.id]).toEqual({
+      state: 'failed',
+      elementId: 'go',
+      message: 'The element go acts once and was already used.',
+    });
+  });
+
+  it('reports a form once while its report is under way', async () => {
+    const store = await storeOf('alice');
+    await service.sendAs('bob', alice, {
+      category: 'interactive',
+      type: 'form',
+      data: {
+        interactiveData: {
+          title: 'T',
+          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
+          submitElement: {
+            elementType: 'button',
+            elementId: 'go',
+            buttonText: 'Go',
+            disableAfterInteracted: true,
+          },
+        },
+      },
+    });
+    await store.open(bob);
+    const form = store.thread(bob)!.messages[0]!;
+    await Promise.all([store.interact(form, 'go', { note: 'x' }), store.interact(form, 'go', { note: 'x' })]);
+    expect(store.thread(bob)!.submissions[form.id]).toEqual({ state: 'done', elementId: 'go' });
+  });
+
+  it("keeps the mention candidates in the group's thread", async () => {
+    const store = await storeOf('alice');
+    await store.open(support);
+    await store.mentionCandidates(support);
+    expect(
+      store
+        .thread(support)!
+        .mentionCandidates.map((c) => c.uid)
+        .sort(),
+    ).toEqual(['bob', 'carol', 'knowledge']);
+  });
+
   it('offers group members and agents as mentions, never the user', async () => {
     const store = await storeOf('alice');
     const candidates = await store.mentionCandidates(support);

@@ -141,6 +141,65 @@ describe('<parley-form>', () => {
     ]);
   });
 
+  it('leaves the report to its owner: after firing the event it waits for the submission property', async () => {
+    const page = await lab.page();
+    await recordEvents(page, 'parley-interact');
+    await mount(page, 'parley-form', { data: form(), messageId: '7' });
+    await page.getByLabel('Name').fill('Ada');
+    const send = page.getByRole('button', { name: 'Send answers' });
+    await send.click();
+    expect(await recorded(page, 'parley-interact')).toHaveLength(1);
+    expect(await send.isDisabled()).toBe(false);
+    await page.evaluate(() => {
+      document.querySelector('parley-form')!.submission = { state: 'pending', elementId: 'send' };
+    });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('parley-form')!.shadowRoot!.querySelector<HTMLButtonElement>('.primary')!
+          .disabled,
+    );
+    expect(await page.getByText('Submitted').count()).toBe(0);
+  });
+
+  it('disables every button while a submission is pending', async () => {
+    const page = await lab.page();
+    await mount(page, 'parley-form', {
+      data: form(),
+      messageId: '7',
+      submission: { state: 'pending', elementId: 'send' },
+    });
+    expect(await page.getByRole('button', { name: 'Send answers' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: /Read the docs/ }).isDisabled()).toBe(true);
+  });
+
+  it('shows why a submission failed and lets it be sent again', async () => {
+    const page = await lab.page();
+    await recordEvents(page, 'parley-interact');
+    await mount(page, 'parley-form', {
+      data: form(),
+      messageId: '7',
+      submission: { state: 'failed', elementId: 'send', message: 'The chat service is unreachable.' },
+    });
+    await page.getByRole('status').getByText('Could not submit: The chat service is unreachable.').waitFor();
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByRole('button', { name: 'Send answers' }).click();
+    expect(await recorded(page, 'parley-interact')).toEqual([
+      { messageId: '7', elementId: 'send', values: { name: 'Ada' } },
+    ]);
+  });
+
+  it('shows a done submission as submitted before the message carries the interaction', async () => {
+    const page = await lab.page();
+    await mount(page, 'parley-form', {
+      data: form(),
+      messageId: '7',
+      submission: { state: 'done', elementId: 'send' },
+    });
+    await page.getByRole('status').getByText('Submitted').waitFor();
+    expect(await page.getByRole('button', { name: 'Send answers' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Name').isDisabled()).toBe(true);
+  });
+
   it('opens a urlNavigation button in a new tab without a handle on the page', async () => {
     const page = await lab.page();
     await page.evaluate(() => {
@@ -325,6 +384,8 @@ describe('<parley-thread>', () => {
     readUpTo: 0,
     deliveredUpTo: 0,
     typing: [],
+    submissions: {},
+    mentionCandidates: [],
     ...extra,
   });
   const at = (id: string, sentAt: number, sender = 'bob') => ({

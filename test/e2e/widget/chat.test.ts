@@ -174,4 +174,37 @@ describe('an interactive form in the widget', () => {
     await alice.getByText('Thanks, we will be in touch.').waitFor();
     expect(await alice.getByRole('button', { name: 'Book', exact: true }).isDisabled()).toBe(true);
   });
+
+  it("shows the service's reason when it refuses a submission, and leaves the form open", async () => {
+    await widget.service.sendAs(
+      'bob',
+      { type: 'user', id: 'alice' },
+      {
+        category: 'interactive',
+        type: 'form',
+        data: {
+          interactiveData: {
+            title: 'Stay in touch',
+            formFields: [{ elementType: 'textInput', elementId: 'email', label: 'E-mail' }],
+            submitElement: {
+              elementType: 'button',
+              elementId: 'send',
+              buttonText: 'Keep me posted',
+              disableAfterInteracted: true,
+              action: { actionType: 'apiAction', url: 'https://crm.example.com/leads', method: 'POST' },
+            },
+          },
+        },
+      },
+    );
+    const alice = await visitor('alice', { type: 'user', id: 'bob' });
+    await alice.getByLabel('E-mail', { exact: true }).fill('ada@example.com');
+    const send = alice.getByRole('button', { name: 'Keep me posted' });
+    await send.click();
+    await alice
+      .getByText('Could not submit: The app does not allow form actions towards https://crm.example.com.')
+      .waitFor();
+    expect(await send.isDisabled()).toBe(false);
+    expect(await alice.getByText('Submitted').count()).toBe(0);
+  });
 });

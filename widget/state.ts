@@ -1,0 +1,68 @@
+// The widget's state as its elements see it: plain data the store publishes and views render.
+// Views import these types (and nothing else of the store); the store is the only writer.
+import type {
+  ChannelState,
+  ChatTarget,
+  Conversation,
+  GroupEntity,
+  Me,
+  Message,
+  MessageCursor,
+  UserEntity,
+} from '../shared/chat-client/index.js';
+import type { MentionCandidate } from './mentions.js';
+
+/** A message on its way: shown at once, replaced by the stored message when the service has it. */
+export interface PendingMessage {
+  muid: string;
+  text: string;
+  createdAt: number;
+  status: 'sending' | 'queued' | 'failed';
+}
+
+/**
+ * Where a form's report of a pressed button or a submission stands: none yet (`idle`), on its way
+ * (`pending`), refused or lost with the reason (`failed`), or recorded by the service (`done`).
+ */
+export type Submission =
+  | { state: 'idle' }
+  | { state: 'pending'; elementId: string }
+  | { state: 'failed'; elementId: string; message: string }
+  | { state: 'done'; elementId: string };
+
+export const IDLE_SUBMISSION: Submission = { state: 'idle' };
+
+export interface ThreadState {
+  target: ChatTarget;
+  peer?: UserEntity | GroupEntity;
+  /** Oldest first, without duplicates. */
+  messages: Message[];
+  pending: PendingMessage[];
+  /** Where the next older page starts; absent when the beginning is loaded. */
+  older?: MessageCursor;
+  loading: boolean;
+  loadingOlder: boolean;
+  error?: string;
+  /** The highest id of this user's messages the other side has read, or has received. */
+  readUpTo: number;
+  deliveredUpTo: number;
+  typing: UserEntity[];
+  /** The latest report of each form message (by message id) that this user submitted here. */
+  submissions: Readonly<Record<string, Submission>>;
+  /** Who a message here can `@` mention, once asked for (a group's members and the agents). */
+  mentionCandidates: MentionCandidate[];
+}
+
+export interface ChatState {
+  phase: 'idle' | 'signing-in' | 'ready' | 'signed-out' | 'error';
+  error?: string;
+  me?: Me;
+  connection: ChannelState;
+  /** The socket was up and is lost: the user should know messages wait for it. */
+  reconnecting: boolean;
+  conversations: Conversation[];
+  conversationsLoaded: boolean;
+  active?: ChatTarget;
+  threads: ReadonlyMap<string, ThreadState>;
+  unread: number;
+}
