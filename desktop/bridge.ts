@@ -74,6 +74,11 @@ export interface DesktopBridge {
   saveSettings(change: SettingsChange): Promise<SettingsView>;
   /** Where Chats connects, with the auth key or token it signs in with; null until set up. */
   chatConnection(): Promise<ChatConnection | null>;
+  /**
+   * Sets Chats up from the local demo (`parley start`): the main process fetches its connection
+   * and keeps its auth key in the secret store; resolves with the new view, never the key.
+   */
+  useLocalDemoChat(): Promise<SettingsView>;
   /** Asks for a folder with the system dialog; null when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Shows a file in the system file manager (uploads are named `uploads/<namespace>/<file>`). */
@@ -88,6 +93,7 @@ export const BRIDGE_CHANNELS = {
   settings: 'parley:settings',
   saveSettings: 'parley:save-settings',
   chatConnection: 'parley:chat-connection',
+  useLocalDemoChat: 'parley:use-local-demo-chat',
   pickFolder: 'parley:pick-folder',
   revealFile: 'parley:reveal-file',
   openExternal: 'parley:open-external',

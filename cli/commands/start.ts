@@ -5,6 +5,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { dataDirOf, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
 import type { ChatConnection } from '../../shared/chat-connection.js';
+import { DEMO_CONNECTION_URL } from '../../desktop/main/demo-connection.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
 
 interface StartCommandOptions extends ChatTlsOptions {
@@ -135,7 +136,9 @@ export function registerStartCommand(program: Command): void {
           ...(fingerprint === null
             ? []
             : [
-                `  certificate ${fingerprint}: the desktop app's Chats trusts it once it is in Settings → Chats`,
+                `${windowUrl}chat-connection.json` === DEMO_CONNECTION_URL
+                  ? `  certificate ${fingerprint}: the desktop app's Chats reads it with the demo's connection and trusts it`
+                  : `  certificate ${fingerprint}: the desktop app's Chats trusts it once it is in Settings → Chats (it reads the demo's connection only from ${DEMO_CONNECTION_URL})`,
               ]),
           ...(chat.tls?.certPath === undefined ? [] : [trustHint(chat.tls.certPath)]),
           '',

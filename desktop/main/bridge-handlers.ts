@@ -10,6 +10,7 @@ export interface BridgeServices {
   settings(): Promise<SettingsView>;
   saveSettings(change: unknown): Promise<SettingsView>;
   chatConnection(): Promise<ChatConnection | null>;
+  useLocalDemoChat(): Promise<SettingsView>;
   pickFolder(): Promise<string | null>;
   revealFile(path: string): void;
   openExternal(url: string): Promise<void>;
@@ -39,6 +40,7 @@ export function registerBridgeHandlers(ipcMain: IpcMain, services: BridgeService
     settings: () => services.settings(),
     saveSettings: (change) => services.saveSettings(change),
     chatConnection: () => services.chatConnection(),
+    useLocalDemoChat: () => services.useLocalDemoChat(),
     pickFolder: () => services.pickFolder(),
     revealFile: (path) => services.revealFile(documentFilePath(path, dataDir)),
     openExternal: (url) => services.openExternal(externalUrl(url)),

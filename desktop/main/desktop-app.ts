@@ -2,6 +2,7 @@ import type { AppInfo } from '../bridge.js';
 import { AgentHost, type RunningAgent } from './agent-host.js';
 import { trustChatCertificate } from './certificate-trust.js';
 import { registerBridgeHandlers } from './bridge-handlers.js';
+import { fetchDemoConnection } from './demo-connection.js';
 import { DesktopSettingsService } from './desktop-settings.js';
 import type { BrowserWindowInstance, ElectronModules, TrayInstance } from './electron-api.js';
 import { desktopPaths } from './paths.js';
@@ -108,7 +109,12 @@ export async function runDesktopApp(electron: ElectronModules, assets: DesktopAs
         }
         return settings.view();
       },
-      chatConnection: () => settings.chatConnection(),
+      // The first time Chats opens with nothing set up, the local demo's connection when it runs.
+      chatConnection: () => settings.chatConnectionOrDemo(() => fetchDemoConnection()),
+      useLocalDemoChat: async () => {
+        await settings.useDemoConnection(await fetchDemoConnection());
+        return settings.view();
+      },
       pickFolder: async () => {
         const picked = await dialog.showOpenDialog({
           properties: ['openDirectory'],

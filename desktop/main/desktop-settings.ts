@@ -47,7 +47,7 @@ export class DesktopSettingsService {
   }
 
   async view(): Promise<SettingsView> {
-    const { plainSecretsAllowed, ...settings } = this.current;
+    const { plainSecretsAllowed, chatDemoUsed: _chatDemoUsed, ...settings } = this.current;
     return {
       ...settings,
       agentApiKeySet: await this.secrets.has('agentApiKey'),
@@ -76,12 +76,48 @@ export class DesktopSettingsService {
   }
 
   /**
+   * Chats' connection; with none set up, and Chats never filled from the local demo before, the
+   * demo's (`demo` fetches it) when it answers and its key can be kept, else null.
+   */
+  async chatConnectionOrDemo(demo: () => Promise<ChatConnection>): Promise<ChatConnection | null> {
+    const configured = await this.chatConnection();
+    if (configured !== null || this.current.chat !== null || this.current.chatDemoUsed) return configured;
+    try {
+      await this.useDemoConnection(await demo());
+    } catch {
+      // No demo runs, or its key cannot be kept here: the window offers to set Chats up instead.
+      return null;
+    }
+    return this.chatConnection();
+  }
+
+  /**
+   * Sets Chats up with the local demo's connection: the settings (certificate fingerprint
+   * included) to the settings file, its auth key or token to the secret store, any other removed.
+   */
+  async useDemoConnection(connection: ChatConnection): Promise<void> {
+    const { authKey, authToken, ...chat } = connection;
+    await this.apply(
+      { chat, chatAuthKey: authKey ?? null, chatAuthToken: authToken ?? null },
+      { chatDemoUsed: true },
+    );
+  }
+
+  /**
    * Checks and saves a change from the window: keys go to the secret store (refused when they
    * cannot be kept safely), the rest to the settings file. Says whether the agent must restart
    * (not for Chats: the window connects to the chat service itself).
    */
-  async save(change: unknown): Promise<{ restart: boolean }> {
-    const next = applySettingsChange(this.current, change);
+  save(change: unknown): Promise<{ restart: boolean }> {
+    return this.apply(change, {});
+  }
+
+  /** A checked change, with what only this process sets (never the window). */
+  private async apply(
+    change: unknown,
+    own: Partial<Pick<DesktopSettings, 'chatDemoUsed'>>,
+  ): Promise<{ restart: boolean }> {
+    const next = { ...applySettingsChange(this.current, change), ...own };
     const keys = SettingsChangeInput.parse(change);
     let keysChanged = false;
     for (const name of [...AGENT_SECRETS, ...CHAT_SECRETS]) {

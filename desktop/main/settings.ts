@@ -43,6 +43,8 @@ export const DesktopSettings = z.object({
   watchedFolders: z.array(WatchedFolderSetting).default([]),
   /** The chat service the Chats section connects to; its auth key or token is in the secret store. */
   chat: ChatConnectionSettings.nullable().default(null),
+  /** Chats was filled from the local demo once; the app never fills it again by itself. */
+  chatDemoUsed: z.boolean().default(false),
   /** The user agreed to keep secrets in plain text where the OS offers no encryption. */
   plainSecretsAllowed: z.boolean().default(false),
 });
@@ -131,7 +133,11 @@ export function applySettingsChange(current: DesktopSettings, change: unknown): 
 
 /** Whether the running agent must restart for the new settings to take effect (Chats is the window's). */
 export function agentNeedsRestart(before: DesktopSettings, after: DesktopSettings): boolean {
-  const agentPart = ({ plainSecretsAllowed: _plain, chat: _chat, ...rest }: DesktopSettings) =>
-    JSON.stringify(rest);
+  const agentPart = ({
+    plainSecretsAllowed: _plain,
+    chat: _chat,
+    chatDemoUsed: _chatDemoUsed,
+    ...rest
+  }: DesktopSettings) => JSON.stringify(rest);
   return agentPart(before) !== agentPart(after);
 }

@@ -25,6 +25,7 @@ const bridge: DesktopBridge = {
   settings: call(BRIDGE_CHANNELS.settings),
   saveSettings: call(BRIDGE_CHANNELS.saveSettings),
   chatConnection: call(BRIDGE_CHANNELS.chatConnection),
+  useLocalDemoChat: call(BRIDGE_CHANNELS.useLocalDemoChat),
   pickFolder: call(BRIDGE_CHANNELS.pickFolder),
   revealFile: call(BRIDGE_CHANNELS.revealFile),
   openExternal: call(BRIDGE_CHANNELS.openExternal),

@@ -35,3 +35,8 @@ export function messageOf(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
+
+/** What a failed bridge call says, without the IPC wrapping Electron puts around it. */
+export function bridgeMessageOf(error: unknown): string {
+  return messageOf(error).replace(/^Error invoking remote method '[^']+': (\w*Error: )?/, '');
+}

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CONNECTION_URL, fetchDemoConnection } from '../../desktop/main/demo-connection.js';
 
 const CLI = fileURLToPath(new URL('../../cli/parley.ts', import.meta.url));
 
@@ -163,5 +164,18 @@ describe('parley start', () => {
     };
     expect(connection).toMatchObject({ host: `localhost:${port}`, certificateFingerprint: fingerprint });
     expect(output).toContain(`certificate ${fingerprint}:`);
+  });
+
+  it("serves the connection the desktop app takes as the local demo's, and says where the app reads it", async () => {
+    const port = new URL(chatUrl).port;
+    const windowUrl = (/^Knowledge agent: (\S+)/m.exec(output)?.[1] ?? '').replace(/\/api$/, '');
+    expect(await fetchDemoConnection(`${windowUrl}/chat-connection.json`)).toMatchObject({
+      appId: keys.appId,
+      operatorUid: 'operator',
+      host: `localhost:${port}`,
+      authKey: keys.authKey,
+    });
+    // On another agent port than the default, the desktop app does not find the demo by itself.
+    expect(output).toContain(`it reads the demo's connection only from ${DEMO_CONNECTION_URL}`);
   });
 });

@@ -75,9 +75,10 @@ export default function ChatsConsole({
   connection: ChatConnection;
   onDisconnect: (() => void) | undefined;
 }): ReactElement {
-  const { namespaces, openSource, announce } = useWindow();
+  const { bridge, namespaces, openSource, announce } = useWindow();
   const [operator, setOperator] = useState<CometChat.User>();
-  const [failure, setFailure] = useState<string>();
+  const [failure, setFailure] = useState<SignInFailure>();
+  const [attempt, setAttempt] = useState(0);
   const [tab, setTab] = useState<Tab>('conversations');
   const [peer, setPeer] = useState<Peer>();
   const [showMembers, setShowMembers] = useState(false);
@@ -87,12 +88,12 @@ export default function ChatsConsole({
     setFailure(undefined);
     signIn(connection).then(
       (user) => current && setOperator(user),
-      (error: unknown) => current && setFailure(describeFailure(error, connection)),
+      (error: unknown) => current && setFailure(signInFailure(error)),
     );
     return () => {
       current = false;
     };
-  }, [connection]);
+  }, [connection, attempt]);
 
   const localNamespaces = useMemo(
     () => new Set((namespaces ?? []).filter((summary) => !summary.error).map((summary) => summary.name)),
@@ -113,13 +114,21 @@ export default function ChatsConsole({
     return (
       <section className="page">
         <div className="banner error" role="alert">
-          <strong>Chats could not connect.</strong> {failure}
+          <strong>Chats could not connect.</strong> {failure.text}
         </div>
-        {onDisconnect ? (
-          <button type="button" className="button" onClick={onDisconnect}>
-            Change the connection
-          </button>
+        {failure.unreachable && connection.host ? (
+          <UnreachableHost host={connection.host} inDesktopApp={bridge !== undefined} />
         ) : null}
+        <div className="form-actions">
+          <button type="button" className="button primary" onClick={() => setAttempt(attempt + 1)}>
+            Try again
+          </button>
+          {onDisconnect ? (
+            <button type="button" className="button" onClick={onDisconnect}>
+              Change the connection
+            </button>
+          ) : null}
+        </div>
       </section>
     );
   }
@@ -291,16 +300,45 @@ function TakeoverButton({
   );
 }
 
-/** Why signing in failed, with the step that usually fixes it. */
-function describeFailure(error: unknown, connection: ChatConnection): string {
+interface SignInFailure {
+  text: string;
+  /** The chat host was not reached: it is down, or its certificate is not trusted here. */
+  unreachable: boolean;
+}
+
+/** Why signing in failed. */
+function signInFailure(error: unknown): SignInFailure {
   const text =
     error instanceof Error
       ? error.message
       : typeof error === 'object' && error !== null && 'message' in error
         ? String((error as { message: unknown }).message)
         : String(error);
-  if (connection.host && /fetch|network|failed/i.test(text)) {
-    return `${text}. Is the chat service running with TLS at https://${connection.host}? With its self-signed certificate, open https://${connection.host}/ once and accept it, or trust the certificate (parley start prints where it is).`;
-  }
-  return text;
+  // The SDK reports a request that never got an answer as FAILED_TO_FETCH ("an unknown issue").
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return { text, unreachable: code === 'FAILED_TO_FETCH' || /failed to fetch|network/i.test(text) };
+}
+
+/**
+ * The step that usually fixes an unreached chat host. A browser reaches a self-signed host only
+ * once it trusts its certificate (the SDK speaks only https/wss, and a page cannot accept a
+ * certificate for itself); the desktop app trusts it by the fingerprint in its settings.
+ */
+function UnreachableHost({ host, inDesktopApp }: { host: string; inDesktopApp: boolean }): ReactElement {
+  return inDesktopApp ? (
+    <p className="hint">
+      Is the chat service running at https://{host}? With a self-signed certificate, Settings → Chats needs
+      its fingerprint, as <code>parley start</code> prints it (“Use the local demo” fills it in).
+    </p>
+  ) : (
+    <p className="hint">
+      Is the chat service running at https://{host}? This browser reaches it only once it trusts the service’s
+      certificate:{' '}
+      <a href={`https://${host}/`} target="_blank" rel="noopener noreferrer">
+        open https://{host}/
+      </a>
+      , accept the certificate there (Advanced → Proceed), then try again here. Or trust the certificate file{' '}
+      <code>parley start</code> names, for good.
+    </p>
+  );
 }

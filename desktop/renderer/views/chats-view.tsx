@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { ChatConnection } from '../../../shared/chat-connection.js';
-import { messageOf, useWindow } from '../context.js';
+import type { DesktopBridge } from '../../bridge.js';
+import { bridgeMessageOf, messageOf, useWindow } from '../context.js';
 import { forgetChatConnection, keepChatConnection, loadChatConnection } from '../lib/chat-connection.js';
 import { routeHref } from '../lib/routes.js';
 
@@ -43,15 +44,7 @@ export function ChatsView(): ReactElement {
   if (connection === undefined) return <p className="muted">Loading Chats…</p>;
   if (connection === null) {
     return bridge ? (
-      <section className="page">
-        <div className="empty-state">
-          <h1>Set up Chats</h1>
-          <p>
-            Chats shows the conversations of a chat service. Enter its app ID, region, auth key and your
-            operator UID in <a href={routeHref({ page: 'settings' })}>Settings</a>.
-          </p>
-        </div>
-      </section>
+      <SetUpChats bridge={bridge} onConnect={setConnection} />
     ) : (
       <ConnectForm onConnect={setConnection} />
     );
@@ -70,6 +63,56 @@ export function ChatsView(): ReactElement {
         }
       />
     </Suspense>
+  );
+}
+
+/** The desktop app with no Chats connection: the way to Settings, or the local demo in one click. */
+function SetUpChats({
+  bridge,
+  onConnect,
+}: {
+  bridge: DesktopBridge;
+  onConnect(connection: ChatConnection | null): void;
+}): ReactElement {
+  const { announce } = useWindow();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const fillFromLocalDemo = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await bridge.useLocalDemoChat();
+      announce('Chats set up from the local demo.');
+      onConnect(await loadChatConnection(bridge));
+    } catch (failure) {
+      setError(bridgeMessageOf(failure));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="page">
+      <div className="empty-state">
+        <h1>Set up Chats</h1>
+        <p>
+          Chats shows the conversations of a chat service. Enter its app ID, region, auth key and your
+          operator UID in <a href={routeHref({ page: 'settings' })}>Settings</a>, or use the demo that{' '}
+          <code>parley start</code> runs on this computer.
+        </p>
+        <button
+          type="button"
+          className="button primary"
+          disabled={busy}
+          onClick={() => void fillFromLocalDemo()}
+        >
+          Use the local demo
+        </button>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </section>
   );
 }
 

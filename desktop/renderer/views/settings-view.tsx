@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import type { SettingsChange, SettingsView as Settings } from '../../bridge.js';
-import { messageOf, useWindow } from '../context.js';
+import { bridgeMessageOf, useWindow } from '../context.js';
 
 interface Draft {
   port: string;
@@ -130,7 +130,20 @@ export function SettingsView(): ReactElement {
       setDraft(draftOf(saved));
       announce('Settings saved.');
     } catch (failure) {
-      setError(messageOf(failure).replace(/^Error invoking remote method '[^']+': (Error: )?/, ''));
+      setError(bridgeMessageOf(failure));
+    }
+    setSaving(false);
+  };
+  const fillFromLocalDemo = async () => {
+    setSaving(true);
+    setError(undefined);
+    try {
+      const saved = await bridge.useLocalDemoChat();
+      setSettings(saved);
+      setDraft(draftOf(saved));
+      announce('Chats set up from the local demo.');
+    } catch (failure) {
+      setError(bridgeMessageOf(failure));
     }
     setSaving(false);
   };
@@ -221,6 +234,20 @@ export function SettingsView(): ReactElement {
           <p className="hint">
             The chat service whose conversations Chats shows. Without a host, CometChat’s cloud for the
             region; with one (e.g. localhost:4000), Parley’s chat service over https.
+          </p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={saving}
+              onClick={() => void fillFromLocalDemo()}
+            >
+              Use the local demo
+            </button>
+          </div>
+          <p className="hint">
+            Fills these in from <code>parley start</code> running on this computer (its app, operator, host
+            and certificate fingerprint); its auth key goes to the keys below.
           </p>
           <label className="field">
             <span>App ID</span>

@@ -30,6 +30,9 @@ describe('the bridge in the main process', () => {
       throw new Error('not used');
     },
     chatConnection: async () => null,
+    useLocalDemoChat: async () => {
+      throw new Error('not used');
+    },
     pickFolder: async () => '/home/ana/notes',
     revealFile: (path: string) => void calls.push(`reveal ${path}`),
     openExternal: async (url: string) => void calls.push(`open ${url}`),

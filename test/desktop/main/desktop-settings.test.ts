@@ -103,6 +103,65 @@ describe('desktop settings with their keys', () => {
     expect(service.settings.chat).toBeNull();
   });
 
+  const DEMO = { ...CHAT, authKey: 'demo-auth-key-0c41' };
+  const demoAnswers = async () => DEMO;
+  const noDemo = async () => {
+    throw new Error('No local demo answers');
+  };
+
+  it('sets Chats up from the local demo: its settings to the file, its auth key to the secret store', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await service.save({ chat: { ...CHAT, appId: 'other' }, chatAuthToken: 'old-token-3f' });
+    await service.useDemoConnection(DEMO);
+    const view = await service.view();
+    expect(view).toMatchObject({ chat: CHAT, chatAuthKeySet: true, chatAuthTokenSet: false });
+    expect(JSON.stringify(view)).not.toContain('demo-auth-key-0c41');
+    expect(await readFile(paths.settingsFile, 'utf8')).not.toContain('demo-auth-key-0c41');
+    expect(await service.chatConnection()).toEqual(DEMO);
+  });
+
+  it('fills Chats from the local demo the first time it is asked with nothing set up', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(await service.chatConnectionOrDemo(demoAnswers)).toEqual(DEMO);
+    const reopened = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(reopened.settings.chat).toEqual(CHAT);
+  });
+
+  it('leaves Chats as set up when it already has a connection', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    const own = { ...CHAT, appId: 'own-app', host: null, certificateFingerprint: null };
+    await service.save({ chat: own, chatAuthKey: 'own-key-91' });
+    expect(await service.chatConnectionOrDemo(demoAnswers)).toEqual({ ...own, authKey: 'own-key-91' });
+  });
+
+  it('fills Chats from the demo only once: settings cleared afterwards stay cleared', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await service.chatConnectionOrDemo(demoAnswers);
+    await service.save({ chat: null, chatAuthKey: null });
+    expect(await service.chatConnectionOrDemo(demoAnswers)).toBeNull();
+    expect(service.settings.chat).toBeNull();
+  });
+
+  it('tries the demo again on a later visit when it did not answer the first time', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    expect(await service.chatConnectionOrDemo(noDemo)).toBeNull();
+    expect(await service.chatConnectionOrDemo(demoAnswers)).toEqual(DEMO);
+  });
+
+  it('does not fill Chats from the demo where its key cannot be kept safely, writing nothing', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn(false));
+    expect(await service.chatConnectionOrDemo(demoAnswers)).toBeNull();
+    expect(service.settings).toMatchObject({ chat: null, chatDemoUsed: false });
+    await expect(service.useDemoConnection(DEMO)).rejects.toThrow(/no encryption/);
+    expect(service.settings.chat).toBeNull();
+  });
+
+  it('never lets the window mark Chats as filled from the demo', async () => {
+    const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
+    await expect(service.save({ chatDemoUsed: true })).rejects.toThrow(/Unrecognized key/i);
+    expect(await service.view()).not.toHaveProperty('chatDemoUsed');
+  });
+
   it('names the Chats field at fault', async () => {
     const service = await DesktopSettingsService.open(paths, safeStorageStandIn());
     await expect(service.save({ chat: { ...CHAT, host: 'https://localhost:4000' } })).rejects.toThrow(

@@ -29,6 +29,7 @@ describe('desktop settings', () => {
         languageModel: null,
         watchedFolders: [],
         chat: null,
+        chatDemoUsed: false,
         plainSecretsAllowed: false,
       },
     });

@@ -35,6 +35,32 @@ interface ApiMessage {
 }
 
 /**
+ * The desktop app's bridge played in the page (Electron is not installed here), as the main
+ * process answers with nothing set up: no Chats connection until "Use the local demo", which reads
+ * the demo's connection where `parley start` serves it, as the main process does
+ * (desktop/main/demo-connection.ts), and answers with the settings view, never the key.
+ */
+function installDesktopWithoutChats(): void {
+  let connection: unknown = null;
+  Object.assign(window, {
+    parleyDesktop: {
+      appInfo: async () => ({
+        name: 'Parley',
+        version: '0.1.0',
+        platform: 'linux',
+        agentUrl: `${location.origin}/api`,
+        dataDir: '/home/ana/.config/Parley/data',
+      }),
+      chatConnection: async () => connection,
+      useLocalDemoChat: async () => {
+        connection = await (await fetch('/chat-connection.json')).json();
+        return {};
+      },
+    },
+  });
+}
+
+/**
  * The Chats section of the knowledge app window in Chromium, as `parley start` sets it up: the
  * real chat service over TLS with the demo seeded, the real agent answering from a PDF, and the
  * built window served by the agent with the demo's connection. The steps run in order on one page.
@@ -238,6 +264,67 @@ describe('Chats in the knowledge app window', () => {
     } finally {
       await context.close();
       connection = served;
+    }
+  });
+
+  it('in the desktop app with nothing set up, signs in from the local demo in one click', async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      await context.addInitScript(installDesktopWithoutChats);
+      const tab = await context.newPage();
+      tab.setDefaultTimeout(20_000);
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByRole('heading', { name: 'Set up Chats' }).waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '09-set-up-chats.png') });
+      await tab.getByRole('button', { name: 'Use the local demo' }).click();
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      await tab.getByRole('tab', { name: 'Groups' }).click();
+      await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '10-local-demo.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("in a plain browser, asks to accept the chat service's certificate once, then connects", async () => {
+    // No --ignore-certificate-errors: the browser trusts only what its user accepts.
+    const plainBrowser = await launchChromium();
+    try {
+      const context = await plainBrowser.newContext({ viewport: { width: 1400, height: 900 } });
+      const tab = await context.newPage();
+      tab.setDefaultTimeout(20_000);
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByText('Chats could not connect.').waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '11-certificate-not-trusted.png') });
+      const [certificatePage] = await Promise.all([
+        context.waitForEvent('page'),
+        tab.getByRole('link', { name: `open https://localhost:${chat.port}/` }).click(),
+      ]);
+      // Chromium's own warning page: Advanced, then Proceed, as its user would.
+      await certificatePage.locator('#details-button').click();
+      await certificatePage.locator('#proceed-link').click();
+      await certificatePage.getByText('ERR_API_NOT_FOUND').waitFor();
+      await tab.bringToFront();
+      await tab.getByRole('button', { name: 'Try again' }).click();
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      await tab.getByRole('tab', { name: 'Groups' }).click();
+      await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
+      await serverApi(
+        'POST',
+        '/messages',
+        {
+          receiver: DEMO_GROUP.guid,
+          receiverType: 'group',
+          category: 'message',
+          type: 'text',
+          data: { text: 'Bob here: the browser sees this live' },
+        },
+        'bob',
+      );
+      await tab.locator('.chats-conversation').getByText('Bob here: the browser sees this live').waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '12-certificate-accepted.png') });
+    } finally {
+      await plainBrowser.close();
     }
   });
 });

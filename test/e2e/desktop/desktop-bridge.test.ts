@@ -7,12 +7,22 @@ import { startWindowServer, type WindowServer } from './support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'desktop');
 
+/** What the stand-in's main process finds at the local demo once `localDemoRuns` is set. */
+const LOCAL_DEMO = {
+  appId: 'local-demo-app',
+  region: 'eu',
+  operatorUid: 'operator',
+  host: 'localhost:4100',
+  certificateFingerprint: 'sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
+};
+
 /**
  * The parts of the window that exist only in the desktop app, with the preload bridge played by
  * a stand-in in the page (Electron is not installed here): it records every call and keeps the
- * settings in memory as the main process would.
+ * settings in memory as the main process would. `useLocalDemoChat` fails as Electron relays a
+ * main-process error until the page sets `localDemoRuns`.
  */
-function installBridgeStandIn(initial: SettingsView): void {
+function installBridgeStandIn({ initial, demo }: { initial: SettingsView; demo: typeof LOCAL_DEMO }): void {
   const calls: unknown[][] = [];
   let settings = initial;
   const record =
@@ -48,6 +58,15 @@ function installBridgeStandIn(initial: SettingsView): void {
         return settings;
       }),
       chatConnection: record('chatConnection', () => null),
+      useLocalDemoChat: record('useLocalDemoChat', () => {
+        if (!(window as unknown as { localDemoRuns?: boolean }).localDemoRuns) {
+          throw new Error(
+            "Error invoking remote method 'parley:use-local-demo-chat': DemoConnectionError: No local demo answers at http://127.0.0.1:4111/: start it with `parley start`, then try again.",
+          );
+        }
+        settings = { ...settings, chat: demo, chatAuthKeySet: true, chatAuthTokenSet: false };
+        return settings;
+      }),
       pickFolder: record('pickFolder', () => '/home/ana/notes'),
       revealFile: record('revealFile', () => undefined),
       openExternal: record('openExternal', () => undefined),
@@ -86,7 +105,7 @@ describe('knowledge app window in the desktop app', () => {
       body: JSON.stringify({ name: 'notes' }),
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-    await page.addInitScript(installBridgeStandIn, INITIAL_SETTINGS);
+    await page.addInitScript(installBridgeStandIn, { initial: INITIAL_SETTINGS, demo: LOCAL_DEMO });
   });
   afterAll(async () => {
     await browser?.close();
@@ -149,5 +168,32 @@ describe('knowledge app window in the desktop app', () => {
     });
     await page.getByLabel('Auth key (set; type to replace)').waitFor();
     expect(await page.getByLabel('Auth key (set; type to replace)').inputValue()).toBe('');
+  });
+
+  it('says what to do when "Use the local demo" finds no demo running', async () => {
+    await page.getByRole('button', { name: 'Use the local demo' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      'No local demo answers at http://127.0.0.1:4111/: start it with `parley start`, then try again.',
+    );
+  });
+
+  it('fills the Chats settings from the local demo, its auth key kept by the bridge, never shown', async () => {
+    await page.evaluate(() => Object.assign(window, { localDemoRuns: true }));
+    await page.getByRole('button', { name: 'Use the local demo' }).click();
+    await page.getByRole('status').getByText('Chats set up from the local demo.').waitFor();
+    const calls = (await bridgeCalls()).filter((call) => call[0] === 'useLocalDemoChat');
+    expect(calls.at(-1)).toEqual(['useLocalDemoChat']);
+    expect(await page.getByLabel('App ID').inputValue()).toBe(LOCAL_DEMO.appId);
+    expect(await page.getByLabel('Region').inputValue()).toBe(LOCAL_DEMO.region);
+    expect(await page.getByLabel('Operator UID').inputValue()).toBe(LOCAL_DEMO.operatorUid);
+    expect(await page.getByLabel('Host (optional)').inputValue()).toBe(LOCAL_DEMO.host);
+    expect(await page.getByLabel('Certificate fingerprint (self-signed hosts)').inputValue()).toBe(
+      LOCAL_DEMO.certificateFingerprint,
+    );
+    expect(await page.getByLabel('Auth key (set; type to replace)').inputValue()).toBe('');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, '14-chats-local-demo.png') });
   });
 });
