@@ -4,14 +4,20 @@
  *   turn (`@agent <query>`) against a namespace holding the 1,400 Cranfield abstracts;
  * - searchDocs requests/s under concurrent load, beside a no-op route (`GET /api`) of the same
  *   server in the same run, and their ratio;
- * - where a searchDocs request's time goes, measured in the same process on the same queries:
- *   ranking by stage (BM25F first pass, proximity, RM3 feedback), snippets, and the rest of the
- *   request (HTTP, validation, JSON), with the response size; and the CPU time per request under
- *   each load, which, unlike requests/s, other work on a shared machine does not skew.
+ * - the same searchDocs load against a second server of the same code whose backend hands back the
+ *   hits the engine found for each query beforehand: what a request costs without ranking and
+ *   snippets (HTTP, validation, JSON of the same responses), so the engine's cost under load is
+ *   the difference;
+ * - where a searchDocs request's time goes, in CPU µs: ranking by stage (BM25F first pass,
+ *   proximity, RM3 feedback) and snippets, one query at a time in this process on the same
+ *   queries; under each load, CPU per request, which other work on a shared machine skews far
+ *   less than requests/s; the response size; and what the engine may cost for a ratio of 0.25.
  * Prints a table and writes bench/results/agent.json.
  *
- * The machine is shared, so the two loads alternate in `--rounds` rounds and the ratio is the
- * median of the rounds' ratios: a burst of other work then skews one round, not the figure.
+ * The machine is shared, so after a warm-up round of each the two loads alternate in `--rounds`
+ * rounds, and each ratio (requests/s, and CPU per request) is the median of the rounds' paired
+ * ratios: a burst of other work then skews one round, not the figure. The load repeats 50
+ * queries; the engine keeps no result cache, so repeating them gains nothing.
  *
  *   npx tsx bench/agent.ts [--data ../shared/data/cranfield] [--connections 10] [--seconds 3] [--rounds 5]
  */
@@ -25,7 +31,13 @@ import { chunkDocument } from '../knowledge/chunker.js';
 import { loadSource } from '../knowledge/loaders/index.js';
 import { createChunkIndex, type IndexSettingsInput } from '../knowledge/search/index.js';
 import type { Chunk, ChunkIndex } from '../knowledge/types.js';
-import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
+import {
+  agentConfigFromEnv,
+  openAgentEngine,
+  startAgentServer,
+  type KnowledgeBackend,
+} from '../knowledge/server/index.js';
+import type { SearchHit } from '../shared/agent.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -67,22 +79,25 @@ function median(values: number[]): number {
   );
 }
 
-/** Median microseconds per query of `run`, over `rounds` passes of the queries after one warm-up pass. */
+/**
+ * CPU µs per query of `run` (this process: for HTTP, server and client), the median over `rounds`
+ * passes of the queries after one warm-up pass. CPU time, unlike elapsed time, does not count the
+ * time other work on the machine holds the cores.
+ */
 async function perQueryMicros(
   queries: readonly string[],
   run: (query: string) => unknown,
-  rounds = 5,
+  rounds = 7,
 ): Promise<number> {
   for (const query of queries) await run(query);
-  const times: number[] = [];
+  const perQuery: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    for (const query of queries) {
-      const start = performance.now();
-      await run(query);
-      times.push((performance.now() - start) * 1000);
-    }
+    const cpu = process.cpuUsage();
+    for (const query of queries) await run(query);
+    const { user, system } = process.cpuUsage(cpu);
+    perQuery.push((user + system) / queries.length);
   }
-  return Math.round(median(times));
+  return Math.round(median(perQuery));
 }
 
 /** An index of `chunks` ranking with `settings`: the engine's own index, one ranking stage at a time. */
@@ -161,17 +176,51 @@ try {
       body: JSON.stringify({ query, namespace: 'cranfield' }),
     }));
     const origin = server.apiUrl.replace(/\/api$/, '');
-    const runs: { noop: LoadRun; search: LoadRun }[] = [];
-    for (let round = 0; round < rounds; round++) {
-      const noopRound = await load(`${origin}/api`, {});
-      runs.push({ noop: noopRound, search: await load(origin, { requests: searchBodies }) });
+    // The hits of each load query as the engine finds them, handed back by a second server.
+    const searchOptions = { limit: 6, snippets: true };
+    const recorded = new Map<string, SearchHit[]>();
+    for (const query of queries.slice(0, 50)) {
+      recorded.set(query.trim(), await engine.search('cranfield', query, searchOptions));
+    }
+    const replaying: KnowledgeBackend = {
+      ingest: (namespace, sources, options) => engine.ingest(namespace, sources, options),
+      search: async (_namespace, query) => recorded.get(query.trim()) ?? [],
+      namespaces: () => engine.namespaces(),
+      documents: (namespace) => engine.documents(namespace),
+      documentText: (namespace, documentId) => engine.documentText(namespace, documentId),
+      removeDocument: (namespace, documentId) => engine.removeDocument(namespace, documentId),
+      deleteNamespace: (namespace) => engine.deleteNamespace(namespace),
+    };
+    const replayServer = await startAgentServer({ config, backend: replaying, host: '127.0.0.1', port: 0 });
+    const replayOrigin = replayServer.apiUrl.replace(/\/api$/, '');
+    const runs: { noop: LoadRun; search: LoadRun; replay: LoadRun }[] = [];
+    try {
+      // Warm-up: the first load of each kind runs code not yet optimised by the JIT.
+      await load(`${origin}/api`, { duration: 1 });
+      await load(origin, { requests: searchBodies, duration: 1 });
+      await load(replayOrigin, { requests: searchBodies, duration: 1 });
+      for (let round = 0; round < rounds; round++) {
+        const noop = await load(`${origin}/api`, {});
+        const search = await load(origin, { requests: searchBodies });
+        runs.push({ noop, search, replay: await load(replayOrigin, { requests: searchBodies }) });
+      }
+    } finally {
+      await replayServer.close();
     }
     const loadRounds = runs.map(({ noop, search }) => ({ noop: noop.result, search: search.result }));
     const noopRps = median(loadRounds.map((r) => r.noop.requests.average));
     const searchRps = median(loadRounds.map((r) => r.search.requests.average));
     const ratios = loadRounds.map((r) => r.search.requests.average / r.noop.requests.average);
+    const cpuRatios = runs.map((r) => r.noop.cpuMicrosPerRequest / r.search.cpuMicrosPerRequest);
     const noopCpuMicros = median(runs.map((r) => r.noop.cpuMicrosPerRequest));
     const searchCpuMicros = median(runs.map((r) => r.search.cpuMicrosPerRequest));
+    const replayCpuMicros = median(runs.map((r) => r.replay.cpuMicrosPerRequest));
+    const engineUnderLoadMicros = median(
+      runs.map((r) => r.search.cpuMicrosPerRequest - r.replay.cpuMicrosPerRequest),
+    );
+    const replayRatio = median(
+      runs.map((r) => r.replay.result.requests.average / r.noop.result.requests.average),
+    );
 
     // Where a request's time goes: the same 50 queries, one at a time, in this process.
     const loadQueries = queries.slice(0, 50);
@@ -194,7 +243,7 @@ try {
       engine.search('cranfield', q, { limit: 6 }),
     );
     const withSnippetsMicros = await perQueryMicros(loadQueries, (q) =>
-      engine.search('cranfield', q, { limit: 6, snippets: true }),
+      engine.search('cranfield', q, searchOptions),
     );
     const responseBytes = median(
       await Promise.all(
@@ -205,16 +254,10 @@ try {
         ),
       ),
     );
-    const serialNoopMicros = await perQueryMicros(loadQueries, async () =>
-      (await fetch(server.apiUrl)).text(),
-    );
-    const serialSearchMicros = await perQueryMicros(loadQueries, async (query) =>
-      (await post('/tools/searchDocs', { query, namespace: 'cranfield' })).text(),
-    );
     // One process serves every connection: a request holds it for 1/throughput seconds.
     const serviceMicros = Math.round(1e6 / searchRps);
     const breakdown = {
-      note: "median µs per searchDocs request (maxResults 6, 50 Cranfield queries), one at a time in the bench process (which also runs the load generator); service time = 1 / requests per second under load; CPU per request = this process's CPU time over a load divided by its requests (server and load generator share the process), which other work on the machine does not skew",
+      note: "CPU µs per searchDocs request (maxResults 6, 50 Cranfield queries): ranking stages, engine and snippets are medians over passes of the queries, one at a time in the bench process; under load, this process's CPU time over a load divided by its requests (server and load generator share the process), median over rounds; replayed = the same requests to a server of the same code whose backend hands back the engine's hits found beforehand; service time = 1 / requests per second under load",
       serviceTimeUnderLoad: serviceMicros,
       noopServiceTimeUnderLoad: Math.round(1e6 / noopRps),
       cpuPerRequestUnderLoad: Math.round(searchCpuMicros),
@@ -224,15 +267,16 @@ try {
       rankingRm3Feedback: Math.max(0, rankMicros.withFeedback - rankMicros.withProximity),
       engineSearch: engineMicros,
       snippets: Math.max(0, withSnippetsMicros - engineMicros),
-      serialNoopOverHttp: serialNoopMicros,
-      serialSearchDocsOverHttp: serialSearchMicros,
-      validationJsonBeyondNoop: Math.max(0, serialSearchMicros - serialNoopMicros - withSnippetsMicros),
-      waitingUnderLoad: Math.max(0, serviceMicros - serialSearchMicros),
-      httpValidationJsonUnderLoadBeyondNoop: Math.max(
-        0,
-        Math.round(searchCpuMicros - noopCpuMicros - withSnippetsMicros),
-      ),
+      httpValidationJsonUnderLoadBeyondNoop: Math.round(replayCpuMicros - noopCpuMicros),
       responseBytes,
+      searchDocsWithHitsReplayedCpuUnderLoad: Math.round(replayCpuMicros),
+      engineCpuUnderLoad: Math.round(engineUnderLoadMicros),
+      engineShareOfSearchDocsCpu: Number((engineUnderLoadMicros / searchCpuMicros).toFixed(3)),
+      // The most the ratio could reach if ranking and snippets cost nothing.
+      ratioWithHitsReplayed: Number(replayRatio.toFixed(3)),
+      cpuRatioWithHitsReplayed: Number((noopCpuMicros / replayCpuMicros).toFixed(3)),
+      // What the engine may cost per request under load for a CPU ratio of 0.25.
+      engineCpuBudgetForRatio025: Math.round(4 * noopCpuMicros - replayCpuMicros),
     };
 
     const results = {
@@ -262,7 +306,8 @@ try {
         searchDocsP99Ms: median(loadRounds.map((r) => r.search.latency.p99)),
         ratio: Number(median(ratios).toFixed(3)),
         ratiosPerRound: ratios.map((ratio) => Number(ratio.toFixed(3))),
-        cpuRatio: Number((noopCpuMicros / searchCpuMicros).toFixed(3)),
+        cpuRatio: Number(median(cpuRatios).toFixed(3)),
+        cpuRatiosPerRound: cpuRatios.map((ratio) => Number(ratio.toFixed(3))),
         errors: loadRounds.reduce(
           (sum, { noop, search }) => sum + noop.errors + search.errors + noop.non2xx + search.non2xx,
           0,
@@ -278,10 +323,12 @@ try {
       'searchDocs (req/s)': results.load.searchDocsRequestsPerSecond,
       'searchDocs / no-op (median of rounds)': results.load.ratio,
       'ratio per round': results.load.ratiosPerRound.join(', '),
-      'no-op / searchDocs CPU µs per request (not skewed by other work)': results.load.cpuRatio,
+      'no-op / searchDocs CPU µs per request (median of rounds; less skewed by other work)':
+        results.load.cpuRatio,
+      'CPU ratio per round': results.load.cpuRatiosPerRound.join(', '),
       'ingest 1400 abstracts (s)': results.corpus.ingestSeconds,
     });
-    console.log('where a searchDocs request goes (median µs per request):');
+    console.log('where a searchDocs request goes (median CPU µs per request):');
     console.table({
       'service time under load (1 / req/s)': breakdown.serviceTimeUnderLoad,
       'no-op service time under load': breakdown.noopServiceTimeUnderLoad,
@@ -292,14 +339,17 @@ try {
       'ranking: RM3 feedback (second pass)': breakdown.rankingRm3Feedback,
       'engine search, no snippets': breakdown.engineSearch,
       'snippets (6 results)': breakdown.snippets,
-      'no-op over HTTP, one at a time': breakdown.serialNoopOverHttp,
-      'searchDocs over HTTP, one at a time': breakdown.serialSearchDocsOverHttp,
-      'validation, JSON, response beyond the no-op': breakdown.validationJsonBeyondNoop,
-      'under load, CPU beyond the no-op and the engine (HTTP body, validation, JSON, response bytes)':
+      'under load, replayed searchDocs beyond the no-op (request body, validation, JSON, response bytes)':
         breakdown.httpValidationJsonUnderLoadBeyondNoop,
-      'service time under load minus one at a time (CPU shared with the load generator and other work)':
-        breakdown.waitingUnderLoad,
       'response size (bytes)': breakdown.responseBytes,
+      'searchDocs with the hits replayed (no ranking, no snippets): CPU under load':
+        breakdown.searchDocsWithHitsReplayedCpuUnderLoad,
+      'engine (ranking + snippets) under load: searchDocs minus replayed': breakdown.engineCpuUnderLoad,
+      "engine share of a searchDocs request's CPU": breakdown.engineShareOfSearchDocsCpu,
+      'ratio with the hits replayed (req/s; the ceiling if the engine cost nothing)':
+        breakdown.ratioWithHitsReplayed,
+      'CPU ratio with the hits replayed': breakdown.cpuRatioWithHitsReplayed,
+      'engine CPU budget per request for a CPU ratio of 0.25': breakdown.engineCpuBudgetForRatio025,
     });
     await mkdir(join(repo, 'bench/results'), { recursive: true });
     await writeFile(join(repo, 'bench/results/agent.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -66,7 +66,8 @@ function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): bo
 
 /**
  * The `k` best touched slots, best first (ties: the earlier slot), chosen with a size-k heap whose
- * root is the worst of the best so far: most slots are turned away by one comparison with it.
+ * root is the worst of the best so far: most slots are turned away by one comparison with it. The
+ * heap is then emptied worst first into the result from its end, so no comparator sort follows.
  */
 export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
   const { scores, touched, count } = accumulator;
@@ -78,10 +79,9 @@ export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number;
     const score = scores[slot] as number;
-    let at: number;
     if (filled < size) {
       // Sift up from the end.
-      at = filled++;
+      let at = filled++;
       while (at > 0) {
         const parent = (at - 1) >> 1;
         if (!worse(score, slot, heapScores[parent] as number, heapSlots[parent] as number)) break;
@@ -89,36 +89,53 @@ export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
         heapScores[at] = heapScores[parent] as number;
         at = parent;
       }
-    } else {
-      if (worse(score, slot, heapScores[0] as number, heapSlots[0] as number)) continue;
-      // Replace the root and sift down.
-      at = 0;
-      for (;;) {
-        const left = 2 * at + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        let child = left;
-        if (
-          right < size &&
-          worse(
-            heapScores[right] as number,
-            heapSlots[right] as number,
-            heapScores[left] as number,
-            heapSlots[left] as number,
-          )
-        ) {
-          child = right;
-        }
-        if (!worse(heapScores[child] as number, heapSlots[child] as number, score, slot)) break;
-        heapSlots[at] = heapSlots[child] as number;
-        heapScores[at] = heapScores[child] as number;
-        at = child;
-      }
+      heapSlots[at] = slot;
+      heapScores[at] = score;
+    } else if (!worse(score, slot, heapScores[0] as number, heapSlots[0] as number)) {
+      siftDown(heapSlots, heapScores, size, slot, score);
     }
+  }
+  const best = new Array<number>(size);
+  for (let last = size - 1; last >= 0; last--) {
+    best[last] = heapSlots[0] as number;
+    // The last leaf takes the root's place in a heap one smaller.
+    siftDown(heapSlots, heapScores, last, heapSlots[last] as number, heapScores[last] as number);
+  }
+  return best;
+}
+
+/** Puts (slot, score) at the root of the heap's first `size` entries and sifts it down. */
+function siftDown(
+  heapSlots: Int32Array,
+  heapScores: Float64Array,
+  size: number,
+  slot: number,
+  score: number,
+): void {
+  let at = 0;
+  for (;;) {
+    const left = 2 * at + 1;
+    if (left >= size) break;
+    const right = left + 1;
+    let child = left;
+    if (
+      right < size &&
+      worse(
+        heapScores[right] as number,
+        heapSlots[right] as number,
+        heapScores[left] as number,
+        heapSlots[left] as number,
+      )
+    ) {
+      child = right;
+    }
+    if (!worse(heapScores[child] as number, heapSlots[child] as number, score, slot)) break;
+    heapSlots[at] = heapSlots[child] as number;
+    heapScores[at] = heapScores[child] as number;
+    at = child;
+  }
+  if (size > 0) {
     heapSlots[at] = slot;
     heapScores[at] = score;
   }
-  return Array.from(heapSlots).sort((a, b) =>
-    worse(scores[a] as number, a, scores[b] as number, b) ? 1 : -1,
-  );
 }

@@ -59,9 +59,11 @@ export class Bm25fScorer {
       const factor = this.termFactor(term);
       if (factor === 0) continue;
       // The hot loop of every query: score() and accumulator.add() written out in place.
-      this.index.scanPostings(term.termId, (pool, from, to) => {
-        let count = accumulator.count;
-        for (let at = from; at < to; at += 2) {
+      const { pool, ranges, count: blocks } = this.index.postingBlocks(term.termId);
+      let count = accumulator.count;
+      for (let block = 0; block < blocks; block++) {
+        const to = ranges[2 * block + 1] as number;
+        for (let at = ranges[2 * block] as number; at < to; at += 2) {
           const slot = pool[at] as number;
           if (live[slot] !== 1) continue;
           const packed = pool[at + 1] as number;
@@ -77,8 +79,8 @@ export class Bm25fScorer {
           }
           scores[slot] = before + (factor * tf) / (k1 + tf);
         }
-        accumulator.count = count;
-      });
+      }
+      accumulator.count = count;
     }
   }
 

@@ -7,6 +7,7 @@ import { ChunkStore } from './chunk-store.js';
 import { FieldNorms } from './field-norms.js';
 import { ensureLength } from './growable.js';
 import { InvertedIndex } from './inverted-index.js';
+import { ClosenessMemo } from './proximity.js';
 import { rankSlots, type RankingScratch } from './ranking.js';
 import { resolveSettings, type IndexSettings, type IndexSettingsInput } from './settings.js';
 import { decodeSnapshot, encodeSnapshot, SnapshotError } from './snapshot.js';
@@ -72,6 +73,7 @@ export class SearchIndex implements ChunkIndex {
       accumulator: new ScoreAccumulator(),
       termRelevance: new ScoreAccumulator(),
       norms: new FieldNorms(settings.ranking),
+      closeness: new ClosenessMemo(),
     };
     this.index = state?.index ?? new InvertedIndex();
     this.store = state?.store ?? ChunkStore.empty();

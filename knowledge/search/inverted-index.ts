@@ -1,5 +1,5 @@
 import { ensureLength, trimmed } from './growable.js';
-import { PostingLists, packTf, type BlockVisitor, type PostingSections } from './postings.js';
+import { PostingLists, packTf, type PostingBlocks, type PostingSections } from './postings.js';
 
 /**
  * The numbers behind ranking, owned here rather than by Orama (whose tokenizer keeps one copy of
@@ -137,9 +137,25 @@ export class InvertedIndex {
     this.bodyLengthSum -= this.slotBodyLength[slot] as number;
   }
 
-  /** The per-slot arrays scoring reads in its inner loop; valid until the next change to the index. */
-  slotArrays(): { live: Uint8Array; titleLength: Uint32Array; bodyLength: Uint32Array } {
-    return { live: this.slotLive, titleLength: this.slotTitleLength, bodyLength: this.slotBodyLength };
+  /**
+   * The per-slot arrays scoring reads in its inner loops, valid until the next change to the index:
+   * a slot's terms are `forward[start[slot]]` onwards, its title's `titleLength[slot]` then its
+   * body's `bodyLength[slot]` (what `slotTerms` returns, without a view per slot).
+   */
+  slotArrays(): {
+    live: Uint8Array;
+    titleLength: Uint32Array;
+    bodyLength: Uint32Array;
+    forward: Uint32Array;
+    start: Uint32Array;
+  } {
+    return {
+      live: this.slotLive,
+      titleLength: this.slotTitleLength,
+      bodyLength: this.slotBodyLength,
+      forward: this.forward,
+      start: this.slotStart,
+    };
   }
 
   termId(term: string): number | undefined {
@@ -152,8 +168,8 @@ export class InvertedIndex {
   }
 
   /** Postings of a term, dead slots included: callers skip those `slotArrays().live` marks 0. */
-  scanPostings(termId: number, visit: BlockVisitor): void {
-    this.postings.scan(termId, visit);
+  postingBlocks(termId: number): PostingBlocks {
+    return this.postings.blocks(termId);
   }
 
   slotTerms(slot: number): SlotTerms {

@@ -19,8 +19,16 @@ export function packTf(titleTf: number, bodyTf: number): number {
   return ((Math.min(titleTf, MAX_TF) << 16) | Math.min(bodyTf, MAX_TF)) >>> 0;
 }
 
-/** Called once per block with the pool and the [from, to) range of its entries (2 numbers each). */
-export type BlockVisitor = (pool: Uint32Array, from: number, to: number) => void;
+/**
+ * Where a term's postings are: `count` blocks, block i's entries (2 numbers each) at
+ * `pool[ranges[2i]]` up to `pool[ranges[2i + 1]]`. Read in a plain loop, without a callback per
+ * block; valid until the next change to the postings.
+ */
+export interface PostingBlocks {
+  pool: Uint32Array;
+  ranges: Uint32Array;
+  count: number;
+}
 
 export interface PostingSections {
   pool: Uint32Array;
@@ -40,6 +48,7 @@ export class PostingLists {
   /** Entries per term, removed slots included. */
   private entries: Uint32Array;
   private termCount: number;
+  private ranges = new Uint32Array(64);
 
   constructor(sections?: PostingSections) {
     this.pool = sections?.pool ?? new Uint32Array(1024);
@@ -92,15 +101,20 @@ export class PostingLists {
     this.entries[term] = (this.entries[term] as number) + 1;
   }
 
-  /** Visits the postings of `term` block by block, in the order they were added. */
-  scan(term: number, visit: BlockVisitor): void {
-    if (term >= this.termCount) return;
-    const last = this.tail[term] as number;
-    for (let block = this.head[term] as number; block !== NO_BLOCK; block = this.pool[block] as number) {
-      const filled = block === last ? (this.tailFill[term] as number) : (this.pool[block + 1] as number);
-      const from = block + HEADER;
-      visit(this.pool, from, from + filled * ENTRY);
+  /** The blocks of `term`'s postings, in the order they were added; `ranges` is reused from call to call. */
+  blocks(term: number): PostingBlocks {
+    let count = 0;
+    if (term < this.termCount) {
+      const last = this.tail[term] as number;
+      for (let block = this.head[term] as number; block !== NO_BLOCK; block = this.pool[block] as number) {
+        const filled = block === last ? (this.tailFill[term] as number) : (this.pool[block + 1] as number);
+        this.ranges = ensureLength(this.ranges, 2 * count + 2);
+        this.ranges[2 * count] = block + HEADER;
+        this.ranges[2 * count + 1] = block + HEADER + filled * ENTRY;
+        count++;
+      }
     }
+    return { pool: this.pool, ranges: this.ranges, count };
   }
 
   sections(): PostingSections {

@@ -3,7 +3,7 @@ import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
 import { feedbackTerms } from './feedback.js';
 import type { FieldNorms } from './field-norms.js';
 import type { InvertedIndex } from './inverted-index.js';
-import { rerankByProximity, type RankedSlot } from './proximity.js';
+import { rerankByProximity, type ClosenessMemo, type RankedSlot } from './proximity.js';
 import type { RankingSettings } from './settings.js';
 
 /** Buffers reused across the queries of one index. */
@@ -12,6 +12,8 @@ export interface RankingScratch {
   /** RM3's term weights, indexed by term id. */
   termRelevance: ScoreAccumulator;
   norms: FieldNorms;
+  /** Proximity's closeness sums, shared by the re-ranks of one query. */
+  closeness: ClosenessMemo;
 }
 
 export interface RankRequest {
@@ -51,6 +53,8 @@ export function rankSlots(
     scorer.accumulate(query, accumulator);
     let proximityTerms = query;
     let feedbackCandidates: number[] | undefined;
+    // Both re-ranks score the query's own terms: the second reads the first's sums where it can.
+    const { closeness } = scratch;
     const firstBest = ranking.feedback ? bestSlots(accumulator, depth) : [];
     if (
       ranking.feedback &&
@@ -63,6 +67,7 @@ export function rankSlots(
         query,
         ranking,
         accumulator.termMarks,
+        closeness,
       );
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
@@ -101,7 +106,7 @@ export function rankSlots(
           .sort((x, y) => y.score - x.score || x.slot - y.slot)
           .slice(0, depth)
       : scored(accumulator, bestSlots(accumulator, depth));
-    const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks);
+    const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness);
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();
@@ -124,6 +129,7 @@ export function rankSlots(
     return results;
   } finally {
     accumulator.clear();
+    scratch.closeness.clear();
   }
 }
 

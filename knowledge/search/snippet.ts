@@ -68,6 +68,9 @@ function queryTerms(query: string): ReadonlySet<string> {
   return lastQueryTerms;
 }
 
+/** Whitespace other than single spaces: what collapsing changes inside a text. */
+const UNCOLLAPSED = /[^\S ]| {2}/;
+
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return (UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }

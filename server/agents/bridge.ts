@@ -5,7 +5,7 @@ import { MAX_MESSAGE_BYTES } from '../../shared/message.js';
 import type { ChatEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import { outsideOriginDevice } from '../realtime/origin-device.js';
-import type { MessageRow } from '../repositories/messages.js';
+import type { StoredMessage } from '../repositories/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { byteLength } from '../validation.js';
 import { mentions, withPlainMention } from './mentions.js';
@@ -214,7 +214,7 @@ export class AgentBridge {
 
   /** The conversation's latest text turns up to the question, oldest first. */
   private async recentTurns(appId: string, agent: Agent, question: Message): Promise<ChatTurn[]> {
-    const rows: MessageRow[] = await this.services.messages.list(
+    const rows: StoredMessage[] = await this.services.messages.list(
       appId,
       {
         conversationIds: [question.conversationId],
@@ -226,7 +226,7 @@ export class AgentBridge {
       this.options.turns,
     );
     return rows.flatMap((row): ChatTurn[] => {
-      const text = (JSON.parse(row.data) as { text?: unknown }).text;
+      const { text } = row.data;
       if (typeof text !== 'string') return [];
       return row.sender === agent.uid
         ? [{ role: 'assistant', content: text }]

@@ -1,6 +1,6 @@
 import type { FormValues } from '../../shared/interactive-values.js';
 import type { Interaction } from '../../shared/message.js';
-import type { ClientSettingsRepository } from '../client-api/client-settings.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { Logger } from '../log.js';
 import type { App } from '../repositories/apps.js';
 import type { ChatServices } from '../services/registry.js';

@@ -29,7 +29,7 @@ export function rateLimit(limits: RateLimits): MiddlewareHandler<ChatEnv> {
   return async (c, next) => {
     const isCore = isCoreOperation(c.req.method, c.req.path);
     try {
-      await (isCore ? core : standard).consume(c.get('app').appId);
+      await (isCore ? core : standard).consume(c.get('actor').app.appId);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.ceil(rejection.msBeforeNext / 1000);

@@ -5,7 +5,7 @@ import type { GroupType, MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase, GroupMemberTable, GroupTable } from '../db/schema.js';
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
-import { parseJsonColumn } from '../validation.js';
+import { parseJsonColumn } from './json-column.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 

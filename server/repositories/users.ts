@@ -4,7 +4,7 @@ import type { ChatDatabase, UserTable } from '../db/schema.js';
 import { ChatError, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
-import { parseJsonColumn } from '../validation.js';
+import { parseJsonColumn } from './json-column.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 

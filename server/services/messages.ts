@@ -13,7 +13,7 @@ import type { ChatEvents } from '../events.js';
 import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
 import type { GroupRepository } from '../repositories/groups.js';
-import type { MessageDraft, MessageRepository, MessageRow } from '../repositories/messages.js';
+import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import {
@@ -63,7 +63,7 @@ type StoredForm = InteractiveFormData & { interactions?: Interaction[] };
 const refused = (code: string, message: string, details: Record<string, unknown>): ChatError =>
   new ChatError(403, code, message, details);
 
-function formOf(row: MessageRow, id: string): StoredForm {
+function formOf(row: StoredMessage, id: string): StoredForm {
   if (row.category !== 'interactive') {
     throw new ChatError(
       400,
@@ -74,7 +74,7 @@ function formOf(row: MessageRow, id: string): StoredForm {
       },
     );
   }
-  return JSON.parse(row.data) as StoredForm;
+  return row.data as unknown as StoredForm;
 }
 
 /** The apiAction among the buttons pressed; a submission presses at most one that acts. */
@@ -120,7 +120,7 @@ export class MessageService {
   }
 
   /** Rows to message objects, with the users and groups they name loaded in one go. */
-  async present(app: App, rows: ReadonlyArray<MessageRow>): Promise<Message[]> {
+  async present(app: App, rows: ReadonlyArray<StoredMessage>): Promise<Message[]> {
     const lookup = await this.entities.forMessages(app.appId, rows);
     return rows.map((row) => toMessage(row, lookup, app));
   }
@@ -207,13 +207,13 @@ export class MessageService {
    * A message the acting user may see: their one-to-one chats and groups they belong to. Anyone
    * else's message is answered exactly as a missing id is, so ids tell nothing about others' chats.
    */
-  async getVisible(app: App, id: string, onBehalfOf: string | undefined): Promise<MessageRow> {
+  async getVisible(app: App, id: string, onBehalfOf: string | undefined): Promise<StoredMessage> {
     const row = await this.messages.get(app.appId, id);
     if (onBehalfOf !== undefined && !(await this.canSee(app, row, onBehalfOf))) throw messageNotFound(id);
     return row;
   }
 
-  private async canSee(app: App, row: MessageRow, uid: string): Promise<boolean> {
+  private async canSee(app: App, row: StoredMessage, uid: string): Promise<boolean> {
     return row.receiver_type === 'group'
       ? (await this.groups.member(app.appId, row.receiver, uid)) !== undefined
       : row.sender === uid || row.receiver === uid;
@@ -239,7 +239,7 @@ export class MessageService {
           { id },
         );
       }
-      const data = JSON.parse(current.data) as Record<string, unknown>;
+      const data = { ...current.data };
       if (edit.text !== undefined) {
         if (typeof data.text !== 'string')
           throw badRequest('data.text', `the message ${id} has no text to edit`);
@@ -247,8 +247,8 @@ export class MessageService {
       }
       if (edit.metadata !== undefined) data.metadata = edit.metadata;
       const changes = {
-        data: JSON.stringify(data),
-        tags: edit.tags === undefined ? current.tags : JSON.stringify(edit.tags),
+        data,
+        tags: edit.tags ?? current.tags,
         updated_at: now,
         edited_at: now,
         edited_by: editedBy,
@@ -281,7 +281,7 @@ export class MessageService {
   }
 
   /** Only the sender may edit or delete on their own behalf; the app (no onBehalfOf) may always. */
-  private async actorFor(app: App, message: MessageRow, onBehalfOf: string | undefined): Promise<string> {
+  private async actorFor(app: App, message: StoredMessage, onBehalfOf: string | undefined): Promise<string> {
     if (onBehalfOf === undefined) return message.sender;
     const actor = await this.users.get(app.appId, onBehalfOf);
     if (actor.uid !== message.sender) {
@@ -299,7 +299,7 @@ export class MessageService {
 
   private async writeMessageAction(
     app: App,
-    changed: MessageRow,
+    changed: StoredMessage,
     actorUid: string,
     action: 'edited' | 'deleted',
     lookup: EntityLookup,
@@ -428,7 +428,7 @@ export class MessageService {
       await this.messages.update(
         appId,
         Number(row.id),
-        { data: JSON.stringify({ ...form, interactions }), updated_at: interactedAt },
+        { data: { ...form, interactions }, updated_at: interactedAt },
         trx,
       );
       const completed = goalCompleted(form.interactionGoal, interactions);

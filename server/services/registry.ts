@@ -7,6 +7,7 @@ import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
+import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 
@@ -22,6 +23,7 @@ export interface ChatServices {
   messages: MessageRepository;
   messageService: MessageService;
   conversations: ConversationRepository;
+  conversationService: ConversationService;
   notifications: NotificationSettingsRepository;
 }
 
@@ -31,6 +33,8 @@ export function createChatServices(store: ChatStore): ChatServices {
   const groups = new GroupRepository(db);
   const users = new UserRepository(db, groups, events);
   const messages = new MessageRepository(store);
+  const conversations = new ConversationRepository(db);
+  const messageService = new MessageService(db, users, groups, messages, events);
   return {
     store,
     events,
@@ -40,8 +44,9 @@ export function createChatServices(store: ChatStore): ChatServices {
     groups,
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
-    messageService: new MessageService(db, users, groups, messages, events),
-    conversations: new ConversationRepository(db),
+    messageService,
+    conversations,
+    conversationService: new ConversationService(conversations, users, groups, messages, messageService),
     notifications: new NotificationSettingsRepository(db),
   };
 }

@@ -9,8 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTION_URL, fetchDemoConnection } from '../../desktop/main/demo-connection.js';
 import { DEMO_GROUP, DEMO_OPERATOR } from '../../server/demo/index.js';
 import { launchChromium } from '../support/browser.js';
+import { buildWindow } from './desktop/support.js';
 
 const CLI = fileURLToPath(new URL('../../cli/parley.ts', import.meta.url));
+/** Where `npm run build` puts the window that `parley start` serves at the agent's `/`. */
+const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
 /** `parley start` as a real process on free ports, read back from what it prints. */
 describe('parley start', () => {
@@ -21,6 +24,8 @@ describe('parley start', () => {
   let keys: { appId: string; apiKey: string; authKey: string };
 
   beforeAll(async () => {
+    // A clean checkout has no dist/ before `npm run build`: build the window as it does.
+    await buildWindow(DIST);
     dataDir = mkdtempSync(join(tmpdir(), 'parley-start-'));
     child = spawn(
       process.execPath,

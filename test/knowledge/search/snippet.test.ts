@@ -31,6 +31,15 @@ describe('makeSnippet', () => {
     expect(makeSnippet('Wing  loads\n\nin gusts', 'wing')).toBe('Wing loads in gusts');
   });
 
+  it('collapses every kind of whitespace as a regular expression over all of it would', () => {
+    const spaces = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2009', '\u3000', ' \u00a0 '];
+    for (const space of spaces) {
+      for (const text of [`wing${space}loads`, ` wing loads${space}`, `${space}wing loads in gusts `]) {
+        expect(makeSnippet(text, 'wing')).toBe(text.replace(/\s+/g, ' ').trim());
+      }
+    }
+  });
+
   it('cuts a long text around the query terms, with ellipses where it was cut', () => {
     const text = `${filler(100)} the flutter of a wing at transonic speed ${filler(100)}`;
     const snippet = makeSnippet(text, 'wing flutter', 120);

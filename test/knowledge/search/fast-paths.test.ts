@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { bestSlots, ScoreAccumulator, TermMarks } from '../../../knowledge/search/accumulator.js';
+import { InvertedIndex } from '../../../knowledge/search/inverted-index.js';
+import { ClosenessMemo, rerankByProximity } from '../../../knowledge/search/proximity.js';
+import { DEFAULT_SETTINGS } from '../../../knowledge/search/settings.js';
+
+/** A deterministic pseudo-random sequence, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+describe('bestSlots', () => {
+  it('returns the same slots in the same order as sorting every touched slot (ties: the earlier slot)', () => {
+    const next = random(7);
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(5000);
+    for (let i = 0; i < 3000; i++) {
+      // Few distinct scores, so many ties.
+      accumulator.add(Math.floor(next() * 5000), 1 + Math.floor(next() * 20));
+    }
+    const touched = Array.from(accumulator.touched.subarray(0, accumulator.count));
+    const reference = touched.sort((a, b) => accumulator.score(b) - accumulator.score(a) || a - b);
+    for (const k of [1, 2, 7, 100, 999, accumulator.count, accumulator.count + 5]) {
+      expect(bestSlots(accumulator, k)).toEqual(reference.slice(0, k));
+    }
+  });
+});
+
+describe('rerankByProximity with a closeness memo', () => {
+  const words = ['wing', 'flutter', 'panel', 'layer', 'boundary', 'shock', 'wave', 'heat', 'jet', 'nozzle'];
+  const next = random(11);
+  const index = new InvertedIndex();
+  for (let slot = 0; slot < 300; slot++) {
+    const length = 5 + Math.floor(next() * 60);
+    const terms = Array.from({ length }, () => words[Math.floor(next() * words.length)] as string);
+    index.addSlot(terms.slice(0, 3), terms.slice(3));
+  }
+  const termId = (word: string) => index.termId(word) as number;
+  const candidates = Array.from({ length: 120 }, (_, i) => ({ slot: i * 2, score: 1 + next() * 10 }));
+  const query = ['wing', 'panel', 'shock', 'nozzle'].map((word) => ({ termId: termId(word), weight: 1 }));
+  // After feedback the same terms come back with other weights.
+  const reweighted = query.map(({ termId }, at) => ({ termId, weight: 1 + at * 0.37 }));
+
+  it('scores the reweighted terms exactly as a fresh re-rank does, for candidates it had seen and new ones', () => {
+    const memo = new ClosenessMemo();
+    rerankByProximity(index, candidates.slice(0, 80), query, DEFAULT_SETTINGS.ranking, new TermMarks(), memo);
+    const reused = rerankByProximity(
+      index,
+      candidates,
+      reweighted,
+      DEFAULT_SETTINGS.ranking,
+      new TermMarks(),
+      memo,
+    );
+    const fresh = rerankByProximity(
+      index,
+      candidates,
+      reweighted,
+      DEFAULT_SETTINGS.ranking,
+      new TermMarks(),
+      new ClosenessMemo(),
+    );
+    expect(reused).toEqual(fresh);
+    expect(fresh.some(({ slot, score }) => score !== candidates.find((c) => c.slot === slot)?.score)).toBe(
+      true,
+    );
+  });
+
+  it('does not reuse sums kept for other terms', () => {
+    const memo = new ClosenessMemo();
+    const others = ['flutter', 'layer', 'heat'].map((word) => ({ termId: termId(word), weight: 1 }));
+    rerankByProximity(index, candidates, others, DEFAULT_SETTINGS.ranking, new TermMarks(), memo);
+    const after = rerankByProximity(
+      index,
+      candidates,
+      query,
+      DEFAULT_SETTINGS.ranking,
+      new TermMarks(),
+      memo,
+    );
+    expect(after).toEqual(
+      rerankByProximity(
+        index,
+        candidates,
+        query,
+        DEFAULT_SETTINGS.ranking,
+        new TermMarks(),
+        new ClosenessMemo(),
+      ),
+    );
+  });
+});
