@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ChatError, badRequest } from '../errors.js';
-import { withOriginDevice } from '../realtime/origin-device.js';
+import { APP_ORIGIN } from '../events.js';
 import type { App, AppRepository } from '../repositories/apps.js';
 import type { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import type { UserRepository } from '../repositories/users.js';
@@ -31,7 +31,7 @@ const sessionless = (app: App): Actor => ({
   app,
   kind: 'client',
   uid: undefined,
-  origin: undefined,
+  origin: APP_ORIGIN,
   authToken: undefined,
 });
 
@@ -48,8 +48,8 @@ function onBehalfOf(value: string | undefined): string | undefined {
  * login by UID with an authOnly `apiKey` and `GET /v3/settings` are client calls without a session,
  * everything else needs a fullAccess `apikey` (`onBehalfOf` names the user it acts for). A POST
  * that carries an `apiKey` besides an `authToken` is the server's unless the key is authOnly.
- * Client calls run with the caller's device as the origin of whatever they cause, and their answers
- * are presented to their user.
+ * A client call's device is the origin of whatever it causes, and its answers are presented to its
+ * user.
  */
 export function resolveActor(
   apps: AppRepository,
@@ -84,10 +84,10 @@ export function resolveActor(
       if (session === undefined || (await users.find(app.appId, session.uid)) === undefined) {
         throw sessionEnded();
       }
-      const origin = deviceIdOf(c.req.header('resource'));
+      const origin = { uid: session.uid, deviceId: deviceIdOf(c.req.header('resource')) };
       c.set('actor', { app, kind: 'client', uid: session.uid, origin, authToken });
       presentAnswersToClient(c);
-      return withOriginDevice(origin, next);
+      return next();
     }
     // What is left is the server's, a login without an authOnly key included: it is refused below.
     if (apiKey === undefined || apiKey === '') {
@@ -109,7 +109,7 @@ export function resolveActor(
       );
     }
     const uid = onBehalfOf(c.req.header('onBehalfOf'));
-    c.set('actor', { app, kind: 'server', uid, origin: undefined, authToken: undefined });
+    c.set('actor', { app, kind: 'server', uid, origin: { uid }, authToken: undefined });
     return next();
   };
 }

@@ -73,10 +73,12 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
     const actor = c.get('actor');
     if (actor.kind === 'client') {
       const { members: _members, owner: _owner, ...group } = await jsonBody(c, ClientCreateGroup);
-      return c.json({ data: await groupService.create(actor.app, group, actingUid(c), {}) });
+      return c.json({ data: await groupService.create(actor.app, group, actingUid(c), {}, actor.origin) });
     }
     const { members, ...group } = await jsonBody(c, CreateGroup);
-    return c.json({ data: await groupService.create(actor.app, group, actor.uid, members ?? {}) });
+    return c.json({
+      data: await groupService.create(actor.app, group, actor.uid, members ?? {}, actor.origin),
+    });
   });
 
   routes.get('/groups', async (c) => {
@@ -147,15 +149,17 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
     const guid = pathId(c, 'guid');
     if (actor.kind === 'client') {
       const body = await jsonBody(c, JoinRequest);
-      return c.json({ data: await groupService.join(actor.app, guid, actingUid(c), body.password) });
+      return c.json({
+        data: await groupService.join(actor.app, guid, actingUid(c), body.password, actor.origin),
+      });
     }
     const body = await jsonBody(c, AddMembers);
-    return c.json({ data: await groupService.addMembers(actor.app, guid, actor.uid, body) });
+    return c.json({ data: await groupService.addMembers(actor.app, guid, actor.uid, body, actor.origin) });
   });
 
   routes.delete('/groups/:guid/members', only('client'), async (c) => {
     const guid = pathId(c, 'guid');
-    await groupService.leave(c.get('actor').app, guid, actingUid(c));
+    await groupService.leave(c.get('actor').app, guid, actingUid(c), c.get('actor').origin);
     return c.json({ data: { success: true, message: `Left the group ${guid}.` } });
   });
 
@@ -203,7 +207,8 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
   routes.delete('/groups/:guid/members/:uid', only('server'), async (c) => {
     const guid = pathId(c, 'guid');
     const uid = pathId(c, 'uid');
-    await groupService.kick(c.get('actor').app, guid, uid, c.get('actor').uid);
+    const actor = c.get('actor');
+    await groupService.kick(actor.app, guid, uid, actor.uid, actor.origin);
     return c.json({
       data: { success: true, message: `The member with ${uid} has been kicked from the Group with ${guid}.` },
     } satisfies SuccessEnvelope);

@@ -1,8 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { MessageRequest, Metadata as MessageMetadata, conversationIdFor } from '../../shared/message.js';
+import {
+  InteractionsRequest,
+  MessageRequest,
+  Metadata as MessageMetadata,
+  conversationIdFor,
+} from '../../shared/message.js';
 import { badRequest } from '../errors.js';
-import { InteractedRequest } from '../forms/form-values.js';
 import { interactedAnswer } from '../forms/submissions.js';
 import { actingUid, only } from '../http/actor.js';
 import type { Actor, ChatContext, ChatEnv } from '../http/context.js';
@@ -122,7 +126,7 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
 
   const send = async (c: ChatContext, senderUid: string) => {
     const request = await jsonBody(c, MessageRequest);
-    const result = await messageService.send(c.get('actor').app, senderUid, request);
+    const result = await messageService.send(c.get('actor').app, senderUid, request, c.get('actor').origin);
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
@@ -175,43 +179,51 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
   });
 
   routes.put('/messages/:id', async (c) => {
-    const { app, uid } = c.get('actor');
+    const { app, uid, origin } = c.get('actor');
     const body = await jsonBody(c, EditRequest);
     const text = body.data?.text ?? body.text;
     const metadata = body.data?.metadata ?? body.metadata;
     if (byteLength({ text, metadata }) > LIMITS.messageBytes) {
       throw badRequest('data', `must be at most ${LIMITS.messageBytes} bytes`);
     }
-    const action = await messageService.edit(app, c.req.param('id'), uid, {
-      text,
-      metadata,
-      tags: body.tags,
-    });
+    const action = await messageService.edit(
+      app,
+      c.req.param('id'),
+      uid,
+      { text, metadata, tags: body.tags },
+      origin,
+    );
     return c.json({ data: action });
   });
 
   routes.delete('/messages/:id', async (c) => {
-    const { app, uid, kind } = c.get('actor');
+    const { app, uid, kind, origin } = c.get('actor');
     // Only the app deletes for good; a user's delete leaves the deleted message in the history.
     const permanent = kind === 'server' && (await jsonBody(c, DeleteRequest)).permanent === true;
-    const action = await messageService.delete(app, c.req.param('id'), uid, permanent);
+    const action = await messageService.delete(app, c.req.param('id'), uid, permanent, origin);
     return c.json({ data: action });
   });
 
   routes.patch('/messages/:id/interacted', async (c) => {
-    const { app, kind } = c.get('actor');
+    const { app, kind, origin } = c.get('actor');
     const uid = actingUid(c);
     const id = c.req.param('id');
-    const body = await jsonBody(c, InteractedRequest);
+    const body = await jsonBody(c, InteractionsRequest);
     // A user's submission runs the form's apiAction on the server; the app's own backend reports
     // interactions itself, so none runs on its behalf. The form's rules hold for both.
     const outcome =
       kind === 'client'
-        ? await forms.submit(app, id, uid, body.interactions, body.formData)
-        : await messageService.interact(app, id, uid, {
-            elementIds: body.interactions,
-            formData: body.formData,
-          });
+        ? await forms.submit(app, id, uid, body.interactions, body.formData, origin)
+        : await messageService.interact(
+            app,
+            id,
+            uid,
+            {
+              elementIds: body.interactions,
+              formData: body.formData,
+            },
+            origin,
+          );
     return c.json(interactedAnswer(id, outcome));
   });
 

@@ -1,3 +1,4 @@
+import type { Conversation } from '../../shared/conversations.js';
 import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import type { ConversationRepository, StoredConversation } from '../repositories/conversations.js';
@@ -5,17 +6,6 @@ import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
 import type { MessageService } from './messages.js';
-
-export interface Conversation {
-  conversationId: string;
-  conversationType: 'user' | 'group';
-  /** A string, as CometChat sends it. */
-  unreadMessageCount: string;
-  createdAt: number;
-  updatedAt: number;
-  lastMessage?: Message;
-  conversationWith: UserEntity | GroupEntity;
-}
 
 /** The user of a one-to-one conversation who is not `viewer` (the viewer, in a chat with themselves). */
 const otherOf = (uids: [string, string], viewer: string): string => (uids[0] === viewer ? uids[1] : uids[0]);

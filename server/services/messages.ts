@@ -9,7 +9,7 @@ import { goalCompleted, type FormValues } from '../../shared/interactive-values.
 import type { ApiAction, ButtonElement, FormElement, InteractiveFormData } from '../../shared/interactive.js';
 import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, badRequest, messageNotFound, notAMember } from '../errors.js';
-import type { ChatEvents } from '../events.js';
+import type { ChatEvents, EventOrigin } from '../events.js';
 import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
 import type { GroupRepository } from '../repositories/groups.js';
@@ -134,6 +134,7 @@ export class MessageService {
     app: App,
     senderUid: string,
     request: MessageRequest,
+    origin: EventOrigin,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
     const sender = await this.users.get(appId, senderUid);
@@ -179,7 +180,7 @@ export class MessageService {
     }));
     const stored = await this.messages.insertAll(appId, drafts);
     const sent = stored.map((row) => toMessage(row, lookup, app));
-    for (const message of sent) this.events.emit('message', appId, message);
+    for (const message of sent) this.events.emit('message', appId, message, origin);
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };
     const fanOut: FanOutResult = { uids: {}, guids: {} };
@@ -220,7 +221,13 @@ export class MessageService {
   }
 
   /** Edits text, metadata or tags; answers with the `edited` action message. */
-  async edit(app: App, id: string, onBehalfOf: string | undefined, edit: MessageEdit): Promise<Message> {
+  async edit(
+    app: App,
+    id: string,
+    onBehalfOf: string | undefined,
+    edit: MessageEdit,
+    origin: EventOrigin,
+  ): Promise<Message> {
     const appId = app.appId;
     const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
@@ -256,13 +263,19 @@ export class MessageService {
       await this.messages.update(appId, Number(current.id), changes, trx);
       return this.writeMessageAction(app, { ...current, ...changes }, actor, 'edited', lookup, trx);
     });
-    this.events.emit('messageEdited', appId, action.on);
-    this.events.emit('message', appId, action.message);
+    this.events.emit('messageEdited', appId, action.on, origin);
+    this.events.emit('message', appId, action.message, origin);
     return action.message;
   }
 
   /** Marks the message deleted (or removes it with `permanent`); answers with the `deleted` action message. */
-  async delete(app: App, id: string, onBehalfOf: string | undefined, permanent: boolean): Promise<Message> {
+  async delete(
+    app: App,
+    id: string,
+    onBehalfOf: string | undefined,
+    permanent: boolean,
+    origin: EventOrigin,
+  ): Promise<Message> {
     const appId = app.appId;
     const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
@@ -275,8 +288,8 @@ export class MessageService {
       else await this.messages.update(appId, Number(current.id), changes, trx);
       return this.writeMessageAction(app, { ...current, ...changes }, actor, 'deleted', lookup, trx);
     });
-    this.events.emit('messageDeleted', appId, action.on);
-    this.events.emit('message', appId, action.message);
+    this.events.emit('messageDeleted', appId, action.on, origin);
+    this.events.emit('message', appId, action.message, origin);
     return action.message;
   }
 
@@ -341,6 +354,7 @@ export class MessageService {
     id: string,
     uid: string,
     request: InteractionRequest,
+    origin: EventOrigin,
   ): Promise<InteractionOutcome> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
@@ -438,12 +452,17 @@ export class MessageService {
         ...(apiAction === undefined ? {} : { apiAction }),
       };
     });
-    this.events.emit('interaction', appId, {
-      messageId: String(visible.id),
-      uid: user.uid,
-      interactions: outcome.interactions,
-      goalCompleted: outcome.goalCompleted,
-    });
+    this.events.emit(
+      'interaction',
+      appId,
+      {
+        messageId: String(visible.id),
+        uid: user.uid,
+        interactions: outcome.interactions,
+        goalCompleted: outcome.goalCompleted,
+      },
+      origin,
+    );
     return outcome;
   }
 

@@ -5,6 +5,7 @@ import { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import { ConversationRepository } from '../repositories/conversations.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
+import { rowCacheCapacity } from '../repositories/row-cache.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
@@ -30,8 +31,9 @@ export interface ChatServices {
 export function createChatServices(store: ChatStore): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
-  const groups = new GroupRepository(db);
-  const users = new UserRepository(db, groups, events);
+  const cacheCapacity = rowCacheCapacity(store.engine);
+  const groups = new GroupRepository(db, cacheCapacity);
+  const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
   const messageService = new MessageService(db, users, groups, messages, events);
