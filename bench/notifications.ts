@@ -55,9 +55,14 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     const uids = Array.from({ length: MEMBERS }, (_, index) => memberUid(index));
     for (const uid of [SENDER, ...uids])
       await services.users.create(app.appId, { uid, name: `Name of ${uid}` });
-    await services.groupService.create(app, { guid: GUID, name: 'Everyone', type: 'public' }, SENDER, {
-      participants: uids,
-    });
+    const origin = { uid: SENDER };
+    await services.groupService.create(
+      app,
+      { guid: GUID, name: 'Everyone', type: 'public' },
+      SENDER,
+      { participants: uids },
+      origin,
+    );
 
     // A realistic mix: 10% saved preferences (a third of them mentions only), 20% time zones with
     // an evening schedule, 5% muted the group, 10% have a connected socket.
@@ -90,13 +95,12 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     for (let index = 0; index < WARM_UP + MESSAGES; index += 1) {
       const text =
         index % 4 === 0 ? `ping <@uid:${memberUid(index)}> about trail ${index}` : `trail update ${index}`;
-      const result = await services.messageService.send(app, SENDER, {
-        receiver: GUID,
-        receiverType: 'group',
-        category: 'message',
-        type: 'text',
-        data: { text },
-      });
+      const result = await services.messageService.send(
+        app,
+        SENDER,
+        { receiver: GUID, receiverType: 'group', category: 'message', type: 'text', data: { text } },
+        origin,
+      );
       if ('single' in result) sent.push(result.single);
     }
 
@@ -104,7 +108,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     const durations: number[] = [];
     for (const [index, message] of sent.entries()) {
       const started = performance.now();
-      services.events.emit('message', app.appId, message);
+      services.events.emit('message', app.appId, message, origin);
       await notifications.idle();
       if (index >= WARM_UP) durations.push(performance.now() - started);
     }

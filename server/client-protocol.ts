@@ -1,22 +1,17 @@
 import type { Server } from 'node:http';
-import type { Hono, MiddlewareHandler } from 'hono';
-import { clientRequests, createClientApi } from './client-api/index.js';
-import { ClientSettingsRepository } from './client-api/client-settings.js';
-import type { ClientEnv } from './client-api/context.js';
+import { ClientSettingsRepository } from './repositories/client-settings.js';
 import { ReadStateRepository } from './client-api/read-state.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';
-import type { ChatEnv } from './http/context.js';
-import type { RateLimits } from './http/rate-limit.js';
 import type { Logger } from './log.js';
 import { publishChatEvents } from './realtime/chat-events.js';
 import { LocalFanOut, type FanOut } from './realtime/fan-out.js';
 import { SocketServer } from './realtime/socket-server.js';
+import type { RouteDeps } from './routes/deps.js';
 import type { ChatServices } from './services/registry.js';
 
 export interface ClientProtocolOptions {
   logger: Logger;
-  rateLimits: RateLimits | false;
   publicHost: string | undefined;
   /** Another fan-out (a broker) instead of this process's own. */
   fanOut?: FanOut;
@@ -25,17 +20,16 @@ export interface ClientProtocolOptions {
 }
 
 /**
- * Everything CometChat's SDK and the widget talk to besides the server API: the client API, the
- * WebSocket with its fan-out, and form submissions that run apiActions on the server.
+ * What CometChat's SDK and the widget need besides the `/v3` routes: the WebSocket with its fan-out,
+ * the client's own state (settings, read pointers, socket tokens), and form submissions that run
+ * apiActions on the server. `routeDeps` hands the routes their share of it.
  */
 export class ClientProtocol {
   readonly clientSettings: ClientSettingsRepository;
   readonly readState: ReadStateRepository;
   readonly socketTokens: SocketTokens;
   readonly fanOut: FanOut;
-  readonly clientRequests: MiddlewareHandler<ChatEnv>;
-  /** The client API itself, where other features add the calls users make with an `authToken`. */
-  readonly clientApi: Hono<ClientEnv>;
+  readonly routeDeps: RouteDeps;
   private readonly sockets: SocketServer;
   private readonly unpublish: () => void;
   private selfOrigins: string[] = [];
@@ -51,18 +45,14 @@ export class ClientProtocol {
       logger,
       ...(options.actionFetch === undefined ? {} : { fetch: options.actionFetch }),
     });
-    const clientApi = (this.clientApi = createClientApi(
-      {
-        services,
-        clientSettings: this.clientSettings,
-        readState: this.readState,
-        socketTokens: this.socketTokens,
-        forms,
-        publicHost: options.publicHost,
-      },
-      { logger, rateLimits: options.rateLimits },
-    ));
-    this.clientRequests = clientRequests(services.apps, clientApi);
+    this.routeDeps = {
+      services,
+      clientSettings: this.clientSettings,
+      readState: this.readState,
+      socketTokens: this.socketTokens,
+      forms,
+      publicHost: options.publicHost,
+    };
     this.sockets = new SocketServer({
       services,
       fanOut: this.fanOut,

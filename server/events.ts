@@ -8,17 +8,32 @@ export interface EndedSessions {
 }
 
 /**
+ * Who caused an event and from which SDK session. The realtime fan-out stamps the event's frames
+ * with `deviceId`, so the session that caused it drops them as its own echo.
+ */
+export interface EventOrigin {
+  /** The user the request acted as; absent when the app acted through the server API on its own. */
+  uid?: string | undefined;
+  /** The SDK session (the client API's `resource` header) the request came from. */
+  deviceId?: string | undefined;
+}
+
+/** The origin of what the app does on its own: no user acted, from no device (seeding the demo). */
+export const APP_ORIGIN: EventOrigin = {};
+
+/**
  * What happened in the chat store, emitted after the change is committed. The realtime channel,
  * the agent bridge and the notifications engine attach here instead of wrapping the routes.
  */
 export interface ChatEventMap {
   /** A message was stored: sent by a user or bot, or an action message the service wrote. */
-  message: [appId: string, message: Message];
-  messageEdited: [appId: string, message: Message];
-  messageDeleted: [appId: string, message: Message];
+  message: [appId: string, message: Message, origin: EventOrigin];
+  messageEdited: [appId: string, message: Message, origin: EventOrigin];
+  messageDeleted: [appId: string, message: Message, origin: EventOrigin];
   interaction: [
     appId: string,
     event: { messageId: string; uid: string; interactions: Interaction[]; goalCompleted: boolean },
+    origin: EventOrigin,
   ];
   /**
    * Sessions were revoked (logout, a token deleted, a user's tokens flushed or pruned, the user

@@ -4,7 +4,7 @@ export { createHttpApp, type HttpOptions } from './http/app.js';
 export { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
 export { openChatStore, type ChatStore, type StorageEngine, type StoreLocation } from './db/database.js';
 export { createChatServices, type ChatServices } from './services/registry.js';
-export { ChatEvents, type ChatEventMap } from './events.js';
+export { ChatEvents, type ChatEventMap, type EventOrigin } from './events.js';
 export { ChatError } from './errors.js';
 export { createLogger, silentLogger, type Logger } from './log.js';
 export type { App, AppSeed, SeededApp } from './repositories/apps.js';

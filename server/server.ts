@@ -81,16 +81,15 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const rateLimits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
     const client = new ClientProtocol(services, {
       logger,
-      rateLimits,
       publicHost: options.publicHost,
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
-    const agents = new AgentFeature(services, client, logger, options.agentBridge);
-    const http = createHttpApp(services, {
+    const agents = new AgentFeature(services, client.clientSettings, logger, options.agentBridge);
+    const http = createHttpApp(client.routeDeps, {
       logger,
       rateLimits,
-      clientRequests: client.clientRequests,
-      extraRoutes: [...agents.routes, ...(options.pages ?? [])],
+      routes: [agents.routes],
+      pages: [...agents.pages, ...(options.pages ?? [])],
     });
     const host = options.host ?? '127.0.0.1';
     const certificate =

@@ -26,6 +26,14 @@ export const QueryBoolean = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1');
 
+/** Lists in a query string: the SDK joins arrays with commas and does not URL-encode them. */
+export const CommaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== ''),
+);
+
 /** Query-string numbers arrive as text; once numbers, the shared page limits apply. */
 export const PageNumber = z.coerce.number({ error: 'must be a number' }).pipe(PageNumberValue);
 export const PageSize = z.coerce.number({ error: 'must be a number' }).pipe(PageSizeValue);
@@ -39,6 +47,3 @@ export function pagination(total: number, count: number, perPage: number, page: 
     total_pages: Math.max(1, Math.ceil(total / perPage)),
   };
 }
-
-export const parseJsonColumn = <T>(text: string | null): T | undefined =>
-  text === null ? undefined : (JSON.parse(text) as T);

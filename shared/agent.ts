@@ -142,6 +142,18 @@ export const GenerateResponse = z.object({
 });
 export type GenerateResponse = z.infer<typeof GenerateResponse>;
 
+/**
+ * What the chat service's agent bridge reads of a generate answer. Agents registered in the
+ * dashboard need not be Parley's, so it asks less than `GenerateResponse`: sources are read as plain
+ * objects (the bridge copies only the fields it knows), and `addressed` defaults to true.
+ */
+export const AgentAnswer = z.looseObject({
+  text: GenerateResponse.shape.text,
+  sources: z.array(z.record(z.string(), z.unknown())).default([]),
+  addressed: GenerateResponse.shape.addressed.default(true),
+});
+export type AgentAnswer = z.infer<typeof AgentAnswer>;
+
 /** `GET /api`: whether the agent is up, and what it offers. */
 export const AgentStatus = z.object({
   status: z.literal('ok'),

@@ -329,8 +329,17 @@ export function dataEnvelope<T extends z.ZodType>(data: T): z.ZodObject<{ data: 
 export const MessageEnvelope = dataEnvelope(Message);
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 
-/** Body of `PATCH /v3/messages/{id}/interacted`, as the SDK's markAsInteracted sends it. */
+/**
+ * Body of `PATCH /v3/messages/{id}/interacted` on both APIs: the SDK's `interactions` (as its
+ * markAsInteracted sends them), plus Parley's `formData`, the values a form's apiAction sends: the
+ * service runs the action itself, so its secret headers never reach a client.
+ */
 export const InteractionsRequest = z.object({
   interactions: z.array(ElementId).min(1, 'name at least one element id').max(100),
+  formData: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]), {
+      error: 'formData maps element ids to values',
+    })
+    .optional(),
 });
 export type InteractionsRequest = z.infer<typeof InteractionsRequest>;

@@ -1,11 +1,9 @@
-import { z } from 'zod';
-import type { ChatTurn } from '../../shared/agent.js';
+import { AgentAnswer, type ChatTurn } from '../../shared/agent.js';
 import type { Message, MessageRequest } from '../../shared/message.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/message.js';
 import type { ChatEvents } from '../events.js';
 import type { Logger } from '../log.js';
-import { outsideOriginDevice } from '../realtime/origin-device.js';
-import type { MessageRow } from '../repositories/messages.js';
+import type { StoredMessage } from '../repositories/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { byteLength } from '../validation.js';
 import { mentions, withPlainMention } from './mentions.js';
@@ -31,14 +29,6 @@ export const DEFAULT_BRIDGE_OPTIONS: AgentBridgeOptions = {
   turns: 20,
   maxQueued: 5,
 };
-
-/** The part of the agent's answer the bridge relies on (shared/agent.ts has the whole contract). */
-const AgentAnswer = z.looseObject({
-  text: z.string(),
-  sources: z.array(z.record(z.string(), z.unknown())).default([]),
-  addressed: z.boolean().default(true),
-});
-type AgentAnswer = z.infer<typeof AgentAnswer>;
 
 /** What a chat sees when the agent could not answer; the cause goes to the log only. */
 export const AGENT_FAILURE_NOTICE = 'Sorry, I could not answer just now. Please try again in a moment.';
@@ -75,12 +65,7 @@ export class AgentBridge {
   private readonly considering = new Set<Promise<void>>();
   private readonly stop = new AbortController();
   private readonly options: AgentBridgeOptions;
-  /**
-   * Leaves the asker's device context: the answer is the agent's message, and stamped with the asker's
-   * device the asker's SDK would drop it as its own echo.
-   */
-  private readonly onMessage = (appId: string, message: Message) =>
-    outsideOriginDevice(() => this.consider(appId, message));
+  private readonly onMessage = (appId: string, message: Message) => this.consider(appId, message);
 
   constructor(
     private readonly services: ChatServices,
@@ -214,7 +199,7 @@ export class AgentBridge {
 
   /** The conversation's latest text turns up to the question, oldest first. */
   private async recentTurns(appId: string, agent: Agent, question: Message): Promise<ChatTurn[]> {
-    const rows: MessageRow[] = await this.services.messages.list(
+    const rows: StoredMessage[] = await this.services.messages.list(
       appId,
       {
         conversationIds: [question.conversationId],
@@ -226,7 +211,7 @@ export class AgentBridge {
       this.options.turns,
     );
     return rows.flatMap((row): ChatTurn[] => {
-      const text = (JSON.parse(row.data) as { text?: unknown }).text;
+      const { text } = row.data;
       if (typeof text !== 'string') return [];
       return row.sender === agent.uid
         ? [{ role: 'assistant', content: text }]
@@ -295,7 +280,8 @@ export class AgentBridge {
         },
       },
     };
-    await this.services.messageService.send(app, agent.uid, request);
+    // The agent is the origin, from no device: every session of the asker receives the answer.
+    await this.services.messageService.send(app, agent.uid, request, { uid: agent.uid });
   }
 }
 

@@ -1,13 +1,12 @@
 import type { Hono } from 'hono';
-import type { ClientProtocol } from '../client-protocol.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { ChatEnv } from '../http/context.js';
 import type { Logger } from '../log.js';
 import type { ChatServices } from '../services/registry.js';
 import { AgentBridge, type AgentBridgeOptions } from './bridge.js';
 import { dashboardPage } from './dashboard-page.js';
 import { AgentRegistry } from './registry.js';
-import { takeoverClientRoutes } from './client-routes.js';
-import { dashboardApiRoutes } from './routes.js';
+import { agentRoutes } from './routes.js';
 import { AgentTakeovers } from './takeovers.js';
 
 export { AGENT_FAILURE_NOTICE, DEFAULT_BRIDGE_OPTIONS, type AgentBridgeOptions } from './bridge.js';
@@ -15,18 +14,21 @@ export { AgentRegistration, AgentRegistry, type Agent } from './registry.js';
 export { AgentTakeovers, type Takeover } from './takeovers.js';
 
 /**
- * The AI-agent feature: the registry, take-overs by operators, the dashboard (page and API), the
- * operator's take-over calls on the client API, and the bridge to deployments.
+ * The AI-agent feature: the registry, take-overs by operators, the dashboard (page and API) and the
+ * bridge to deployments.
  */
 export class AgentFeature {
   readonly registry: AgentRegistry;
   readonly takeovers: AgentTakeovers;
   readonly bridge: AgentBridge;
-  readonly routes: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
+  /** `/v3/ai-agents…` and `/v3/client-settings`, mounted in the chat service's one `/v3` tree. */
+  readonly routes: Hono<ChatEnv>;
+  /** The dashboard page, beside `/v3`. */
+  readonly pages: ReadonlyArray<(app: Hono<ChatEnv>) => void> = [dashboardPage];
 
   constructor(
     private readonly services: ChatServices,
-    client: ClientProtocol,
+    clientSettings: ClientSettingsRepository,
     logger: Logger,
     options: Partial<AgentBridgeOptions> = {},
   ) {
@@ -34,11 +36,7 @@ export class AgentFeature {
     this.takeovers = new AgentTakeovers(services.store.db);
     this.bridge = new AgentBridge(services, this.registry, this.takeovers, logger, options);
     this.bridge.attach(services.events);
-    this.routes = [
-      dashboardApiRoutes(services.apps, this.registry, this.takeovers, client.clientSettings),
-      dashboardPage,
-    ];
-    client.clientApi.route('/', takeoverClientRoutes(services, this.registry, this.takeovers));
+    this.routes = agentRoutes(services.groups, this.registry, this.takeovers, clientSettings);
   }
 
   close(): Promise<void> {

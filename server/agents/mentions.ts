@@ -1,15 +1,11 @@
+import { mentionPattern } from '../../shared/mentions.js';
 import type { Agent } from './registry.js';
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** The ways a message names an agent: `@<uid>`, `@<display name>`, CometChat's `<@uid:…>`, or `@agent`. */
-function mentionPattern(agent: Agent): RegExp {
-  const names = [agent.uid, agent.name, 'agent'].map(escape).join('|');
-  return new RegExp(`<@uid:${escape(agent.uid)}>|(?<![\\w@.])@(?:${names})(?![\\w-])`, 'giu');
-}
+const agentMention = (agent: Agent): RegExp => mentionPattern([agent.uid], [agent.uid, agent.name, 'agent']);
 
 export function mentions(agent: Agent, text: string): boolean {
-  return mentionPattern(agent).test(text);
+  return agentMention(agent).test(text);
 }
 
 /**
@@ -17,5 +13,5 @@ export function mentions(agent: Agent, text: string): boolean {
  * answers to whatever it is called in this app, so its own mention check and question parsing work.
  */
 export function withPlainMention(agent: Agent, text: string): string {
-  return text.replace(mentionPattern(agent), '@agent');
+  return text.replace(agentMention(agent), '@agent');
 }

@@ -1,90 +1,114 @@
 import { Hono } from 'hono';
-import type { ClientSettingsRepository } from '../client-api/client-settings.js';
-import { ClientSettingsChanges } from '../client-api/client-settings.js';
-import type { ChatEnv } from '../http/context.js';
-import { badRequest } from '../errors.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
+import { ClientSettingsChanges } from '../repositories/client-settings.js';
+import { ChatError, badRequest, notAMember } from '../errors.js';
+import { actingUid, only } from '../http/actor.js';
+import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody } from '../http/request.js';
-import { requireFullAccess } from '../http/tenancy.js';
-import type { AppRepository } from '../repositories/apps.js';
+import type { GroupRepository } from '../repositories/groups.js';
 import { AgentChanges, AgentRegistration, type AgentRegistry } from './registry.js';
 import { ConversationId, type AgentTakeovers } from './takeovers.js';
 
 /** The `conversationId` path parameter, checked and lower-cased. */
-export function conversationIdParam(value: string | undefined): string {
+function conversationIdParam(value: string | undefined): string {
   const parsed = ConversationId.safeParse(value);
   if (!parsed.success) throw badRequest('conversationId', parsed.error.issues[0]?.message ?? 'invalid');
   return parsed.data;
 }
 
+const takeoverRefused = (message: string, details: Record<string, unknown>): ChatError =>
+  new ChatError(403, 'ERR_TAKEOVER_NOT_ALLOWED', message, details);
+
 /**
- * The dashboard's operations as an API, with an app's fullAccess key: AI agents
- * (`/v3/ai-agents`), the conversations taken over from them
- * (`/v3/ai-agents/{agentId}/conversations/{conversationId}/takeover`) and the app's client
- * settings (`/v3/client-settings`).
+ * The dashboard's operations as an API: AI agents (`/v3/ai-agents`) and the app's client settings
+ * (`/v3/client-settings`) with a fullAccess key, and the conversations taken over from agents
+ * (`/v3/ai-agents/{agentId}/conversations/{conversationId}/takeover`): by the app for any
+ * conversation, by a logged-in operator (the desktop app's Chats, which has no fullAccess key) for
+ * the group conversations where they are an admin or moderator.
  */
-export function dashboardApiRoutes(
-  apps: AppRepository,
+export function agentRoutes(
+  groups: GroupRepository,
   agents: AgentRegistry,
   takeovers: AgentTakeovers,
   clientSettings: ClientSettingsRepository,
-): (app: Hono<ChatEnv>) => void {
+): Hono<ChatEnv> {
   const routes = new Hono<ChatEnv>();
-  // Scoped to these paths: mounted beside the server API, a bare `use` would run for all of `/v3`.
-  const fullAccess = requireFullAccess(apps);
-  for (const path of ['/ai-agents', '/ai-agents/*', '/client-settings']) routes.use(path, fullAccess);
+  const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
+  const serverOnly = only('server');
 
-  routes.get('/ai-agents', async (c) => c.json({ data: await agents.list(c.get('app').appId) }));
-  routes.post('/ai-agents', async (c) => {
+  routes.get('/ai-agents', serverOnly, async (c) => c.json({ data: await agents.list(appIdOf(c)) }));
+  routes.post('/ai-agents', serverOnly, async (c) => {
     const registration = await jsonBody(c, AgentRegistration);
-    return c.json({ data: await agents.register(c.get('app').appId, registration) });
+    return c.json({ data: await agents.register(appIdOf(c), registration) });
   });
-  routes.get('/ai-agents/:agentId', async (c) =>
-    c.json({ data: await agents.get(c.get('app').appId, c.req.param('agentId')) }),
+  routes.get('/ai-agents/:agentId', serverOnly, async (c) =>
+    c.json({ data: await agents.get(appIdOf(c), c.req.param('agentId')) }),
   );
-  routes.put('/ai-agents/:agentId', async (c) => {
+  routes.put('/ai-agents/:agentId', serverOnly, async (c) => {
     const changes = await jsonBody(c, AgentChanges);
-    return c.json({ data: await agents.update(c.get('app').appId, c.req.param('agentId'), changes) });
+    return c.json({ data: await agents.update(appIdOf(c), c.req.param('agentId'), changes) });
   });
-  routes.delete('/ai-agents/:agentId', async (c) => {
-    await agents.remove(c.get('app').appId, c.req.param('agentId'));
+  routes.delete('/ai-agents/:agentId', serverOnly, async (c) => {
+    await agents.remove(appIdOf(c), c.req.param('agentId'));
     return c.json({
       data: { success: true, message: `The agent ${c.req.param('agentId')} is unregistered.` },
     });
   });
 
-  routes.get('/ai-agents/:agentId/takeovers', async (c) => {
-    const { appId } = c.get('app');
-    const agent = await agents.get(appId, c.req.param('agentId'));
-    return c.json({ data: await takeovers.list(appId, agent.uid) });
+  routes.get('/ai-agents/:agentId/takeovers', serverOnly, async (c) => {
+    const agent = await agents.get(appIdOf(c), c.req.param('agentId'));
+    return c.json({ data: await takeovers.list(appIdOf(c), agent.uid) });
   });
+
+  /** The agent and conversation a take-over call names, once the caller may steer the agent there. */
+  const target = async (c: ChatContext) => {
+    const { app, kind } = c.get('actor');
+    const agent = await agents.get(app.appId, c.req.param('agentId') ?? '');
+    const conversationId = conversationIdParam(c.req.param('conversationId'));
+    if (kind === 'server') return { agentUid: agent.uid, conversationId, operator: undefined };
+    const uid = actingUid(c);
+    if (!conversationId.startsWith('group_')) {
+      throw takeoverRefused(
+        'Only group conversations can be taken over with an auth token; use the server API for others.',
+        { conversationId },
+      );
+    }
+    const guid = conversationId.slice('group_'.length);
+    const member = await groups.member(app.appId, guid, uid);
+    if (member === undefined) throw notAMember(uid, guid);
+    if (member.scope === 'participant') {
+      throw takeoverRefused(
+        `Only admins and moderators of the group ${guid} can take it over from the agent.`,
+        {
+          guid,
+          uid,
+        },
+      );
+    }
+    return { agentUid: agent.uid, conversationId, operator: uid };
+  };
+
   const takeoverRoute = '/ai-agents/:agentId/conversations/:conversationId/takeover';
   routes.get(takeoverRoute, async (c) => {
-    const { appId } = c.get('app');
-    const agent = await agents.get(appId, c.req.param('agentId'));
-    return c.json({
-      data: await takeovers.get(appId, agent.uid, conversationIdParam(c.req.param('conversationId'))),
-    });
+    const { agentUid, conversationId } = await target(c);
+    return c.json({ data: await takeovers.get(appIdOf(c), agentUid, conversationId) });
   });
   routes.put(takeoverRoute, async (c) => {
-    const { appId } = c.get('app');
-    const agent = await agents.get(appId, c.req.param('agentId'));
-    const conversationId = conversationIdParam(c.req.param('conversationId'));
-    return c.json({ data: await takeovers.takeOver(appId, agent.uid, conversationId, undefined) });
+    const { agentUid, conversationId, operator } = await target(c);
+    return c.json({ data: await takeovers.takeOver(appIdOf(c), agentUid, conversationId, operator) });
   });
   routes.delete(takeoverRoute, async (c) => {
-    const { appId } = c.get('app');
-    const agent = await agents.get(appId, c.req.param('agentId'));
-    const conversationId = conversationIdParam(c.req.param('conversationId'));
-    return c.json({ data: await takeovers.giveBack(appId, agent.uid, conversationId) });
+    const { agentUid, conversationId } = await target(c);
+    return c.json({ data: await takeovers.giveBack(appIdOf(c), agentUid, conversationId) });
   });
 
-  routes.get('/client-settings', async (c) => c.json({ data: await clientSettings.get(c.get('app').appId) }));
-  routes.patch('/client-settings', async (c) => {
+  routes.get('/client-settings', serverOnly, async (c) =>
+    c.json({ data: await clientSettings.get(appIdOf(c)) }),
+  );
+  routes.patch('/client-settings', serverOnly, async (c) => {
     const changes = await jsonBody(c, ClientSettingsChanges);
-    return c.json({ data: await clientSettings.update(c.get('app').appId, changes) });
+    return c.json({ data: await clientSettings.update(appIdOf(c), changes) });
   });
 
-  return (app) => {
-    app.route('/v3', routes);
-  };
+  return routes;
 }

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { APP_ORIGIN } from '../events.js';
 import type { ChatServer } from '../server.js';
 import type { DemoConfig } from './page.js';
 
@@ -47,7 +48,13 @@ export async function seedDemo(server: ChatServer, generateUrl: string): Promise
   const participants = [...DEMO_USERS.map((user) => user.uid), DEMO_AGENT.uid];
   const admins = [DEMO_OPERATOR.uid];
   if ((await groups.find(app.appId, DEMO_GROUP.guid)) === undefined) {
-    await groupService.create(app, { ...DEMO_GROUP, type: 'public' }, undefined, { participants, admins });
+    await groupService.create(
+      app,
+      { ...DEMO_GROUP, type: 'public' },
+      undefined,
+      { participants, admins },
+      APP_ORIGIN,
+    );
   } else {
     const absent = async (uids: string[]) => {
       const found = await Promise.all(uids.map((uid) => groups.member(app.appId, DEMO_GROUP.guid, uid)));
@@ -55,7 +62,7 @@ export async function seedDemo(server: ChatServer, generateUrl: string): Promise
     };
     const missing = { participants: await absent(participants), admins: await absent(admins) };
     if (missing.participants.length + missing.admins.length > 0)
-      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, missing);
+      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, missing, APP_ORIGIN);
   }
   return {
     appId: app.appId,

@@ -1,20 +1,6 @@
-import { z } from 'zod';
 import type { FormElement, InteractiveFormData } from '../../shared/interactive.js';
 import { isFilledValue, type FormValues } from '../../shared/interactive-values.js';
-import { InteractionsRequest } from '../../shared/message.js';
 import { badRequest } from '../errors.js';
-
-/**
- * `PATCH /messages/{id}/interacted`: the SDK's `interactions`, plus Parley's `formData`, the values
- * a form's apiAction sends (the server performs the action; see submissions.ts).
- */
-export const InteractedRequest = InteractionsRequest.extend({
-  formData: z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]), {
-      error: 'formData maps element ids to values',
-    })
-    .optional(),
-});
 
 function checkValue(field: FormElement, value: string | string[]): void {
   const path = `formData.${field.elementId}`;

@@ -1,6 +1,7 @@
 import type { FormValues } from '../../shared/interactive-values.js';
 import type { Interaction } from '../../shared/message.js';
-import type { ClientSettingsRepository } from '../client-api/client-settings.js';
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
+import type { EventOrigin } from '../events.js';
 import type { Logger } from '../log.js';
 import type { App } from '../repositories/apps.js';
 import type { ChatServices } from '../services/registry.js';
@@ -62,16 +63,19 @@ export class FormSubmissions {
     uid: string,
     elementIds: ReadonlyArray<string>,
     formData: FormValues | undefined,
+    origin: EventOrigin,
   ): Promise<FormOutcome> {
     const actionOrigins = new Set([
       ...this.options.selfOrigins(),
       ...(await this.clientSettings.get(app.appId)).apiActionOrigins,
     ]);
-    const { apiAction, ...recorded } = await this.services.messageService.interact(app, messageId, uid, {
-      elementIds,
-      formData,
-      actionOrigins,
-    });
+    const { apiAction, ...recorded } = await this.services.messageService.interact(
+      app,
+      messageId,
+      uid,
+      { elementIds, formData, actionOrigins },
+      origin,
+    );
     if (apiAction === undefined) return recorded;
     const result = await performApiAction(apiAction.action, formData ?? {}, {
       timeoutMs: this.options.actionTimeoutMs ?? 10_000,

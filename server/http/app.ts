@@ -1,28 +1,29 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { refusalOf, requestLines } from '../../shared/server-kit/index.js';
 import { ChatError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { notificationDeliveryRoutes } from '../notifications/index.js';
 import { conversationRoutes } from '../routes/conversations.js';
+import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
-import { notificationDeliveryRoutes } from '../notifications/index.js';
 import { notificationRoutes } from '../routes/notifications.js';
+import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
-import type { ChatServices } from '../services/registry.js';
+import { apiNotFound, resolveActor } from './actor.js';
 import type { ChatEnv } from './context.js';
 import { rateLimit, type RateLimits } from './rate-limit.js';
-import { requireFullAccess } from './tenancy.js';
 
 export interface HttpOptions {
   logger: Logger;
   rateLimits: RateLimits | false;
-  /** Routes the SDK's and the widget's calls (an `authToken`, an authOnly login) to the client API. */
-  clientRequests?: MiddlewareHandler<ChatEnv>;
-  /** Pages and APIs beside `/v3`: the dashboard, the demo, the agents API. */
-  extraRoutes?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
+  /** More `/v3` resources (the AI agents'), behind the same authentication, limits and presenter. */
+  routes?: ReadonlyArray<Hono<ChatEnv>>;
+  /** Pages beside `/v3`: the dashboard, the demo. */
+  pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
 
 /** CometChat's error envelope for a refusal; anything unexpected is logged and answered as a 500. */
@@ -48,12 +49,7 @@ export function errorResponse(error: Error, c: Context, logger: Logger): Respons
 }
 
 export function notFoundResponse(c: Context): Response {
-  return c.json(
-    new ChatError(404, 'ERR_API_NOT_FOUND', `No API ${c.req.method} ${c.req.path}.`, {
-      method: c.req.method,
-    }).toEnvelope(),
-    404,
-  );
+  return c.json(apiNotFound(c.req.method, c.req.path).toEnvelope(), 404);
 }
 
 /** The headers CometChat's SDK sends (protocol §2.1), so browsers let its cross-origin calls through. */
@@ -74,15 +70,20 @@ const CLIENT_HEADERS = [
 /** Requests larger than this are refused before they are read: a message is at most 65 KB. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/** The chat service's HTTP surface: the server REST API under `/v3`, plus a health check. */
-export function createHttpApp(services: ChatServices, options: HttpOptions): Hono<ChatEnv> {
+/**
+ * The chat service's HTTP surface: one route tree under `/v3` for the server API and the client
+ * API (one body limit, one authentication resolving the actor and presenting client answers, one
+ * rate limit), pages beside it, and a health check.
+ */
+export function createHttpApp(deps: RouteDeps, options: HttpOptions): Hono<ChatEnv> {
+  const { services } = deps;
   const { logger } = options;
   const app = new Hono<ChatEnv>();
 
   app.onError((error, c) => errorResponse(error, c, logger));
   app.notFound((c) => notFoundResponse(c));
 
-  app.use(requestLines<ChatEnv>(logger, (c) => ({ appId: c.get('app')?.appId })));
+  app.use(requestLines<ChatEnv>(logger, (c) => ({ appId: c.get('actor')?.app.appId })));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   // Any page may embed the SDK or the widget; credentials travel in headers, never in cookies.
@@ -90,8 +91,7 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
   // route runs, which makes every response a full web Response (~60 µs of CPU per request).
   const allowBrowsers = cors({ origin: '*', allowHeaders: CLIENT_HEADERS, maxAge: 600 });
   app.use('/v3/*', (c, next) => (c.req.header('origin') === undefined ? next() : allowBrowsers(c, next)));
-  if (options.clientRequests !== undefined) app.use('/v3/*', options.clientRequests);
-  for (const addRoutes of options.extraRoutes ?? []) addRoutes(app);
+  for (const addPage of options.pages ?? []) addPage(app);
 
   const v3 = new Hono<ChatEnv>();
   const limitStreamedBody = bodyLimit({
@@ -111,18 +111,20 @@ export function createHttpApp(services: ChatServices, options: HttpOptions): Hon
     }
     return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitStreamedBody(c, next);
   });
-  v3.use(requireFullAccess(services.apps));
+  v3.use(resolveActor(services.apps, services.authTokens, services.users));
   if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits));
   for (const routes of [
-    userRoutes(services),
-    groupRoutes(services),
-    messageRoutes(services),
-    conversationRoutes(services),
+    sessionRoutes(deps),
+    userRoutes(deps),
+    groupRoutes(deps),
+    messageRoutes(deps),
+    conversationRoutes(deps),
     notificationRoutes(services),
+    notificationDeliveryRoutes(services),
+    ...(options.routes ?? []),
   ]) {
     v3.route('/', routes);
   }
-  v3.route('/', notificationDeliveryRoutes(services));
   app.route('/v3', v3);
   return app;
 }

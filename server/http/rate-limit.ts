@@ -24,7 +24,7 @@ export function rateLimit(limits: RateLimits): MiddlewareHandler<ChatEnv> {
   const standard = perMinuteInMemory(limits.standardPerMinute, 'standard');
   return limitRequests<ChatEnv>({
     limitFor: (c) => (isCoreOperation(c.req.method, c.req.path) ? core : standard),
-    keyOf: (c) => c.get('app').appId,
+    keyOf: (c) => c.get('actor').app.appId,
     refusal: ({ limit, retryAfter }) =>
       new ChatError(
         429,

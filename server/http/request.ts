@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { parseWith, readJson } from '../../shared/server-kit/index.js';
 import { badRequest } from '../errors.js';
 import { EntityId } from '../validation.js';
-import type { ChatContext } from './context.js';
 
 /** What reading a request needs; the server API and the client API contexts both have it. */
 interface WithRequest {
@@ -32,19 +31,4 @@ export function pathId(c: WithRequest, name: string): string {
   const parsed = EntityId.safeParse(c.req.param(name));
   if (!parsed.success) throw badRequest(name, parsed.error.issues[0]?.message ?? 'invalid');
   return parsed.data;
-}
-
-/** The `onBehalfOf` header: the UID the server acts for, lower-cased. */
-export function onBehalfOf(c: ChatContext): string | undefined {
-  const value = c.req.header('onBehalfOf');
-  if (value === undefined || value === '') return undefined;
-  const parsed = EntityId.safeParse(value);
-  if (!parsed.success) throw badRequest('onBehalfOf', parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
-}
-
-export function requiredOnBehalfOf(c: ChatContext): string {
-  const uid = onBehalfOf(c);
-  if (uid === undefined) throw badRequest('onBehalfOf', 'the onBehalfOf header (a UID) is required');
-  return uid;
 }

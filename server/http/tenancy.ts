@@ -1,7 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
 import { ChatError } from '../errors.js';
 import type { App, AppRepository } from '../repositories/apps.js';
-import type { ChatEnv } from './context.js';
 
 /** `<appId>.api-<region>.<domain>` (server API) or `<appId>.apiclient-<region>.<domain>` (client API). */
 const HOST_PATTERN = /^([a-z0-9_-]+)\.api(?:client)?-[a-z0-9]+\./i;
@@ -35,32 +33,4 @@ export async function resolveApp(
     'AUTH_ERR_EMPTY_APPID',
     'Name the app with the appId header or the <appId>.api-<region> host.',
   );
-}
-
-/** Server REST API access: the app's key with `fullAccess` scope in the `apikey` header. */
-export function requireFullAccess(apps: AppRepository): MiddlewareHandler<ChatEnv> {
-  return async (c, next) => {
-    const app = await resolveApp(apps, c.req.header('host'), c.req.header('appId'));
-    const apiKey = c.req.header('apikey');
-    if (apiKey === undefined || apiKey === '') {
-      throw new ChatError(401, 'AUTH_ERR_EMPTY_APIKEY', 'The apikey header is missing.');
-    }
-    const scope = await apps.keyScope(app.appId, apiKey);
-    if (scope === undefined) {
-      throw new ChatError(
-        401,
-        'AUTH_ERR_APIKEY_NOT_FOUND',
-        `The apikey is not a key of the app ${app.appId}.`,
-      );
-    }
-    if (scope !== 'fullAccess') {
-      throw new ChatError(
-        403,
-        'AUTH_ERR_NO_ACCESS',
-        'This API needs a key with fullAccess scope; the given key is authOnly.',
-      );
-    }
-    c.set('app', app);
-    await next();
-  };
 }

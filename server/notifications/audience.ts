@@ -1,4 +1,5 @@
-import { UserNotificationPreferences } from '../../shared/notification-settings.js';
+import type { UserNotificationPreferences } from '../../shared/notification-settings.js';
+import type { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { chunks } from './chunks.js';
 import type { Recipient } from './decide.js';
 import type { NotificationDb } from './tables.js';
@@ -23,6 +24,7 @@ export class Audience {
   constructor(
     private readonly db: NotificationDb,
     private readonly userState: NotificationUserState,
+    private readonly settings: NotificationSettingsRepository,
   ) {}
 
   async uidsOf(event: NotificationEvent): Promise<string[]> {
@@ -43,22 +45,15 @@ export class Audience {
     return [...new Set(uids)].filter((uid) => uid !== actor);
   }
 
-  /** Saved preferences of those of `uids` who have any; rows that no longer parse count as none. */
+  /** Saved preferences of those of `uids` who have any, a statement per chunk of them. */
   async preferences(
     appId: string,
     uids: readonly string[],
   ): Promise<Map<string, UserNotificationPreferences>> {
     const found = new Map<string, UserNotificationPreferences>();
     for (const part of chunks(uids)) {
-      const rows = await this.db
-        .selectFrom('notification_preferences')
-        .select(['uid', 'preferences'])
-        .where('app_id', '=', appId)
-        .where('uid', 'in', part)
-        .execute();
-      for (const row of rows) {
-        const parsed = UserNotificationPreferences.safeParse(JSON.parse(row.preferences));
-        if (parsed.success) found.set(row.uid, parsed.data);
+      for (const [uid, preferences] of await this.settings.savedPreferences(appId, part)) {
+        found.set(uid, preferences);
       }
     }
     return found;

@@ -32,7 +32,7 @@ export function notificationDataOf(services: ChatServices): NotificationData {
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,
-      audience: new Audience(db, userState),
+      audience: new Audience(db, userState, services.notifications),
     };
     byStore.set(services.store, data);
   }

@@ -1,3 +1,4 @@
+import { ALL_MENTION, USER_MENTION } from '../../shared/mentions.js';
 import type { EntityRef, Message, UserEntity } from '../../shared/message.js';
 import {
   PrivacyTemplateSetting,
@@ -39,12 +40,10 @@ export function usesPrivacyTemplates(
 /** Display names of users, for writing `<@uid:…>` mentions as `@Name`. */
 export type NameBook = ReadonlyMap<string, string>;
 
-const MENTION = /<@uid:([A-Za-z0-9_-]{1,100})>/g;
-
 function readableText(text: string, names: NameBook): string {
   return text
-    .replace(MENTION, (_, uid: string) => `@${names.get(uid.toLowerCase()) ?? uid}`)
-    .replaceAll('<@all:all>', '@all');
+    .replace(USER_MENTION, (_, uid: string) => `@${names.get(uid.toLowerCase()) ?? uid}`)
+    .replaceAll(ALL_MENTION, '@all');
 }
 
 function entityOf(ref: EntityRef | undefined): Record<string, unknown> | undefined {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { badRequest } from '../errors.js';
+import { only } from '../http/actor.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, queryOf } from '../http/request.js';
 import type { ChatServices } from '../services/registry.js';
@@ -25,7 +26,8 @@ const asSeconds = (webhook: WebhookView) => ({ ...webhook, updatedAt: Math.floor
 export function notificationDeliveryRoutes(services: ChatServices): Hono<ChatEnv> {
   const { webhooks, logs, userState } = notificationDataOf(services);
   const routes = new Hono<ChatEnv>();
-  const appOf = (c: ChatContext): string => c.get('app').appId;
+  routes.use('/notifications/v1/*', only('server'));
+  const appOf = (c: ChatContext): string => c.get('actor').app.appId;
 
   routes.get('/notifications/v1/webhooks', async (c) =>
     c.json({ data: (await webhooks.list(appOf(c))).map(asSeconds) }),

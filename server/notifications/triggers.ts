@@ -1,3 +1,4 @@
+import { ALL_MENTION, USER_MENTION } from '../../shared/mentions.js';
 import type { Message, UserEntity } from '../../shared/message.js';
 
 /**
@@ -71,9 +72,6 @@ export interface NotificationEvent {
   /** Unique per event for its message, so a second edit or reaction is a new notification. */
   occurrence: string;
 }
-
-const USER_MENTION = /<@uid:([A-Za-z0-9_-]{1,100})>/g;
-const ALL_MENTION = '<@all:all>';
 
 function textOf(message: Message): string {
   return typeof message.data.text === 'string' ? message.data.text : '';

@@ -1,10 +1,9 @@
 import type { Message } from '../../shared/message.js';
-import type { ChatEventMap, ChatEvents } from '../events.js';
+import type { ChatEventMap, ChatEvents, EventOrigin } from '../events.js';
 import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
 import type { FanOut } from './fan-out.js';
-import { currentOriginDevice } from './origin-device.js';
 
 /** A user an action message is about (kicked, banned, left) still hears about it. */
 function actionSubject(message: Message): string | undefined {
@@ -15,7 +14,8 @@ function actionSubject(message: Message): string | undefined {
 /**
  * Turns what the chat store committed into realtime frames: every stored message to every socket of
  * its sender and recipients (all members for groups), and `interaction_completed` once a form's goal
- * is met. Frames of one conversation leave in the order the messages were stored. Sessions that
+ * is met. Frames carry the device of the event's origin, so the session that caused them drops its
+ * echo. Frames of one conversation leave in the order the messages were stored. Sessions that
  * ended lose their sockets.
  */
 export function publishChatEvents(
@@ -38,9 +38,7 @@ export function publishChatEvents(
     });
   };
 
-  const onMessage = (appId: string, message: Message): void => {
-    // Read now: the request's context is gone once the queue runs this later.
-    const deviceId = currentOriginDevice();
+  const onMessage = (appId: string, message: Message, { deviceId }: EventOrigin): void => {
     inOrder(`${appId} ${message.conversationId}`, async () => {
       const recipients =
         message.receiverType === 'user'
@@ -60,9 +58,8 @@ export function publishChatEvents(
     });
   };
 
-  const onInteractionEvent = (appId: string, event: ChatEventMap['interaction'][1]): void => {
+  const onInteractionEvent = (...[appId, event, { deviceId }]: ChatEventMap['interaction']): void => {
     if (!event.goalCompleted) return;
-    const deviceId = currentOriginDevice();
     void (async () => {
       const row = await services.messages.find(appId, Number(event.messageId));
       const user = await services.users.find(appId, event.uid);

@@ -1,5 +1,6 @@
 import type { EndedSessions } from '../events.js';
-import { encodeFrame, type RealtimeFrame } from './frames.js';
+import type { RealtimeFrame } from '../../shared/realtime.js';
+import { encodeFrame } from './frames.js';
 
 /** One authenticated socket, as the fan-out sees it. */
 export interface Subscriber {

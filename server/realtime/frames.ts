@@ -1,19 +1,5 @@
+import type { RealtimeFrame } from '../../shared/realtime.js';
 import { PRIVATE_METADATA_KEY, presentTo } from '../services/private-metadata.js';
-
-/**
- * Frames of the realtime channel (protocol §3): one JSON object per text frame, in CometChat's
- * envelope. `deviceId` names the SDK session that caused the event, so that session drops its echo.
- */
-export interface RealtimeFrame {
-  appId?: string;
-  type: string;
-  receiver?: string;
-  receiverType?: 'user' | 'group';
-  sender?: string;
-  messageSender?: string;
-  deviceId?: string;
-  body: unknown;
-}
 
 /**
  * A frame as its text: every frame kind leaves through here. Frames reach several sockets, so no
@@ -27,13 +13,6 @@ export function encodeFrame(frame: RealtimeFrame): string {
 
 export const AUTH_OK = JSON.stringify({ type: 'auth', body: { code: '200', status: 'OK' } });
 export const PONG = JSON.stringify({ action: 'pong' });
-
-/** The SDK's `endTyping` with a plain object says `chat`/`groupchat` (pitfall 9). */
-export function normaliseReceiverType(value: unknown): 'user' | 'group' | undefined {
-  if (value === 'user' || value === 'chat') return 'user';
-  if (value === 'group' || value === 'groupchat') return 'group';
-  return undefined;
-}
 
 /** Frames one socket has sent in the current second. */
 export interface FrameBudget {

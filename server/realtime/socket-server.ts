@@ -1,39 +1,56 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { zodErrorToEnvelope } from '../../shared/errors.js';
 import type { UserEntity } from '../../shared/message.js';
+import {
+  AuthFrame,
+  PingFrame,
+  SOCKET_REQUEST_TYPES,
+  SocketRequest,
+  type FrameError,
+  type PresenceSubscription,
+  type RealtimeFrame,
+} from '../../shared/realtime.js';
 import type { ReadStateRepository } from '../client-api/read-state.js';
 import type { SocketTokens } from '../client-api/socket-token.js';
 import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
 import { SESSION_ENDED, type FanOut, type Subscriber } from './fan-out.js';
-import {
-  AUTH_OK,
-  PONG,
-  encodeFrame,
-  normaliseReceiverType,
-  spendFrame,
-  type FrameBudget,
-  type RealtimeFrame,
-} from './frames.js';
+import { AUTH_OK, PONG, encodeFrame, spendFrame, type FrameBudget } from './frames.js';
 
-/** A frame is a small JSON object; nothing the client sends needs more. */
+/** A frame is a small JSON object; nothing the client sends needs more. Larger ones close the socket (1009). */
 const MAX_FRAME_BYTES = 64 * 1024;
 const AUTH_TIMEOUT_MS = 15_000;
 /** Protocol-level pings find sockets whose peer vanished without closing them. */
 const HEARTBEAT_MS = 30_000;
-/** Typing, receipts and transient frames a socket may send per second; more are dropped. */
+/** Frames other than pings a socket may send per second; more are dropped unanswered. */
 const FRAMES_PER_SECOND = 20;
-
-type PresenceSubscription = 'NONE' | 'ALL_USERS' | 'ROLES' | 'FRIENDS';
 
 interface Connection extends Subscriber {
   user: UserEntity;
-  budget: FrameBudget;
   presence: PresenceSubscription;
   roles: string[];
 }
+
+type TypingRequest = Extract<SocketRequest, { type: 'typing_indicator' | 'transient_message' }>;
+type ReceiptRequest = Extract<SocketRequest, { type: 'receipts' }>;
+
+/** A frame as the socket sent it: a JSON object, told apart by its `type` or its `action`. */
+type Incoming = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Incoming =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The answer to a frame the service cannot take, naming what is wrong. */
+const frameError = (message: string): string =>
+  JSON.stringify({ type: 'error', body: { code: '400', status: 'ERROR', message } } satisfies FrameError);
+
+const AUTH_REFUSED = JSON.stringify({
+  type: 'auth',
+  body: { code: '401', status: 'ERROR', message: 'invalid auth' },
+});
 
 export interface SocketServerDeps {
   services: ChatServices;
@@ -43,16 +60,12 @@ export interface SocketServerDeps {
   logger: Logger;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const asId = (value: unknown): string | undefined =>
-  typeof value === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(value) ? value.toLowerCase() : undefined;
-
 /**
  * The WebSocket of the client protocol on the HTTP server's own port, at `/`: the auth frame with
  * the JWT of `/me`, ping/pong, typing and transient messages relayed, receipts stored and relayed,
  * presence from connections. Messages reach sockets through the fan-out (see chat-events.ts).
+ * Every frame is checked against its schema in shared/realtime.ts: one that is not JSON, or whose
+ * fields are wrong, is answered with an `error` frame naming the field and changes nothing.
  */
 export class SocketServer {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -106,15 +119,21 @@ export class SocketServer {
     socket.on('pong', () => this.alive.add(socket));
     let connection: Connection | undefined;
     let authenticating = false;
+    const budget: FrameBudget = { second: 0, spent: 0 };
     const authTimer = setTimeout(() => {
       if (connection === undefined) socket.close(4000, 'no auth frame');
     }, AUTH_TIMEOUT_MS);
     socket.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) return;
       const frame = this.parse(data);
-      if (frame === undefined) return;
-      if (frame.action === 'ping') {
+      if (typeof frame !== 'string' && PingFrame.safeParse(frame).success) {
         socket.send(PONG);
+        return;
+      }
+      // Bad frames are answered, so they count too: a flood is cut off, not answered.
+      if (!spendFrame(budget, Date.now(), FRAMES_PER_SECOND)) return;
+      if (typeof frame === 'string' || typeof frame.type !== 'string') {
+        socket.send(frameError(typeof frame === 'string' ? frame : 'type: must name the kind of frame'));
         return;
       }
       if (connection === undefined) {
@@ -128,10 +147,16 @@ export class SocketServer {
         });
         return;
       }
-      void this.handle(connection, frame).catch((error: unknown) =>
+      if (!SOCKET_REQUEST_TYPES.has(frame.type)) return;
+      const request = SocketRequest.safeParse(frame);
+      if (!request.success) {
+        socket.send(frameError(zodErrorToEnvelope(request.error).error.message));
+        return;
+      }
+      void this.handle(connection, request.data).catch((error: unknown) =>
         this.deps.logger.warn('socket_frame_failed', {
           appId: connection?.appId,
-          type: typeof frame.type === 'string' ? frame.type.slice(0, 40) : undefined,
+          type: request.data.type,
           error: error instanceof Error ? error.name : 'unknown',
         }),
       );
@@ -146,48 +171,43 @@ export class SocketServer {
     socket.on('error', () => socket.terminate());
   }
 
-  private parse(data: RawData): Record<string, unknown> | undefined {
+  /** The frame as an object, or what is wrong with it. */
+  private parse(data: RawData): Incoming | string {
+    let frame: unknown;
     try {
-      const frame: unknown = JSON.parse(data.toString());
-      return isRecord(frame) ? frame : undefined;
+      frame = JSON.parse(data.toString());
     } catch {
-      return undefined;
+      return 'the frame is not JSON';
     }
+    return isRecord(frame) ? frame : 'the frame is not a JSON object';
   }
 
-  private async authenticate(
-    socket: WebSocket,
-    frame: Record<string, unknown>,
-  ): Promise<Connection | undefined> {
-    const body = isRecord(frame.body) ? frame.body : {};
-    const identity = await this.deps.socketTokens.verify(body.auth);
+  private async authenticate(socket: WebSocket, frame: Incoming): Promise<Connection | undefined> {
+    const parsed = AuthFrame.safeParse(frame);
+    const auth = parsed.success ? parsed.data : undefined;
+    const identity = auth === undefined ? undefined : await this.deps.socketTokens.verify(auth.body.auth);
     const user =
       identity === undefined ? undefined : await this.deps.services.users.find(identity.appId, identity.uid);
     if (
+      auth === undefined ||
       identity === undefined ||
       user === undefined ||
-      (typeof frame.appId === 'string' && frame.appId !== identity.appId)
+      (auth.appId !== undefined && auth.appId !== identity.appId)
     ) {
       // The SDK does not handle a refusal; closing makes it retry with whatever it has.
-      socket.send(
-        JSON.stringify({ type: 'auth', body: { code: '401', status: 'ERROR', message: 'invalid auth' } }),
-      );
+      socket.send(AUTH_REFUSED);
       socket.close(4001, 'invalid auth');
       return undefined;
     }
-    const requested = body.presenceSubscription;
+    const { body } = auth;
     const connection: Connection = {
       appId: identity.appId,
       uid: identity.uid,
       authToken: identity.authToken,
-      deviceId: typeof body.deviceId === 'string' ? body.deviceId.slice(0, 200) : `socket-${Date.now()}`,
+      deviceId: body.deviceId?.slice(0, 200) ?? `socket-${Date.now()}`,
       user: { ...toUserEntity(user), status: 'online' },
-      presence:
-        requested === 'ALL_USERS' || requested === 'ROLES' || requested === 'FRIENDS' ? requested : 'NONE',
-      budget: { second: 0, spent: 0 },
-      roles: Array.isArray(body.roles)
-        ? body.roles.filter((role): role is string => typeof role === 'string')
-        : [],
+      presence: body.presenceSubscription ?? 'NONE',
+      roles: body.roles ?? [],
       send: (text) => {
         if (socket.readyState === socket.OPEN) socket.send(text);
       },
@@ -245,17 +265,8 @@ export class SocketServer {
     }
   }
 
-  private async handle(connection: Connection, frame: Record<string, unknown>): Promise<void> {
-    if (!spendFrame(connection.budget, Date.now(), FRAMES_PER_SECOND)) return undefined;
-    switch (frame.type) {
-      case 'typing_indicator':
-      case 'transient_message':
-        return this.relay(connection, frame);
-      case 'receipts':
-        return this.receipt(connection, frame);
-      default:
-        return undefined;
-    }
+  private async handle(connection: Connection, request: SocketRequest): Promise<void> {
+    return request.type === 'receipts' ? this.receipt(connection, request) : this.relay(connection, request);
   }
 
   /** Who a frame addressed to `receiver` reaches: the other user and oneself, or a group's members. */
@@ -271,26 +282,23 @@ export class SocketServer {
   }
 
   /** Typing indicators and transient messages: passed on, never stored, sender fixed to the socket's user. */
-  private async relay(connection: Connection, frame: Record<string, unknown>): Promise<void> {
-    const receiver = asId(frame.receiver);
-    const receiverType = normaliseReceiverType(frame.receiverType);
-    if (receiver === undefined || receiverType === undefined) return;
-    const body = isRecord(frame.body) ? frame.body : {};
+  private async relay(connection: Connection, request: TypingRequest): Promise<void> {
+    const { receiver, receiverType } = request;
     const relayed: RealtimeFrame = {
       appId: connection.appId,
       receiver,
       receiverType,
       deviceId: connection.deviceId,
-      type: frame.type as string,
+      type: request.type,
       sender: connection.uid,
       body:
-        frame.type === 'typing_indicator'
+        request.type === 'typing_indicator'
           ? {
-              action: body.action === 'ended' ? 'ended' : 'started',
+              action: request.body.action,
               user: connection.user,
-              ...(isRecord(body.metadata) ? { metadata: body.metadata } : {}),
+              ...(request.body.metadata === undefined ? {} : { metadata: request.body.metadata }),
             }
-          : { user: connection.user, data: isRecord(body.data) ? body.data : {} },
+          : { user: connection.user, data: request.body.data },
     };
     this.deps.fanOut.publish(
       connection.appId,
@@ -300,13 +308,8 @@ export class SocketServer {
   }
 
   /** A read or delivery receipt: stored as the reader's pointer, then passed to the message's sender. */
-  private async receipt(connection: Connection, frame: Record<string, unknown>): Promise<void> {
-    const body = isRecord(frame.body) ? frame.body : {};
-    const action = body.action;
-    if (action !== 'read' && action !== 'delivered') return;
-    const messageId =
-      typeof body.messageId === 'string' || typeof body.messageId === 'number' ? String(body.messageId) : '';
-    if (!/^\d{1,15}$/.test(messageId)) return;
+  private async receipt(connection: Connection, request: ReceiptRequest): Promise<void> {
+    const { action, messageId } = request.body;
     const { messages, groups } = this.deps.services;
     const row = await messages.find(connection.appId, Number(messageId));
     if (row === undefined || row.sender === connection.uid) return;

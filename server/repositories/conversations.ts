@@ -1,7 +1,27 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChatDatabase, ConversationTable } from '../db/schema.js';
 
-export type ConversationRow = Selectable<ConversationTable>;
+/** A conversation as the service works with it: who is in it and its latest message. */
+export interface StoredConversation {
+  conversationId: string;
+  conversationType: 'user' | 'group';
+  /** The two users of a one-to-one conversation, in sorted order; none for a group's. */
+  uids: [string, string] | undefined;
+  guid: string | undefined;
+  lastMessageId: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const stored = (row: Selectable<ConversationTable>): StoredConversation => ({
+  conversationId: row.conversation_id,
+  conversationType: row.conversation_type,
+  uids: row.first_uid === null || row.second_uid === null ? undefined : [row.first_uid, row.second_uid],
+  guid: row.guid ?? undefined,
+  lastMessageId: Number(row.last_message_id),
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
 
 /** Conversation rows, maintained by `MessageRepository.insert`; read here per participant. */
 export class ConversationRepository {
@@ -23,28 +43,29 @@ export class ConversationRepository {
     uid: string,
     guids: string[],
     query: { conversationType?: 'user' | 'group' | undefined; page: number; perPage: number },
-  ): Promise<{ conversations: ConversationRow[]; total: number }> {
+  ): Promise<{ conversations: StoredConversation[]; total: number }> {
     let base = this.ofParticipant(appId, uid, guids);
     if (query.conversationType !== undefined)
       base = base.where('conversation_type', '=', query.conversationType);
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
-    const conversations = await base
+    const rows = await base
       .selectAll()
       .orderBy('updated_at', 'desc')
       .orderBy('last_message_id', 'desc')
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute();
-    return { conversations, total: Number(counted?.total ?? 0) };
+    return { conversations: rows.map(stored), total: Number(counted?.total ?? 0) };
   }
 
-  async find(appId: string, conversationId: string): Promise<ConversationRow | undefined> {
-    return this.db
+  async find(appId: string, conversationId: string): Promise<StoredConversation | undefined> {
+    const row = await this.db
       .selectFrom('conversations')
       .selectAll()
       .where('app_id', '=', appId)
       .where('conversation_id', '=', conversationId)
       .executeTakeFirst();
+    return row === undefined ? undefined : stored(row);
   }
 
   /** Messages others sent in each conversation after the last one `uid` has read. */

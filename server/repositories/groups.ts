@@ -5,7 +5,7 @@ import type { GroupType, MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase, GroupMemberTable, GroupTable } from '../db/schema.js';
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
-import { parseJsonColumn } from '../validation.js';
+import { parseJsonColumn } from './json-column.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
@@ -95,17 +95,26 @@ const memberKey = (guid: string, uid: string): string => `${guid} ${uid}`;
 /**
  * Groups, their members and bans, per app. Methods accept a transaction as `db`.
  *
- * Groups, memberships and member counts are cached for the message hot path. Reads inside a
- * transaction bypass the caches (they may see uncommitted rows); every write forgets what it
- * changed, and a caller that writes inside its own transaction calls `forgetMembers` once it has
- * committed, because a read that ran meanwhile may have cached the rows as they were before.
+ * Groups, memberships and member counts are cached for the message hot path where this process
+ * owns the store (see `rowCacheCapacity`). Reads inside a transaction bypass the caches (they may
+ * see uncommitted rows); every write forgets what it changed, and a caller that writes inside its
+ * own transaction calls `forgetMembers` once it has committed, because a read that ran meanwhile
+ * may have cached the rows as they were before.
  */
 export class GroupRepository {
-  readonly #groups = new RowCache<GroupRow>();
-  readonly #members = new RowCache<MemberRow>();
-  readonly #memberCounts = new RowCache<number>();
+  readonly #groups: RowCache<GroupRow>;
+  readonly #members: RowCache<MemberRow>;
+  readonly #memberCounts: RowCache<number>;
 
-  constructor(private readonly db: Db) {}
+  /** `cacheCapacity` per cache: `rowCacheCapacity` of the store's engine. */
+  constructor(
+    private readonly db: Db,
+    cacheCapacity: number,
+  ) {
+    this.#groups = new RowCache(cacheCapacity);
+    this.#members = new RowCache(cacheCapacity);
+    this.#memberCounts = new RowCache(cacheCapacity);
+  }
 
   /** After a transaction that added, re-scoped, banned or removed these members has ended. */
   forgetMembers(appId: string, guid: string, uids: Iterable<string>): void {

@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3';
-import type { Compilable, Insertable, Kysely } from 'kysely';
+import type { Compilable, Insertable, Kysely, Selectable } from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
-import type { ChatDatabase, ConversationTable } from '../db/schema.js';
-import type { MessageRow } from './messages.js';
+import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
+import type { StoredMessage } from './messages.js';
 
 type Db = Kysely<ChatDatabase>;
 
@@ -22,10 +22,12 @@ export interface MessageDraft {
 
 /** Stores sent messages: each call's drafts in one transaction with their conversation rows. */
 export interface MessageWriter {
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<MessageRow[]>;
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]>;
 }
 
-function messageValues(appId: string, draft: MessageDraft): Omit<MessageRow, 'id'> {
+type MessageValues = Omit<Selectable<MessageTable>, 'id'>;
+
+function messageValues(appId: string, draft: MessageDraft): MessageValues {
   return {
     app_id: appId,
     conversation_id: draft.conversationId,
@@ -45,6 +47,14 @@ function messageValues(appId: string, draft: MessageDraft): Omit<MessageRow, 'id
     deleted_by: null,
   };
 }
+
+/** The message as stored, from the values just written: its draft's objects need no parsing back. */
+const storedMessage = (values: MessageValues, id: number, draft: MessageDraft): StoredMessage => ({
+  ...values,
+  id,
+  data: draft.data,
+  tags: draft.tags,
+});
 
 /** The conversation row a message makes current: one-to-one rows name both UIDs in sorted order. */
 function conversationValues(
@@ -68,7 +78,7 @@ function conversationValues(
 }
 
 /** The statement that stores a message: one for both engines. */
-function insertMessageQuery(db: Db, values: Omit<MessageRow, 'id'>) {
+function insertMessageQuery(db: Db, values: MessageValues) {
   return db.insertInto('messages').values(values).returning('id');
 }
 
@@ -86,21 +96,21 @@ function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) 
 }
 
 /** One message and its conversation upsert through Kysely, inside the caller's transaction. */
-export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<MessageRow> {
+export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<StoredMessage> {
   const values = messageValues(appId, draft);
   const { id } = await insertMessageQuery(db, values).executeTakeFirstOrThrow();
   const messageId = Number(id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
-  return { ...values, id: messageId };
+  return storedMessage(values, messageId, draft);
 }
 
 /** PostgreSQL (and any engine without a faster path): one Kysely transaction per call. */
 export class KyselyMessageWriter implements MessageWriter {
   constructor(private readonly db: Db) {}
 
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<MessageRow[]> {
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]> {
     return this.db.transaction().execute(async (trx) => {
-      const rows: MessageRow[] = [];
+      const rows: StoredMessage[] = [];
       for (const draft of drafts) rows.push(await insertMessage(trx, appId, draft));
       return rows;
     });
@@ -132,14 +142,14 @@ function prepareByName<Row extends object>(
 }
 
 interface Statements {
-  insertMessage: PreparedStatement<Omit<MessageRow, 'id'>>;
+  insertMessage: PreparedStatement<MessageValues>;
   upsertConversation: PreparedStatement<Insertable<ConversationTable>>;
 }
 
 interface PendingWrite {
   appId: string;
   drafts: ReadonlyArray<MessageDraft>;
-  resolve(rows: MessageRow[]): void;
+  resolve(rows: StoredMessage[]): void;
   reject(error: unknown): void;
 }
 
@@ -158,7 +168,7 @@ export class SqliteMessageWriter implements MessageWriter {
     private readonly connection: SqliteConnection,
   ) {}
 
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<MessageRow[]> {
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]> {
     return new Promise((resolve, reject) => {
       if (this.#pending.push({ appId, drafts, resolve, reject }) === 1)
         setImmediate(() => void this.#flush());
@@ -176,9 +186,9 @@ export class SqliteMessageWriter implements MessageWriter {
   }
 
   #write(database: SQLite.Database, batch: PendingWrite[]): void {
-    const store = (write: PendingWrite): MessageRow[] =>
+    const store = (write: PendingWrite): StoredMessage[] =>
       write.drafts.map((draft) => this.#insert(database, write.appId, draft));
-    let stored: MessageRow[][];
+    let stored: StoredMessage[][];
     try {
       stored = database.transaction(() => batch.map(store))();
     } catch {
@@ -194,7 +204,7 @@ export class SqliteMessageWriter implements MessageWriter {
     batch.forEach((write, index) => write.resolve(stored[index] ?? []));
   }
 
-  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): MessageRow {
+  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): StoredMessage {
     const values = messageValues(appId, draft);
     const statements = (this.#statements ??= {
       insertMessage: prepareByName(database, values, (row) => insertMessageQuery(this.db, row)),
@@ -206,6 +216,6 @@ export class SqliteMessageWriter implements MessageWriter {
     const { id } = insertMessage.statement.get(insertMessage.bind(values)) as { id: number | bigint };
     const messageId = Number(id);
     upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
-    return { ...values, id: messageId };
+    return storedMessage(values, messageId, draft);
   }
 }

@@ -12,8 +12,31 @@ import {
 
 export type { MessageDraft } from './message-writer.js';
 
-export type MessageRow = Selectable<MessageTable>;
+type MessageColumns = Selectable<MessageTable>;
 type Db = Kysely<ChatDatabase>;
+
+/**
+ * A stored message as the service works with it: its columns, with the JSON of `data` and `tags`
+ * parsed here, the one place that reads them. Treat `data` as read-only: it may be shared.
+ */
+export interface StoredMessage extends Omit<MessageColumns, 'data' | 'tags'> {
+  data: Record<string, unknown>;
+  tags: string[] | undefined;
+}
+
+/** What a change to a message may set. */
+export type MessageChanges = Partial<
+  Pick<
+    StoredMessage,
+    'data' | 'tags' | 'updated_at' | 'edited_at' | 'edited_by' | 'deleted_at' | 'deleted_by'
+  >
+>;
+
+const stored = (row: MessageColumns): StoredMessage => ({
+  ...row,
+  data: JSON.parse(row.data) as Record<string, unknown>,
+  tags: row.tags === null ? undefined : (JSON.parse(row.tags) as string[]),
+});
 
 export type Affix = 'append' | 'prepend';
 
@@ -60,25 +83,26 @@ export class MessageRepository {
   }
 
   /** Messages people send: all of one call's drafts are stored, or none. */
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<MessageRow[]> {
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]> {
     return this.writer.insertAll(appId, drafts);
   }
 
   /** One message inside the caller's transaction `db`, e.g. an action message beside the change it reports. */
-  insert(appId: string, draft: MessageDraft, db: Db): Promise<MessageRow> {
+  insert(appId: string, draft: MessageDraft, db: Db): Promise<StoredMessage> {
     return insertMessage(db, appId, draft);
   }
 
-  async find(appId: string, id: number, db: Db = this.db): Promise<MessageRow | undefined> {
-    return db
+  async find(appId: string, id: number, db: Db = this.db): Promise<StoredMessage | undefined> {
+    const row = await db
       .selectFrom('messages')
       .selectAll()
       .where('app_id', '=', appId)
       .where('id', '=', id)
       .executeTakeFirst();
+    return row === undefined ? undefined : stored(row);
   }
 
-  async get(appId: string, id: string, db: Db = this.db): Promise<MessageRow> {
+  async get(appId: string, id: string, db: Db = this.db): Promise<StoredMessage> {
     const numeric = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
     const row = numeric === undefined ? undefined : await this.find(appId, numeric, db);
     if (row === undefined) throw messageNotFound(id);
@@ -90,7 +114,7 @@ export class MessageRepository {
    * it commits: PostgreSQL locks the row (`FOR UPDATE`); a SQLite transaction holds the write lock
    * from its start. Read, check and write a message's `data` through this, never from an earlier read.
    */
-  async getForChange(appId: string, id: string, trx: Db): Promise<MessageRow> {
+  async getForChange(appId: string, id: string, trx: Db): Promise<StoredMessage> {
     const numeric = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
     if (numeric === undefined) throw messageNotFound(id);
     const query = trx
@@ -100,7 +124,7 @@ export class MessageRepository {
       .where('id', '=', numeric);
     const row = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
     if (row === undefined) throw messageNotFound(id);
-    return row;
+    return stored(row);
   }
 
   /** Notes that `uid` used the element; false when they had already used it. */
@@ -120,7 +144,7 @@ export class MessageRepository {
     return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async findMany(appId: string, ids: Iterable<number>): Promise<Map<number, MessageRow>> {
+  async findMany(appId: string, ids: Iterable<number>): Promise<Map<number, StoredMessage>> {
     const wanted = [...new Set(ids)];
     if (wanted.length === 0) return new Map();
     const rows = await this.db
@@ -129,21 +153,21 @@ export class MessageRepository {
       .where('app_id', '=', appId)
       .where('id', 'in', wanted)
       .execute();
-    return new Map(rows.map((row) => [Number(row.id), row]));
+    return new Map(rows.map((row) => [Number(row.id), stored(row)]));
   }
 
-  async update(
-    appId: string,
-    id: number,
-    changes: Partial<
-      Pick<
-        MessageRow,
-        'data' | 'tags' | 'updated_at' | 'edited_at' | 'edited_by' | 'deleted_at' | 'deleted_by'
-      >
-    >,
-    db: Db = this.db,
-  ): Promise<void> {
-    await db.updateTable('messages').set(changes).where('app_id', '=', appId).where('id', '=', id).execute();
+  async update(appId: string, id: number, changes: MessageChanges, db: Db = this.db): Promise<void> {
+    const { data, tags, ...columns } = changes;
+    await db
+      .updateTable('messages')
+      .set({
+        ...columns,
+        ...(data === undefined ? {} : { data: JSON.stringify(data) }),
+        ...('tags' in changes ? { tags: tags === undefined ? null : JSON.stringify(tags) } : {}),
+      })
+      .where('app_id', '=', appId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async deletePermanently(appId: string, id: number, db: Db = this.db): Promise<void> {
@@ -188,7 +212,7 @@ export class MessageRepository {
     filter: MessageFilter,
     cursor: MessageCursor,
     limit: number,
-  ): Promise<MessageRow[]> {
+  ): Promise<StoredMessage[]> {
     let query = this.filtered(appId, filter);
     if (cursor.id !== undefined) query = query.where('id', cursor.affix === 'append' ? '>' : '<', cursor.id);
     if (cursor.sentAt !== undefined)
@@ -198,7 +222,8 @@ export class MessageRepository {
       .orderBy('id', cursor.affix === 'append' ? 'asc' : 'desc')
       .limit(limit)
       .execute();
-    return cursor.affix === 'append' ? rows : rows.reverse();
+    const page = rows.map(stored);
+    return cursor.affix === 'append' ? page : page.reverse();
   }
 
   async count(appId: string, filter: MessageFilter): Promise<number> {

@@ -65,6 +65,25 @@ export class NotificationSettingsRepository {
     );
   }
 
+  /** The saved preferences of those of `uids` who have any; rows that no longer parse count as none. */
+  async savedPreferences(
+    appId: string,
+    uids: readonly string[],
+  ): Promise<Map<string, UserNotificationPreferences>> {
+    const rows = await this.db
+      .selectFrom('notification_preferences')
+      .select(['uid', 'preferences'])
+      .where('app_id', '=', appId)
+      .where('uid', 'in', uids)
+      .execute();
+    const found = new Map<string, UserNotificationPreferences>();
+    for (const row of rows) {
+      const parsed = UserNotificationPreferences.safeParse(JSON.parse(row.preferences));
+      if (parsed.success) found.set(row.uid, parsed.data);
+    }
+    return found;
+  }
+
   async updatePreferences(
     appId: string,
     uid: string,

@@ -1,18 +1,31 @@
+import type { StorageEngine } from '../db/database.js';
+
+/** Rows a cache keeps at most; past it the least recently used rows are dropped. */
+const CAPACITY = 50_000;
+
+/**
+ * How many rows a repository may cache on this engine. A SQLite file belongs to one server process,
+ * which sees every change. Several processes may share one PostgreSQL database, and nothing tells
+ * one of another's changes, so there every read goes to the store.
+ */
+export const rowCacheCapacity = (engine: StorageEngine): number => (engine === 'sqlite' ? CAPACITY : 0);
+
 /**
  * Rows that every message send reads (users, groups, memberships, member counts), kept in memory
  * per app so that sending a message reads nothing from the store in the steady state.
  *
- * Correctness rests on two rules. One server process owns its store, and every change to these
- * rows goes through the repositories, which `forget` what they change (after the change commits).
- * And a read that began before a change never fills the cache after it: `load` notes the cache's
- * change count before reading and drops its result when anything was forgotten meanwhile.
+ * Correctness rests on two rules. Only this process changes the store (see `rowCacheCapacity`),
+ * and every change to these rows goes through the repositories, which `forget` what they change
+ * (after the change commits). And a read that began before a change never fills the cache after
+ * it: `load` notes the cache's change count before reading and drops its result when anything was
+ * forgotten meanwhile.
  */
 export class RowCache<V> {
   readonly #entries = new Map<string, V>();
   #changes = 0;
 
-  /** `capacity` bounds memory; past it the least recently used rows are dropped. */
-  constructor(private readonly capacity = 50_000) {}
+  /** `capacity` bounds memory; 0 keeps nothing, so every read goes to the store. */
+  constructor(private readonly capacity: number) {}
 
   get(appId: string, key: string): V | undefined {
     const entry = cacheKey(appId, key);
@@ -70,7 +83,7 @@ export class RowCache<V> {
   }
 
   #fill(appId: string, key: string, value: V, since: number): void {
-    if (since !== this.#changes) return;
+    if (since !== this.#changes || this.capacity === 0) return;
     this.#entries.set(cacheKey(appId, key), value);
     if (this.#entries.size > this.capacity) {
       const oldest = this.#entries.keys().next().value;

@@ -4,7 +4,7 @@ import type { ChatDatabase, UserTable } from '../db/schema.js';
 import { ChatError, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
-import { parseJsonColumn } from '../validation.js';
+import { parseJsonColumn } from './json-column.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
@@ -65,17 +65,21 @@ export interface MembershipChanges {
 
 /**
  * Users of one app. Every method takes the app id: data of one app is never visible to another.
- * Active users are cached (every message send reads its sender and receivers); every change goes
- * through here and forgets the cached row once it is written.
+ * Active users are cached where this process owns the store (every message send reads its sender
+ * and receivers; see `rowCacheCapacity`); every change goes through here and forgets the cached row
+ * once it is written.
  */
 export class UserRepository {
-  readonly #active = new RowCache<UserRow>();
+  readonly #active: RowCache<UserRow>;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
     private readonly memberships: MembershipChanges,
     private readonly events: ChatEvents,
-  ) {}
+    cacheCapacity: number,
+  ) {
+    this.#active = new RowCache(cacheCapacity);
+  }
 
   async create(appId: string, user: NewUser): Promise<UserRow> {
     const now = nowSeconds();

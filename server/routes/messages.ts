@@ -1,35 +1,43 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { MessageRequest, Metadata as MessageMetadata, conversationIdFor } from '../../shared/message.js';
-import { notAMember } from '../errors.js';
-import { InteractedRequest } from '../forms/form-values.js';
+import {
+  InteractionsRequest,
+  MessageRequest,
+  Metadata as MessageMetadata,
+  conversationIdFor,
+} from '../../shared/message.js';
+import { badRequest } from '../errors.js';
 import { interactedAnswer } from '../forms/submissions.js';
-import type { ChatContext, ChatEnv } from '../http/context.js';
-import { jsonBody, onBehalfOf, pathId, queryOf, requiredOnBehalfOf } from '../http/request.js';
-import type { MessageCursor, MessageFilter, MessageRow } from '../repositories/messages.js';
-import type { ChatServices } from '../services/registry.js';
-import { LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
+import { actingUid, only } from '../http/actor.js';
+import type { Actor, ChatContext, ChatEnv } from '../http/context.js';
+import { jsonBody, pathId, queryOf } from '../http/request.js';
+import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
+import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
+import type { RouteDeps } from './deps.js';
+import { readableGroup } from './policies.js';
 
-const EditMessage = z.strictObject({
-  data: z
-    .looseObject({
-      text: z
-        .string()
-        .refine((text) => text.trim() !== '', 'must not be empty')
-        .optional(),
-      metadata: MessageMetadata.optional(),
-    })
-    .refine((data) => byteLength(data) <= LIMITS.messageBytes, `must be at most ${LIMITS.messageBytes} bytes`)
-    .optional(),
+const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
+
+/**
+ * An edit: CometChat's REST body `{data: {text, metadata}, tags}`, or the whole message object the
+ * SDK sends (text and metadata at the top). Only text, metadata and tags change.
+ */
+const EditRequest = z.looseObject({
+  data: z.looseObject({ text: EditedText.optional(), metadata: MessageMetadata.optional() }).optional(),
+  text: EditedText.optional(),
+  metadata: MessageMetadata.optional(),
   tags: Tags.optional(),
 });
 
-const DeleteMessage = z.strictObject({ permanent: z.boolean().optional() });
+const DeleteRequest = z.strictObject({ permanent: z.boolean().optional() });
 
 const EpochQuery = z.coerce.number({ error: 'must be a number' }).int('must be an integer').nonnegative();
 
-const ListMessages = z.looseObject({
-  limit: PageSize.default(100),
+/** A message list's query: the REST API's filters and the SDK's `MessagesRequest` (protocol §2.5). */
+const ListQuery = z.looseObject({
+  limit: PageSize.optional(),
+  perPage: PageSize.optional(),
+  per_page: PageSize.optional(),
   affix: z.enum(['append', 'prepend'], { error: 'must be append or prepend' }).optional(),
   id: z
     .string()
@@ -39,7 +47,9 @@ const ListMessages = z.looseObject({
   sentAt: EpochQuery.optional(),
   receiverType: z.enum(['user', 'group']).optional(),
   category: z.string().optional(),
+  categories: CommaList.optional(),
   type: z.string().optional(),
+  types: CommaList.optional(),
   sender: z
     .string()
     .transform((uid) => uid.toLowerCase())
@@ -50,13 +60,15 @@ const ListMessages = z.looseObject({
   fromTimestamp: EpochQuery.optional(),
   toTimestamp: EpochQuery.optional(),
 });
-type ListMessages = z.output<typeof ListMessages>;
+type ListQuery = z.output<typeof ListQuery>;
 
-function filterOf(query: ListMessages): MessageFilter {
+function filterOf(query: ListQuery): MessageFilter {
   return {
     receiverType: query.receiverType,
     category: query.category,
+    categories: query.categories,
     type: query.type,
+    types: query.types,
     sender: query.sender,
     hideDeleted: query.hideDeleted,
     onlyDeleted: query.onlyDeleted,
@@ -66,131 +78,153 @@ function filterOf(query: ListMessages): MessageFilter {
   };
 }
 
-/** Without a cursor, `append` reads from the oldest message and `prepend` from the newest. */
-const cursorOf = (query: ListMessages): MessageCursor => ({
-  affix: query.affix ?? 'append',
-  id: query.id,
-  sentAt: query.sentAt,
-});
-
-/** CometChat's message paging: `meta.current {limit, count}` and `meta.next`, the cursor to read on from. */
-function messageMeta(query: ListMessages, rows: MessageRow[]) {
-  const cursor = cursorOf(query);
+/** The cursor to read on from: the page's far edge, else the one asked with. */
+function nextCursor(cursor: MessageCursor, rows: StoredMessage[]) {
   const edge = cursor.affix === 'append' ? rows.at(-1) : rows[0];
-  const next =
-    edge === undefined
-      ? {
-          affix: cursor.affix,
-          ...(cursor.sentAt === undefined ? {} : { sentAt: cursor.sentAt }),
-          ...(cursor.id === undefined ? {} : { id: String(cursor.id) }),
-        }
-      : { affix: cursor.affix, sentAt: edge.sent_at, id: String(edge.id) };
-  return { current: { limit: query.limit, count: rows.length }, next };
+  return edge === undefined
+    ? {
+        affix: cursor.affix,
+        ...(cursor.id === undefined ? {} : { id: String(cursor.id) }),
+        ...(cursor.sentAt === undefined ? {} : { sentAt: cursor.sentAt }),
+      }
+    : { affix: cursor.affix, id: String(edge.id), sentAt: edge.sent_at };
 }
 
-/** Messages: send (A1), bot messages (A2), read, edit, delete, per-conversation lists, interactions. */
-export function messageRoutes(services: ChatServices): Hono<ChatEnv> {
+/**
+ * How each API pages messages. The REST API reads from the oldest by default and answers
+ * `meta.current` and `meta.next` (a conversation with a user adds `pagination` and a numeric
+ * `cursor`); the SDK reads from the newest and needs `meta.cursor` (without it it never asks for the
+ * next page) and `meta.pagination` (without it its promise hangs).
+ */
+function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) {
+  const client = actor.kind === 'client';
+  const limit = query.perPage ?? query.per_page ?? query.limit ?? (client ? 30 : 100);
+  const cursor: MessageCursor = {
+    affix: query.affix ?? (client ? 'prepend' : 'append'),
+    id: query.id,
+    sentAt: query.sentAt,
+  };
+  const meta = (rows: StoredMessage[], total: number) => {
+    const next = nextCursor(cursor, rows);
+    if (client) return { cursor: next, pagination: pagination(total, rows.length, limit, 1) };
+    const current = { limit, count: rows.length };
+    if (!withPagination) return { current, next };
+    const numeric = { affix: next.affix, ...(next.id === undefined ? {} : { id: Number(next.id) }) };
+    return { current, next, pagination: pagination(total, rows.length, limit, 1), cursor: numeric };
+  };
+  return { limit, cursor, counted: client || withPagination, meta };
+}
+
+/**
+ * Messages of both APIs: send (A1) and bot messages (A2), lists per conversation, read, edit,
+ * delete and interactions. A client acts as its session's user; the server as `onBehalfOf`.
+ */
+export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
+  const { services, forms } = deps;
   const { messageService, messages, users, groups } = services;
   const routes = new Hono<ChatEnv>();
 
   const send = async (c: ChatContext, senderUid: string) => {
     const request = await jsonBody(c, MessageRequest);
-    const result = await messageService.send(c.get('app'), senderUid, request);
+    const result = await messageService.send(c.get('actor').app, senderUid, request, c.get('actor').origin);
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
-  routes.post('/messages', (c) => send(c, requiredOnBehalfOf(c)));
-  routes.post('/bots/:uid/messages', (c) => send(c, pathId(c, 'uid')));
+  routes.post('/messages', (c) => send(c, actingUid(c)));
+  routes.post('/bots/:uid/messages', only('server'), (c) => send(c, pathId(c, 'uid')));
+
+  /** A page of the messages `scope` selects, with the query's filters and the caller's paging. */
+  const list = async (c: ChatContext, scope: MessageFilter, withPagination = false) => {
+    const actor = c.get('actor');
+    const { appId } = actor.app;
+    const query = queryOf(c, ListQuery);
+    const paging = messagePaging(actor, query, withPagination);
+    const filter = { ...filterOf(query), ...scope };
+    const [rows, total] = await Promise.all([
+      messages.list(appId, filter, paging.cursor, paging.limit),
+      paging.counted ? messages.count(appId, filter) : 0,
+    ]);
+    return c.json({ data: await messageService.present(actor.app, rows), meta: paging.meta(rows, total) });
+  };
 
   routes.get('/messages', async (c) => {
-    const app = c.get('app');
-    const query = queryOf(c, ListMessages);
-    const uid = onBehalfOf(c);
-    const filter = filterOf(query);
-    if (uid !== undefined) {
-      await users.get(app.appId, uid);
-      filter.visibleTo = { uid, guids: await groups.guidsOf(app.appId, uid) };
-    }
-    const rows = await messages.list(app.appId, filter, cursorOf(query), query.limit);
-    return c.json({ data: await messageService.present(app, rows), meta: messageMeta(query, rows) });
+    const { app, uid } = c.get('actor');
+    if (uid === undefined) return list(c, {});
+    await users.get(app.appId, uid);
+    return list(c, { visibleTo: { uid, guids: await groups.guidsOf(app.appId, uid) } });
+  });
+
+  routes.get('/users/:uid/messages', async (c) => {
+    const { appId } = c.get('actor').app;
+    const viewer = await users.get(appId, actingUid(c));
+    const other = await users.get(appId, pathId(c, 'uid'));
+    const conversationId = conversationIdFor({
+      receiverType: 'user',
+      sender: viewer.uid,
+      receiver: other.uid,
+    });
+    return list(c, { conversationIds: [conversationId] }, true);
+  });
+
+  routes.get('/groups/:guid/messages', async (c) => {
+    const group = await readableGroup(c, services, pathId(c, 'guid'));
+    return list(c, { conversationIds: [`group_${group.guid}`] });
   });
 
   routes.get('/messages/:id', async (c) => {
-    const app = c.get('app');
-    const row = await messageService.getVisible(app, c.req.param('id'), onBehalfOf(c));
+    const { app, uid } = c.get('actor');
+    const row = await messageService.getVisible(app, c.req.param('id'), uid);
     const [message] = await messageService.present(app, [row]);
     return c.json({ data: message });
   });
 
   routes.put('/messages/:id', async (c) => {
-    const body = await jsonBody(c, EditMessage);
-    const edit = { text: body.data?.text, metadata: body.data?.metadata, tags: body.tags };
-    return c.json({ data: await messageService.edit(c.get('app'), c.req.param('id'), onBehalfOf(c), edit) });
-  });
-
-  routes.delete('/messages/:id', async (c) => {
-    const body = await jsonBody(c, DeleteMessage);
-    const action = await messageService.delete(
-      c.get('app'),
+    const { app, uid, origin } = c.get('actor');
+    const body = await jsonBody(c, EditRequest);
+    const text = body.data?.text ?? body.text;
+    const metadata = body.data?.metadata ?? body.metadata;
+    if (byteLength({ text, metadata }) > LIMITS.messageBytes) {
+      throw badRequest('data', `must be at most ${LIMITS.messageBytes} bytes`);
+    }
+    const action = await messageService.edit(
+      app,
       c.req.param('id'),
-      onBehalfOf(c),
-      body.permanent === true,
+      uid,
+      { text, metadata, tags: body.tags },
+      origin,
     );
     return c.json({ data: action });
   });
 
+  routes.delete('/messages/:id', async (c) => {
+    const { app, uid, kind, origin } = c.get('actor');
+    // Only the app deletes for good; a user's delete leaves the deleted message in the history.
+    const permanent = kind === 'server' && (await jsonBody(c, DeleteRequest)).permanent === true;
+    const action = await messageService.delete(app, c.req.param('id'), uid, permanent, origin);
+    return c.json({ data: action });
+  });
+
   routes.patch('/messages/:id/interacted', async (c) => {
-    const uid = requiredOnBehalfOf(c);
-    const body = await jsonBody(c, InteractedRequest);
-    // The form's rules (a button acts once, a met goal closes the form) hold here too; the app's own
-    // backend reports interactions, so no apiAction runs on its behalf.
-    const result = await messageService.interact(c.get('app'), c.req.param('id'), uid, {
-      elementIds: body.interactions,
-      formData: body.formData,
-    });
-    return c.json(interactedAnswer(c.req.param('id'), result));
-  });
-
-  routes.get('/users/:uid/messages', async (c) => {
-    const app = c.get('app');
-    const viewer = await users.get(app.appId, requiredOnBehalfOf(c));
-    const other = await users.get(app.appId, pathId(c, 'uid'));
-    const query = queryOf(c, ListMessages.extend({ perPage: PageSize.optional() }));
-    const limit = query.perPage ?? query.limit;
-    const filter = {
-      ...filterOf(query),
-      conversationIds: [conversationIdFor({ receiverType: 'user', sender: viewer.uid, receiver: other.uid })],
-    };
-    const [rows, total] = await Promise.all([
-      messages.list(app.appId, filter, cursorOf(query), limit),
-      messages.count(app.appId, filter),
-    ]);
-    const meta = messageMeta({ ...query, limit }, rows);
-    return c.json({
-      data: await messageService.present(app, rows),
-      meta: {
-        ...meta,
-        pagination: pagination(total, rows.length, limit, 1),
-        cursor: {
-          affix: meta.next.affix,
-          ...(meta.next.id === undefined ? {} : { id: Number(meta.next.id) }),
-        },
-      },
-    });
-  });
-
-  routes.get('/groups/:guid/messages', async (c) => {
-    const app = c.get('app');
-    const group = await groups.get(app.appId, pathId(c, 'guid'));
-    const uid = onBehalfOf(c);
-    if (uid !== undefined) {
-      await users.get(app.appId, uid);
-      if ((await groups.member(app.appId, group.guid, uid)) === undefined) throw notAMember(uid, group.guid);
-    }
-    const query = queryOf(c, ListMessages);
-    const filter = { ...filterOf(query), conversationIds: [`group_${group.guid}`] };
-    const rows = await messages.list(app.appId, filter, cursorOf(query), query.limit);
-    return c.json({ data: await messageService.present(app, rows), meta: messageMeta(query, rows) });
+    const { app, kind, origin } = c.get('actor');
+    const uid = actingUid(c);
+    const id = c.req.param('id');
+    const body = await jsonBody(c, InteractionsRequest);
+    // A user's submission runs the form's apiAction on the server; the app's own backend reports
+    // interactions itself, so none runs on its behalf. The form's rules hold for both.
+    const outcome =
+      kind === 'client'
+        ? await forms.submit(app, id, uid, body.interactions, body.formData, origin)
+        : await messageService.interact(
+            app,
+            id,
+            uid,
+            {
+              elementIds: body.interactions,
+              formData: body.formData,
+            },
+            origin,
+          );
+    return c.json(interactedAnswer(id, outcome));
   });
 
   return routes;

@@ -4,6 +4,7 @@ import {
   NotificationSettingsPatch,
   UserNotificationPreferencesPatch,
 } from '../../shared/notification-settings.js';
+import { only } from '../http/actor.js';
 import type { ChatContext, ChatEnv } from '../http/context.js';
 import { jsonBody, queryOf } from '../http/request.js';
 import type { ChatServices } from '../services/registry.js';
@@ -15,42 +16,43 @@ const PreferencesQuery = z.looseObject({ uid: EntityId });
 export function notificationRoutes(services: ChatServices): Hono<ChatEnv> {
   const { notifications, users } = services;
   const routes = new Hono<ChatEnv>();
+  routes.use('/notifications/v1/*', only('server'));
 
   routes.get('/notifications/v1/settings', async (c) =>
-    c.json({ data: await notifications.settings(c.get('app').appId) }),
+    c.json({ data: await notifications.settings(c.get('actor').app.appId) }),
   );
 
   routes.patch('/notifications/v1/settings', async (c) => {
     const patch = await jsonBody(c, NotificationSettingsPatch);
-    await notifications.updateSettings(c.get('app').appId, patch);
+    await notifications.updateSettings(c.get('actor').app.appId, patch);
     return c.json({ data: { success: true } });
   });
 
   routes.delete('/notifications/v1/settings', async (c) => {
-    await notifications.resetSettings(c.get('app').appId);
+    await notifications.resetSettings(c.get('actor').app.appId);
     return c.json({ data: { success: true } });
   });
 
   const userOf = async (c: ChatContext): Promise<string> => {
     const { uid } = queryOf(c, PreferencesQuery);
-    return (await users.get(c.get('app').appId, uid)).uid;
+    return (await users.get(c.get('actor').app.appId, uid)).uid;
   };
 
   routes.get('/notifications/v1/preferences', async (c) => {
     const uid = await userOf(c);
-    return c.json({ data: await notifications.preferences(c.get('app').appId, uid) });
+    return c.json({ data: await notifications.preferences(c.get('actor').app.appId, uid) });
   });
 
   routes.patch('/notifications/v1/preferences', async (c) => {
     const uid = await userOf(c);
     const patch = await jsonBody(c, UserNotificationPreferencesPatch);
-    return c.json({ data: await notifications.updatePreferences(c.get('app').appId, uid, patch) });
+    return c.json({ data: await notifications.updatePreferences(c.get('actor').app.appId, uid, patch) });
   });
 
   routes.delete('/notifications/v1/preferences', async (c) => {
     const uid = await userOf(c);
-    await notifications.resetPreferences(c.get('app').appId, uid);
-    return c.json({ data: await notifications.preferences(c.get('app').appId, uid) });
+    await notifications.resetPreferences(c.get('actor').app.appId, uid);
+    return c.json({ data: await notifications.preferences(c.get('actor').app.appId, uid) });
   });
 
   return routes;

@@ -8,12 +8,19 @@ import {
   UpdateUserRequest,
   type SuccessEnvelope,
 } from '../../shared/users.js';
-import type { ChatEnv } from '../http/context.js';
-import { jsonBody, onBehalfOf, pathId, queryOf } from '../http/request.js';
+import { uidNotFound } from '../errors.js';
+import { clientUser } from '../client-api/app-settings.js';
+import { only } from '../http/actor.js';
+import type { ChatContext, ChatEnv } from '../http/context.js';
+import { jsonBody, pathId, queryOf } from '../http/request.js';
 import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
 import { toUserEntity } from '../repositories/users.js';
-import type { ChatServices } from '../services/registry.js';
-import { EntityId, PageNumber, PageSize, QueryBoolean, pagination } from '../validation.js';
+import { EntityId, QueryBoolean, pagination } from '../validation.js';
+import type { RouteDeps } from './deps.js';
+import { PageQuery, perPageOf, userFor } from './policies.js';
+
+/** Sessions (auth tokens from logins) a user keeps; a login beyond this ends the oldest. */
+export const MAX_SESSIONS_PER_USER = 50;
 
 const CreateUser = CreateUserRequest.extend({ uid: EntityId });
 
@@ -27,12 +34,11 @@ const RoleList = z.preprocess(
 );
 
 const ListUsers = ListUsersQuery.extend({
+  ...PageQuery.shape,
   status: ListUsersQuery.shape.status.transform((status) => (status === 'online' ? 'available' : status)),
   roles: RoleList.optional(),
   'roles[]': RoleList.optional(),
   withTags: QueryBoolean.optional(),
-  page: PageNumber.default(1),
-  perPage: PageSize.default(100),
 });
 
 /** The roles a list is filtered to: `role` and `roles` together name the roles a listed user may have. */
@@ -45,18 +51,18 @@ function rolesOf(query: z.output<typeof ListUsers>): string[] | undefined {
 const DeleteUser = z.strictObject({
   permanent: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
 });
-const ListTokens = z.looseObject({ page: PageNumber.default(1), perPage: PageSize.default(100) });
-
 /**
- * Users (`/users`) and their auth tokens (`/users/{uid}/auth_tokens`). Deleting or deactivating a
- * user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
+ * Users (`/users`) and their auth tokens (`/users/{uid}/auth_tokens`): the app manages both; a
+ * client lists and reads users, and logs in by UID with an authOnly key. Deleting or deactivating
+ * a user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
  */
-export function userRoutes(services: ChatServices): Hono<ChatEnv> {
-  const { users, authTokens } = services;
+export function userRoutes(deps: RouteDeps): Hono<ChatEnv> {
+  const { users, authTokens } = deps.services;
   const routes = new Hono<ChatEnv>();
+  const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
-  routes.post('/users', async (c) => {
-    const appId = c.get('app').appId;
+  routes.post('/users', only('server'), async (c) => {
+    const appId = appIdOf(c);
     const body = await jsonBody(c, CreateUser);
     const row = await users.create(appId, body);
     const entity = toUserEntity(row, { withTags: true });
@@ -68,18 +74,20 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
   });
 
   routes.get('/users', async (c) => {
+    const actor = c.get('actor');
     const query = queryOf(c, ListUsers);
-    const viewer = onBehalfOf(c);
-    const { users: rows, total } = await users.list(c.get('app').appId, {
+    const viewer = actor.uid;
+    const perPage = perPageOf(actor, query);
+    const { users: rows, total } = await users.list(actor.app.appId, {
       searchKey: query.searchKey,
       status: query.status,
       roles: rolesOf(query),
       page: query.page,
-      perPage: query.perPage,
+      perPage,
     });
     return c.json({
       data: rows.map((row) => {
-        const entity = toUserEntity(row, { withTags: query.withTags === true });
+        const entity = userFor(actor, row, { withTags: query.withTags === true });
         // Seen by a user, each entry names the conversation they would have with it.
         if (viewer !== undefined && viewer !== row.uid) {
           entity.conversationId = conversationIdFor({
@@ -90,51 +98,53 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
         }
         return entity;
       }),
-      meta: { pagination: pagination(total, rows.length, query.perPage, query.page) },
+      meta: { pagination: pagination(total, rows.length, perPage, query.page) },
     });
   });
 
   routes.get('/users/:uid', async (c) => {
-    const row = await users.get(c.get('app').appId, pathId(c, 'uid'));
-    return c.json({ data: toUserEntity(row, { withTags: true }) });
+    const row = await users.get(appIdOf(c), pathId(c, 'uid'));
+    return c.json({ data: userFor(c.get('actor'), row, { withTags: true }) });
   });
 
-  routes.put('/users/:uid', async (c) => {
+  routes.put('/users/:uid', only('server'), async (c) => {
     const body = await jsonBody(c, UpdateUserRequest);
-    const row = await users.update(c.get('app').appId, pathId(c, 'uid'), body);
+    const row = await users.update(appIdOf(c), pathId(c, 'uid'), body);
     return c.json({ data: toUserEntity(row, { withTags: true }) });
   });
 
-  routes.delete('/users/:uid', async (c) => {
+  routes.delete('/users/:uid', only('server'), async (c) => {
     const uid = pathId(c, 'uid');
     const body = await jsonBody(c, DeleteUser);
-    await users.delete(c.get('app').appId, uid, body.permanent === true || body.permanent === 'true');
+    await users.delete(appIdOf(c), uid, body.permanent === true || body.permanent === 'true');
     return c.json({
       data: { success: true, message: `User with ${uid} has been deleted successfully.` },
     } satisfies SuccessEnvelope);
   });
 
   routes.post('/users/:uid/auth_tokens', async (c) => {
-    const appId = c.get('app').appId;
+    if (c.get('actor').kind === 'client') return login(c);
+    const appId = appIdOf(c);
     const user = await users.get(appId, pathId(c, 'uid'));
     const body = await jsonBody(c, CreateAuthTokenRequest);
     const token = await authTokens.issue(appId, user.uid, body.force === true);
     return c.json({ data: toAuthTokenEntity(token) });
   });
 
-  routes.get('/users/:uid/auth_tokens', async (c) => {
-    const appId = c.get('app').appId;
+  routes.get('/users/:uid/auth_tokens', only('server'), async (c) => {
+    const appId = appIdOf(c);
     const user = await users.get(appId, pathId(c, 'uid'));
-    const query = queryOf(c, ListTokens);
-    const { tokens, total } = await authTokens.list(appId, user.uid, query.page, query.perPage);
+    const query = queryOf(c, PageQuery);
+    const perPage = perPageOf(c.get('actor'), query);
+    const { tokens, total } = await authTokens.list(appId, user.uid, query.page, perPage);
     return c.json({
       data: tokens.map(toAuthTokenEntity),
-      meta: { pagination: pagination(total, tokens.length, query.perPage, query.page) },
+      meta: { pagination: pagination(total, tokens.length, perPage, query.page) },
     });
   });
 
-  routes.delete('/users/:uid/auth_tokens', async (c) => {
-    const appId = c.get('app').appId;
+  routes.delete('/users/:uid/auth_tokens', only('server'), async (c) => {
+    const appId = appIdOf(c);
     const user = await users.get(appId, pathId(c, 'uid'));
     await authTokens.flush(appId, user.uid);
     return c.json({
@@ -142,8 +152,8 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
     } satisfies SuccessEnvelope);
   });
 
-  routes.delete('/users/:uid/auth_tokens/:authToken', async (c) => {
-    const appId = c.get('app').appId;
+  routes.delete('/users/:uid/auth_tokens/:authToken', only('server'), async (c) => {
+    const appId = appIdOf(c);
     const user = await users.get(appId, pathId(c, 'uid'));
     await authTokens.delete(appId, user.uid, c.req.param('authToken'));
     return c.json({
@@ -153,6 +163,29 @@ export function userRoutes(services: ChatServices): Hono<ChatEnv> {
       },
     } satisfies SuccessEnvelope);
   });
+
+  /**
+   * A login by UID with an authOnly key (checked by `resolveActor`): a new session, and the user
+   * made on the spot when the app's client settings allow it.
+   */
+  async function login(c: ChatContext) {
+    const appId = appIdOf(c);
+    const uid = pathId(c, 'uid');
+    let user = await users.find(appId, uid);
+    if (user === undefined) {
+      if (!(await deps.clientSettings.get(appId)).createUsersOnLogin) {
+        throw uidNotFound(uid);
+      }
+      user = await users.create(appId, { uid, name: c.req.param('uid') ?? uid });
+    }
+    // One token per login, so logging out one device leaves the others signed in; sessions left
+    // open (closed tabs) are bounded, so checking a socket's token stays cheap.
+    const token = await authTokens.issue(appId, user.uid, true);
+    await authTokens.prune(appId, user.uid, MAX_SESSIONS_PER_USER);
+    // The answer is the user's own: they see their private metadata.
+    c.set('actor', { ...c.get('actor'), uid: user.uid, authToken: token.auth_token });
+    return c.json({ data: { ...clientUser(user), authToken: token.auth_token } });
+  }
 
   return routes;
 }

@@ -2,7 +2,7 @@ import { redactInteractiveForm, type InteractiveFormData } from '../../shared/in
 import type { EntityRef, GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import { toGroupEntity, type GroupRepository, type GroupRow } from '../repositories/groups.js';
-import type { MessageRow } from '../repositories/messages.js';
+import type { StoredMessage } from '../repositories/messages.js';
 import {
   DEFAULT_ROLE,
   OFFLINE,
@@ -10,7 +10,6 @@ import {
   type UserRepository,
   type UserRow,
 } from '../repositories/users.js';
-import { parseJsonColumn } from '../validation.js';
 import { presentTo } from './private-metadata.js';
 
 /** Who acts when a server call names no user: CometChat's `app_system`. */
@@ -63,20 +62,19 @@ export const actionSnapshot = <T>(data: T): T => presentTo(data, undefined);
  * entities they were written with (rows written before snapshots left out private metadata lose it
  * here).
  */
-export function toMessage(row: MessageRow, lookup: EntityLookup, app: App): Message {
-  const parsed = JSON.parse(row.data) as Record<string, unknown>;
-  const stored = row.category === 'action' ? actionSnapshot(parsed) : parsed;
+export function toMessage(row: StoredMessage, lookup: EntityLookup, app: App): Message {
+  const kept = row.category === 'action' ? actionSnapshot(row.data) : row.data;
   // apiAction headers carry keys meant for the action's call; responses show only their names.
-  const data =
+  let data =
     row.category === 'interactive'
-      ? (redactInteractiveForm(stored as InteractiveFormData) as Record<string, unknown>)
-      : stored;
+      ? (redactInteractiveForm(kept as unknown as InteractiveFormData) as unknown as Record<string, unknown>)
+      : kept;
   if (row.category !== 'action') {
     const receiver: EntityRef =
       row.receiver_type === 'user'
         ? userRef({ ...userEntityOf(lookup, row.receiver, app), conversationId: row.conversation_id })
         : groupRef(groupEntityOf(lookup, row.receiver));
-    data.entities = { sender: userRef(userEntityOf(lookup, row.sender, app)), receiver };
+    data = { ...data, entities: { sender: userRef(userEntityOf(lookup, row.sender, app)), receiver } };
   }
   const message: Message = {
     id: String(row.id),
@@ -91,8 +89,7 @@ export function toMessage(row: MessageRow, lookup: EntityLookup, app: App): Mess
     updatedAt: row.updated_at,
   };
   if (row.muid !== null) message.muid = row.muid;
-  const tags = parseJsonColumn<string[]>(row.tags);
-  if (tags !== undefined) message.tags = tags;
+  if (row.tags !== undefined) message.tags = row.tags;
   if (row.edited_at !== null) message.editedAt = row.edited_at;
   if (row.edited_by !== null) message.editedBy = row.edited_by;
   if (row.deleted_at !== null) message.deletedAt = row.deleted_at;
@@ -106,7 +103,7 @@ export class EntityLoader {
     private readonly groups: GroupRepository,
   ) {}
 
-  async forMessages(appId: string, rows: ReadonlyArray<MessageRow>): Promise<EntityLookup> {
+  async forMessages(appId: string, rows: ReadonlyArray<StoredMessage>): Promise<EntityLookup> {
     const uids = new Set<string>();
     const guids = new Set<string>();
     for (const row of rows) {

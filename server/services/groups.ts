@@ -3,7 +3,7 @@ import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, guidNotFound, notAMember, uidNotFound } from '../errors.js';
-import type { ChatEvents } from '../events.js';
+import type { ChatEvents, EventOrigin } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import {
   passwordMatches,
@@ -86,6 +86,7 @@ export class GroupService {
     group: NewGroup,
     onBehalfOf: string | undefined,
     members: MemberLists,
+    origin: EventOrigin,
   ): Promise<GroupEntity> {
     const appId = app.appId;
     const ownerUid = onBehalfOf ?? group.owner;
@@ -99,7 +100,7 @@ export class GroupService {
       const { sent } = await this.applyMembers(app, row, by, members, users, trx);
       return { row, sent };
     });
-    for (const message of sent) this.events.emit('message', appId, message);
+    for (const message of sent) this.events.emit('message', appId, message, origin);
     return this.view(appId, row, owner?.uid);
   }
 
@@ -109,6 +110,7 @@ export class GroupService {
     guid: string,
     onBehalfOf: string | undefined,
     members: MemberLists,
+    origin: EventOrigin,
   ): Promise<MembersReport> {
     const appId = app.appId;
     const group = await this.groups.get(appId, guid);
@@ -117,11 +119,17 @@ export class GroupService {
     const { report, sent } = await this.changeMembers(appId, group.guid, users.keys(), (trx) =>
       this.applyMembers(app, group, by, members, users, trx),
     );
-    for (const message of sent) this.events.emit('message', appId, message);
+    for (const message of sent) this.events.emit('message', appId, message, origin);
     return report;
   }
 
-  async kick(app: App, guid: string, uid: string, onBehalfOf: string | undefined): Promise<void> {
+  async kick(
+    app: App,
+    guid: string,
+    uid: string,
+    onBehalfOf: string | undefined,
+    origin: EventOrigin,
+  ): Promise<void> {
     const appId = app.appId;
     const group = await this.groups.get(appId, guid);
     const user = await this.users.get(appId, uid);
@@ -131,7 +139,7 @@ export class GroupService {
         throw notAMember(user.uid, group.guid);
       return this.writeAction(app, group, by, user, 'kicked', trx);
     });
-    this.events.emit('message', appId, message);
+    this.events.emit('message', appId, message, origin);
   }
 
   /**
@@ -139,7 +147,13 @@ export class GroupService {
    * password; banned users are refused, and private groups (members are added) do not exist for
    * them. Answers with the `joined` action message.
    */
-  async join(app: App, guid: string, uid: string, password: string | undefined): Promise<Message> {
+  async join(
+    app: App,
+    guid: string,
+    uid: string,
+    password: string | undefined,
+    origin: EventOrigin,
+  ): Promise<Message> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
     const { group, member } = await this.visibleTo(appId, guid, user.uid);
@@ -176,12 +190,12 @@ export class GroupService {
       await this.groups.putMember(appId, group.guid, user.uid, 'participant', trx);
       return this.writeAction(app, group, toUserEntity(user), user, 'joined', trx);
     });
-    this.events.emit('message', appId, message);
+    this.events.emit('message', appId, message, origin);
     return message;
   }
 
   /** A member leaves on their own; answers with the `left` action message. */
-  async leave(app: App, guid: string, uid: string): Promise<Message> {
+  async leave(app: App, guid: string, uid: string, origin: EventOrigin): Promise<Message> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
     const { group } = await this.visibleTo(appId, guid, user.uid);
@@ -190,7 +204,7 @@ export class GroupService {
         throw notAMember(user.uid, group.guid);
       return this.writeAction(app, group, toUserEntity(user), user, 'left', trx);
     });
-    this.events.emit('message', appId, message);
+    this.events.emit('message', appId, message, origin);
     return message;
   }
 

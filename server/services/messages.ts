@@ -9,11 +9,11 @@ import { goalCompleted, type FormValues } from '../../shared/interactive-values.
 import type { ApiAction, ButtonElement, FormElement, InteractiveFormData } from '../../shared/interactive.js';
 import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, badRequest, messageNotFound, notAMember } from '../errors.js';
-import type { ChatEvents } from '../events.js';
+import type { ChatEvents, EventOrigin } from '../events.js';
 import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
 import type { GroupRepository } from '../repositories/groups.js';
-import type { MessageDraft, MessageRepository, MessageRow } from '../repositories/messages.js';
+import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import {
@@ -63,7 +63,7 @@ type StoredForm = InteractiveFormData & { interactions?: Interaction[] };
 const refused = (code: string, message: string, details: Record<string, unknown>): ChatError =>
   new ChatError(403, code, message, details);
 
-function formOf(row: MessageRow, id: string): StoredForm {
+function formOf(row: StoredMessage, id: string): StoredForm {
   if (row.category !== 'interactive') {
     throw new ChatError(
       400,
@@ -74,7 +74,7 @@ function formOf(row: MessageRow, id: string): StoredForm {
       },
     );
   }
-  return JSON.parse(row.data) as StoredForm;
+  return row.data as unknown as StoredForm;
 }
 
 /** The apiAction among the buttons pressed; a submission presses at most one that acts. */
@@ -120,7 +120,7 @@ export class MessageService {
   }
 
   /** Rows to message objects, with the users and groups they name loaded in one go. */
-  async present(app: App, rows: ReadonlyArray<MessageRow>): Promise<Message[]> {
+  async present(app: App, rows: ReadonlyArray<StoredMessage>): Promise<Message[]> {
     const lookup = await this.entities.forMessages(app.appId, rows);
     return rows.map((row) => toMessage(row, lookup, app));
   }
@@ -134,6 +134,7 @@ export class MessageService {
     app: App,
     senderUid: string,
     request: MessageRequest,
+    origin: EventOrigin,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
     const sender = await this.users.get(appId, senderUid);
@@ -179,7 +180,7 @@ export class MessageService {
     }));
     const stored = await this.messages.insertAll(appId, drafts);
     const sent = stored.map((row) => toMessage(row, lookup, app));
-    for (const message of sent) this.events.emit('message', appId, message);
+    for (const message of sent) this.events.emit('message', appId, message, origin);
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };
     const fanOut: FanOutResult = { uids: {}, guids: {} };
@@ -207,20 +208,26 @@ export class MessageService {
    * A message the acting user may see: their one-to-one chats and groups they belong to. Anyone
    * else's message is answered exactly as a missing id is, so ids tell nothing about others' chats.
    */
-  async getVisible(app: App, id: string, onBehalfOf: string | undefined): Promise<MessageRow> {
+  async getVisible(app: App, id: string, onBehalfOf: string | undefined): Promise<StoredMessage> {
     const row = await this.messages.get(app.appId, id);
     if (onBehalfOf !== undefined && !(await this.canSee(app, row, onBehalfOf))) throw messageNotFound(id);
     return row;
   }
 
-  private async canSee(app: App, row: MessageRow, uid: string): Promise<boolean> {
+  private async canSee(app: App, row: StoredMessage, uid: string): Promise<boolean> {
     return row.receiver_type === 'group'
       ? (await this.groups.member(app.appId, row.receiver, uid)) !== undefined
       : row.sender === uid || row.receiver === uid;
   }
 
   /** Edits text, metadata or tags; answers with the `edited` action message. */
-  async edit(app: App, id: string, onBehalfOf: string | undefined, edit: MessageEdit): Promise<Message> {
+  async edit(
+    app: App,
+    id: string,
+    onBehalfOf: string | undefined,
+    edit: MessageEdit,
+    origin: EventOrigin,
+  ): Promise<Message> {
     const appId = app.appId;
     const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
@@ -239,7 +246,7 @@ export class MessageService {
           { id },
         );
       }
-      const data = JSON.parse(current.data) as Record<string, unknown>;
+      const data = { ...current.data };
       if (edit.text !== undefined) {
         if (typeof data.text !== 'string')
           throw badRequest('data.text', `the message ${id} has no text to edit`);
@@ -247,8 +254,8 @@ export class MessageService {
       }
       if (edit.metadata !== undefined) data.metadata = edit.metadata;
       const changes = {
-        data: JSON.stringify(data),
-        tags: edit.tags === undefined ? current.tags : JSON.stringify(edit.tags),
+        data,
+        tags: edit.tags ?? current.tags,
         updated_at: now,
         edited_at: now,
         edited_by: editedBy,
@@ -256,13 +263,19 @@ export class MessageService {
       await this.messages.update(appId, Number(current.id), changes, trx);
       return this.writeMessageAction(app, { ...current, ...changes }, actor, 'edited', lookup, trx);
     });
-    this.events.emit('messageEdited', appId, action.on);
-    this.events.emit('message', appId, action.message);
+    this.events.emit('messageEdited', appId, action.on, origin);
+    this.events.emit('message', appId, action.message, origin);
     return action.message;
   }
 
   /** Marks the message deleted (or removes it with `permanent`); answers with the `deleted` action message. */
-  async delete(app: App, id: string, onBehalfOf: string | undefined, permanent: boolean): Promise<Message> {
+  async delete(
+    app: App,
+    id: string,
+    onBehalfOf: string | undefined,
+    permanent: boolean,
+    origin: EventOrigin,
+  ): Promise<Message> {
     const appId = app.appId;
     const original = await this.getVisible(app, id, onBehalfOf);
     const actor = await this.actorFor(app, original, onBehalfOf);
@@ -275,13 +288,13 @@ export class MessageService {
       else await this.messages.update(appId, Number(current.id), changes, trx);
       return this.writeMessageAction(app, { ...current, ...changes }, actor, 'deleted', lookup, trx);
     });
-    this.events.emit('messageDeleted', appId, action.on);
-    this.events.emit('message', appId, action.message);
+    this.events.emit('messageDeleted', appId, action.on, origin);
+    this.events.emit('message', appId, action.message, origin);
     return action.message;
   }
 
   /** Only the sender may edit or delete on their own behalf; the app (no onBehalfOf) may always. */
-  private async actorFor(app: App, message: MessageRow, onBehalfOf: string | undefined): Promise<string> {
+  private async actorFor(app: App, message: StoredMessage, onBehalfOf: string | undefined): Promise<string> {
     if (onBehalfOf === undefined) return message.sender;
     const actor = await this.users.get(app.appId, onBehalfOf);
     if (actor.uid !== message.sender) {
@@ -299,7 +312,7 @@ export class MessageService {
 
   private async writeMessageAction(
     app: App,
-    changed: MessageRow,
+    changed: StoredMessage,
     actorUid: string,
     action: 'edited' | 'deleted',
     lookup: EntityLookup,
@@ -341,6 +354,7 @@ export class MessageService {
     id: string,
     uid: string,
     request: InteractionRequest,
+    origin: EventOrigin,
   ): Promise<InteractionOutcome> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
@@ -428,7 +442,7 @@ export class MessageService {
       await this.messages.update(
         appId,
         Number(row.id),
-        { data: JSON.stringify({ ...form, interactions }), updated_at: interactedAt },
+        { data: { ...form, interactions }, updated_at: interactedAt },
         trx,
       );
       const completed = goalCompleted(form.interactionGoal, interactions);
@@ -438,12 +452,17 @@ export class MessageService {
         ...(apiAction === undefined ? {} : { apiAction }),
       };
     });
-    this.events.emit('interaction', appId, {
-      messageId: String(visible.id),
-      uid: user.uid,
-      interactions: outcome.interactions,
-      goalCompleted: outcome.goalCompleted,
-    });
+    this.events.emit(
+      'interaction',
+      appId,
+      {
+        messageId: String(visible.id),
+        uid: user.uid,
+        interactions: outcome.interactions,
+        goalCompleted: outcome.goalCompleted,
+      },
+      origin,
+    );
     return outcome;
   }
 

@@ -5,8 +5,10 @@ import { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import { ConversationRepository } from '../repositories/conversations.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
+import { rowCacheCapacity } from '../repositories/row-cache.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
+import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 
@@ -22,15 +24,19 @@ export interface ChatServices {
   messages: MessageRepository;
   messageService: MessageService;
   conversations: ConversationRepository;
+  conversationService: ConversationService;
   notifications: NotificationSettingsRepository;
 }
 
 export function createChatServices(store: ChatStore): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
-  const groups = new GroupRepository(db);
-  const users = new UserRepository(db, groups, events);
+  const cacheCapacity = rowCacheCapacity(store.engine);
+  const groups = new GroupRepository(db, cacheCapacity);
+  const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
+  const conversations = new ConversationRepository(db);
+  const messageService = new MessageService(db, users, groups, messages, events);
   return {
     store,
     events,
@@ -40,8 +46,9 @@ export function createChatServices(store: ChatStore): ChatServices {
     groups,
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
-    messageService: new MessageService(db, users, groups, messages, events),
-    conversations: new ConversationRepository(db),
+    messageService,
+    conversations,
+    conversationService: new ConversationService(conversations, users, groups, messages, messageService),
     notifications: new NotificationSettingsRepository(db),
   };
 }

@@ -23,7 +23,7 @@ import type {
   GroupEntity,
   GroupMember,
   Interaction,
-  InteractedRequest,
+  InteractionsRequest,
   InteractionCompletedBody,
   Me,
   Message,
@@ -362,7 +362,7 @@ export class ChatClient {
 
   /** Reports a form interaction; with `formData` the service runs the element's apiAction with the values. */
   async markInteracted(messageId: string, elementId: string, formData?: FormValues): Promise<void> {
-    const body: InteractedRequest = { interactions: [elementId], ...(formData ? { formData } : {}) };
+    const body: InteractionsRequest = { interactions: [elementId], ...(formData ? { formData } : {}) };
     await this.#call({ method: 'PATCH', path: `${apiPath('messages', messageId)}/interacted`, body });
   }
 

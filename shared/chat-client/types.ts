@@ -1,19 +1,20 @@
 import type { FormValues } from '../interactive-values.js';
 import type { InteractiveFormData } from '../interactive.js';
-import type { GroupEntity, Interaction, Message, UserEntity } from '../message.js';
+import type { GroupEntity, Interaction, Message, ReceiverType, UserEntity } from '../message.js';
 
 /** Form values by element id, as a submitted form reports them. */
 export type { FormValues };
 
 /**
  * Wire shapes of CometChat's client protocol (REST + WebSocket) as
- * `reference/cometchat-client-protocol.md` describes them. Types only: the browser client checks the
- * few fields it relies on by hand instead of shipping zod to every page that embeds the widget.
+ * `reference/cometchat-client-protocol.md` describes them. Types only, many of them inferred from the
+ * zod schemas beside this folder and erased at build: the browser client checks the few fields it
+ * relies on by hand instead of shipping zod to every page that embeds the widget.
  */
 
 export type { GroupEntity, Interaction, InteractiveFormData, Message, UserEntity };
 
-export type ConversationType = 'user' | 'group';
+export type ConversationType = ReceiverType;
 
 /** Whom a conversation is with: a user by UID or a group by GUID. */
 export interface ChatTarget {
@@ -39,25 +40,9 @@ export interface Me extends UserEntity {
   settings?: AppSettings;
 }
 
-export interface Conversation {
-  conversationId: string;
-  conversationType: ConversationType;
-  conversationWith: UserEntity | GroupEntity;
-  lastMessage?: Message;
-  unreadMessageCount?: number;
-  unreadMentionsCount?: number;
-  lastReadMessageId?: string;
-  latestMessageId?: string;
-  updatedAt?: number;
-}
+export type { ClientConversation as Conversation } from '../conversations.js';
 
-export interface Pagination {
-  total: number;
-  count: number;
-  per_page: number;
-  current_page: number;
-  total_pages: number;
-}
+export type { Pagination } from '../users.js';
 
 /** Where a page of history ends: the edge message of the page (§2.5). */
 export interface MessageCursor {
@@ -87,54 +72,14 @@ export type OutgoingMessage =
   | { category: 'custom'; type: string; data: { customData: Record<string, unknown> } }
   | { category: 'interactive'; type: 'form'; data: InteractiveFormData };
 
-/**
- * Body of `PATCH /messages/{id}/interacted`. `interactions` is the SDK's; `formData` is Parley's
- * addition so the service can run the form's apiAction itself (its secret headers never reach a client).
- */
-export interface InteractedRequest {
-  interactions: string[];
-  formData?: FormValues;
-}
+export type { InteractionsRequest } from '../message.js';
 
-// WebSocket frames (§3)
-
-/** The envelope every realtime frame shares. */
-export interface RealtimeFrame<Type extends string = string, Body = unknown> {
-  appId?: string;
-  type: Type;
-  receiver?: string;
-  receiverType?: ConversationType;
-  sender?: string;
-  /** Receipts only: who sent the message being acknowledged. */
-  messageSender?: string;
-  /** The SDK session that caused the event; frames of one's own session are echoes. */
-  deviceId?: string;
-  body: Body;
-}
-
-export interface TypingBody {
-  action: 'started' | 'ended';
-  user: UserEntity;
-  metadata?: Record<string, unknown>;
-}
-
-export type ReceiptAction = 'delivered' | 'read' | 'deliveredToAll' | 'readByAll';
-
-export interface ReceiptBody {
-  action: ReceiptAction;
-  messageId: string;
-  user: UserEntity;
-  timestamp?: number;
-}
-
-export interface PresenceBody {
-  action: 'online' | 'available' | 'offline';
-  user: UserEntity;
-  timestamp?: number;
-}
-
-export interface InteractionCompletedBody {
-  messageId: string;
-  user: UserEntity;
-  interactions: Interaction[];
-}
+// WebSocket frames (§3): the one definition is shared/realtime.ts.
+export type {
+  InteractionCompletedBody,
+  PresenceBody,
+  RealtimeFrame,
+  ReceiptAction,
+  ReceiptBody,
+  TypingBody,
+} from '../realtime.js';

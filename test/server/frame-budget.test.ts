@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseReceiverType, spendFrame, type FrameBudget } from '../../server/realtime/frames.js';
+import { spendFrame, type FrameBudget } from '../../server/realtime/frames.js';
+import { normaliseReceiverType } from '../../shared/realtime.js';
 
 describe('the frame budget of a socket', () => {
   it('lets the first frames of a second through and drops the rest of that second', () => {

@@ -40,7 +40,7 @@ describe('SQLite message writes', () => {
     const ids = rows.map(([row]) => row?.id ?? 0);
     expect(ids[0]! < ids[1]! && ids[1]! < ids[2]!).toBe(true);
     const stored = await messages.findMany('app', ids);
-    expect(ids.map((id) => JSON.parse(stored.get(id)?.data ?? '{}').text)).toEqual(['one', 'two', 'three']);
+    expect(ids.map((id) => stored.get(id)?.data.text)).toEqual(['one', 'two', 'three']);
   });
 
   it('fails a send that breaks a constraint alone, storing the ones sent beside it', async () => {
@@ -52,7 +52,7 @@ describe('SQLite message writes', () => {
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const listed = await messages.list('app', {}, { affix: 'append' }, 100);
-    const texts = listed.map((row) => JSON.parse(row.data).text);
+    const texts = listed.map((row) => row.data.text);
     expect(texts).toContain('before');
     expect(texts).toContain('after');
     expect(texts).not.toContain('kept');

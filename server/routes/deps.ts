@@ -1,11 +1,11 @@
+import type { ClientSettingsRepository } from '../repositories/client-settings.js';
+import type { ReadStateRepository } from '../client-api/read-state.js';
+import type { SocketTokens } from '../client-api/socket-token.js';
 import type { FormSubmissions } from '../forms/submissions.js';
 import type { ChatServices } from '../services/registry.js';
-import type { ClientSettingsRepository } from './client-settings.js';
-import type { ReadStateRepository } from './read-state.js';
-import type { SocketTokens } from './socket-token.js';
 
-/** What the client API works with besides the chat services. */
-export interface ClientApiDeps {
+/** What the `/v3` routes work with besides the chat services: the client protocol's parts. */
+export interface RouteDeps {
   services: ChatServices;
   clientSettings: ClientSettingsRepository;
   readState: ReadStateRepository;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { UserEntity } from '../../shared/message.js';
+import { clientUser } from '../client-api/app-settings.js';
+import { notAMember } from '../errors.js';
+import { actingUid } from '../http/actor.js';
+import type { Actor, ChatContext } from '../http/context.js';
+import type { GroupRow } from '../repositories/groups.js';
+import { toUserEntity, type UserRow } from '../repositories/users.js';
+import type { ChatServices } from '../services/registry.js';
+import { PageNumber, PageSize } from '../validation.js';
+
+/**
+ * Where the server API and the client API differ for the same resource: page sizes, how a user
+ * looks, and which groups a caller may read. Routes ask these instead of branching themselves.
+ */
+
+/** Page-based lists: CometChat's REST API says `perPage` (default 100), the SDK `per_page` (default 30). */
+export const PageQuery = z.looseObject({
+  page: PageNumber.default(1),
+  perPage: PageSize.optional(),
+  per_page: PageSize.optional(),
+});
+
+export function perPageOf(
+  actor: Actor,
+  query: { perPage?: number | undefined; per_page?: number | undefined },
+) {
+  return query.perPage ?? query.per_page ?? (actor.kind === 'client' ? 30 : 100);
+}
+
+/** A user as the caller's API shows it: the SDK's presence says `online` where the REST API says `available`. */
+export function userFor(actor: Actor, row: UserRow, options: { withTags?: boolean } = {}): UserEntity {
+  return actor.kind === 'client' ? clientUser(row) : toUserEntity(row, options);
+}
+
+/**
+ * The group whose conversation and history the call reads. A client must belong to it, and a
+ * private group it does not belong to does not exist for it; the server reads any group, as
+ * `onBehalfOf` a member when it names a user.
+ */
+export async function readableGroup(c: ChatContext, services: ChatServices, guid: string): Promise<GroupRow> {
+  const { app, kind, uid } = c.get('actor');
+  if (kind === 'client') return services.groupService.ofMember(app.appId, guid, actingUid(c));
+  const group = await services.groups.get(app.appId, guid);
+  if (uid !== undefined) {
+    await services.users.get(app.appId, uid);
+    if ((await services.groups.member(app.appId, group.guid, uid)) === undefined)
+      throw notAMember(uid, group.guid);
+  }
+  return group;
+}

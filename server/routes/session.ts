@@ -1,0 +1,71 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { appSettingsFor, clientUser } from '../client-api/app-settings.js';
+import { only, sessionOf } from '../http/actor.js';
+import type { ChatContext, ChatEnv } from '../http/context.js';
+import { jsonBody } from '../http/request.js';
+import { DisplayName, LinkUrl, Metadata } from '../validation.js';
+import type { RouteDeps } from './deps.js';
+
+/** The SDK sends device details on login; `updateCurrentUserDetails` sends profile fields. */
+const MeUpdate = z.looseObject({
+  name: DisplayName.optional(),
+  avatar: LinkUrl.optional(),
+  link: LinkUrl.optional(),
+  statusMessage: z.string().max(255, 'must be at most 255 characters').optional(),
+  metadata: Metadata.optional(),
+});
+
+/**
+ * A client's session (the login itself is `POST /users/{uid}/auth_tokens`): `GET /settings`
+ * before it, `PUT|GET|DELETE /me` and `POST /user_sessions` within it.
+ */
+export function sessionRoutes(deps: RouteDeps): Hono<ChatEnv> {
+  const { services, socketTokens, publicHost } = deps;
+  const { users, authTokens } = services;
+  const routes = new Hono<ChatEnv>();
+  const settingsOf = (c: ChatContext) =>
+    appSettingsFor(c.get('actor').app, c.req.header('host') ?? 'localhost', publicHost);
+
+  routes.get('/settings', (c) => c.json({ data: settingsOf(c) }));
+
+  const me = async (c: ChatContext) => {
+    const { appId } = c.get('actor').app;
+    const { uid, authToken } = sessionOf(c);
+    const user = await users.get(appId, uid);
+    return c.json({
+      data: {
+        ...clientUser(user),
+        authToken,
+        jwt: await socketTokens.issue(appId, uid, authToken),
+        settings: settingsOf(c),
+      },
+    });
+  };
+
+  routes.use('/me', only('client'));
+  routes.get('/me', (c) => me(c));
+  routes.put('/me', async (c) => {
+    const body = await jsonBody(c, MeUpdate);
+    const changes = {
+      name: body.name,
+      avatar: body.avatar,
+      link: body.link,
+      statusMessage: body.statusMessage,
+      metadata: body.metadata,
+    };
+    if (Object.values(changes).some((value) => value !== undefined)) {
+      await users.update(c.get('actor').app.appId, sessionOf(c).uid, changes);
+    }
+    return me(c);
+  });
+  routes.delete('/me', async (c) => {
+    const { uid, authToken } = sessionOf(c);
+    await authTokens.delete(c.get('actor').app.appId, uid, authToken);
+    return c.json({ data: { success: true, message: 'Logged out.' } });
+  });
+  // The SDK's telemetry, five seconds after login: acknowledged, not kept.
+  routes.post('/user_sessions', only('client'), (c) => c.json({ data: {} }));
+
+  return routes;
+}

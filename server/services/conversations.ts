@@ -1,0 +1,73 @@
+import type { Conversation } from '../../shared/conversations.js';
+import type { GroupEntity, UserEntity } from '../../shared/message.js';
+import type { App } from '../repositories/apps.js';
+import type { ConversationRepository, StoredConversation } from '../repositories/conversations.js';
+import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';
+import type { MessageRepository } from '../repositories/messages.js';
+import { toUserEntity, type UserRepository } from '../repositories/users.js';
+import type { MessageService } from './messages.js';
+
+/** The user of a one-to-one conversation who is not `viewer` (the viewer, in a chat with themselves). */
+const otherOf = (uids: [string, string], viewer: string): string => (uids[0] === viewer ? uids[1] : uids[0]);
+
+/** Conversations as one user sees them: the other party, the last message and what is unread. */
+export class ConversationService {
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly users: UserRepository,
+    private readonly groups: GroupRepository,
+    private readonly messages: MessageRepository,
+    private readonly messageService: MessageService,
+  ) {}
+
+  /** Fills last messages, the other party and unread counts for a page of conversations in a few queries. */
+  async present(
+    app: App,
+    viewer: string,
+    stored: ReadonlyArray<StoredConversation>,
+  ): Promise<Conversation[]> {
+    const { appId } = app;
+    const others = stored.flatMap((item) => (item.uids === undefined ? [] : [otherOf(item.uids, viewer)]));
+    const guids = stored.flatMap((item) => (item.guid === undefined ? [] : [item.guid]));
+    const [lastRows, people, groupRows, counts, memberships, unread] = await Promise.all([
+      this.messages.findMany(
+        appId,
+        stored.map((item) => item.lastMessageId),
+      ),
+      this.users.findMany(appId, others),
+      this.groups.findMany(appId, guids),
+      this.groups.memberCounts(appId, guids),
+      this.groups.membershipsOf(appId, viewer, guids),
+      this.conversations.unreadCounts(
+        appId,
+        viewer,
+        stored.map((item) => item.conversationId),
+      ),
+    ]);
+    const lastMessages = await this.messageService.present(app, [...lastRows.values()]);
+    const lastById = new Map(lastMessages.map((message) => [message.id, message]));
+    return stored.flatMap((item) => {
+      let conversationWith: UserEntity | GroupEntity;
+      if (item.conversationType === 'group' && item.guid !== undefined) {
+        const group = groupRows.get(item.guid);
+        if (group === undefined) return [];
+        conversationWith = toGroupEntity(group, counts.get(item.guid) ?? 0, memberships.get(item.guid));
+      } else {
+        const other = item.uids === undefined ? undefined : people.get(otherOf(item.uids, viewer));
+        if (other === undefined) return [];
+        conversationWith = { ...toUserEntity(other), conversationId: item.conversationId };
+      }
+      const conversation: Conversation = {
+        conversationId: item.conversationId,
+        conversationType: item.conversationType,
+        unreadMessageCount: String(unread.get(item.conversationId) ?? 0),
+        createdAt: item.createdAt,
+        updatedAt: item.updatedAt,
+        conversationWith,
+      };
+      const lastMessage = lastById.get(String(item.lastMessageId));
+      if (lastMessage !== undefined) conversation.lastMessage = lastMessage;
+      return [conversation];
+    });
+  }
+}
