@@ -21,8 +21,9 @@
  *
  *   npx tsx bench/agent.ts [--data ../shared/data/cranfield] [--connections 10] [--seconds 3] [--rounds 5]
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { devNull, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,6 +39,7 @@ import {
   type KnowledgeBackend,
 } from '../knowledge/server/index.js';
 import type { SearchHit } from '../shared/agent.js';
+import { createLogger } from '../shared/server-kit/index.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -139,7 +141,11 @@ try {
   // Rate limiting would throttle the measurement itself: the bench lifts it.
   const config = agentConfigFromEnv({ INGEST_ROOTS: corpus, AGENT_RATE_LIMIT: '100000000' }, dataDir);
   const engine = await openAgentEngine(dataDir, config);
-  const server = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0 });
+  // Request lines are written as a deployed agent writes them to a file or pipe (synchronously),
+  // to the null device so the table stays readable.
+  const logSink = openSync(devNull, 'w');
+  const logger = createLogger((line) => writeSync(logSink, line));
+  const server = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0, logger });
   const post = (path: string, body: unknown) =>
     fetch(`${server.apiUrl}${path}`, {
       method: 'POST',
@@ -191,7 +197,13 @@ try {
       removeDocument: (namespace, documentId) => engine.removeDocument(namespace, documentId),
       deleteNamespace: (namespace) => engine.deleteNamespace(namespace),
     };
-    const replayServer = await startAgentServer({ config, backend: replaying, host: '127.0.0.1', port: 0 });
+    const replayServer = await startAgentServer({
+      config,
+      backend: replaying,
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+    });
     const replayOrigin = replayServer.apiUrl.replace(/\/api$/, '');
     const runs: { noop: LoadRun; search: LoadRun; replay: LoadRun }[] = [];
     try {
@@ -356,6 +368,7 @@ try {
   } finally {
     await server.close();
     await engine.close();
+    closeSync(logSink);
   }
 } finally {
   await rm(root, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { DEFAULT_DATA_DIR, described, SETTINGS } from './config.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerAskCommand } from './commands/ask.js';
 import { registerChatServerCommand } from './commands/chat-server.js';
@@ -15,9 +16,10 @@ export function createProgram(): Command {
         'Configuration: flags first, then environment variables, then defaults.',
     )
     .addOption(
-      new Option('--data-dir <dir>', 'where chats and knowledge are kept')
-        .env('PARLEY_DATA_DIR')
-        .default('./.parley'),
+      new Option(
+        '--data-dir <dir>',
+        described('where chats and knowledge are kept', SETTINGS.dataDir, DEFAULT_DATA_DIR),
+      ),
     )
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: false });

@@ -1,19 +1,27 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ChatErrorEnvelope } from '../shared/errors.js';
+import { RequestProblem } from '../shared/server-kit/index.js';
 
 /**
  * A refusal the API answers with CometChat's error envelope. Thrown by repositories and services;
  * the HTTP layer turns it into `{"error": {code, message, details}}` with `status`.
  */
-export class ChatError extends Error {
+export class ChatError extends RequestProblem {
+  override name = 'ChatError';
   constructor(
-    readonly status: ContentfulStatusCode,
+    status: ContentfulStatusCode,
     readonly code: string,
     message: string,
-    readonly details: Record<string, unknown> = {},
+    details: Record<string, unknown> = {},
   ) {
-    super(message);
-    this.name = 'ChatError';
+    super(status, message, details);
+  }
+
+  /** A refusal from the shared toolkit (a body, a query, a rate limit) in CometChat's terms. */
+  static of(problem: RequestProblem): ChatError {
+    if (problem instanceof ChatError) return problem;
+    const code = problem.status === 429 ? 'ERR_TOO_MANY_REQUESTS' : 'ERR_BAD_REQUEST';
+    return new ChatError(problem.status, code, problem.message, problem.details);
   }
 
   toEnvelope(): ChatErrorEnvelope {

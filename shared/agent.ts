@@ -154,6 +154,54 @@ export const AgentAnswer = z.looseObject({
 });
 export type AgentAnswer = z.infer<typeof AgentAnswer>;
 
+/** `GET /api`: whether the agent is up, and what it offers. */
+export const AgentStatus = z.object({
+  status: z.literal('ok'),
+  service: z.string(),
+  agents: z.array(z.string()),
+  tools: z.array(z.string()),
+  /** The language model's id, or `extractive` for offline answers. */
+  model: z.string(),
+  /** Whether requests need `AGENT_API_KEY`. */
+  auth: z.boolean(),
+});
+export type AgentStatus = z.infer<typeof AgentStatus>;
+
+/** A tool as Mastra lists it: its schemas as JSON strings of `{json: <JSON Schema>}` (superjson form). */
+export const ToolCard = z.object({
+  id: z.string(),
+  description: z.string(),
+  inputSchema: z.string(),
+  outputSchema: z.string(),
+});
+export type ToolCard = z.infer<typeof ToolCard>;
+
+/** `GET /api/tools`: the tools, keyed by id. */
+export const ToolCards = z.record(z.string(), ToolCard);
+
+/** An agent as Mastra's `GET /api/agents/:agentId` describes one. */
+export const AgentCard = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  instructions: z.string(),
+  tools: ToolCards,
+  workflows: z.record(z.string(), z.unknown()),
+  agents: z.record(z.string(), z.unknown()),
+  provider: z.string(),
+  modelId: z.string(),
+  modelVersion: z.string(),
+  defaultGenerateOptions: z.record(z.string(), z.unknown()),
+  defaultStreamOptions: z.record(z.string(), z.unknown()),
+});
+export type AgentCard = z.infer<typeof AgentCard>;
+
+/** `GET /api/agents`: the agents, keyed by id. */
+export const AgentCards = z.record(z.string(), AgentCard);
+
+/** `POST /api/tools/:toolId/execute`: a tool's input the Mastra way, in `data`. */
+export const ExecuteToolRequest = z.object({ data: z.unknown() });
+
 /** The agent's error body: a sanitized message, never a stack, a path or a secret. */
 export const AgentError = z.object({ error: z.string() });
 export type AgentError = z.infer<typeof AgentError>;
@@ -190,6 +238,16 @@ export const NamespaceList = z.object({ namespaces: z.array(NamespaceSummary) })
 export type NamespaceList = z.infer<typeof NamespaceList>;
 
 export const CreateNamespaceRequest = z.object({ name: Namespace });
+
+export const NamespaceDeleted = z.object({ namespace: Namespace, deleted: z.literal(true) });
+export type NamespaceDeleted = z.infer<typeof NamespaceDeleted>;
+
+export const DocumentRemoved = z.object({
+  namespace: Namespace,
+  documentId: z.string(),
+  removed: z.literal(true),
+});
+export type DocumentRemoved = z.infer<typeof DocumentRemoved>;
 
 export const DocumentSummary = z.object({
   documentId: z.string(),

@@ -1,21 +1,9 @@
 import { isIP } from 'node:net';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../../knowledge/server/config.js';
+import { agentCommandConfig, described, SETTINGS, type AgentFlags } from '../config.js';
 import { dataDirOf, untilStopped } from './options.js';
 import { keyFingerprint } from './shown-keys.js';
-
-interface AgentCommandOptions {
-  port: number;
-  host: string;
-  allowedHost: string[];
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new InvalidArgumentError('give a port from 0 to 65535.');
-  return port;
-}
 
 const isLoopback = (host: string): boolean =>
   host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
@@ -31,31 +19,25 @@ export function registerAgentCommand(program: Command): void {
         'AGENT_MENTION_NAMES, AGENT_ALLOW_PRIVATE_NETWORK=1, LLM_BASE_URL, LLM_MODEL, LLM_PROVIDER_API_KEY, LLM_TIMEOUT_MS.',
     )
     .addOption(
-      new Option('--port <port>', 'port to listen on')
-        .env('PARLEY_AGENT_PORT')
-        .argParser(parsePort)
-        .default(DEFAULT_AGENT_PORT),
+      new Option('--port <port>', described('port to listen on', SETTINGS.agentPort, DEFAULT_AGENT_PORT)),
     )
     .addOption(
-      new Option('--host <host>', 'address to bind').env('PARLEY_AGENT_HOST').default(DEFAULT_AGENT_HOST),
+      new Option('--host <host>', described('address to bind', SETTINGS.agentHost, DEFAULT_AGENT_HOST)),
     )
     .addOption(
       new Option(
         '--allowed-host <name>',
         'a host name to serve besides localhost and IP addresses (repeatable; adds to AGENT_ALLOWED_HOSTS)',
-      )
-        .argParser((name: string, names: string[]) => [...names, name])
-        .default([]),
+      ).argParser((name: string, names: string[] = []) => [...names, name]),
     )
-    .action(async (options: AgentCommandOptions, command: Command) => {
-      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
-      const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
-        await import('../../knowledge/server/index.js');
+    .action(async (flags: AgentFlags, command: Command) => {
       const dataDir = dataDirOf(command);
-      const fromEnv = agentConfigFromEnv(process.env, dataDir);
-      const config = { ...fromEnv, allowedHosts: [...fromEnv.allowedHosts, ...options.allowedHost] };
+      const options = agentCommandConfig(flags, process.env, dataDir);
+      const config = options.agent;
+      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
+      const { openAgentEngine, startAgentServer } = await import('../../knowledge/server/index.js');
       const engine = await openAgentEngine(dataDir, config, {
-        allowPrivateNetwork: process.env.AGENT_ALLOW_PRIVATE_NETWORK === '1',
+        allowPrivateNetwork: options.allowPrivateNetwork,
       });
       const server = await startAgentServer({
         config,

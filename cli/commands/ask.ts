@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { askConfig } from '../config.js';
 import { dataDirOf, namespaceOption } from './options.js';
 
-interface AskCommandOptions {
-  namespace: string;
+interface AskCommandFlags {
+  namespace?: string;
   json?: boolean;
 }
 
@@ -20,16 +21,15 @@ export function registerAskCommand(program: Command): void {
       .argument('<question>', 'what to ask'),
   )
     .option('--json', 'print the generate response as JSON')
-    .action(async (question: string, options: AskCommandOptions, command: Command) => {
-      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
-      const [{ answerChat }, { KnowledgeEngine }, { agentConfigFromEnv, answerSettings, generateResponse }] =
-        await Promise.all([
-          import('../../knowledge/agent/index.js'),
-          import('../../knowledge/index.js'),
-          import('../../knowledge/server/index.js'),
-        ]);
+    .action(async (question: string, flags: AskCommandFlags, command: Command) => {
       const dataDir = dataDirOf(command);
-      const config = agentConfigFromEnv(process.env, dataDir);
+      const options = askConfig(flags, process.env, dataDir);
+      // Loaded when the command runs, so `parley --help` and other commands start without the engine.
+      const [{ answerChat }, { KnowledgeEngine }, { answerSettings, generateResponse }] = await Promise.all([
+        import('../../knowledge/agent/index.js'),
+        import('../../knowledge/index.js'),
+        import('../../knowledge/server/index.js'),
+      ]);
       const engine = await KnowledgeEngine.open({ dataDir });
       try {
         const folder = engine.namespaceFolder(options.namespace);
@@ -48,10 +48,10 @@ export function registerAskCommand(program: Command): void {
             requireMention: false,
           },
           engine,
-          answerSettings(config),
+          answerSettings(options.agent),
         );
         process.stdout.write(
-          options.json ? `${JSON.stringify(generateResponse(answer), null, 2)}\n` : `${answer.text}\n`,
+          flags.json ? `${JSON.stringify(generateResponse(answer), null, 2)}\n` : `${answer.text}\n`,
         );
       } finally {
         await engine.close();

@@ -1,32 +1,16 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import {
+  chatServerConfig,
+  DEFAULT_CHAT_HOST,
+  DEFAULT_CHAT_PORT,
+  DEFAULT_CHAT_RATE_LIMIT,
+  described,
+  SETTINGS,
+  type ChatServerFlags,
+} from '../config.js';
 import { dataDirOf, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
-import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
-
-interface ChatServerCommandOptions extends ChatTlsOptions {
-  rateLimit: number | false;
-  port: number;
-  host: string;
-  appId?: string;
-  apiKey?: string;
-  authKey?: string;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new InvalidArgumentError('give a port from 0 to 65535.');
-  return port;
-}
-
-/** Standard requests per minute per app, or `off`; core operations get half, as in CometChat's limits. */
-function parseRateLimit(value: string): number | false {
-  if (value === 'off') return false;
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 2)
-    throw new InvalidArgumentError('give a whole number of at least 2, or off.');
-  return limit;
-}
+import { chatCertificate, chatTlsOptions, secureUrlOf } from './tls-options.js';
 
 export function registerChatServerCommand(program: Command): void {
   const summary = 'run the chat service (CometChat REST API v3)';
@@ -42,28 +26,28 @@ export function registerChatServerCommand(program: Command): void {
       ),
   )
     .addOption(
-      new Option('--port <port>', 'port to listen on')
-        .env('PARLEY_CHAT_PORT')
-        .argParser(parsePort)
-        .default(4000),
+      new Option('--port <port>', described('port to listen on', SETTINGS.chatPort, DEFAULT_CHAT_PORT)),
     )
-    .addOption(new Option('--host <host>', 'address to bind').env('PARLEY_CHAT_HOST').default('127.0.0.1'))
-    .addOption(new Option('--app-id <id>', 'create or update this app at start').env('PARLEY_APP_ID'))
-    .addOption(new Option('--api-key <key>', 'its fullAccess REST API key').env('PARLEY_API_KEY'))
-    .addOption(new Option('--auth-key <key>', 'its authOnly key for client login').env('PARLEY_AUTH_KEY'))
+    .addOption(
+      new Option('--host <host>', described('address to bind', SETTINGS.chatHost, DEFAULT_CHAT_HOST)),
+    )
+    .addOption(new Option('--app-id <id>', described('create or update this app at start', SETTINGS.appId)))
+    .addOption(new Option('--api-key <key>', described('its fullAccess REST API key', SETTINGS.apiKey)))
+    .addOption(
+      new Option('--auth-key <key>', described('its authOnly key for client login', SETTINGS.authKey)),
+    )
     .addOption(
       new Option(
         '--rate-limit <perMinute>',
-        'standard requests per minute per app (core operations: half), or off',
-      )
-        .env('PARLEY_CHAT_RATE_LIMIT')
-        .argParser(parseRateLimit)
-        .default(20_000),
+        described(
+          'standard requests per minute per app (core operations: half), or off',
+          SETTINGS.chatRateLimit,
+          DEFAULT_CHAT_RATE_LIMIT,
+        ),
+      ),
     )
-    .action(async (options: ChatServerCommandOptions, command: Command) => {
-      if (options.appId === undefined && (options.apiKey !== undefined || options.authKey !== undefined)) {
-        throw new Error('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
-      }
+    .action(async (flags: ChatServerFlags, command: Command) => {
+      const options = chatServerConfig(flags, process.env);
       const tls = chatCertificate(options);
       // Loaded when the command runs, so `parley --help` starts without the database drivers.
       const { startChatServer, trustHint } = await import('../../server/index.js');
@@ -71,17 +55,11 @@ export function registerChatServerCommand(program: Command): void {
         port: options.port,
         host: options.host,
         dataDir: dataDirOf(command),
-        databaseUrl: process.env.DATABASE_URL,
+        databaseUrl: options.databaseUrl,
         tls,
         publicHost: options.publicHost,
-        rateLimits:
-          options.rateLimit === false
-            ? false
-            : { standardPerMinute: options.rateLimit, corePerMinute: Math.floor(options.rateLimit / 2) },
-        app:
-          options.appId === undefined
-            ? undefined
-            : { appId: options.appId, apiKey: options.apiKey, authKey: options.authKey },
+        rateLimits: options.rateLimits,
+        app: options.app,
       });
       const { app, apiKey, authKey, generated } = server.seeded;
       const secureUrl = secureUrlOf(server);

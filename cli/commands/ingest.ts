@@ -4,11 +4,12 @@ import type { Command } from 'commander';
 import type { IngestedSource } from '../../shared/agent.js';
 import type { IngestEvent, KnowledgeEngine, SourceInput } from '../../knowledge/index.js';
 import { barReporter, displaySource, lineReporter, type ProgressReporter } from './ingest-progress.js';
+import { namespaceFrom } from '../config.js';
 import { dataDirOf, namespaceOption, untilStopped } from './options.js';
 import { renderTable } from './table.js';
 
 interface IngestCommandOptions {
-  namespace: string;
+  namespace?: string;
   watch?: boolean;
 }
 
@@ -28,7 +29,7 @@ export function registerIngestCommand(program: Command): void {
     .action(async (sources: string[], options: IngestCommandOptions, command: Command) => {
       // Loaded when the command runs, so `parley --help` and other commands start without the engine.
       const { KnowledgeEngine, detectSource, parseNamespace } = await import('../../knowledge/index.js');
-      const namespace = parseNamespace(options.namespace);
+      const namespace = parseNamespace(namespaceFrom(options, process.env));
       const { inputs, refused } = await sourceInputs(sources, detectSource);
       const folders = options.watch ? await watchableFolders(inputs) : [];
       const engine = await KnowledgeEngine.open({

@@ -1,16 +1,18 @@
 import { Option, type Command } from 'commander';
+import { dataDirFrom, DEFAULT_NAMESPACE, described, SETTINGS } from '../config.js';
 
 /** `-n, --namespace`: shared by every command that works on one knowledge namespace. */
 export const namespaceOption = (command: Command): Command =>
   command.addOption(
-    new Option('-n, --namespace <namespace>', 'knowledge namespace')
-      .env('PARLEY_NAMESPACE')
-      .default('default'),
+    new Option(
+      '-n, --namespace <namespace>',
+      described('knowledge namespace', SETTINGS.namespace, DEFAULT_NAMESPACE),
+    ),
   );
 
-/** The global `--data-dir`, as every command sees it. */
+/** The global `--data-dir` (or PARLEY_DATA_DIR), as every command sees it. */
 export function dataDirOf(command: Command): string {
-  return command.optsWithGlobals<{ dataDir: string }>().dataDir;
+  return dataDirFrom(command.optsWithGlobals<{ dataDir?: string }>(), process.env);
 }
 
 /** Resolves when the person stops the command (Ctrl+C) or a supervisor sends SIGTERM. */

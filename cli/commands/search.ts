@@ -2,10 +2,12 @@ import { stat } from 'node:fs/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SearchHit, SearchResponse } from '../../shared/agent.js';
 import { displaySource } from './ingest-progress.js';
+import { namespaceFrom } from '../config.js';
 import { dataDirOf, namespaceOption } from './options.js';
 
 interface SearchCommandOptions {
-  namespace: string;
+  namespace?: string;
+  /** Flag only, checked by commander as it parses. */
   limit: number;
   json?: boolean;
 }
@@ -24,22 +26,23 @@ export function registerSearchCommand(program: Command): void {
     .option('--limit <n>', 'how many results (1-100)', parseLimit, 6)
     .option('--json', 'print JSON ({results, namespace, query}) instead of text')
     .action(async (query: string, options: SearchCommandOptions, command: Command) => {
+      const namespace = namespaceFrom(options, process.env);
       const { KnowledgeEngine } = await import('../../knowledge/index.js');
       const engine = await KnowledgeEngine.open({ dataDir: dataDirOf(command) });
       try {
-        const folder = engine.namespaceFolder(options.namespace);
+        const folder = engine.namespaceFolder(namespace);
         const exists = await stat(folder).then(
           () => true,
           () => false,
         );
         if (!exists)
-          throw new Error(`namespace "${options.namespace}" does not exist (parley namespaces lists them)`);
-        const results = await engine.search(options.namespace, query, {
+          throw new Error(`namespace "${namespace}" does not exist (parley namespaces lists them)`);
+        const results = await engine.search(namespace, query, {
           limit: options.limit,
           snippets: true,
         });
         if (options.json) {
-          const response: SearchResponse = { results, namespace: options.namespace, query };
+          const response: SearchResponse = { results, namespace, query };
           process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
         } else {
           process.stdout.write(

@@ -1,27 +1,21 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { DEFAULT_AGENT_PORT } from '../../knowledge/server/config.js';
+import type { ChatConnection } from '../../shared/chat-connection.js';
+import {
+  DEFAULT_CHAT_HOST,
+  DEFAULT_CHAT_PORT,
+  described,
+  SETTINGS,
+  startConfig,
+  type StartFlags,
+} from '../config.js';
 import { dataDirOf, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
-import type { ChatConnection } from '../../shared/chat-connection.js';
 import { DEMO_CONNECTION_URL } from '../../desktop/main/demo-connection.js';
-import { chatCertificate, chatTlsOptions, secureUrlOf, type ChatTlsOptions } from './tls-options.js';
-
-interface StartCommandOptions extends ChatTlsOptions {
-  /** `--no-tls`: plain http only (the default also serves https/wss, which Chats needs). */
-  tls?: boolean;
-  port: number;
-  agentPort: number;
-  host: string;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new InvalidArgumentError('give a port from 0 to 65535.');
-  return port;
-}
+import { chatCertificate, chatTlsOptions, secureUrlOf } from './tls-options.js';
 
 /** The package folder, where server/demo/docs lives whether this runs from the sources or from dist/. */
 function packageRoot(): string {
@@ -47,34 +41,33 @@ export function registerStartCommand(program: Command): void {
       ),
   )
     .addOption(
-      new Option('--port <port>', 'chat service port')
-        .env('PARLEY_CHAT_PORT')
-        .argParser(parsePort)
-        .default(4000),
+      new Option('--port <port>', described('chat service port', SETTINGS.chatPort, DEFAULT_CHAT_PORT)),
     )
     .addOption(
-      new Option('--agent-port <port>', 'knowledge agent port')
-        .env('PARLEY_AGENT_PORT')
-        .argParser(parsePort)
-        .default(4111),
+      new Option(
+        '--agent-port <port>',
+        described('knowledge agent port', SETTINGS.startAgentPort, DEFAULT_AGENT_PORT),
+      ),
     )
-    .addOption(new Option('--host <host>', 'address both bind').env('PARLEY_HOST').default('127.0.0.1'))
+    .addOption(
+      new Option('--host <host>', described('address both bind', SETTINGS.chatHost, DEFAULT_CHAT_HOST)),
+    )
     .addOption(new Option('--no-tls', 'serve the chat service over plain http only (Chats cannot connect)'))
-    .action(async (options: StartCommandOptions, command: Command) => {
-      // TLS unless --no-tls: the knowledge app's Chats (CometChat's SDK) connects only over https/wss.
-      const tls = chatCertificate({ ...options, tls: options.tls !== false });
+    .action(async (flags: StartFlags, command: Command) => {
       const dataDir = dataDirOf(command);
+      // TLS unless --no-tls: the knowledge app's Chats (CometChat's SDK) connects only over https/wss.
+      const options = startConfig(flags, process.env, dataDir);
+      const tls = chatCertificate(options);
       const root = packageRoot();
       // Loaded when the command runs, so `parley --help` starts without databases and engines.
-      const { agentConfigFromEnv, openAgentEngine, startAgentServer } =
-        await import('../../knowledge/server/index.js');
+      const { openAgentEngine, startAgentServer } = await import('../../knowledge/server/index.js');
       const { certificateFingerprint, startChatServer, trustHint } = await import('../../server/index.js');
       const { demoDocuments, demoPage, seedDemo, DEMO_NAMESPACE, DEMO_OPERATOR } =
         await import('../../server/demo/index.js');
       // Filled in once the demo is seeded, a moment after the servers listen.
       const seeded: { demo?: Awaited<ReturnType<typeof seedDemo>>; chats?: ChatConnection } = {};
 
-      const config = agentConfigFromEnv(process.env, dataDir);
+      const config = options.agent;
       const engine = await openAgentEngine(dataDir, config);
       const agent = await startAgentServer({
         config,
@@ -87,7 +80,7 @@ export function registerStartCommand(program: Command): void {
         port: options.port,
         host: options.host,
         dataDir,
-        databaseUrl: process.env.DATABASE_URL,
+        databaseUrl: options.databaseUrl,
         tls,
         publicHost: options.publicHost,
         pages: [demoPage(() => seeded.demo, join(root, 'dist', 'widget'))],

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-
-/** How the chat service is reached over TLS, as `--tls`, `--tls-cert`, `--tls-key` and `--public-host` give it. */
-export interface ChatTlsOptions {
-  tls?: boolean;
-  tlsCert?: string;
-  tlsKey?: string;
-  publicHost?: string;
-}
+import { described, SETTINGS, type ChatTlsConfig } from '../config.js';
 
 /** The chat service's TLS options: shared by `start` and `chat-server`, which both run it. */
 export const chatTlsOptions = (command: Command): Command =>
@@ -15,32 +8,32 @@ export const chatTlsOptions = (command: Command): Command =>
     .addOption(
       new Option(
         '--tls',
-        'also serve https/wss on the chat port, with a self-signed localhost certificate',
-      ).env('PARLEY_TLS'),
+        described(
+          'also serve https/wss on the chat port, with a self-signed localhost certificate',
+          SETTINGS.tls,
+        ),
+      ),
     )
     .addOption(new Option('--tls-cert <file>', 'serve https/wss with this certificate (PEM) instead'))
     .addOption(new Option('--tls-key <file>', 'the key (PEM) of --tls-cert'))
     .addOption(
       new Option(
         '--public-host <host:port>',
-        'where clients reach the chat service, if not where they connect',
-      ).env('PARLEY_PUBLIC_HOST'),
+        described('where clients reach the chat service, if not where they connect', SETTINGS.publicHost),
+      ),
     );
 
 /**
- * The certificate the options ask for: the given PEM pair, a self-signed one, or none. Throws a plain
- * Error, not commander's InvalidArgumentError, so the CLI prints the message instead of exiting silently.
+ * The certificate the configuration asks for: the given PEM pair, a self-signed one, or none. Throws a
+ * plain Error, not commander's InvalidArgumentError, so the CLI prints the message instead of exiting silently.
  */
 export function chatCertificate(
-  options: ChatTlsOptions,
+  options: ChatTlsConfig,
 ): { key: string; cert: string } | 'self-signed' | undefined {
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-    throw new Error('--tls-cert and --tls-key go together.');
-  }
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
     return { cert: readPem(options.tlsCert, '--tls-cert'), key: readPem(options.tlsKey, '--tls-key') };
   }
-  return options.tls === true ? 'self-signed' : undefined;
+  return options.tls ? 'self-signed' : undefined;
 }
 
 function readPem(file: string, option: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_KEY } from '../../shared/agent.js';
+import { AGENT_KEY, type AgentCard, type ToolCard } from '../../shared/agent.js';
 import { EXTRACTIVE_MODEL_ID } from '../agent/answer.js';
 import type { AgentServerConfig } from './config.js';
 import { agentTools, type AgentTool } from './tools.js';
@@ -13,12 +13,7 @@ export const AGENT_INSTRUCTIONS =
   'When nothing relevant is retrieved it says so and names what to ingest.';
 
 /** Mastra's tool description: schemas as JSON strings of `{json: <JSON Schema>}` (its superjson form). */
-export function describeTool(tool: AgentTool): {
-  id: string;
-  description: string;
-  inputSchema: string;
-  outputSchema: string;
-} {
+export function describeTool(tool: AgentTool): ToolCard {
   const schema = (type: z.ZodType, io: 'input' | 'output') =>
     JSON.stringify({ json: z.toJSONSchema(type, { io }) });
   return {
@@ -29,12 +24,12 @@ export function describeTool(tool: AgentTool): {
   };
 }
 
-export function describeTools(): Record<string, ReturnType<typeof describeTool>> {
+export function describeTools(): Record<string, ToolCard> {
   return Object.fromEntries(agentTools.map((tool) => [tool.id, describeTool(tool)]));
 }
 
 /** The agent as Mastra's `GET /api/agents/:agentId` describes one. */
-export function describeAgent(config: AgentServerConfig) {
+export function describeAgent(config: AgentServerConfig): AgentCard {
   const modelId = config.languageModel?.model ?? EXTRACTIVE_MODEL_ID;
   return {
     id: AGENT_KEY,

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { streamSSE } from 'hono/streaming';
-import { AGENT_KEY, DEFAULT_NAMESPACE, GenerateRequest, Namespace } from '../../shared/agent.js';
+import {
+  AGENT_KEY,
+  DEFAULT_NAMESPACE,
+  GenerateRequest,
+  Namespace,
+  type AgentStatus,
+} from '../../shared/agent.js';
 import { answerChat } from '../agent/answer.js';
 import { latestUserTurn } from '../agent/question.js';
 import { describeAgent, describeTool, describeTools } from './agent-card.js';
@@ -11,11 +18,19 @@ import type { KnowledgeBackend } from './backend.js';
 import { answerSettings, type AgentServerConfig } from './config.js';
 import { generateResponse } from './generate-response.js';
 import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
-import { errorReply, parseWith, readJson, RequestProblem } from './http-errors.js';
+import {
+  createLogger,
+  parseWith,
+  readJson,
+  requestLines,
+  RequestProblem,
+  type Logger,
+} from '../../shared/server-kit/index.js';
+import { errorReply } from './http-errors.js';
 import { acceptsEventStream, streamIngest } from './ingest-stream.js';
 import { libraryRoutes } from './library.js';
 import { normalizeMastraMessages } from './mastra-messages.js';
-import { openApiDocument } from './openapi.js';
+import { agentRoutes, describeApi, mountRoute, OPENAPI_HEADER } from './openapi.js';
 import { streamFrames } from './stream-frames.js';
 import { swaggerUi } from './swagger-ui.js';
 import {
@@ -33,14 +48,17 @@ export interface AgentAppOptions {
   backend: KnowledgeBackend;
   /** The knowledge app UI served at `/` (built by the desktop issue); without it `/` leads to Swagger UI. */
   ui?: Hono;
-  /** Where one line per failed request goes; never a body, a stack or a secret. */
-  log?: (line: string) => void;
+  /** Request lines and failures, one JSON line each; never a body, a stack or a secret. */
+  logger?: Logger;
 }
 
 const SMALL_BODY = 1024 * 1024;
 
-/** The knowledge agent's HTTP API: Mastra-compatible agent and tool routes, OpenAPI, Swagger UI. */
-export function createAgentApp(options: AgentAppOptions): Hono {
+/**
+ * The knowledge agent's HTTP API: Mastra-compatible agent and tool routes, the knowledge library,
+ * the OpenAPI document generated from the routes' definitions, Swagger UI.
+ */
+export function createAgentApp(options: AgentAppOptions): OpenAPIHono {
   const { config } = options;
   const backend = withPublicUploadPaths(options.backend, config.uploadDir);
   const secrets = [config.apiKey, config.languageModel?.apiKey].filter((value): value is string =>
@@ -52,24 +70,24 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     readableRoots: [...config.ingestRoots, config.uploadDir],
     maxQueryBytes: config.maxQueryBytes,
   };
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const app = new Hono();
+  const logger = options.logger ?? createLogger();
+  const app = new OpenAPIHono();
 
   app.onError((error, c) => {
     const reply = errorReply(error, secrets);
     if (reply.status >= 500) {
-      log(
-        JSON.stringify({
-          event: 'agent.error',
-          method: c.req.method,
-          path: c.req.path,
-          error: reply.message,
-        }),
-      );
+      logger.error('request_failed', {
+        method: c.req.method,
+        route: c.req.routePath,
+        error: error instanceof Error ? error.name : 'unknown',
+        reason: reply.message,
+      });
     }
     return c.json({ error: reply.message }, reply.status);
   });
   app.notFound((c) => c.json({ error: 'route not found' }, 404));
+  app.use(requestLines(logger));
+  describeApi(app);
   // Before anything else, whatever the key: who may be served at all, and who may change things.
   app.use(serveOnlyThisMachine(config.allowedHosts));
   app.use(acceptWritesFromOwnPagesAndServers(config.corsOrigins));
@@ -95,7 +113,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const ingestGuards = [rateLimit(config.rateLimitPerMinute), limitBody(config.ingestMaxBytes)] as const;
   const generateGuards = [rateLimit(config.rateLimitPerMinute), limitBody(config.generateMaxBytes)] as const;
 
-  app.get('/api', (c) =>
+  mountRoute(app, agentRoutes.status, (c) =>
     c.json({
       status: 'ok',
       service: 'parley knowledge agent',
@@ -103,19 +121,23 @@ export function createAgentApp(options: AgentAppOptions): Hono {
       tools: [ingestSourcesTool.id, searchDocsTool.id],
       model: config.languageModel?.model ?? 'extractive',
       auth: Boolean(config.apiKey),
-    }),
+    } satisfies AgentStatus),
   );
-  app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
+  // Generated once, on first request: every route is mounted by then.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  mountRoute(app, agentRoutes.openApi, (c) =>
+    c.json((document ??= app.getOpenAPI31Document(OPENAPI_HEADER))),
+  );
 
-  app.get('/api/agents', (c) => c.json({ [AGENT_KEY]: describeAgent(config) }));
-  app.get('/api/agents/:agentId', (c) => {
+  mountRoute(app, agentRoutes.agents, (c) => c.json({ [AGENT_KEY]: describeAgent(config) }));
+  mountRoute(app, agentRoutes.agent, (c) => {
     if (unknownAgent(c)) return c.json({ error: 'agent not found' }, 404);
     return c.json(describeAgent(config));
   });
 
   const answer = async (c: Context) => {
     if (unknownAgent(c)) throw new RequestProblem(404, 'agent not found');
-    const request = parseWith(GenerateRequest, normalizeMastraMessages(await readJson(c)));
+    const request = parseWith(GenerateRequest, normalizeMastraMessages(await readJson(c, 'refuse')));
     const question = latestUserTurn(request.messages);
     if (question >= 0) {
       const content = request.messages[question]?.content ?? '';
@@ -123,8 +145,8 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     }
     return generateResponse(await answerChat(request, backend, answerSettings(config)), randomUUID());
   };
-  app.post('/api/agents/:agentId/generate', ...generateGuards, async (c) => c.json(await answer(c)));
-  app.post('/api/agents/:agentId/stream', ...generateGuards, async (c) => {
+  mountRoute(app, agentRoutes.generate, ...generateGuards, async (c) => c.json(await answer(c)));
+  mountRoute(app, agentRoutes.stream, ...generateGuards, async (c) => {
     const response = await answer(c);
     return streamSSE(c, async (stream) => {
       for (const frame of streamFrames(response)) await stream.writeSSE({ data: JSON.stringify(frame) });
@@ -132,33 +154,34 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     });
   });
 
-  app.get('/api/tools', (c) => c.json(describeTools()));
-  app.get('/api/tools/:toolId', (c) => {
-    const tool = findTool(c.req.param('toolId'));
+  mountRoute(app, agentRoutes.tools, (c) => c.json(describeTools()));
+  mountRoute(app, agentRoutes.tool, (c) => {
+    const tool = findTool(c.req.param('toolId') ?? '');
     return tool ? c.json(describeTool(tool)) : c.json({ error: 'tool not found' }, 404);
   });
 
   const run = async (tool: AgentTool, data: unknown) =>
     tool.execute(parseWith(tool.inputSchema, data), tools);
-  app.post('/api/tools/ingestSources', ...ingestGuards, async (c) => {
+  mountRoute(app, agentRoutes.ingestSources, ...ingestGuards, async (c) => {
     const request = parseWith(ingestSourcesTool.inputSchema, await ingestBody(c, config.uploadDir));
     if (!acceptsEventStream(c)) return c.json(await ingestSourcesTool.execute(request, tools));
     return streamIngest(c, secrets, (onProgress) =>
       ingestSourcesTool.execute(request, { ...tools, onProgress }),
     );
   });
-  app.post('/api/tools/searchDocs', limitBody(SMALL_BODY), async (c) =>
-    c.json(await run(searchDocsTool, await readJson(c))),
+  mountRoute(app, agentRoutes.searchDocs, limitBody(SMALL_BODY), async (c) =>
+    c.json(await run(searchDocsTool, await readJson(c, 'refuse'))),
   );
-  app.post(
-    '/api/tools/:toolId/execute',
+  mountRoute(
+    app,
+    agentRoutes.executeTool,
     (c, next) => (c.req.param('toolId') === ingestSourcesTool.id ? ingestGuards[0](c, next) : next()),
     (c, next) =>
       limitBody(c.req.param('toolId') === ingestSourcesTool.id ? config.ingestMaxBytes : SMALL_BODY)(c, next),
     async (c) => {
-      const tool = findTool(c.req.param('toolId'));
+      const tool = findTool(c.req.param('toolId') ?? '');
       if (!tool) return c.json({ error: 'tool not found' }, 404);
-      const body = await readJson(c);
+      const body = await readJson(c, 'refuse');
       if (typeof body !== 'object' || body === null || !('data' in body)) {
         throw new RequestProblem(400, 'data: the tool input goes in {"data": …}');
       }
@@ -195,7 +218,8 @@ function unknownAgent(c: Context): boolean {
  * and any number of file parts, saved under the upload folder and ingested as files.
  */
 async function ingestBody(c: Context, uploadDir: string): Promise<unknown> {
-  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data')) return readJson(c);
+  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data'))
+    return readJson(c, 'refuse');
   const form = await c.req.parseBody({ all: true }).catch(() => {
     throw new RequestProblem(400, 'body: not a valid multipart/form-data body');
   });

@@ -3,7 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { rateLimiter } from 'hono-rate-limiter';
+import { limitRequests, perMinuteInMemory, RequestProblem } from '../../shared/server-kit/index.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -68,14 +68,15 @@ function clientAddress(c: Context): string {
 
 /** At most `perMinute` requests per client IP in a one-minute window; then 429 with Retry-After. */
 export function rateLimit(perMinute: number): MiddlewareHandler {
-  return rateLimiter({
-    windowMs: 60_000,
-    limit: perMinute,
-    standardHeaders: 'draft-6',
-    keyGenerator: clientAddress,
-    message: {
-      error: `too many requests: at most ${perMinute} per minute, retry after the time in Retry-After`,
-    },
+  const limit = perMinuteInMemory(perMinute, 'agent');
+  return limitRequests({
+    limitFor: () => limit,
+    keyOf: clientAddress,
+    refusal: () =>
+      new RequestProblem(
+        429,
+        `too many requests: at most ${perMinute} per minute, retry after the time in Retry-After`,
+      ),
   });
 }
 

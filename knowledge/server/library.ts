@@ -1,18 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import {
   CreateNamespaceRequest,
-  Namespace,
   type DocumentList,
+  type DocumentRemoved,
   type DocumentSummary,
   type DocumentText,
   type IngestResponse,
+  type NamespaceDeleted,
   type NamespaceList,
 } from '../../shared/agent.js';
 import type { KnowledgeDocument } from '../engine.js';
 import type { SourceInput } from '../types.js';
 import type { KnowledgeBackend } from './backend.js';
-import { parseWith, readJson, RequestProblem } from './http-errors.js';
+import { parseWith, readJson, RequestProblem } from '../../shared/server-kit/index.js';
+import { DocumentPath, libraryRouteDefinitions as routes, mountRoute, NamespacePath } from './openapi.js';
 import { sanitizeMessage } from './sanitize.js';
 import { outsideRoots } from './tools.js';
 
@@ -32,10 +35,11 @@ export interface LibraryOptions {
  * Mastra routes — namespaces with counts, create, delete; documents, remove, re-ingest; a
  * document's stored text and a PDF's original bytes, to open a citation at its page.
  */
-export function libraryRoutes(options: LibraryOptions): Hono {
+export function libraryRoutes(options: LibraryOptions): OpenAPIHono {
   const { backend, files, readableRoots, secrets } = options;
-  const app = new Hono();
-  const namespaceOf = (c: Context): string => parseWith(Namespace, c.req.param('namespace'));
+  const app = new OpenAPIHono();
+  const namespaceOf = (c: Context): string => parseWith(NamespacePath, c.req.param()).namespace;
+  const documentOf = (c: Context) => parseWith(DocumentPath, c.req.param());
 
   const requireNamespace = async (namespace: string): Promise<void> => {
     const names = (await backend.namespaces()).map((summary) => summary.name);
@@ -52,15 +56,15 @@ export function libraryRoutes(options: LibraryOptions): Hono {
     return document;
   };
 
-  app.get('/', async (c) => {
+  mountRoute(app, routes.namespaces, async (c) => {
     const namespaces = (await backend.namespaces()).map((summary) =>
       summary.error ? { ...summary, error: sanitizeMessage(summary.error, secrets) } : summary,
     );
     return c.json({ namespaces } satisfies NamespaceList);
   });
 
-  app.post('/', async (c) => {
-    const { name } = parseWith(CreateNamespaceRequest, await readJson(c));
+  mountRoute(app, routes.createNamespace, async (c) => {
+    const { name } = parseWith(CreateNamespaceRequest, await readJson(c, 'refuse'));
     if ((await backend.namespaces()).some((summary) => summary.name === name)) {
       throw new RequestProblem(409, `namespace "${name}" already exists`);
     }
@@ -69,14 +73,14 @@ export function libraryRoutes(options: LibraryOptions): Hono {
     return c.json({ name, documents: 0, chunks: 0 }, 201);
   });
 
-  app.delete('/:namespace', async (c) => {
+  mountRoute(app, routes.deleteNamespace, async (c) => {
     const namespace = namespaceOf(c);
     if (!(await backend.deleteNamespace(namespace)))
       throw new RequestProblem(404, `namespace "${namespace}" not found`);
-    return c.json({ namespace, deleted: true });
+    return c.json({ namespace, deleted: true } satisfies NamespaceDeleted);
   });
 
-  app.get('/:namespace/documents', async (c) => {
+  mountRoute(app, routes.documents, async (c) => {
     const namespace = namespaceOf(c);
     await requireNamespace(namespace);
     const documents = (await backend.documents(namespace)).map((document): DocumentSummary => ({
@@ -86,17 +90,15 @@ export function libraryRoutes(options: LibraryOptions): Hono {
     return c.json({ namespace, documents } satisfies DocumentList);
   });
 
-  app.delete('/:namespace/documents/:documentId', async (c) => {
-    const namespace = namespaceOf(c);
-    const documentId = c.req.param('documentId');
+  mountRoute(app, routes.removeDocument, async (c) => {
+    const { namespace, documentId } = documentOf(c);
     await findDocument(backend, namespace, documentId);
     await backend.removeDocument(namespace, documentId);
-    return c.json({ namespace, documentId, removed: true });
+    return c.json({ namespace, documentId, removed: true } satisfies DocumentRemoved);
   });
 
-  app.post('/:namespace/documents/:documentId/reingest', ...options.ingestGuards, async (c) => {
-    const namespace = namespaceOf(c);
-    const documentId = c.req.param('documentId');
+  mountRoute(app, routes.reingestDocument, ...options.ingestGuards, async (c) => {
+    const { namespace, documentId } = documentOf(c);
     const document = await findDocument(files, namespace, documentId);
     const input = await sourceOf(document, () => files.documentText(namespace, documentId));
     if (input.kind === 'file' && outsideRoots(input.path, readableRoots)) {
@@ -114,9 +116,8 @@ export function libraryRoutes(options: LibraryOptions): Hono {
     return c.json(response);
   });
 
-  app.get('/:namespace/documents/:documentId/text', async (c) => {
-    const namespace = namespaceOf(c);
-    const documentId = c.req.param('documentId');
+  mountRoute(app, routes.documentText, async (c) => {
+    const { namespace, documentId } = documentOf(c);
     const document = await findDocument(backend, namespace, documentId);
     const text = await backend.documentText(namespace, documentId);
     return c.json({
@@ -127,9 +128,9 @@ export function libraryRoutes(options: LibraryOptions): Hono {
     } satisfies DocumentText);
   });
 
-  app.get('/:namespace/documents/:documentId/file', async (c) => {
-    const namespace = namespaceOf(c);
-    const document = await findDocument(files, namespace, c.req.param('documentId'));
+  mountRoute(app, routes.documentFile, async (c) => {
+    const { namespace, documentId } = documentOf(c);
+    const document = await findDocument(files, namespace, documentId);
     if (document.format !== 'pdf' || !document.path) {
       throw new RequestProblem(404, 'only the original of a PDF file is served; read the text instead');
     }

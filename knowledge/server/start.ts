@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
+import type { Logger } from '../../shared/server-kit/index.js';
 import { KnowledgeEngine } from '../engine.js';
 import { builtAppUiFolder, knowledgeAppUi, type AppUiOptions } from './app-ui.js';
 import { createAgentApp } from './app.js';
@@ -25,6 +26,8 @@ export interface StartOptions {
   ui?: Hono;
   /** Options of the built window, when it is the app served. */
   appUi?: AppUiOptions;
+  /** Where request lines and failures go; by default JSON lines on standard error. */
+  logger?: Logger;
 }
 
 /**
@@ -48,7 +51,12 @@ export async function openAgentEngine(
 export async function startAgentServer(options: StartOptions): Promise<RunningAgentServer> {
   const uiFolder = options.ui ? undefined : builtAppUiFolder();
   const ui = options.ui ?? (uiFolder ? knowledgeAppUi(uiFolder, options.appUi) : undefined);
-  const app = createAgentApp({ config: options.config, backend: options.backend, ...(ui ? { ui } : {}) });
+  const app = createAgentApp({
+    config: options.config,
+    backend: options.backend,
+    ...(ui ? { ui } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () =>
       resolve(started),

@@ -11,7 +11,7 @@ import type { IngestEvent } from '../ingest/queue.js';
 import { detectSource, SourceError } from '../loaders/index.js';
 import type { SourceInput } from '../types.js';
 import type { KnowledgeBackend } from './backend.js';
-import { RequestProblem } from './http-errors.js';
+import { RequestProblem } from '../../shared/server-kit/index.js';
 import { sanitizeMessage } from './sanitize.js';
 
 /** A tool of the knowledge agent, as Mastra lists and executes it. */

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { refusalOf, requestLines } from '../../shared/server-kit/index.js';
 import { ChatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { notificationDeliveryRoutes } from '../notifications/index.js';
@@ -27,13 +28,14 @@ export interface HttpOptions {
 
 /** CometChat's error envelope for a refusal; anything unexpected is logged and answered as a 500. */
 export function errorResponse(error: Error, c: Context, logger: Logger): Response {
-  if (error instanceof ChatError) return c.json(error.toEnvelope(), error.status);
-  if (error instanceof HTTPException && error.status === 413) {
+  const refusal = refusalOf(error);
+  if (refusal?.status === 413 && !(refusal instanceof ChatError)) {
     const refused = new ChatError(413, 'ERR_BAD_REQUEST', `body: at most ${MAX_BODY_BYTES} bytes`, {
       field: 'body',
     });
     return c.json(refused.toEnvelope(), 413);
   }
+  if (refusal !== undefined) return c.json(ChatError.of(refusal).toEnvelope(), refusal.status);
   logger.error('request_failed', {
     method: c.req.method,
     route: c.req.routePath,
@@ -81,18 +83,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): Hono<ChatE
   app.onError((error, c) => errorResponse(error, c, logger));
   app.notFound((c) => notFoundResponse(c));
 
-  app.use(async (c, next) => {
-    const started = performance.now();
-    await next();
-    // The route pattern, not the path: paths can carry auth tokens.
-    logger.info('request', {
-      method: c.req.method,
-      route: c.req.routePath,
-      status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      appId: c.get('actor')?.app.appId,
-    });
-  });
+  app.use(requestLines<ChatEnv>(logger, (c) => ({ appId: c.get('actor')?.app.appId })));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   // Any page may embed the SDK or the widget; credentials travel in headers, never in cookies.

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { limitRequests, perMinuteInMemory } from '../../shared/server-kit/index.js';
 import { ChatError } from '../errors.js';
 import type { ChatEnv } from './context.js';
 
@@ -20,31 +20,17 @@ function isCoreOperation(method: string, path: string): boolean {
 
 /** Counts each app's requests per minute and answers ERR_TOO_MANY_REQUESTS (429) past the limit. */
 export function rateLimit(limits: RateLimits): MiddlewareHandler<ChatEnv> {
-  const core = new RateLimiterMemory({ keyPrefix: 'core', points: limits.corePerMinute, duration: 60 });
-  const standard = new RateLimiterMemory({
-    keyPrefix: 'standard',
-    points: limits.standardPerMinute,
-    duration: 60,
-  });
-  return async (c, next) => {
-    const isCore = isCoreOperation(c.req.method, c.req.path);
-    try {
-      await (isCore ? core : standard).consume(c.get('actor').app.appId);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.ceil(rejection.msBeforeNext / 1000);
-      c.header('Retry-After', String(retryAfter));
-      const limit = isCore ? limits.corePerMinute : limits.standardPerMinute;
-      throw new ChatError(
+  const core = perMinuteInMemory(limits.corePerMinute, 'core');
+  const standard = perMinuteInMemory(limits.standardPerMinute, 'standard');
+  return limitRequests<ChatEnv>({
+    limitFor: (c) => (isCoreOperation(c.req.method, c.req.path) ? core : standard),
+    keyOf: (c) => c.get('actor').app.appId,
+    refusal: ({ limit, retryAfter }) =>
+      new ChatError(
         429,
         'ERR_TOO_MANY_REQUESTS',
         `Rate limit of ${limit} requests per minute reached; retry in ${retryAfter}s.`,
-        {
-          limit,
-          retryAfter,
-        },
-      );
-    }
-    await next();
-  };
+        { limit, retryAfter },
+      ),
+  });
 }

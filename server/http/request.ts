@@ -1,7 +1,7 @@
 import type { HonoRequest } from 'hono';
 import type { z } from 'zod';
-import { zodErrorToEnvelope } from '../../shared/errors.js';
-import { ChatError, badRequest } from '../errors.js';
+import { parseWith, readJson } from '../../shared/server-kit/index.js';
+import { badRequest } from '../errors.js';
 import { EntityId } from '../validation.js';
 
 /** What reading a request needs; the server API and the client API contexts both have it. */
@@ -9,26 +9,12 @@ interface WithRequest {
   req: HonoRequest;
 }
 
-function invalid(error: z.ZodError, prefix?: string): ChatError {
-  const envelope = zodErrorToEnvelope(error);
-  const message = prefix === undefined ? envelope.error.message : `${prefix}.${envelope.error.message}`;
-  return new ChatError(400, envelope.error.code, message, envelope.error.details);
-}
-
-/** The JSON body validated by `schema`; a missing body counts as `{}` for schemas that allow it. */
+/**
+ * The JSON body validated by `schema`. As in CometChat's API, a missing body counts as `{}`: the
+ * schema decides whether that is enough (joining a group needs nothing, a message needs fields).
+ */
 export async function jsonBody<T extends z.ZodType>(c: WithRequest, schema: T): Promise<z.output<T>> {
-  const text = await c.req.text();
-  let body: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw badRequest('body', 'not valid JSON');
-    }
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw invalid(parsed.error);
-  return parsed.data;
+  return parseWith(schema, await readJson(c, 'empty-object'));
 }
 
 /** Query parameters validated by `schema`; repeated keys arrive as arrays. */
@@ -37,9 +23,7 @@ export function queryOf<T extends z.ZodType>(c: WithRequest, schema: T): z.outpu
   for (const [key, values] of Object.entries(c.req.queries())) {
     raw[key] = values.length === 1 && values[0] !== undefined ? values[0] : values;
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw invalid(parsed.error);
-  return parsed.data;
+  return parseWith(schema, raw);
 }
 
 /** A UID or GUID from the path, validated and lower-cased. */

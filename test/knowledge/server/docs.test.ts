@@ -33,6 +33,39 @@ describe('OpenAPI and Swagger UI', () => {
     expect(document.components.schemas.GenerateResponse!.properties).toHaveProperty('sources');
   });
 
+  it('documents every API route the agent app mounts, and only those', async () => {
+    const app = createAgentApp({ config: agent.config, backend: agent.engine });
+    const mounted = new Set(
+      app.routes
+        .filter((route) => route.method !== 'ALL' && route.path.startsWith('/api'))
+        .map((route) => `${route.method} ${route.path.replace(/:([^/]+)/g, '{$1}')}`),
+    );
+    const document = (await (await app.request('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = new Set(
+      Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+    expect([...mounted].sort()).toEqual([...documented].sort());
+    expect(mounted).toContain('DELETE /api/namespaces/{namespace}/documents/{documentId}');
+  });
+
+  it('describes the knowledge library with the shared schemas', async () => {
+    const document = (await (await fetch(`${agent.apiUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+    };
+    const listed = document.paths['/api/namespaces']!.get!.responses['200']!.content;
+    expect(listed).toEqual({
+      'application/json': { schema: { $ref: '#/components/schemas/NamespaceList' } },
+    });
+    const text = document.paths['/api/namespaces/{namespace}/documents/{documentId}/text']!.get!;
+    expect(text.responses['200']!.content).toEqual({
+      'application/json': { schema: { $ref: '#/components/schemas/DocumentText' } },
+    });
+  });
+
   it('serves Swagger UI from local files that point at the local document', async () => {
     const page = await (await fetch(`${agent.origin}/swagger-ui`)).text();
     const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);

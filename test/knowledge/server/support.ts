@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KnowledgeEngine } from '../../../knowledge/index.js';
+import { createLogger, silentLogger, type Logger } from '../../../shared/server-kit/index.js';
 import {
   agentConfigFromEnv,
   openAgentEngine,
@@ -43,7 +44,7 @@ export interface TestAgent {
  * dir. `env` is read like the process environment; `config` overrides what it yields.
  */
 export async function startTestAgent(
-  options: { env?: Record<string, string>; config?: Partial<AgentServerConfig> } = {},
+  options: { env?: Record<string, string>; config?: Partial<AgentServerConfig>; logger?: Logger } = {},
 ): Promise<TestAgent> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'parley-agent-')));
   const dataDir = join(root, 'data');
@@ -57,7 +58,13 @@ export async function startTestAgent(
     ...options.config,
   };
   const engine = await openAgentEngine(dataDir, config);
-  const server = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0 });
+  const server = await startAgentServer({
+    config,
+    backend: engine,
+    host: '127.0.0.1',
+    port: 0,
+    logger: options.logger ?? (process.env.PARLEY_TEST_LOG ? createLogger() : silentLogger),
+  });
   return {
     apiUrl: server.apiUrl,
     origin: server.apiUrl.replace(/\/api$/, ''),

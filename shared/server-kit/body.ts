@@ -1,0 +1,23 @@
+import type { HonoRequest } from 'hono';
+import { RequestProblem } from './problem.js';
+
+/**
+ * What an empty body means: `refuse` answers 400 (the agent's tools and answers always need an
+ * input); `empty-object` reads it as `{}` (CometChat's API, where a POST such as joining a group
+ * or a DELETE may carry no body and a schema decides whether that is enough).
+ */
+export type EmptyBody = 'refuse' | 'empty-object';
+
+/** The parsed JSON body; a body that is not JSON is a 400 naming `body`. */
+export async function readJson(c: { req: HonoRequest }, empty: EmptyBody): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') {
+    if (empty === 'refuse') throw new RequestProblem(400, 'body: a JSON body is required', { field: 'body' });
+    return {};
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RequestProblem(400, 'body: not valid JSON', { field: 'body' });
+  }
+}
