@@ -2,6 +2,7 @@ import { getRequestListener } from '@hono/node-server';
 import { AgentFeature, type AgentBridgeOptions } from './agents/index.js';
 import { ClientProtocol } from './client-protocol.js';
 import { openChatStore } from './db/database.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import { createHttpApp } from './http/app.js';
 import type { ChatEnv } from './http/context.js';
@@ -52,6 +53,8 @@ export interface ChatServer {
   client: ClientProtocol;
   /** AI agents: registry, dashboard and the bridge that asks them. */
   agents: AgentFeature;
+  /** The HTTP app: its mounted routes (`http.routes`), documented at `GET /v3/openapi.json`. */
+  http: OpenAPIHono<ChatEnv>;
   /** The certificate when TLS is on (to trust it, or to hand to a test client). */
   tls?: { certPath?: string; created: boolean; cert: string };
   close(): Promise<void>;
@@ -129,6 +132,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       port,
       seeded,
       services,
+      http,
       notifications,
       client,
       agents,

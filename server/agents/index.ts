@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { ChatEnv } from '../http/context.js';
+import type { ChatRoutes } from '../http/openapi.js';
 import type { Logger } from '../log.js';
 import type { ChatServices } from '../services/registry.js';
 import { AgentBridge, type AgentBridgeOptions } from './bridge.js';
@@ -22,7 +23,7 @@ export class AgentFeature {
   readonly takeovers: AgentTakeovers;
   readonly bridge: AgentBridge;
   /** `/v3/ai-agents…` and `/v3/client-settings`, mounted in the chat service's one `/v3` tree. */
-  readonly routes: Hono<ChatEnv>;
+  readonly routes: ChatRoutes;
   /** The dashboard page, beside `/v3`. */
   readonly pages: ReadonlyArray<(app: Hono<ChatEnv>) => void> = [dashboardPage];
 

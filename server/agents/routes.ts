@@ -1,9 +1,9 @@
-import { Hono } from 'hono';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import { ClientSettingsChanges } from '../repositories/client-settings.js';
 import { ChatError, badRequest, notAMember } from '../errors.js';
-import { actingUid, only } from '../http/actor.js';
-import type { ChatContext, ChatEnv } from '../http/context.js';
+import { actingUid } from '../http/actor.js';
+import type { ChatContext } from '../http/context.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody } from '../http/request.js';
 import type { GroupRepository } from '../repositories/groups.js';
 import { AgentChanges, AgentRegistration, type AgentRegistry } from './registry.js';
@@ -31,34 +31,63 @@ export function agentRoutes(
   agents: AgentRegistry,
   takeovers: AgentTakeovers,
   clientSettings: ClientSettingsRepository,
-): Hono<ChatEnv> {
-  const routes = new Hono<ChatEnv>();
+): ChatRoutes {
+  const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
-  const serverOnly = only('server');
 
-  routes.get('/ai-agents', serverOnly, async (c) => c.json({ data: await agents.list(appIdOf(c)) }));
-  routes.post('/ai-agents', serverOnly, async (c) => {
-    const registration = await jsonBody(c, AgentRegistration);
-    return c.json({ data: await agents.register(appIdOf(c), registration) });
-  });
-  routes.get('/ai-agents/:agentId', serverOnly, async (c) =>
-    c.json({ data: await agents.get(appIdOf(c), c.req.param('agentId')) }),
+  documented(routes, 'get', '/ai-agents', { summary: 'List AI agents', only: 'server' }, async (c) =>
+    c.json({ data: await agents.list(appIdOf(c)) }),
   );
-  routes.put('/ai-agents/:agentId', serverOnly, async (c) => {
-    const changes = await jsonBody(c, AgentChanges);
-    return c.json({ data: await agents.update(appIdOf(c), c.req.param('agentId'), changes) });
-  });
-  routes.delete('/ai-agents/:agentId', serverOnly, async (c) => {
-    await agents.remove(appIdOf(c), c.req.param('agentId'));
-    return c.json({
-      data: { success: true, message: `The agent ${c.req.param('agentId')} is unregistered.` },
-    });
-  });
+  documented(
+    routes,
+    'post',
+    '/ai-agents',
+    { summary: 'Register an AI agent', only: 'server', body: AgentRegistration },
+    async (c) => {
+      const registration = await jsonBody(c, AgentRegistration);
+      return c.json({ data: await agents.register(appIdOf(c), registration) });
+    },
+  );
+  documented(
+    routes,
+    'get',
+    '/ai-agents/:agentId',
+    { summary: 'Read an AI agent', only: 'server' },
+    async (c) => c.json({ data: await agents.get(appIdOf(c), c.req.param('agentId')) }),
+  );
+  documented(
+    routes,
+    'put',
+    '/ai-agents/:agentId',
+    { summary: 'Change an AI agent', only: 'server', body: AgentChanges },
+    async (c) => {
+      const changes = await jsonBody(c, AgentChanges);
+      return c.json({ data: await agents.update(appIdOf(c), c.req.param('agentId'), changes) });
+    },
+  );
+  documented(
+    routes,
+    'delete',
+    '/ai-agents/:agentId',
+    { summary: 'Unregister an AI agent', only: 'server' },
+    async (c) => {
+      await agents.remove(appIdOf(c), c.req.param('agentId'));
+      return c.json({
+        data: { success: true, message: `The agent ${c.req.param('agentId')} is unregistered.` },
+      });
+    },
+  );
 
-  routes.get('/ai-agents/:agentId/takeovers', serverOnly, async (c) => {
-    const agent = await agents.get(appIdOf(c), c.req.param('agentId'));
-    return c.json({ data: await takeovers.list(appIdOf(c), agent.uid) });
-  });
+  documented(
+    routes,
+    'get',
+    '/ai-agents/:agentId/takeovers',
+    { summary: 'The conversations taken over from an agent', only: 'server' },
+    async (c) => {
+      const agent = await agents.get(appIdOf(c), c.req.param('agentId'));
+      return c.json({ data: await takeovers.list(appIdOf(c), agent.uid) });
+    },
+  );
 
   /** The agent and conversation a take-over call names, once the caller may steer the agent there. */
   const target = async (c: ChatContext) => {
@@ -89,26 +118,54 @@ export function agentRoutes(
   };
 
   const takeoverRoute = '/ai-agents/:agentId/conversations/:conversationId/takeover';
-  routes.get(takeoverRoute, async (c) => {
-    const { agentUid, conversationId } = await target(c);
-    return c.json({ data: await takeovers.get(appIdOf(c), agentUid, conversationId) });
-  });
-  routes.put(takeoverRoute, async (c) => {
-    const { agentUid, conversationId, operator } = await target(c);
-    return c.json({ data: await takeovers.takeOver(appIdOf(c), agentUid, conversationId, operator) });
-  });
-  routes.delete(takeoverRoute, async (c) => {
-    const { agentUid, conversationId } = await target(c);
-    return c.json({ data: await takeovers.giveBack(appIdOf(c), agentUid, conversationId) });
-  });
-
-  routes.get('/client-settings', serverOnly, async (c) =>
-    c.json({ data: await clientSettings.get(appIdOf(c)) }),
+  documented(
+    routes,
+    'get',
+    takeoverRoute,
+    { summary: 'Whether an operator has taken the conversation over from the agent' },
+    async (c) => {
+      const { agentUid, conversationId } = await target(c);
+      return c.json({ data: await takeovers.get(appIdOf(c), agentUid, conversationId) });
+    },
   );
-  routes.patch('/client-settings', serverOnly, async (c) => {
-    const changes = await jsonBody(c, ClientSettingsChanges);
-    return c.json({ data: await clientSettings.update(appIdOf(c), changes) });
-  });
+  documented(
+    routes,
+    'put',
+    takeoverRoute,
+    { summary: 'Take the conversation over from the agent (mute it there)' },
+    async (c) => {
+      const { agentUid, conversationId, operator } = await target(c);
+      return c.json({ data: await takeovers.takeOver(appIdOf(c), agentUid, conversationId, operator) });
+    },
+  );
+  documented(
+    routes,
+    'delete',
+    takeoverRoute,
+    { summary: 'Give the conversation back to the agent' },
+    async (c) => {
+      const { agentUid, conversationId } = await target(c);
+      return c.json({ data: await takeovers.giveBack(appIdOf(c), agentUid, conversationId) });
+    },
+  );
+
+  documented(
+    routes,
+    'get',
+    '/client-settings',
+    { summary: "The app's client settings", only: 'server' },
+    async (c) => c.json({ data: await clientSettings.get(appIdOf(c)) }),
+  );
+  documented(
+    routes,
+    'patch',
+    '/client-settings',
+    { summary: "Change the app's client settings", only: 'server', body: ClientSettingsChanges },
+    async (c) => {
+      const changes = await jsonBody(c, ClientSettingsChanges);
+      return c.json({ data: await clientSettings.update(appIdOf(c), changes) });
+    },
+  );
 
   return routes;
 }

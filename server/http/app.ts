@@ -1,4 +1,5 @@
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -15,13 +16,14 @@ import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
 import type { ChatEnv } from './context.js';
+import { registerSecuritySchemes, type ChatRoutes } from './openapi.js';
 import { rateLimit, type RateLimits } from './rate-limit.js';
 
 export interface HttpOptions {
   logger: Logger;
   rateLimits: RateLimits | false;
   /** More `/v3` resources (the AI agents'), behind the same authentication, limits and presenter. */
-  routes?: ReadonlyArray<Hono<ChatEnv>>;
+  routes?: ReadonlyArray<ChatRoutes>;
   /** Pages beside `/v3`: the dashboard, the demo. */
   pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
@@ -75,17 +77,28 @@ export const MAX_BODY_BYTES = 256 * 1024;
  * API (one body limit, one authentication resolving the actor and presenting client answers, one
  * rate limit), pages beside it, and a health check.
  */
-export function createHttpApp(deps: RouteDeps, options: HttpOptions): Hono<ChatEnv> {
+export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHono<ChatEnv> {
   const { services } = deps;
   const { logger } = options;
-  const app = new Hono<ChatEnv>();
+  const app = new OpenAPIHono<ChatEnv>();
 
   app.onError((error, c) => errorResponse(error, c, logger));
   app.notFound((c) => notFoundResponse(c));
 
   app.use(requestLines<ChatEnv>(logger, (c) => ({ appId: c.get('actor')?.app.appId })));
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  const health = createRoute({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Health check (no authentication)',
+    responses: {
+      200: {
+        description: 'The service answers.',
+        content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
+      },
+    },
+  });
+  app.openapi(health, (c) => c.json({ status: 'ok' as const }, 200));
   // Any page may embed the SDK or the widget; credentials travel in headers, never in cookies.
   // Only browsers need CORS, and they always send Origin: hono's cors touches `c.res` before the
   // route runs, which makes every response a full web Response (~60 µs of CPU per request).
@@ -93,7 +106,30 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): Hono<ChatE
   app.use('/v3/*', (c, next) => (c.req.header('origin') === undefined ? next() : allowBrowsers(c, next)));
   for (const addPage of options.pages ?? []) addPage(app);
 
-  const v3 = new Hono<ChatEnv>();
+  // The document of every `/v3` route (and the health check), from the routes' zod schemas. Before
+  // the authentication: it holds no secrets and no app's data.
+  app.openAPIRegistry.registerPath(
+    createRoute({
+      method: 'get',
+      path: '/v3/openapi.json',
+      summary: 'This document (no authentication)',
+      responses: { 200: { description: 'The OpenAPI 3 document of the chat service.' } },
+    }),
+  );
+  app.doc('/v3/openapi.json', {
+    openapi: '3.0.3',
+    info: {
+      title: 'Parley chat service',
+      version: '3',
+      description:
+        "CometChat's REST API v3 (server API: a fullAccess `apikey`, acting as the `onBehalfOf` user) " +
+        "and the client protocol of CometChat's SDK (an `authToken`). Errors answer " +
+        '`{"error": {code, message, details}}` with the field at fault in `details.field`.',
+    },
+  });
+
+  const v3 = new OpenAPIHono<ChatEnv>();
+  registerSecuritySchemes(v3);
   const limitStreamedBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {

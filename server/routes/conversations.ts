@@ -1,10 +1,10 @@
-import { Hono } from 'hono';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
 import { ChatError } from '../errors.js';
 import type { ReceiptKind } from '../client-api/read-state.js';
-import { actingUid, only } from '../http/actor.js';
-import type { Actor, ChatContext, ChatEnv } from '../http/context.js';
+import { actingUid } from '../http/actor.js';
+import type { Actor, ChatContext } from '../http/context.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { StoredConversation } from '../repositories/conversations.js';
 import { pagination } from '../validation.js';
@@ -29,10 +29,10 @@ const conversationNotFound = (conversationId: string): ChatError =>
  * `/conversations`, `/users/{uid}/conversation`, `/groups/{guid}/conversation`. A client's also
  * carry its read pointer (`lastReadMessageId`), and it marks whole conversations read or delivered.
  */
-export function conversationRoutes(deps: RouteDeps): Hono<ChatEnv> {
+export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   const { services, readState } = deps;
   const { conversations, conversationService, users, groups } = services;
-  const routes = new Hono<ChatEnv>();
+  const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
   const present = async (actor: Actor, viewer: string, stored: StoredConversation[]) => {
@@ -62,58 +62,82 @@ export function conversationRoutes(deps: RouteDeps): Hono<ChatEnv> {
     return conversationIdFor({ receiverType: 'user', sender: viewer.uid, receiver: other.uid });
   };
 
-  routes.get('/conversations', async (c) => {
-    const actor = c.get('actor');
-    const viewer = await users.get(actor.app.appId, actingUid(c));
-    const query = queryOf(c, ListConversations);
-    const perPage = perPageOf(actor, query);
-    const guids = await groups.guidsOf(actor.app.appId, viewer.uid);
-    const { conversations: page, total } = await conversations.listFor(actor.app.appId, viewer.uid, guids, {
-      conversationType: query.conversationType,
-      page: query.page,
-      perPage,
-    });
-    const data = await present(actor, viewer.uid, page);
-    return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
-  });
+  documented(
+    routes,
+    'get',
+    '/conversations',
+    { summary: "The acting user's conversations", query: ListConversations },
+    async (c) => {
+      const actor = c.get('actor');
+      const viewer = await users.get(actor.app.appId, actingUid(c));
+      const query = queryOf(c, ListConversations);
+      const perPage = perPageOf(actor, query);
+      const guids = await groups.guidsOf(actor.app.appId, viewer.uid);
+      const { conversations: page, total } = await conversations.listFor(actor.app.appId, viewer.uid, guids, {
+        conversationType: query.conversationType,
+        page: query.page,
+        perPage,
+      });
+      const data = await present(actor, viewer.uid, page);
+      return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
+    },
+  );
 
   for (const kind of ['user', 'group'] as const) {
     const base = kind === 'user' ? '/users/:uid/conversation' : '/groups/:guid/conversation';
 
-    routes.get(base, async (c) => {
-      const actor = c.get('actor');
-      const conversationId = await conversationOf(c, kind);
-      const found = await conversations.find(actor.app.appId, conversationId);
-      const [conversation] = found === undefined ? [] : await present(actor, actingUid(c), [found]);
-      if (conversation === undefined) throw conversationNotFound(conversationId);
-      return c.json({ data: conversation });
-    });
+    documented(
+      routes,
+      'get',
+      base,
+      { summary: `The acting user's conversation with a ${kind}` },
+      async (c) => {
+        const actor = c.get('actor');
+        const conversationId = await conversationOf(c, kind);
+        const found = await conversations.find(actor.app.appId, conversationId);
+        const [conversation] = found === undefined ? [] : await present(actor, actingUid(c), [found]);
+        if (conversation === undefined) throw conversationNotFound(conversationId);
+        return c.json({ data: conversation });
+      },
+    );
 
     for (const receipt of ['read', 'delivered'] as const satisfies ReceiptKind[]) {
-      routes.post(`${base}/${receipt}`, only('client'), async (c) => {
-        const { appId } = c.get('actor').app;
-        const conversationId = await conversationOf(c, kind);
-        const found = await conversations.find(appId, conversationId);
-        if (found !== undefined) {
-          await readState.mark(appId, conversationId, actingUid(c), receipt, found.lastMessageId);
-        }
-        return c.json({
-          data: { success: true, message: `The conversation ${conversationId} is marked ${receipt}.` },
-        });
-      });
+      documented(
+        routes,
+        'post',
+        `${base}/${receipt}`,
+        { summary: `Mark the conversation ${receipt}`, only: 'client' },
+        async (c) => {
+          const { appId } = c.get('actor').app;
+          const conversationId = await conversationOf(c, kind);
+          const found = await conversations.find(appId, conversationId);
+          if (found !== undefined) {
+            await readState.mark(appId, conversationId, actingUid(c), receipt, found.lastMessageId);
+          }
+          return c.json({
+            data: { success: true, message: `The conversation ${conversationId} is marked ${receipt}.` },
+          });
+        },
+      );
     }
 
-    routes.delete(`${base}/read`, only('client'), async (c) => {
-      const conversationId = await conversationOf(c, kind);
-      const { messageId } = await jsonBody(c, UnreadFrom);
-      await readState.markUnreadFrom(
-        c.get('actor').app.appId,
-        conversationId,
-        actingUid(c),
-        Number(messageId),
-      );
-      return c.json({ data: { success: true, message: `Messages from ${messageId} are unread again.` } });
-    });
+    documented(
+      routes,
+      'delete',
+      `${base}/read`,
+      { summary: 'Mark messages unread again from one on', only: 'client', body: UnreadFrom },
+      async (c) => {
+        const conversationId = await conversationOf(c, kind);
+        const { messageId } = await jsonBody(c, UnreadFrom);
+        await readState.markUnreadFrom(
+          c.get('actor').app.appId,
+          conversationId,
+          actingUid(c),
+          Number(messageId),
+        );
+        return c.json({ data: { success: true, message: `Messages from ${messageId} are unread again.` } });
+      },
+    );
   }
 
   return routes;

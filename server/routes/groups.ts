@@ -1,4 +1,3 @@
-import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   AddMembersRequest,
@@ -12,9 +11,10 @@ import {
 import { conversationIdFor } from '../../shared/message.js';
 import { SearchKey, type SuccessEnvelope } from '../../shared/users.js';
 import { badRequest, notAMember } from '../errors.js';
-import { actingUid, only } from '../http/actor.js';
-import type { ChatContext, ChatEnv } from '../http/context.js';
+import { actingUid } from '../http/actor.js';
+import type { ChatContext } from '../http/context.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { toGroupEntity } from '../repositories/groups.js';
 import { EntityId, GroupId, QueryBoolean, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
@@ -55,9 +55,9 @@ const JoinRequest = z.looseObject({ password: z.string().max(100).optional() });
  * client sees public and password groups and the private ones it belongs to (others do not exist
  * for it), creates groups it owns, and joins and leaves them.
  */
-export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
+export function groupRoutes(deps: RouteDeps): ChatRoutes {
   const { groups, groupService, users } = deps.services;
-  const routes = new Hono<ChatEnv>();
+  const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
   /** The group the path names, as the caller may know of it, with the caller's membership. */
@@ -69,7 +69,7 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
     return { group, member: uid === undefined ? undefined : await groups.member(app.appId, group.guid, uid) };
   };
 
-  routes.post('/groups', async (c) => {
+  documented(routes, 'post', '/groups', { summary: 'Create a group', body: CreateGroup }, async (c) => {
     const actor = c.get('actor');
     if (actor.kind === 'client') {
       const { members: _members, owner: _owner, ...group } = await jsonBody(c, ClientCreateGroup);
@@ -81,7 +81,7 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
     });
   });
 
-  routes.get('/groups', async (c) => {
+  documented(routes, 'get', '/groups', { summary: 'List groups', query: ListGroups }, async (c) => {
     const actor = c.get('actor');
     const appId = actor.app.appId;
     const query = queryOf(c, ListGroups);
@@ -113,7 +113,7 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
     return c.json({ data, meta: { pagination: pagination(total, rows.length, perPage, query.page) } });
   });
 
-  routes.get('/groups/:guid', async (c) => {
+  documented(routes, 'get', '/groups/:guid', { summary: 'Read a group' }, async (c) => {
     const actor = c.get('actor');
     const { group } = await visibleGroup(c);
     const entity = await groupService.view(actor.app.appId, group, actor.uid);
@@ -122,20 +122,28 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
     });
   });
 
-  routes.put('/groups/:guid', only('server'), async (c) => {
-    const appId = appIdOf(c);
-    const guid = pathId(c, 'guid');
-    const body = await jsonBody(c, UpdateGroup);
-    const actor = c.get('actor').uid;
-    // CometChat ignores `owner` when onBehalfOf is present; a new owner must exist.
-    const owner =
-      actor === undefined && body.owner !== undefined ? (await users.get(appId, body.owner)).uid : undefined;
-    if (actor !== undefined) await users.get(appId, actor);
-    const group = await groups.update(appId, guid, { ...body, owner, updatedBy: actor });
-    return c.json({ data: await groupService.view(appId, group, actor) });
-  });
+  documented(
+    routes,
+    'put',
+    '/groups/:guid',
+    { summary: 'Update a group', only: 'server', body: UpdateGroup },
+    async (c) => {
+      const appId = appIdOf(c);
+      const guid = pathId(c, 'guid');
+      const body = await jsonBody(c, UpdateGroup);
+      const actor = c.get('actor').uid;
+      // CometChat ignores `owner` when onBehalfOf is present; a new owner must exist.
+      const owner =
+        actor === undefined && body.owner !== undefined
+          ? (await users.get(appId, body.owner)).uid
+          : undefined;
+      if (actor !== undefined) await users.get(appId, actor);
+      const group = await groups.update(appId, guid, { ...body, owner, updatedBy: actor });
+      return c.json({ data: await groupService.view(appId, group, actor) });
+    },
+  );
 
-  routes.delete('/groups/:guid', only('server'), async (c) => {
+  documented(routes, 'delete', '/groups/:guid', { summary: 'Delete a group', only: 'server' }, async (c) => {
     const guid = pathId(c, 'guid');
     await groups.delete(appIdOf(c), guid);
     return c.json({
@@ -144,75 +152,102 @@ export function groupRoutes(deps: RouteDeps): Hono<ChatEnv> {
   });
 
   /** The app adds members; a client joins (with the password of a password group). */
-  routes.post('/groups/:guid/members', async (c) => {
-    const actor = c.get('actor');
-    const guid = pathId(c, 'guid');
-    if (actor.kind === 'client') {
-      const body = await jsonBody(c, JoinRequest);
-      return c.json({
-        data: await groupService.join(actor.app, guid, actingUid(c), body.password, actor.origin),
-      });
-    }
-    const body = await jsonBody(c, AddMembers);
-    return c.json({ data: await groupService.addMembers(actor.app, guid, actor.uid, body, actor.origin) });
-  });
-
-  routes.delete('/groups/:guid/members', only('client'), async (c) => {
-    const guid = pathId(c, 'guid');
-    await groupService.leave(c.get('actor').app, guid, actingUid(c), c.get('actor').origin);
-    return c.json({ data: { success: true, message: `Left the group ${guid}.` } });
-  });
-
-  /** Anyone may see who is in a public group; private and password groups show clients only their members. */
-  routes.get('/groups/:guid/members', async (c) => {
-    const actor = c.get('actor');
-    const appId = actor.app.appId;
-    const { group, member } = await visibleGroup(c);
-    if (actor.kind === 'client' && group.type !== 'public' && member === undefined) {
-      throw notAMember(actingUid(c), group.guid);
-    }
-    const query = queryOf(c, ListMembers);
-    const perPage = perPageOf(actor, query);
-    const { members, total } = await groups.listMembers(appId, group.guid, {
-      scope: query.scope,
-      page: query.page,
-      perPage,
-    });
-    const people = await users.findMany(
-      appId,
-      members.map((member) => member.uid),
-    );
-    const viewer = actor.uid;
-    const data = members.flatMap((member) => {
-      const user = people.get(member.uid);
-      if (user === undefined) return [];
-      const entity: GroupMember = {
-        ...userFor(actor, user),
-        scope: member.scope,
-        joinedAt: member.joined_at,
-      };
-      // Seen by a user, each member names the conversation they would have with it.
-      if (viewer !== undefined && viewer !== member.uid) {
-        entity.conversationId = conversationIdFor({
-          receiverType: 'user',
-          sender: viewer,
-          receiver: member.uid,
+  documented(
+    routes,
+    'post',
+    '/groups/:guid/members',
+    { summary: 'Add members (the server API), or join (a client)', body: AddMembers },
+    async (c) => {
+      const actor = c.get('actor');
+      const guid = pathId(c, 'guid');
+      if (actor.kind === 'client') {
+        const body = await jsonBody(c, JoinRequest);
+        return c.json({
+          data: await groupService.join(actor.app, guid, actingUid(c), body.password, actor.origin),
         });
       }
-      return [entity];
-    });
-    return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
-  });
+      const body = await jsonBody(c, AddMembers);
+      return c.json({ data: await groupService.addMembers(actor.app, guid, actor.uid, body, actor.origin) });
+    },
+  );
 
-  routes.delete('/groups/:guid/members/:uid', only('server'), async (c) => {
-    const guid = pathId(c, 'guid');
-    const uid = pathId(c, 'uid');
-    const actor = c.get('actor');
-    await groupService.kick(actor.app, guid, uid, actor.uid, actor.origin);
-    return c.json({
-      data: { success: true, message: `The member with ${uid} has been kicked from the Group with ${guid}.` },
-    } satisfies SuccessEnvelope);
-  });
+  documented(
+    routes,
+    'delete',
+    '/groups/:guid/members',
+    { summary: 'Leave a group', only: 'client' },
+    async (c) => {
+      const guid = pathId(c, 'guid');
+      await groupService.leave(c.get('actor').app, guid, actingUid(c), c.get('actor').origin);
+      return c.json({ data: { success: true, message: `Left the group ${guid}.` } });
+    },
+  );
+
+  /** Anyone may see who is in a public group; private and password groups show clients only their members. */
+  documented(
+    routes,
+    'get',
+    '/groups/:guid/members',
+    { summary: "List a group's members", query: ListMembers },
+    async (c) => {
+      const actor = c.get('actor');
+      const appId = actor.app.appId;
+      const { group, member } = await visibleGroup(c);
+      if (actor.kind === 'client' && group.type !== 'public' && member === undefined) {
+        throw notAMember(actingUid(c), group.guid);
+      }
+      const query = queryOf(c, ListMembers);
+      const perPage = perPageOf(actor, query);
+      const { members, total } = await groups.listMembers(appId, group.guid, {
+        scope: query.scope,
+        page: query.page,
+        perPage,
+      });
+      const people = await users.findMany(
+        appId,
+        members.map((member) => member.uid),
+      );
+      const viewer = actor.uid;
+      const data = members.flatMap((member) => {
+        const user = people.get(member.uid);
+        if (user === undefined) return [];
+        const entity: GroupMember = {
+          ...userFor(actor, user),
+          scope: member.scope,
+          joinedAt: member.joined_at,
+        };
+        // Seen by a user, each member names the conversation they would have with it.
+        if (viewer !== undefined && viewer !== member.uid) {
+          entity.conversationId = conversationIdFor({
+            receiverType: 'user',
+            sender: viewer,
+            receiver: member.uid,
+          });
+        }
+        return [entity];
+      });
+      return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
+    },
+  );
+
+  documented(
+    routes,
+    'delete',
+    '/groups/:guid/members/:uid',
+    { summary: 'Remove a member (kick)', only: 'server' },
+    async (c) => {
+      const guid = pathId(c, 'guid');
+      const uid = pathId(c, 'uid');
+      const actor = c.get('actor');
+      await groupService.kick(actor.app, guid, uid, actor.uid, actor.origin);
+      return c.json({
+        data: {
+          success: true,
+          message: `The member with ${uid} has been kicked from the Group with ${guid}.`,
+        },
+      } satisfies SuccessEnvelope);
+    },
+  );
 
   return routes;
 }

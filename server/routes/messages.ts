@@ -1,4 +1,3 @@
-import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   InteractionsRequest,
@@ -8,8 +7,9 @@ import {
 } from '../../shared/message.js';
 import { badRequest } from '../errors.js';
 import { interactedAnswer } from '../forms/submissions.js';
-import { actingUid, only } from '../http/actor.js';
-import type { Actor, ChatContext, ChatEnv } from '../http/context.js';
+import { actingUid } from '../http/actor.js';
+import type { Actor, ChatContext } from '../http/context.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
@@ -119,10 +119,10 @@ function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) 
  * Messages of both APIs: send (A1) and bot messages (A2), lists per conversation, read, edit,
  * delete and interactions. A client acts as its session's user; the server as `onBehalfOf`.
  */
-export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
+export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const { services, forms } = deps;
   const { messageService, messages, users, groups } = services;
-  const routes = new Hono<ChatEnv>();
+  const routes = chatRoutes();
 
   const send = async (c: ChatContext, senderUid: string) => {
     const request = await jsonBody(c, MessageRequest);
@@ -130,8 +130,20 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
-  routes.post('/messages', (c) => send(c, actingUid(c)));
-  routes.post('/bots/:uid/messages', only('server'), (c) => send(c, pathId(c, 'uid')));
+  documented(
+    routes,
+    'post',
+    '/messages',
+    { summary: 'Send a message as the acting user', body: MessageRequest },
+    (c) => send(c, actingUid(c)),
+  );
+  documented(
+    routes,
+    'post',
+    '/bots/:uid/messages',
+    { summary: 'Send a bot message', only: 'server', body: MessageRequest },
+    (c) => send(c, pathId(c, 'uid')),
+  );
 
   /** A page of the messages `scope` selects, with the query's filters and the caller's paging. */
   const list = async (c: ChatContext, scope: MessageFilter, withPagination = false) => {
@@ -147,38 +159,56 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
     return c.json({ data: await messageService.present(actor.app, rows), meta: paging.meta(rows, total) });
   };
 
-  routes.get('/messages', async (c) => {
-    const { app, uid } = c.get('actor');
-    if (uid === undefined) return list(c, {});
-    await users.get(app.appId, uid);
-    return list(c, { visibleTo: { uid, guids: await groups.guidsOf(app.appId, uid) } });
-  });
+  documented(
+    routes,
+    'get',
+    '/messages',
+    { summary: "List messages (the acting user's, or all of the app)", query: ListQuery },
+    async (c) => {
+      const { app, uid } = c.get('actor');
+      if (uid === undefined) return list(c, {});
+      await users.get(app.appId, uid);
+      return list(c, { visibleTo: { uid, guids: await groups.guidsOf(app.appId, uid) } });
+    },
+  );
 
-  routes.get('/users/:uid/messages', async (c) => {
-    const { appId } = c.get('actor').app;
-    const viewer = await users.get(appId, actingUid(c));
-    const other = await users.get(appId, pathId(c, 'uid'));
-    const conversationId = conversationIdFor({
-      receiverType: 'user',
-      sender: viewer.uid,
-      receiver: other.uid,
-    });
-    return list(c, { conversationIds: [conversationId] }, true);
-  });
+  documented(
+    routes,
+    'get',
+    '/users/:uid/messages',
+    { summary: 'List the messages of a one-on-one conversation', query: ListQuery },
+    async (c) => {
+      const { appId } = c.get('actor').app;
+      const viewer = await users.get(appId, actingUid(c));
+      const other = await users.get(appId, pathId(c, 'uid'));
+      const conversationId = conversationIdFor({
+        receiverType: 'user',
+        sender: viewer.uid,
+        receiver: other.uid,
+      });
+      return list(c, { conversationIds: [conversationId] }, true);
+    },
+  );
 
-  routes.get('/groups/:guid/messages', async (c) => {
-    const group = await readableGroup(c, services, pathId(c, 'guid'));
-    return list(c, { conversationIds: [`group_${group.guid}`] });
-  });
+  documented(
+    routes,
+    'get',
+    '/groups/:guid/messages',
+    { summary: 'List the messages of a group', query: ListQuery },
+    async (c) => {
+      const group = await readableGroup(c, services, pathId(c, 'guid'));
+      return list(c, { conversationIds: [`group_${group.guid}`] });
+    },
+  );
 
-  routes.get('/messages/:id', async (c) => {
+  documented(routes, 'get', '/messages/:id', { summary: 'Read a message' }, async (c) => {
     const { app, uid } = c.get('actor');
     const row = await messageService.getVisible(app, c.req.param('id'), uid);
     const [message] = await messageService.present(app, [row]);
     return c.json({ data: message });
   });
 
-  routes.put('/messages/:id', async (c) => {
+  documented(routes, 'put', '/messages/:id', { summary: 'Edit a message', body: EditRequest }, async (c) => {
     const { app, uid, origin } = c.get('actor');
     const body = await jsonBody(c, EditRequest);
     const text = body.data?.text ?? body.text;
@@ -196,36 +226,48 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
     return c.json({ data: action });
   });
 
-  routes.delete('/messages/:id', async (c) => {
-    const { app, uid, kind, origin } = c.get('actor');
-    // Only the app deletes for good; a user's delete leaves the deleted message in the history.
-    const permanent = kind === 'server' && (await jsonBody(c, DeleteRequest)).permanent === true;
-    const action = await messageService.delete(app, c.req.param('id'), uid, permanent, origin);
-    return c.json({ data: action });
-  });
+  documented(
+    routes,
+    'delete',
+    '/messages/:id',
+    { summary: 'Delete a message (the server API may delete for good)', body: DeleteRequest },
+    async (c) => {
+      const { app, uid, kind, origin } = c.get('actor');
+      // Only the app deletes for good; a user's delete leaves the deleted message in the history.
+      const permanent = kind === 'server' && (await jsonBody(c, DeleteRequest)).permanent === true;
+      const action = await messageService.delete(app, c.req.param('id'), uid, permanent, origin);
+      return c.json({ data: action });
+    },
+  );
 
-  routes.patch('/messages/:id/interacted', async (c) => {
-    const { app, kind, origin } = c.get('actor');
-    const uid = actingUid(c);
-    const id = c.req.param('id');
-    const body = await jsonBody(c, InteractionsRequest);
-    // A user's submission runs the form's apiAction on the server; the app's own backend reports
-    // interactions itself, so none runs on its behalf. The form's rules hold for both.
-    const outcome =
-      kind === 'client'
-        ? await forms.submit(app, id, uid, body.interactions, body.formData, origin)
-        : await messageService.interact(
-            app,
-            id,
-            uid,
-            {
-              elementIds: body.interactions,
-              formData: body.formData,
-            },
-            origin,
-          );
-    return c.json(interactedAnswer(id, outcome));
-  });
+  documented(
+    routes,
+    'patch',
+    '/messages/:id/interacted',
+    { summary: 'Interact with an interactive message', body: InteractionsRequest },
+    async (c) => {
+      const { app, kind, origin } = c.get('actor');
+      const uid = actingUid(c);
+      const id = c.req.param('id');
+      const body = await jsonBody(c, InteractionsRequest);
+      // A user's submission runs the form's apiAction on the server; the app's own backend reports
+      // interactions itself, so none runs on its behalf. The form's rules hold for both.
+      const outcome =
+        kind === 'client'
+          ? await forms.submit(app, id, uid, body.interactions, body.formData, origin)
+          : await messageService.interact(
+              app,
+              id,
+              uid,
+              {
+                elementIds: body.interactions,
+                formData: body.formData,
+              },
+              origin,
+            );
+      return c.json(interactedAnswer(id, outcome));
+    },
+  );
 
   return routes;
 }

@@ -1,8 +1,8 @@
-import { Hono } from 'hono';
 import { z } from 'zod';
 import { appSettingsFor, clientUser } from '../client-api/app-settings.js';
-import { only, sessionOf } from '../http/actor.js';
-import type { ChatContext, ChatEnv } from '../http/context.js';
+import { sessionOf } from '../http/actor.js';
+import type { ChatContext } from '../http/context.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody } from '../http/request.js';
 import { DisplayName, LinkUrl, Metadata } from '../validation.js';
 import type { RouteDeps } from './deps.js';
@@ -20,14 +20,20 @@ const MeUpdate = z.looseObject({
  * A client's session (the login itself is `POST /users/{uid}/auth_tokens`): `GET /settings`
  * before it, `PUT|GET|DELETE /me` and `POST /user_sessions` within it.
  */
-export function sessionRoutes(deps: RouteDeps): Hono<ChatEnv> {
+export function sessionRoutes(deps: RouteDeps): ChatRoutes {
   const { services, socketTokens, publicHost } = deps;
   const { users, authTokens } = services;
-  const routes = new Hono<ChatEnv>();
+  const routes = chatRoutes();
   const settingsOf = (c: ChatContext) =>
     appSettingsFor(c.get('actor').app, c.req.header('host') ?? 'localhost', publicHost);
 
-  routes.get('/settings', (c) => c.json({ data: settingsOf(c) }));
+  documented(
+    routes,
+    'get',
+    '/settings',
+    { summary: "The app's settings for CometChat's SDK (no session needed)" },
+    (c) => c.json({ data: settingsOf(c) }),
+  );
 
   const me = async (c: ChatContext) => {
     const { appId } = c.get('actor').app;
@@ -43,29 +49,46 @@ export function sessionRoutes(deps: RouteDeps): Hono<ChatEnv> {
     });
   };
 
-  routes.use('/me', only('client'));
-  routes.get('/me', (c) => me(c));
-  routes.put('/me', async (c) => {
-    const body = await jsonBody(c, MeUpdate);
-    const changes = {
-      name: body.name,
-      avatar: body.avatar,
-      link: body.link,
-      statusMessage: body.statusMessage,
-      metadata: body.metadata,
-    };
-    if (Object.values(changes).some((value) => value !== undefined)) {
-      await users.update(c.get('actor').app.appId, sessionOf(c).uid, changes);
-    }
-    return me(c);
-  });
-  routes.delete('/me', async (c) => {
-    const { uid, authToken } = sessionOf(c);
-    await authTokens.delete(c.get('actor').app.appId, uid, authToken);
-    return c.json({ data: { success: true, message: 'Logged out.' } });
-  });
+  documented(routes, 'get', '/me', { summary: "The session's user", only: 'client' }, (c) => me(c));
+  documented(
+    routes,
+    'put',
+    '/me',
+    { summary: "Update the session's user", only: 'client', body: MeUpdate },
+    async (c) => {
+      const body = await jsonBody(c, MeUpdate);
+      const changes = {
+        name: body.name,
+        avatar: body.avatar,
+        link: body.link,
+        statusMessage: body.statusMessage,
+        metadata: body.metadata,
+      };
+      if (Object.values(changes).some((value) => value !== undefined)) {
+        await users.update(c.get('actor').app.appId, sessionOf(c).uid, changes);
+      }
+      return me(c);
+    },
+  );
+  documented(
+    routes,
+    'delete',
+    '/me',
+    { summary: 'Log out (end this session)', only: 'client' },
+    async (c) => {
+      const { uid, authToken } = sessionOf(c);
+      await authTokens.delete(c.get('actor').app.appId, uid, authToken);
+      return c.json({ data: { success: true, message: 'Logged out.' } });
+    },
+  );
   // The SDK's telemetry, five seconds after login: acknowledged, not kept.
-  routes.post('/user_sessions', only('client'), (c) => c.json({ data: {} }));
+  documented(
+    routes,
+    'post',
+    '/user_sessions',
+    { summary: "The SDK's telemetry: acknowledged, not kept", only: 'client' },
+    (c) => c.json({ data: {} }),
+  );
 
   return routes;
 }

@@ -1,4 +1,3 @@
-import { Hono } from 'hono';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
 import {
@@ -10,9 +9,9 @@ import {
 } from '../../shared/users.js';
 import { uidNotFound } from '../errors.js';
 import { clientUser } from '../client-api/app-settings.js';
-import { only } from '../http/actor.js';
-import type { ChatContext, ChatEnv } from '../http/context.js';
+import type { ChatContext } from '../http/context.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
 import { toUserEntity } from '../repositories/users.js';
 import { EntityId, QueryBoolean, pagination } from '../validation.js';
@@ -56,24 +55,30 @@ const DeleteUser = z.strictObject({
  * client lists and reads users, and logs in by UID with an authOnly key. Deleting or deactivating
  * a user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
  */
-export function userRoutes(deps: RouteDeps): Hono<ChatEnv> {
+export function userRoutes(deps: RouteDeps): ChatRoutes {
   const { users, authTokens } = deps.services;
-  const routes = new Hono<ChatEnv>();
+  const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
-  routes.post('/users', only('server'), async (c) => {
-    const appId = appIdOf(c);
-    const body = await jsonBody(c, CreateUser);
-    const row = await users.create(appId, body);
-    const entity = toUserEntity(row, { withTags: true });
-    if (body.withAuthToken === true) {
-      const token = await authTokens.issue(appId, row.uid, true);
-      return c.json({ data: { ...entity, authToken: token.auth_token } });
-    }
-    return c.json({ data: entity });
-  });
+  documented(
+    routes,
+    'post',
+    '/users',
+    { summary: 'Create a user', only: 'server', body: CreateUser },
+    async (c) => {
+      const appId = appIdOf(c);
+      const body = await jsonBody(c, CreateUser);
+      const row = await users.create(appId, body);
+      const entity = toUserEntity(row, { withTags: true });
+      if (body.withAuthToken === true) {
+        const token = await authTokens.issue(appId, row.uid, true);
+        return c.json({ data: { ...entity, authToken: token.auth_token } });
+      }
+      return c.json({ data: entity });
+    },
+  );
 
-  routes.get('/users', async (c) => {
+  documented(routes, 'get', '/users', { summary: 'List users', query: ListUsers }, async (c) => {
     const actor = c.get('actor');
     const query = queryOf(c, ListUsers);
     const viewer = actor.uid;
@@ -102,67 +107,106 @@ export function userRoutes(deps: RouteDeps): Hono<ChatEnv> {
     });
   });
 
-  routes.get('/users/:uid', async (c) => {
+  documented(routes, 'get', '/users/:uid', { summary: 'Read a user' }, async (c) => {
     const row = await users.get(appIdOf(c), pathId(c, 'uid'));
     return c.json({ data: userFor(c.get('actor'), row, { withTags: true }) });
   });
 
-  routes.put('/users/:uid', only('server'), async (c) => {
-    const body = await jsonBody(c, UpdateUserRequest);
-    const row = await users.update(appIdOf(c), pathId(c, 'uid'), body);
-    return c.json({ data: toUserEntity(row, { withTags: true }) });
-  });
+  documented(
+    routes,
+    'put',
+    '/users/:uid',
+    { summary: 'Update a user', only: 'server', body: UpdateUserRequest },
+    async (c) => {
+      const body = await jsonBody(c, UpdateUserRequest);
+      const row = await users.update(appIdOf(c), pathId(c, 'uid'), body);
+      return c.json({ data: toUserEntity(row, { withTags: true }) });
+    },
+  );
 
-  routes.delete('/users/:uid', only('server'), async (c) => {
-    const uid = pathId(c, 'uid');
-    const body = await jsonBody(c, DeleteUser);
-    await users.delete(appIdOf(c), uid, body.permanent === true || body.permanent === 'true');
-    return c.json({
-      data: { success: true, message: `User with ${uid} has been deleted successfully.` },
-    } satisfies SuccessEnvelope);
-  });
+  documented(
+    routes,
+    'delete',
+    '/users/:uid',
+    { summary: 'Delete (or deactivate) a user', only: 'server', body: DeleteUser },
+    async (c) => {
+      const uid = pathId(c, 'uid');
+      const body = await jsonBody(c, DeleteUser);
+      await users.delete(appIdOf(c), uid, body.permanent === true || body.permanent === 'true');
+      return c.json({
+        data: { success: true, message: `User with ${uid} has been deleted successfully.` },
+      } satisfies SuccessEnvelope);
+    },
+  );
 
-  routes.post('/users/:uid/auth_tokens', async (c) => {
-    if (c.get('actor').kind === 'client') return login(c);
-    const appId = appIdOf(c);
-    const user = await users.get(appId, pathId(c, 'uid'));
-    const body = await jsonBody(c, CreateAuthTokenRequest);
-    const token = await authTokens.issue(appId, user.uid, body.force === true);
-    return c.json({ data: toAuthTokenEntity(token) });
-  });
+  documented(
+    routes,
+    'post',
+    '/users/:uid/auth_tokens',
+    {
+      summary: 'Create an auth token (the server API), or log in by UID with an authOnly key',
+      body: CreateAuthTokenRequest,
+    },
+    async (c) => {
+      if (c.get('actor').kind === 'client') return login(c);
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      const body = await jsonBody(c, CreateAuthTokenRequest);
+      const token = await authTokens.issue(appId, user.uid, body.force === true);
+      return c.json({ data: toAuthTokenEntity(token) });
+    },
+  );
 
-  routes.get('/users/:uid/auth_tokens', only('server'), async (c) => {
-    const appId = appIdOf(c);
-    const user = await users.get(appId, pathId(c, 'uid'));
-    const query = queryOf(c, PageQuery);
-    const perPage = perPageOf(c.get('actor'), query);
-    const { tokens, total } = await authTokens.list(appId, user.uid, query.page, perPage);
-    return c.json({
-      data: tokens.map(toAuthTokenEntity),
-      meta: { pagination: pagination(total, tokens.length, perPage, query.page) },
-    });
-  });
+  documented(
+    routes,
+    'get',
+    '/users/:uid/auth_tokens',
+    { summary: "List a user's auth tokens", only: 'server', query: PageQuery },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      const query = queryOf(c, PageQuery);
+      const perPage = perPageOf(c.get('actor'), query);
+      const { tokens, total } = await authTokens.list(appId, user.uid, query.page, perPage);
+      return c.json({
+        data: tokens.map(toAuthTokenEntity),
+        meta: { pagination: pagination(total, tokens.length, perPage, query.page) },
+      });
+    },
+  );
 
-  routes.delete('/users/:uid/auth_tokens', only('server'), async (c) => {
-    const appId = appIdOf(c);
-    const user = await users.get(appId, pathId(c, 'uid'));
-    await authTokens.flush(appId, user.uid);
-    return c.json({
-      data: { success: true, message: `Cleared Auth Tokens successfully for uid ${user.uid}.` },
-    } satisfies SuccessEnvelope);
-  });
+  documented(
+    routes,
+    'delete',
+    '/users/:uid/auth_tokens',
+    { summary: "Flush a user's auth tokens (ends all its sessions)", only: 'server' },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      await authTokens.flush(appId, user.uid);
+      return c.json({
+        data: { success: true, message: `Cleared Auth Tokens successfully for uid ${user.uid}.` },
+      } satisfies SuccessEnvelope);
+    },
+  );
 
-  routes.delete('/users/:uid/auth_tokens/:authToken', only('server'), async (c) => {
-    const appId = appIdOf(c);
-    const user = await users.get(appId, pathId(c, 'uid'));
-    await authTokens.delete(appId, user.uid, c.req.param('authToken'));
-    return c.json({
-      data: {
-        success: true,
-        message: `The auth token of the user ${user.uid} has been deleted successfully.`,
-      },
-    } satisfies SuccessEnvelope);
-  });
+  documented(
+    routes,
+    'delete',
+    '/users/:uid/auth_tokens/:authToken',
+    { summary: 'Delete one auth token (ends its session)', only: 'server' },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      await authTokens.delete(appId, user.uid, c.req.param('authToken'));
+      return c.json({
+        data: {
+          success: true,
+          message: `The auth token of the user ${user.uid} has been deleted successfully.`,
+        },
+      } satisfies SuccessEnvelope);
+    },
+  );
 
   /**
    * A login by UID with an authOnly key (checked by `resolveActor`): a new session, and the user
