@@ -59,6 +59,14 @@ const ListQuery = z.looseObject({
   onlyDeleted: QueryBoolean.optional(),
   fromTimestamp: EpochQuery.optional(),
   toTimestamp: EpochQuery.optional(),
+  hasMentions: QueryBoolean.optional(),
+  mentionedUids: CommaList.transform((uids) => uids.map((uid) => uid.toLowerCase())).optional(),
+  /** The REST API's: messages that mention the `onBehalfOf` user. */
+  myMentionsOnly: QueryBoolean.optional(),
+  /** The mentioned users' entities with their current `tags`. */
+  mentionsWithTagInfo: QueryBoolean.optional(),
+  /** Parley has no blocking, so there is no blocked information to add; accepted as the SDK sends it. */
+  mentionsWithBlockedInfo: QueryBoolean.optional(),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -75,6 +83,8 @@ function filterOf(query: ListQuery): MessageFilter {
     fromTimestamp: query.fromTimestamp,
     toTimestamp: query.toTimestamp,
     conversationIds: query.conversationId === undefined ? undefined : [query.conversationId],
+    hasMentions: query.hasMentions,
+    mentionedUids: query.mentionedUids,
   };
 }
 
@@ -140,11 +150,15 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
     const query = queryOf(c, ListQuery);
     const paging = messagePaging(actor, query, withPagination);
     const filter = { ...filterOf(query), ...scope };
+    if (query.myMentionsOnly === true) filter.mentioning = actingUid(c);
     const [rows, total] = await Promise.all([
       messages.list(appId, filter, paging.cursor, paging.limit),
       paging.counted ? messages.count(appId, filter) : 0,
     ]);
-    return c.json({ data: await messageService.present(actor.app, rows), meta: paging.meta(rows, total) });
+    const data = await messageService.present(actor.app, rows, {
+      mentionsWithTags: query.mentionsWithTagInfo === true,
+    });
+    return c.json({ data, meta: paging.meta(rows, total) });
   };
 
   routes.get('/messages', async (c) => {
