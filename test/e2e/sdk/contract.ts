@@ -136,6 +136,62 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
       expect(conversation).toMatchObject({ conversationId: 'alice_user_bob', unread: 6 });
     });
 
+    describe('mentions in a group', () => {
+      let mention: SdkEvent;
+      beforeAll(async () => {
+        const api = harness.server.serverApi;
+        const secret = { '@private': { email: 'bob@example.com' }, team: 'blue' };
+        expect((await api('PUT', '/users/bob', { metadata: secret, tags: ['ranger'] })).status).toBe(200);
+        expect((await api('POST', '/users', { uid: 'carol', name: 'Carol' })).status).toBe(200);
+        const group = { guid: 'hikers', name: 'Hikers', type: 'public', owner: 'alice' };
+        expect((await api('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status).toBe(
+          200,
+        );
+        mention = await alice.call<SdkEvent>(
+          'sendText',
+          'hikers',
+          'group',
+          'hi <@uid:bob>, <@uid:carol> and <@uid:nobody>',
+        );
+        await alice.call('sendText', 'hikers', 'group', 'no mention here');
+      });
+
+      it("names only the members it mentions, with no one's private metadata, for the sender", () => {
+        expect(mention.mentionedUsers).toEqual([{ uid: 'bob', metadata: { team: 'blue' }, tags: null }]);
+        expect(mention.mentionedMe).toBe(false);
+      });
+
+      it('tells the mentioned reader the message mentions them', async () => {
+        const received = await bob.next(message(mention.id as string), 'the mention');
+        expect(received).toMatchObject({ mentionedMe: true, mentionedUsers: [{ uid: 'bob' }] });
+      });
+
+      it('filters the history to messages with mentions, or mentioning a given user', async () => {
+        const withMentions = await bob.call<SdkEvent[]>('groupHistory', 'hikers', { hasMentions: true });
+        expect(withMentions.map((event) => event.id)).toEqual([mention.id]);
+        const ofBob = await bob.call<SdkEvent[]>('groupHistory', 'hikers', { mentionedUids: ['bob'] });
+        expect(ofBob.map((event) => event.id)).toEqual([mention.id]);
+        const ofCarol = await bob.call<SdkEvent[]>('groupHistory', 'hikers', { mentionedUids: ['carol'] });
+        expect(ofCarol).toEqual([]);
+      });
+
+      it("adds the mentioned users' tags when asked with mentionsWithTagInfo", async () => {
+        const [tagged] = await alice.call<SdkEvent[]>('groupHistory', 'hikers', {
+          hasMentions: true,
+          withTagInfo: true,
+        });
+        expect(tagged?.mentionedUsers).toEqual([
+          { uid: 'bob', metadata: { team: 'blue' }, tags: ['ranger'] },
+        ]);
+      });
+
+      it('suggests only the members whose name or UID has the search keyword', async () => {
+        expect(await alice.call('searchMembers', 'hikers', 'BO')).toEqual(['bob']);
+        expect(await alice.call('searchMembers', 'hikers', 'car')).toEqual([]);
+        expect(await alice.call('searchMembers', 'hikers', 'alic')).toEqual(['alice']);
+      });
+    });
+
     it('resumes the stored session after a reload, with no new login, and receives again', async () => {
       await bob.close();
       bob = await harness.user('bob');
