@@ -5,6 +5,7 @@ import {
   MessageRequest,
   Metadata as MessageMetadata,
   conversationIdFor,
+  type Message,
 } from '../../shared/message.js';
 import { badRequest } from '../errors.js';
 import { interactedAnswer } from '../forms/submissions.js';
@@ -14,7 +15,8 @@ import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
-import { readableGroup } from './policies.js';
+import { readableGroup, userFor } from './policies.js';
+import { receiptOf } from '../client-api/read-state.js';
 
 const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
 
@@ -130,7 +132,7 @@ function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) 
  * delete and interactions. A client acts as its session's user; the server as `onBehalfOf`.
  */
 export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
-  const { services, forms } = deps;
+  const { services, forms, readState } = deps;
   const { messageService, messages, users, groups } = services;
   const routes = new Hono<ChatEnv>();
 
@@ -142,6 +144,53 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
 
   routes.post('/messages', (c) => send(c, actingUid(c)));
   routes.post('/bots/:uid/messages', only('server'), (c) => send(c, pathId(c, 'uid')));
+
+  /** One-to-one messages with when their receiver received and read them (`deliveredAt`, `readAt`). */
+  const withReceipts = async (appId: string, page: Message[]): Promise<Message[]> => {
+    const direct = page.filter((message) => message.receiverType === 'user' && message.category !== 'action');
+    if (direct.length === 0) return page;
+    const marks = await readState.marksFrom(
+      appId,
+      [...new Set(direct.map((message) => message.conversationId))],
+      Math.min(...direct.map((message) => Number(message.id))),
+    );
+    return page.map((message) => {
+      const own =
+        message.receiverType === 'user'
+          ? marks.get(message.conversationId)?.get(message.receiver)
+          : undefined;
+      return own === undefined || message.category === 'action'
+        ? message
+        : { ...message, ...receiptOf(own, Number(message.id)) };
+    });
+  };
+
+  /**
+   * The SDK's `getMessageReceipts`: who received and read the message, each reader (never its
+   * sender) with when, as `receipts.data` of the message.
+   */
+  const receiptsOf = async (c: ChatContext, row: StoredMessage) => {
+    const actor = c.get('actor');
+    const appId = actor.app.appId;
+    const marks = (await readState.marksFrom(appId, [row.conversation_id], Number(row.id))).get(
+      row.conversation_id,
+    );
+    const readers = [...(marks?.keys() ?? [])].filter(
+      (uid) => uid !== row.sender && (row.receiver_type === 'group' || uid === row.receiver),
+    );
+    const people = await users.findMany(appId, readers);
+    return readers.flatMap((uid) => {
+      const person = people.get(uid);
+      if (person === undefined) return [];
+      return [
+        {
+          recipient: userFor(actor, person),
+          messageId: String(row.id),
+          ...receiptOf(marks?.get(uid) ?? [], Number(row.id)),
+        },
+      ];
+    });
+  };
 
   /** A page of the messages `scope` selects, with the query's filters and the caller's paging. */
   const list = async (c: ChatContext, scope: MessageFilter, withPagination = false) => {
@@ -155,9 +204,10 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
       messages.list(appId, filter, paging.cursor, paging.limit),
       paging.counted ? messages.count(appId, filter) : 0,
     ]);
-    const data = await messageService.present(actor.app, rows, {
+    const presented = await messageService.present(actor.app, rows, {
       mentionsWithTags: query.mentionsWithTagInfo === true,
     });
+    const data = await withReceipts(appId, presented);
     return c.json({ data, meta: paging.meta(rows, total) });
   };
 
@@ -188,8 +238,8 @@ export function messageRoutes(deps: RouteDeps): Hono<ChatEnv> {
   routes.get('/messages/:id', async (c) => {
     const { app, uid } = c.get('actor');
     const row = await messageService.getVisible(app, c.req.param('id'), uid);
-    const [message] = await messageService.present(app, [row]);
-    return c.json({ data: message });
+    const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
+    return c.json({ data: { ...message, receipts: { data: await receiptsOf(c, row) } } });
   });
 
   routes.put('/messages/:id', async (c) => {
