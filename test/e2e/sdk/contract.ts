@@ -108,6 +108,29 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
       });
     });
 
+    it('stores receipts: the sender pages her history and sees each message received and read, and everything before it', async () => {
+      const first = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'first of two');
+      const second = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'second of two');
+      await bob.next(message(second.id as string), 'the second message');
+      await bob.call('markAsDelivered', second.id);
+      expect(await alice.next((event) => event.kind === 'delivered', 'the delivery receipt')).toMatchObject({
+        messageId: second.id,
+        by: 'bob',
+      });
+      let history = await alice.call<{ id: string; deliveredAt: number; readAt: number }[]>(
+        'receiptsInHistory',
+        'bob',
+      );
+      const of = (id: unknown) => history.find((entry) => entry.id === id);
+      expect(of(first.id)?.deliveredAt).toBeGreaterThan(0);
+      expect(of(second.id)).toMatchObject({ readAt: 0 });
+      await bob.call('markAsRead', second.id);
+      await alice.next((event) => event.kind === 'read' && event.messageId === second.id, 'the read receipt');
+      history = await alice.call('receiptsInHistory', 'bob');
+      expect(of(first.id)?.readAt).toBeGreaterThan(0);
+      expect(of(second.id)?.readAt).toBeGreaterThan(0);
+    });
+
     it('marks an interactive message as interacted and tells its sender the goal is met', async () => {
       const form = await alice.call<SdkEvent>('sendForm', 'bob', SURVEY);
       await bob.next(message(form.id as string), 'the form');
@@ -182,6 +205,18 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
         });
         expect(tagged?.mentionedUsers).toEqual([
           { uid: 'bob', metadata: { team: 'blue' }, tags: ['ranger'] },
+        ]);
+      });
+
+      it("answers getMessageReceipts for a group message with each member's receipt", async () => {
+        // Bob received the mention in the test before.
+        await bob.call('markAsRead', mention.id);
+        await alice.next(
+          (event) => event.kind === 'read' && event.messageId === mention.id,
+          'the read receipt',
+        );
+        expect(await alice.call('messageReceipts', mention.id)).toEqual([
+          { by: 'bob', type: 'read', delivered: true, read: true },
         ]);
       });
 

@@ -132,6 +132,38 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
       }
       return pages;
     },
+    /** The newest page of a one-on-one history with when each message was received and read. */
+    receiptsInHistory: async (uid: string) => {
+      const request = new CometChat.MessagesRequestBuilder().setUID(uid).setLimit(30).build();
+      const messages = (await request.fetchPrevious()) as unknown as Array<
+        MessageLike & { getDeliveredAt(): number; getReadAt(): number }
+      >;
+      return messages.map((message) => ({
+        id: String(message.getId()),
+        deliveredAt: message.getDeliveredAt() ?? 0,
+        readAt: message.getReadAt() ?? 0,
+      }));
+    },
+    markAsDelivered: async (messageId: string) => {
+      const message = received.get(messageId);
+      if (message === undefined) throw new Error(`message ${messageId} was not received`);
+      await CometChat.markAsDelivered(message);
+      return true;
+    },
+    messageReceipts: async (messageId: string) => {
+      const receipts = (await CometChat.getMessageReceipts(messageId)) as Array<{
+        getSender(): { getUid(): string };
+        getReceiptType(): string;
+        getDeliveredAt(): number | null;
+        getReadAt(): number | null;
+      }>;
+      return receipts.map((receipt) => ({
+        by: receipt.getSender().getUid(),
+        type: receipt.getReceiptType(),
+        delivered: (receipt.getDeliveredAt() ?? 0) > 0,
+        read: (receipt.getReadAt() ?? 0) > 0,
+      }));
+    },
     /** One page of a group's history as the UI Kit's mention filters ask for it. */
     groupHistory: async (
       guid: string,
