@@ -21,3 +21,11 @@ export function mentionPattern(uids: readonly string[], names: readonly string[]
   const nameAlternatives = names.map(escape).join('|');
   return new RegExp(`<@uid:(?:${uidAlternatives})>|(?<![\\w@.])@(?:${nameAlternatives})(?![\\w-])`, 'giu');
 }
+
+/** The UIDs `text` mentions in CometChat's form `<@uid:…>`, lower-cased, each once, in order of appearance. */
+export function mentionedUids(text: string): string[] {
+  const uids = new Set<string>();
+  for (const match of text.matchAll(USER_MENTION))
+    if (match[1] !== undefined) uids.add(match[1].toLowerCase());
+  return [...uids];
+}

@@ -5,6 +5,29 @@ import { nowSeconds } from '../time.js';
 export type ReadStateRow = Selectable<ConversationReadTable>;
 export type ReceiptKind = 'read' | 'delivered';
 
+/** One move of a member's pointer: everything up to `message_id` became read (or received) at `at`. */
+export interface ReceiptMark {
+  kind: ReceiptKind;
+  message_id: number;
+  at: number;
+}
+
+/**
+ * When a member received and read message `id`, from their marks in ascending message order: the
+ * first mark at or past it (pointers only move forward, so it is also the earliest).
+ */
+export function receiptOf(
+  marks: ReadonlyArray<ReceiptMark>,
+  id: number,
+): { deliveredAt?: number; readAt?: number } {
+  const delivered = marks.find((mark) => mark.kind === 'delivered' && mark.message_id >= id);
+  const read = marks.find((mark) => mark.kind === 'read' && mark.message_id >= id);
+  return {
+    ...(delivered === undefined ? {} : { deliveredAt: delivered.at }),
+    ...(read === undefined ? {} : { readAt: read.at }),
+  };
+}
+
 /**
  * How far each member has read and received each conversation: one row per member, moved forward
  * only (a late `delivered` never undoes a `read`). Reading a message implies receiving it.
@@ -12,6 +35,10 @@ export type ReceiptKind = 'read' | 'delivered';
 export class ReadStateRepository {
   constructor(private readonly db: Kysely<ChatDatabase>) {}
 
+  /**
+   * Moves `uid`'s pointer forward to `messageId` and records the move in `receipt_marks`, in one
+   * transaction: everything up to the message is read (or received) from now on.
+   */
   async mark(
     appId: string,
     conversationId: string,
@@ -20,32 +47,74 @@ export class ReadStateRepository {
     messageId: number,
   ): Promise<number> {
     const at = nowSeconds();
-    const current = await this.find(appId, conversationId, uid);
-    const read =
-      kind === 'read' ? Math.max(messageId, current?.read_message_id ?? 0) : (current?.read_message_id ?? 0);
-    const delivered = Math.max(messageId, read, current?.delivered_message_id ?? 0);
-    const row: ReadStateRow = {
-      app_id: appId,
-      conversation_id: conversationId,
-      uid,
-      read_message_id: read,
-      read_at: kind === 'read' ? at : (current?.read_at ?? null),
-      delivered_message_id: delivered,
-      delivered_at: at,
-    };
-    await this.db
-      .insertInto('conversation_reads')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['app_id', 'conversation_id', 'uid']).doUpdateSet({
-          read_message_id: row.read_message_id,
-          read_at: row.read_at,
-          delivered_message_id: row.delivered_message_id,
-          delivered_at: row.delivered_at,
-        }),
-      )
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      const current = await this.find(appId, conversationId, uid, trx);
+      const wasRead = current?.read_message_id ?? 0;
+      const wasDelivered = current?.delivered_message_id ?? 0;
+      const read = kind === 'read' ? Math.max(messageId, wasRead) : wasRead;
+      const delivered = Math.max(messageId, read, wasDelivered);
+      const row: ReadStateRow = {
+        app_id: appId,
+        conversation_id: conversationId,
+        uid,
+        read_message_id: read,
+        read_at: kind === 'read' ? at : (current?.read_at ?? null),
+        delivered_message_id: delivered,
+        delivered_at: at,
+      };
+      await trx
+        .insertInto('conversation_reads')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['app_id', 'conversation_id', 'uid']).doUpdateSet({
+            read_message_id: row.read_message_id,
+            read_at: row.read_at,
+            delivered_message_id: row.delivered_message_id,
+            delivered_at: row.delivered_at,
+          }),
+        )
+        .execute();
+      const moves: ReceiptMark[] = [];
+      if (read > wasRead) moves.push({ kind: 'read', message_id: read, at });
+      if (delivered > wasDelivered) moves.push({ kind: 'delivered', message_id: delivered, at });
+      if (moves.length > 0) {
+        await trx
+          .insertInto('receipt_marks')
+          .values(moves.map((move) => ({ app_id: appId, conversation_id: conversationId, uid, ...move })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+    });
     return at;
+  }
+
+  /**
+   * The receipt marks in these conversations reaching `fromMessageId` or past it, by conversation and
+   * member, each list in ascending message order.
+   */
+  async marksFrom(
+    appId: string,
+    conversationIds: ReadonlyArray<string>,
+    fromMessageId: number,
+  ): Promise<Map<string, Map<string, ReceiptMark[]>>> {
+    const byConversation = new Map<string, Map<string, ReceiptMark[]>>();
+    if (conversationIds.length === 0) return byConversation;
+    const rows = await this.db
+      .selectFrom('receipt_marks')
+      .select(['conversation_id', 'uid', 'kind', 'message_id', 'at'])
+      .where('app_id', '=', appId)
+      .where('conversation_id', 'in', [...conversationIds])
+      .where('message_id', '>=', fromMessageId)
+      .orderBy('message_id')
+      .execute();
+    for (const row of rows) {
+      let members = byConversation.get(row.conversation_id);
+      if (members === undefined) byConversation.set(row.conversation_id, (members = new Map()));
+      const marks = members.get(row.uid) ?? [];
+      marks.push({ kind: row.kind, message_id: Number(row.message_id), at: Number(row.at) });
+      members.set(row.uid, marks);
+    }
+    return byConversation;
   }
 
   /** Marks everything before `messageId` read and the rest unread again (`markMessageAsUnread`). */
@@ -59,8 +128,13 @@ export class ReadStateRepository {
       .execute();
   }
 
-  async find(appId: string, conversationId: string, uid: string): Promise<ReadStateRow | undefined> {
-    return this.db
+  async find(
+    appId: string,
+    conversationId: string,
+    uid: string,
+    db: Kysely<ChatDatabase> = this.db,
+  ): Promise<ReadStateRow | undefined> {
+    return db
       .selectFrom('conversation_reads')
       .selectAll()
       .where('app_id', '=', appId)

@@ -170,6 +170,25 @@ function chatCore(engine: StorageEngine): Migration {
   };
 }
 
+/** Stored receipts: each move of a member's read or delivery pointer (`receipt_marks`). */
+const receiptMarksMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('receipt_marks')
+      .addColumn('app_id', 'text', (c) => c.notNull())
+      .addColumn('conversation_id', 'text', (c) => c.notNull())
+      .addColumn('uid', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('message_id', 'bigint', (c) => c.notNull())
+      .addColumn('at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('receipt_marks_pk', ['app_id', 'conversation_id', 'uid', 'kind', 'message_id'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropTable('receipt_marks').execute();
+  },
+};
+
 function migrationsFor(engine: StorageEngine): MigrationProvider {
   return {
     getMigrations: async () => ({
@@ -177,6 +196,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0002_client_protocol': clientProtocolMigration,
       '0003_notifications': notificationTablesMigration(engine),
       '0004_agent_takeovers': agentTakeoversMigration,
+      '0005_receipt_marks': receiptMarksMigration,
     }),
   };
 }

@@ -141,6 +141,20 @@ export interface ConversationReadTable {
   delivered_at: number | null;
 }
 
+/**
+ * Each time a member's read or delivery pointer moves forward: everything up to `message_id` was
+ * read (or received) by `uid` at `at`. A message's receipt time for a member is the earliest mark
+ * at or past it; a read implies delivery.
+ */
+export interface ReceiptMarkTable {
+  app_id: string;
+  conversation_id: string;
+  uid: string;
+  kind: 'read' | 'delivered';
+  message_id: number;
+  at: number;
+}
+
 /** One row per user and form element acted on: what makes `disableAfterInteracted` hold. */
 export interface FormSubmissionTable {
   app_id: string;
@@ -189,6 +203,7 @@ export interface ChatDatabase {
   notification_preferences: NotificationPreferencesTable;
   app_client_settings: AppClientSettingsTable;
   conversation_reads: ConversationReadTable;
+  receipt_marks: ReceiptMarkTable;
   form_submissions: FormSubmissionTable;
   agents: AgentTable;
   agent_takeovers: AgentTakeoverTable;

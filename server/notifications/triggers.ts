@@ -1,4 +1,4 @@
-import { ALL_MENTION, USER_MENTION } from '../../shared/mentions.js';
+import { ALL_MENTION } from '../../shared/mentions.js';
 import type { Message, UserEntity } from '../../shared/message.js';
 
 /**
@@ -64,7 +64,10 @@ export interface NotificationEvent {
   /** Who caused the event; never notified of it. */
   actor: string;
   conversationType: ConversationType;
-  /** Users named with `<@uid:…>` (or in `mentionedUsers`), lower-cased. */
+  /**
+   * Users the message mentions: the keys of its `data.mentions`, which the message service fills from
+   * the text's `<@uid:…>` with users who exist and, in a group, are members.
+   */
   mentions: ReadonlySet<string>;
   /** `<@all:all>` in a group message. */
   mentionsAll: boolean;
@@ -78,19 +81,8 @@ function textOf(message: Message): string {
 }
 
 export function mentionsIn(message: Message): Set<string> {
-  const mentioned = new Set<string>();
-  for (const match of textOf(message).matchAll(USER_MENTION)) {
-    if (match[1] !== undefined) mentioned.add(match[1].toLowerCase());
-  }
-  const listed: unknown = (message as Record<string, unknown>).mentionedUsers;
-  if (Array.isArray(listed)) {
-    for (const user of listed) {
-      const uid: unknown =
-        typeof user === 'object' && user !== null ? (user as { uid?: unknown }).uid : undefined;
-      if (typeof uid === 'string') mentioned.add(uid.toLowerCase());
-    }
-  }
-  return mentioned;
+  const mentions: unknown = (message.data as { mentions?: unknown }).mentions;
+  return new Set(typeof mentions === 'object' && mentions !== null ? Object.keys(mentions) : []);
 }
 
 function conversationTypeOf(message: Message): ConversationType {

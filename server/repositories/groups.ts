@@ -324,15 +324,31 @@ export class GroupRepository {
   async listMembers(
     appId: string,
     guid: string,
-    query: { scope?: MemberScope | undefined; page: number; perPage: number },
+    query: { scope?: MemberScope | undefined; searchKey?: string | undefined; page: number; perPage: number },
   ): Promise<{ members: MemberRow[]; total: number }> {
-    let base = this.db.selectFrom('group_members').where('app_id', '=', appId).where('guid', '=', guid);
-    if (query.scope !== undefined) base = base.where('scope', '=', query.scope);
+    let base = this.db
+      .selectFrom('group_members')
+      .where('group_members.app_id', '=', appId)
+      .where('group_members.guid', '=', guid);
+    if (query.scope !== undefined) base = base.where('group_members.scope', '=', query.scope);
+    if (query.searchKey !== undefined && query.searchKey !== '') {
+      const searchKey = query.searchKey;
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.uid')
+            .whereRef('users.app_id', '=', 'group_members.app_id')
+            .whereRef('users.uid', '=', 'group_members.uid')
+            .where(nameOrIdContains('users.name', 'users.uid', searchKey)),
+        ),
+      );
+    }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const members = await base
-      .selectAll()
-      .orderBy('joined_at')
-      .orderBy('uid')
+      .selectAll('group_members')
+      .orderBy('group_members.joined_at')
+      .orderBy('group_members.uid')
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute();

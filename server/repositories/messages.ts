@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { ChatStore } from '../db/database.js';
 import type { ChatDatabase, MessageTable } from '../db/schema.js';
 import { messageNotFound } from '../errors.js';
@@ -55,6 +55,12 @@ export interface MessageFilter {
   onlyDeleted?: boolean | undefined;
   fromTimestamp?: number | undefined;
   toTimestamp?: number | undefined;
+  /** Messages that mention someone (`data.mentions`). */
+  hasMentions?: boolean | undefined;
+  /** Messages that mention any of these users. */
+  mentionedUids?: string[] | undefined;
+  /** Messages that mention this user (the REST API's `myMentionsOnly`). */
+  mentioning?: string | undefined;
 }
 
 export interface MessageCursor {
@@ -200,7 +206,23 @@ export class MessageRepository {
     if (filter.onlyDeleted === true) query = query.where('deleted_at', 'is not', null);
     if (filter.fromTimestamp !== undefined) query = query.where('sent_at', '>=', filter.fromTimestamp);
     if (filter.toTimestamp !== undefined) query = query.where('sent_at', '<=', filter.toTimestamp);
+    if (filter.hasMentions === true) query = query.where(this.mentions(undefined));
+    const anyOf = filter.mentionedUids;
+    if (anyOf !== undefined && anyOf.length > 0)
+      query = query.where((eb) => eb.or(anyOf.map((uid) => this.mentions(uid))));
+    if (filter.mentioning !== undefined) query = query.where(this.mentions(filter.mentioning));
     return query;
+  }
+
+  /** `data.mentions` is there, or names `uid`; the JSON is read by each engine's own functions. */
+  private mentions(uid: string | undefined): RawBuilder<SqlBool> {
+    if (this.engine === 'postgres') {
+      return uid === undefined
+        ? sql<SqlBool>`(cast(data as jsonb) -> 'mentions') is not null`
+        : sql<SqlBool>`(cast(data as jsonb) -> 'mentions' -> ${uid}) is not null`;
+    }
+    const path = uid === undefined ? '$.mentions' : `$.mentions.${JSON.stringify(uid)}`;
+    return sql<SqlBool>`json_type(data, ${path}) is not null`;
   }
 
   /**

@@ -15,6 +15,13 @@ const ListConversations = PageQuery.extend({
   conversationType: z.enum(['user', 'group'], { error: 'must be user or group' }).optional(),
 });
 
+/** The REST API's optional `messageId`: mark up to this message rather than the conversation's last. */
+const MarkUpTo = z.object({
+  messageId: z
+    .union([z.string().regex(/^\d{1,15}$/, 'must be a message id'), z.number().int().positive()])
+    .optional(),
+});
+
 const UnreadFrom = z.object({
   messageId: z.union([z.string().regex(/^\d{1,15}$/), z.number().int().positive()]),
 });
@@ -31,7 +38,7 @@ const conversationNotFound = (conversationId: string): ChatError =>
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   const { services, readState } = deps;
-  const { conversations, conversationService, users, groups } = services;
+  const { conversations, conversationService, users, groups, messages } = services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
@@ -101,19 +108,35 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       },
     );
 
+    /**
+     * Marks the conversation read or delivered for the caller's user (the server's `onBehalfOf`) up
+     * to `messageId`, a message of this conversation, or up to its last message: everything before
+     * it too, and the unread count follows.
+     */
     for (const receipt of ['read', 'delivered'] as const satisfies ReceiptKind[]) {
       documented(
         routes,
         'post',
         `${base}/${receipt}`,
-        { summary: `Mark the conversation ${receipt}`, only: 'client' },
+        { summary: `Mark the conversation ${receipt}`, body: MarkUpTo },
         async (c) => {
           const { appId } = c.get('actor').app;
           const conversationId = await conversationOf(c, kind);
-          const found = await conversations.find(appId, conversationId);
-          if (found !== undefined) {
-            await readState.mark(appId, conversationId, actingUid(c), receipt, found.lastMessageId);
+          const { messageId } = await jsonBody(c, MarkUpTo);
+          let upTo = (await conversations.find(appId, conversationId))?.lastMessageId;
+          if (messageId !== undefined) {
+            const named = await messages.find(appId, Number(messageId));
+            if (named?.conversation_id !== conversationId) {
+              throw new ChatError(
+                404,
+                'ERR_MESSAGE_ID_NOT_FOUND',
+                `messageId: no message ${messageId} in ${conversationId}.`,
+                { field: 'messageId', id: String(messageId) },
+              );
+            }
+            upTo = Number(named.id);
           }
+          if (upTo !== undefined) await readState.mark(appId, conversationId, actingUid(c), receipt, upTo);
           return c.json({
             data: { success: true, message: `The conversation ${conversationId} is marked ${receipt}.` },
           });

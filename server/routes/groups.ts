@@ -45,7 +45,7 @@ const ListGroups = PageQuery.extend({
   withTags: QueryBoolean.optional(),
 });
 
-const ListMembers = PageQuery.extend({ scope: MemberScope.optional() });
+const ListMembers = PageQuery.extend({ scope: MemberScope.optional(), searchKey: SearchKey.optional() });
 
 /** `joinGroup` sends a Group object; only the password matters. */
 const JoinRequest = z.looseObject({ password: z.string().max(100).optional() });
@@ -200,6 +200,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
       const perPage = perPageOf(actor, query);
       const { members, total } = await groups.listMembers(appId, group.guid, {
         scope: query.scope,
+        searchKey: query.searchKey,
         page: query.page,
         perPage,
       });

@@ -4,6 +4,7 @@ import {
   MessageRequest,
   Metadata as MessageMetadata,
   conversationIdFor,
+  type Message,
 } from '../../shared/message.js';
 import { badRequest } from '../errors.js';
 import { interactedAnswer } from '../forms/submissions.js';
@@ -14,7 +15,8 @@ import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
-import { readableGroup } from './policies.js';
+import { readableGroup, userFor } from './policies.js';
+import { receiptOf } from '../client-api/read-state.js';
 
 const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
 
@@ -59,6 +61,14 @@ const ListQuery = z.looseObject({
   onlyDeleted: QueryBoolean.optional(),
   fromTimestamp: EpochQuery.optional(),
   toTimestamp: EpochQuery.optional(),
+  hasMentions: QueryBoolean.optional(),
+  mentionedUids: CommaList.transform((uids) => uids.map((uid) => uid.toLowerCase())).optional(),
+  /** The REST API's: messages that mention the `onBehalfOf` user. */
+  myMentionsOnly: QueryBoolean.optional(),
+  /** The mentioned users' entities with their current `tags`. */
+  mentionsWithTagInfo: QueryBoolean.optional(),
+  /** Parley has no blocking, so there is no blocked information to add; accepted as the SDK sends it. */
+  mentionsWithBlockedInfo: QueryBoolean.optional(),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -75,6 +85,8 @@ function filterOf(query: ListQuery): MessageFilter {
     fromTimestamp: query.fromTimestamp,
     toTimestamp: query.toTimestamp,
     conversationIds: query.conversationId === undefined ? undefined : [query.conversationId],
+    hasMentions: query.hasMentions,
+    mentionedUids: query.mentionedUids,
   };
 }
 
@@ -120,7 +132,7 @@ function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) 
  * delete and interactions. A client acts as its session's user; the server as `onBehalfOf`.
  */
 export function messageRoutes(deps: RouteDeps): ChatRoutes {
-  const { services, forms } = deps;
+  const { services, forms, readState } = deps;
   const { messageService, messages, users, groups } = services;
   const routes = chatRoutes();
 
@@ -145,6 +157,53 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     (c) => send(c, pathId(c, 'uid')),
   );
 
+  /** One-to-one messages with when their receiver received and read them (`deliveredAt`, `readAt`). */
+  const withReceipts = async (appId: string, page: Message[]): Promise<Message[]> => {
+    const direct = page.filter((message) => message.receiverType === 'user' && message.category !== 'action');
+    if (direct.length === 0) return page;
+    const marks = await readState.marksFrom(
+      appId,
+      [...new Set(direct.map((message) => message.conversationId))],
+      Math.min(...direct.map((message) => Number(message.id))),
+    );
+    return page.map((message) => {
+      const own =
+        message.receiverType === 'user'
+          ? marks.get(message.conversationId)?.get(message.receiver)
+          : undefined;
+      return own === undefined || message.category === 'action'
+        ? message
+        : { ...message, ...receiptOf(own, Number(message.id)) };
+    });
+  };
+
+  /**
+   * The SDK's `getMessageReceipts`: who received and read the message, each reader (never its
+   * sender) with when, as `receipts.data` of the message.
+   */
+  const receiptsOf = async (c: ChatContext, row: StoredMessage) => {
+    const actor = c.get('actor');
+    const appId = actor.app.appId;
+    const marks = (await readState.marksFrom(appId, [row.conversation_id], Number(row.id))).get(
+      row.conversation_id,
+    );
+    const readers = [...(marks?.keys() ?? [])].filter(
+      (uid) => uid !== row.sender && (row.receiver_type === 'group' || uid === row.receiver),
+    );
+    const people = await users.findMany(appId, readers);
+    return readers.flatMap((uid) => {
+      const person = people.get(uid);
+      if (person === undefined) return [];
+      return [
+        {
+          recipient: userFor(actor, person),
+          messageId: String(row.id),
+          ...receiptOf(marks?.get(uid) ?? [], Number(row.id)),
+        },
+      ];
+    });
+  };
+
   /** A page of the messages `scope` selects, with the query's filters and the caller's paging. */
   const list = async (c: ChatContext, scope: MessageFilter, withPagination = false) => {
     const actor = c.get('actor');
@@ -152,11 +211,16 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const query = queryOf(c, ListQuery);
     const paging = messagePaging(actor, query, withPagination);
     const filter = { ...filterOf(query), ...scope };
+    if (query.myMentionsOnly === true) filter.mentioning = actingUid(c);
     const [rows, total] = await Promise.all([
       messages.list(appId, filter, paging.cursor, paging.limit),
       paging.counted ? messages.count(appId, filter) : 0,
     ]);
-    return c.json({ data: await messageService.present(actor.app, rows), meta: paging.meta(rows, total) });
+    const presented = await messageService.present(actor.app, rows, {
+      mentionsWithTags: query.mentionsWithTagInfo === true,
+    });
+    const data = await withReceipts(appId, presented);
+    return c.json({ data, meta: paging.meta(rows, total) });
   };
 
   documented(
@@ -204,8 +268,8 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   documented(routes, 'get', '/messages/:id', { summary: 'Read a message' }, async (c) => {
     const { app, uid } = c.get('actor');
     const row = await messageService.getVisible(app, c.req.param('id'), uid);
-    const [message] = await messageService.present(app, [row]);
-    return c.json({ data: message });
+    const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
+    return c.json({ data: { ...message, receipts: { data: await receiptsOf(c, row) } } });
   });
 
   documented(routes, 'put', '/messages/:id', { summary: 'Edit a message', body: EditRequest }, async (c) => {

@@ -4,6 +4,7 @@ import {
   type Interaction,
   type Message,
   type MessageRequest,
+  type UserEntity,
 } from '../../shared/message.js';
 import { goalCompleted, type FormValues } from '../../shared/interactive-values.js';
 import type { ApiAction, ButtonElement, FormElement, InteractiveFormData } from '../../shared/interactive.js';
@@ -16,6 +17,8 @@ import type { GroupRepository } from '../repositories/groups.js';
 import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
+import { mentionedUids } from '../../shared/mentions.js';
+import { toUserEntity } from '../repositories/users.js';
 import {
   APP_SYSTEM_UID,
   EntityLoader,
@@ -88,6 +91,20 @@ function apiActionOf(
   return undefined;
 }
 
+/**
+ * CometChat keeps a message's mentions as `data.mentions`, the mentioned users' entities by UID;
+ * the SDK reads them from there. Only the service writes them: mentions a sender puts there are dropped.
+ */
+function withMentions(
+  data: Record<string, unknown>,
+  mentions: Record<string, UserEntity> | undefined,
+): Record<string, unknown> {
+  if (mentions !== undefined) return { ...data, mentions };
+  if (!('mentions' in data)) return data;
+  const { mentions: _claimed, ...rest } = data;
+  return rest;
+}
+
 function receiversOf(request: MessageRequest): Receiver[] {
   const receivers: Receiver[] = [];
   const seen = new Set<string>();
@@ -120,9 +137,37 @@ export class MessageService {
   }
 
   /** Rows to message objects, with the users and groups they name loaded in one go. */
-  async present(app: App, rows: ReadonlyArray<StoredMessage>): Promise<Message[]> {
+  async present(
+    app: App,
+    rows: ReadonlyArray<StoredMessage>,
+    options: { mentionsWithTags?: boolean } = {},
+  ): Promise<Message[]> {
     const lookup = await this.entities.forMessages(app.appId, rows);
-    return rows.map((row) => toMessage(row, lookup, app));
+    const messages = rows.map((row) => toMessage(row, lookup, app));
+    return options.mentionsWithTags === true ? this.withMentionTags(app.appId, messages) : messages;
+  }
+
+  /** The SDK's `mentionsWithTagInfo`: each mentioned user's entity with the user's current tags. */
+  private async withMentionTags(appId: string, messages: Message[]): Promise<Message[]> {
+    const mentionsOf = (message: Message): Record<string, UserEntity> | undefined =>
+      (message.data as { mentions?: Record<string, UserEntity> }).mentions;
+    const uids = new Set(messages.flatMap((message) => Object.keys(mentionsOf(message) ?? {})));
+    if (uids.size === 0) return messages;
+    const people = await this.users.findMany(appId, uids);
+    return messages.map((message) => {
+      const mentions = mentionsOf(message);
+      if (mentions === undefined) return message;
+      const tagged = Object.fromEntries(
+        Object.entries(mentions).map(([uid, entity]) => {
+          const row = people.get(uid);
+          return [
+            uid,
+            { ...entity, tags: row === undefined ? [] : (toUserEntity(row, { withTags: true }).tags ?? []) },
+          ];
+        }),
+      );
+      return { ...message, data: { ...message.data, mentions: tagged } };
+    });
   }
 
   /**
@@ -167,13 +212,14 @@ export class MessageService {
       lookup.memberCounts.set(guid, counts.get(guid) ?? 0);
     }
     const sentAt = nowSeconds();
-    const drafts = receivers.map((receiver): MessageDraft => ({
+    const mentioned = await this.mentionsOf(appId, request, receivers);
+    const drafts = receivers.map((receiver, index): MessageDraft => ({
       conversationId: conversationIdFor({ ...receiver, sender: sender.uid }),
       sender: sender.uid,
       ...receiver,
       category: request.category,
       type: request.type,
-      data: request.data as Record<string, unknown>,
+      data: withMentions(request.data as Record<string, unknown>, mentioned[index]),
       muid: request.muid,
       tags: request.tags,
       sentAt,
@@ -187,6 +233,38 @@ export class MessageService {
     for (const message of sent)
       (message.receiverType === 'user' ? fanOut.uids : fanOut.guids)[message.receiver] = message;
     return { fanOut };
+  }
+
+  /**
+   * For each receiver, the users a text message mentions with `<@uid:…>` who exist and, in a group,
+   * are its members, as entities without private metadata; a mention of anyone else stays text.
+   * Messages without a mention cost nothing here.
+   */
+  private async mentionsOf(
+    appId: string,
+    request: MessageRequest,
+    receivers: ReadonlyArray<Receiver>,
+  ): Promise<Array<Record<string, UserEntity> | undefined>> {
+    const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
+    const uids = typeof text === 'string' ? mentionedUids(text) : [];
+    if (uids.length === 0) return receivers.map(() => undefined);
+    const people = await this.users.findMany(appId, uids);
+    return Promise.all(
+      receivers.map(async (receiver) => {
+        const mentions: Record<string, UserEntity> = {};
+        for (const uid of uids) {
+          const user = people.get(uid);
+          if (user === undefined) continue;
+          if (
+            receiver.receiverType === 'group' &&
+            (await this.groups.member(appId, receiver.receiver, uid)) === undefined
+          )
+            continue;
+          mentions[uid] = actionSnapshot(toUserEntity(user));
+        }
+        return Object.keys(mentions).length === 0 ? undefined : mentions;
+      }),
+    );
   }
 
   private receiverError(request: MessageRequest, type: 'user' | 'group', id: string): ChatError {

@@ -108,6 +108,29 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
       });
     });
 
+    it('stores receipts: the sender pages her history and sees each message received and read, and everything before it', async () => {
+      const first = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'first of two');
+      const second = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'second of two');
+      await bob.next(message(second.id as string), 'the second message');
+      await bob.call('markAsDelivered', second.id);
+      expect(await alice.next((event) => event.kind === 'delivered', 'the delivery receipt')).toMatchObject({
+        messageId: second.id,
+        by: 'bob',
+      });
+      let history = await alice.call<{ id: string; deliveredAt: number; readAt: number }[]>(
+        'receiptsInHistory',
+        'bob',
+      );
+      const of = (id: unknown) => history.find((entry) => entry.id === id);
+      expect(of(first.id)?.deliveredAt).toBeGreaterThan(0);
+      expect(of(second.id)).toMatchObject({ readAt: 0 });
+      await bob.call('markAsRead', second.id);
+      await alice.next((event) => event.kind === 'read' && event.messageId === second.id, 'the read receipt');
+      history = await alice.call('receiptsInHistory', 'bob');
+      expect(of(first.id)?.readAt).toBeGreaterThan(0);
+      expect(of(second.id)?.readAt).toBeGreaterThan(0);
+    });
+
     it('marks an interactive message as interacted and tells its sender the goal is met', async () => {
       const form = await alice.call<SdkEvent>('sendForm', 'bob', SURVEY);
       await bob.next(message(form.id as string), 'the form');
@@ -134,6 +157,74 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
         await bob.call<{ conversationId: string; unread: number; lastMessageId: string }[]>('conversations');
       // Bob read "read me"; the second form and the five fillers came after it.
       expect(conversation).toMatchObject({ conversationId: 'alice_user_bob', unread: 6 });
+    });
+
+    describe('mentions in a group', () => {
+      let mention: SdkEvent;
+      beforeAll(async () => {
+        const api = harness.server.serverApi;
+        const secret = { '@private': { email: 'bob@example.com' }, team: 'blue' };
+        expect((await api('PUT', '/users/bob', { metadata: secret, tags: ['ranger'] })).status).toBe(200);
+        expect((await api('POST', '/users', { uid: 'carol', name: 'Carol' })).status).toBe(200);
+        const group = { guid: 'hikers', name: 'Hikers', type: 'public', owner: 'alice' };
+        expect((await api('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status).toBe(
+          200,
+        );
+        mention = await alice.call<SdkEvent>(
+          'sendText',
+          'hikers',
+          'group',
+          'hi <@uid:bob>, <@uid:carol> and <@uid:nobody>',
+        );
+        await alice.call('sendText', 'hikers', 'group', 'no mention here');
+      });
+
+      it("names only the members it mentions, with no one's private metadata, for the sender", () => {
+        expect(mention.mentionedUsers).toEqual([{ uid: 'bob', metadata: { team: 'blue' }, tags: null }]);
+        expect(mention.mentionedMe).toBe(false);
+      });
+
+      it('tells the mentioned reader the message mentions them', async () => {
+        const received = await bob.next(message(mention.id as string), 'the mention');
+        expect(received).toMatchObject({ mentionedMe: true, mentionedUsers: [{ uid: 'bob' }] });
+      });
+
+      it('filters the history to messages with mentions, or mentioning a given user', async () => {
+        const withMentions = await bob.call<SdkEvent[]>('groupHistory', 'hikers', { hasMentions: true });
+        expect(withMentions.map((event) => event.id)).toEqual([mention.id]);
+        const ofBob = await bob.call<SdkEvent[]>('groupHistory', 'hikers', { mentionedUids: ['bob'] });
+        expect(ofBob.map((event) => event.id)).toEqual([mention.id]);
+        const ofCarol = await bob.call<SdkEvent[]>('groupHistory', 'hikers', { mentionedUids: ['carol'] });
+        expect(ofCarol).toEqual([]);
+      });
+
+      it("adds the mentioned users' tags when asked with mentionsWithTagInfo", async () => {
+        const [tagged] = await alice.call<SdkEvent[]>('groupHistory', 'hikers', {
+          hasMentions: true,
+          withTagInfo: true,
+        });
+        expect(tagged?.mentionedUsers).toEqual([
+          { uid: 'bob', metadata: { team: 'blue' }, tags: ['ranger'] },
+        ]);
+      });
+
+      it("answers getMessageReceipts for a group message with each member's receipt", async () => {
+        // Bob received the mention in the test before.
+        await bob.call('markAsRead', mention.id);
+        await alice.next(
+          (event) => event.kind === 'read' && event.messageId === mention.id,
+          'the read receipt',
+        );
+        expect(await alice.call('messageReceipts', mention.id)).toEqual([
+          { by: 'bob', type: 'read', delivered: true, read: true },
+        ]);
+      });
+
+      it('suggests only the members whose name or UID has the search keyword', async () => {
+        expect(await alice.call('searchMembers', 'hikers', 'BO')).toEqual(['bob']);
+        expect(await alice.call('searchMembers', 'hikers', 'car')).toEqual([]);
+        expect(await alice.call('searchMembers', 'hikers', 'alic')).toEqual(['alice']);
+      });
     });
 
     it('resumes the stored session after a reload, with no new login, and receives again', async () => {

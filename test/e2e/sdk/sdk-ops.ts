@@ -17,12 +17,15 @@ interface MessageLike {
   getReceiverType(): string;
   getConversationId(): string;
   getSentAt(): number;
+  getMentionedUsers?(): Array<{ getUid(): string; getMetadata(): unknown; getTags(): unknown }>;
+  hasMentionedMe?(): boolean;
 }
 
 const describe = (message: MessageLike): SdkEvent => {
   const text = (message as unknown as { getText?: () => string }).getText?.();
   const custom = (message as unknown as { getCustomData?: () => unknown }).getCustomData?.();
   const interactive = (message as unknown as { getInteractiveData?: () => unknown }).getInteractiveData?.();
+  const mentioned = message.getMentionedUsers?.() ?? [];
   return {
     kind: 'message',
     id: String(message.getId()),
@@ -34,6 +37,16 @@ const describe = (message: MessageLike): SdkEvent => {
     ...(text === undefined ? {} : { text }),
     ...(custom === undefined ? {} : { customData: custom }),
     ...(interactive === undefined ? {} : { interactiveData: interactive }),
+    ...(mentioned.length === 0
+      ? {}
+      : {
+          mentionedUsers: mentioned.map((user) => ({
+            uid: user.getUid(),
+            metadata: user.getMetadata() ?? null,
+            tags: user.getTags() ?? null,
+          })),
+        }),
+    mentionedMe: message.hasMentionedMe?.() ?? false,
   };
 };
 
@@ -118,6 +131,58 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
         pages.push(messages.map((message) => String(message.getId())));
       }
       return pages;
+    },
+    /** The newest page of a one-on-one history with when each message was received and read. */
+    receiptsInHistory: async (uid: string) => {
+      const request = new CometChat.MessagesRequestBuilder().setUID(uid).setLimit(30).build();
+      const messages = (await request.fetchPrevious()) as unknown as Array<
+        MessageLike & { getDeliveredAt(): number; getReadAt(): number }
+      >;
+      return messages.map((message) => ({
+        id: String(message.getId()),
+        deliveredAt: message.getDeliveredAt() ?? 0,
+        readAt: message.getReadAt() ?? 0,
+      }));
+    },
+    markAsDelivered: async (messageId: string) => {
+      const message = received.get(messageId);
+      if (message === undefined) throw new Error(`message ${messageId} was not received`);
+      await CometChat.markAsDelivered(message);
+      return true;
+    },
+    messageReceipts: async (messageId: string) => {
+      const receipts = (await CometChat.getMessageReceipts(messageId)) as Array<{
+        getSender(): { getUid(): string };
+        getReceiptType(): string;
+        getDeliveredAt(): number | null;
+        getReadAt(): number | null;
+      }>;
+      return receipts.map((receipt) => ({
+        by: receipt.getSender().getUid(),
+        type: receipt.getReceiptType(),
+        delivered: (receipt.getDeliveredAt() ?? 0) > 0,
+        read: (receipt.getReadAt() ?? 0) > 0,
+      }));
+    },
+    /** One page of a group's history as the UI Kit's mention filters ask for it. */
+    groupHistory: async (
+      guid: string,
+      filters: { hasMentions?: boolean; mentionedUids?: string[]; withTagInfo?: boolean },
+    ) => {
+      let builder = new CometChat.MessagesRequestBuilder().setGUID(guid).setLimit(30);
+      if (filters.hasMentions === true) builder = builder.hasMentions(true);
+      if (filters.mentionedUids !== undefined) builder = builder.setMentionedUIDs(filters.mentionedUids);
+      if (filters.withTagInfo === true) builder = builder.mentionsWithTagInfo(true);
+      const messages = (await builder.build().fetchPrevious()) as unknown as MessageLike[];
+      return messages.map(describe);
+    },
+    /** The UI Kit's @-mention suggestions: the group's members whose name or UID has the keyword. */
+    searchMembers: async (guid: string, keyword: string) => {
+      const request = new CometChat.GroupMembersRequestBuilder(guid)
+        .setLimit(30)
+        .setSearchKeyword(keyword)
+        .build();
+      return (await request.fetchNext()).map((member) => member.getUid());
     },
     conversations: async () => {
       const request = new CometChat.ConversationsRequestBuilder().setLimit(30).build();

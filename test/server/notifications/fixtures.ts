@@ -1,4 +1,5 @@
 import type { Message, UserEntity } from '../../../shared/message.js';
+import { mentionedUids } from '../../../shared/mentions.js';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   DEFAULT_USER_NOTIFICATION_PREFERENCES,
@@ -46,6 +47,11 @@ export function message(shape: MessageShape = {}): Message {
   const group = shape.group ?? false;
   const receiver = group ? GROUP.guid : (shape.receiver ?? 'bob');
   const conversationId = group ? GROUP.conversationId : [sender, receiver].sort().join('_user_');
+  const text = shape.data?.text;
+  // As the message service stores them: every user the text mentions, as if each exists and belongs.
+  const mentioned = typeof text === 'string' ? mentionedUids(text) : [];
+  const mentions =
+    mentioned.length === 0 ? {} : { mentions: Object.fromEntries(mentioned.map((uid) => [uid, user(uid)])) };
   return {
     id: shape.id ?? '42',
     conversationId,
@@ -58,6 +64,7 @@ export function message(shape: MessageShape = {}): Message {
     updatedAt: 1_795_000_000,
     data: {
       text: 'Hello there',
+      ...mentions,
       ...shape.data,
       entities: {
         sender: { entityType: 'user', entity: user(sender, { metadata: { team: 'blue' } }) },
