@@ -10,6 +10,15 @@ interface ChatServerCommandOptions extends ChatTlsOptions {
   appId?: string;
   apiKey?: string;
   authKey?: string;
+  redisUrl?: string;
+  redisPrefix: string;
+  presenceTtl: number;
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 1) throw new InvalidArgumentError('give at least 1 second.');
+  return seconds;
 }
 
 function parsePort(value: string): number {
@@ -60,6 +69,22 @@ export function registerChatServerCommand(program: Command): void {
         .argParser(parseRateLimit)
         .default(20_000),
     )
+    .addOption(
+      new Option('--redis-url <url>', 'joins the processes given the same Redis and PostgreSQL').env(
+        'REDIS_URL',
+      ),
+    )
+    .addOption(
+      new Option('--redis-prefix <prefix>', 'starts every Redis key and channel')
+        .env('PARLEY_REDIS_PREFIX')
+        .default('parley:'),
+    )
+    .addOption(
+      new Option('--presence-ttl <seconds>', "with Redis: how long a dead process's sockets count as online")
+        .env('PARLEY_PRESENCE_TTL')
+        .argParser(parseSeconds)
+        .default(30),
+    )
     .action(async (options: ChatServerCommandOptions, command: Command) => {
       if (options.appId === undefined && (options.apiKey !== undefined || options.authKey !== undefined)) {
         throw new Error('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
@@ -72,6 +97,9 @@ export function registerChatServerCommand(program: Command): void {
         host: options.host,
         dataDir: dataDirOf(command),
         databaseUrl: process.env.DATABASE_URL,
+        redisUrl: options.redisUrl,
+        redisPrefix: options.redisPrefix,
+        presenceTtlMs: options.presenceTtl * 1000,
         tls,
         publicHost: options.publicHost,
         rateLimits:
