@@ -75,7 +75,9 @@ export class RedisFanOut implements FanOut {
     const open = async (): Promise<Redis> => {
       const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
       let reported = false;
+      let firstError: Error | undefined;
       redis.on('error', (error: Error) => {
+        firstError ??= error;
         // ioredis reconnects by itself; say so once per outage, not once per retry.
         if (!reported) logger.warn('redis_unreachable', { error: error.name, code: codeOf(error) });
         reported = true;
@@ -86,7 +88,7 @@ export class RedisFanOut implements FanOut {
       } catch (error) {
         redis.disconnect();
         throw new Error(
-          `Cannot reach Redis at ${redactRedisUrl(options.url)} (REDIS_URL): ${codeOf(error) ?? 'connection failed'}.`,
+          `Cannot reach Redis at ${redactRedisUrl(options.url)} (REDIS_URL): ${codeOf(firstError ?? error) ?? 'connection failed'}`,
         );
       }
       return redis;
