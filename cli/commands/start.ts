@@ -42,7 +42,7 @@ export function registerStartCommand(program: Command): void {
           'knowledge agent registered and enabled, and the "demo" namespace; the demo page is at /demo.\n' +
           "The operator (admin of the group) is who the knowledge app's Chats signs in as; as CometChat's\n" +
           'SDK speaks only https/wss, the chat port also serves TLS with a self-signed localhost\n' +
-          'certificate unless --no-tls is given.\n' +
+          'certificate unless --no-tls is given (a browser on this computer reaches it over http instead).\n' +
           'The agent reads its usual environment (see `parley agent --help`).',
       ),
   )
@@ -132,7 +132,7 @@ export function registerStartCommand(program: Command): void {
           `Namespace ${DEMO_NAMESPACE}: ${ingested.filter((result) => result.status !== 'failed').length} of ${documents.length} documents`,
           chatHost === undefined
             ? `Chats: off (--no-tls); the knowledge app at ${windowUrl} needs the chat service over TLS`
-            : `Chats: the knowledge app at ${windowUrl}#/chats signs in as ${DEMO_OPERATOR.uid} (admin of "${demo.group.name}") at https://${chatHost}`,
+            : `Chats: the knowledge app at ${windowUrl}#/chats signs in as ${DEMO_OPERATOR.uid} (admin of "${demo.group.name}") at ${chatHost} (a browser on this computer over http, no certificate step; the desktop app over https)`,
           ...(fingerprint === null
             ? []
             : [

@@ -8,8 +8,9 @@ import type { ChatConnection } from '../../shared/chat-connection.js';
 /**
  * The knowledge app window's policy: everything from this server, nothing remote, no inline
  * script or style, no eval (pdf.js runs with eval off), the PDF worker from this origin. Chats
- * connects to a chat service the user configures (CometChat's SDK speaks only https and wss), and
- * shows the avatars it names.
+ * connects to a chat service the user configures (CometChat's SDK speaks only https and wss; a
+ * page on loopback reaches a chat service on loopback over plain http and ws, so those two loopback
+ * names, on any port, and no others), and shows the avatars it names.
  */
 export const APP_UI_CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -17,7 +18,15 @@ export const APP_UI_CONTENT_SECURITY_POLICY = {
   styleSrc: ["'self'"],
   imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
   fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'", 'https:', 'wss:'],
+  connectSrc: [
+    "'self'",
+    'https:',
+    'wss:',
+    'http://localhost:*',
+    'ws://localhost:*',
+    'http://127.0.0.1:*',
+    'ws://127.0.0.1:*',
+  ],
   workerSrc: ["'self'"],
   objectSrc: ["'none'"],
   baseUri: ["'none'"],

@@ -1,5 +1,5 @@
 import type { Conversation } from '../../shared/conversations.js';
-import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
+import type { GroupEntity, UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import type { ConversationRepository, StoredConversation } from '../repositories/conversations.js';
 import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTION_URL, fetchDemoConnection } from '../../desktop/main/demo-connection.js';
+import { DEMO_GROUP, DEMO_OPERATOR } from '../../server/demo/index.js';
+import { launchChromium } from '../support/browser.js';
 import { buildWindow } from './desktop/support.js';
 
 const CLI = fileURLToPath(new URL('../../cli/parley.ts', import.meta.url));
@@ -143,7 +145,7 @@ describe('parley start', () => {
     const port = new URL(chatUrl).port;
     expect(output).toMatch(
       new RegExp(
-        `^Chats: the knowledge app at http://\\S+/#/chats signs in as operator .* at https://localhost:${port}$`,
+        `^Chats: the knowledge app at http://\\S+/#/chats signs in as operator .* at localhost:${port} \\(a browser on this computer over http, no certificate step; the desktop app over https\\)$`,
         'm',
       ),
     );
@@ -182,5 +184,23 @@ describe('parley start', () => {
     });
     // On another agent port than the default, the desktop app does not find the demo by itself.
     expect(output).toContain(`it reads the demo's connection only from ${DEMO_CONNECTION_URL}`);
+  });
+
+  it('shows the demo group at the printed Chats address in a plain browser, with no certificate step', async () => {
+    const chatsUrl = /^Chats: the knowledge app at (\S+) signs in/m.exec(output)?.[1];
+    if (chatsUrl === undefined) throw new Error(`no Chats address in: ${output}`);
+    // No --ignore-certificate-errors, no click-through: as a browser opens it on this computer.
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(20_000);
+      await page.goto(chatsUrl);
+      await page.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      await page.getByRole('tab', { name: 'Groups' }).click();
+      await page.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
+      await page.locator('.chats-conversation').getByText(DEMO_GROUP.name).first().waitFor();
+    } finally {
+      await browser.close();
+    }
   });
 });

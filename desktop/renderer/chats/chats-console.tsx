@@ -16,6 +16,7 @@ import type { ChatConnection } from '../../../shared/chat-connection.js';
 import { messageOf, useWindow } from '../context.js';
 import { targetOfCitation } from '../lib/source-target.js';
 import { agentTextPlugin, type OpenCitation } from './agent-sources.js';
+import { plainLoopbackHost, reachOverPlainHttp } from './loopback-transport.js';
 import { takeover, type Takeover, type TakeoverSession } from './takeover.js';
 
 type Tab = 'conversations' | 'users' | 'groups';
@@ -26,11 +27,16 @@ type Peer = { user: CometChat.User } | { group: CometChat.Group };
 /** One sign-in per connection, however often the console mounts. */
 let signingIn: { key: string; user: Promise<CometChat.User> } | undefined;
 
-/** Initialises the UI Kit for the connection and signs the operator in (again only when it changed). */
-function signIn(connection: ChatConnection): Promise<CometChat.User> {
+/**
+ * Initialises the UI Kit for the connection and signs the operator in (again only when it changed).
+ * `plainHost`: the chat host reached over http/ws on loopback (see loopback-transport.ts).
+ */
+function signIn(connection: ChatConnection, plainHost: string | undefined): Promise<CometChat.User> {
   const key = JSON.stringify(connection);
   if (signingIn?.key === key) return signingIn.user;
   const user = (async () => {
+    // Before the SDK initialises: it reads its transports when it calls them.
+    reachOverPlainHttp(plainHost);
     const settings = new UIKitSettingsBuilder()
       .setAppId(connection.appId)
       .setRegion(connection.region)
@@ -39,7 +45,8 @@ function signIn(connection: ChatConnection): Promise<CometChat.User> {
       // Parley has no calls: the Calls SDK is never loaded, and call buttons are hidden below.
       .setCallingEnabled(false);
     if (connection.authKey) settings.setAuthKey(connection.authKey);
-    // The SDK speaks https/wss to `<host>/v3` (Parley serves both on its port with --tls).
+    // The SDK speaks https/wss to `<host>/v3` (Parley serves both on its port with --tls; a
+    // loopback page reaches a loopback host over http/ws instead, on the same port).
     if (connection.host)
       settings.setClientHost(`${connection.host}/v3`).setAdminHost(`${connection.host}/v3`);
     await CometChatUIKit.init(settings.build());
@@ -82,18 +89,19 @@ export default function ChatsConsole({
   const [tab, setTab] = useState<Tab>('conversations');
   const [peer, setPeer] = useState<Peer>();
   const [showMembers, setShowMembers] = useState(false);
+  const plainHost = plainLoopbackHost(connection.host, window.location, bridge !== undefined);
 
   useEffect(() => {
     let current = true;
     setFailure(undefined);
-    signIn(connection).then(
+    signIn(connection, plainHost).then(
       (user) => current && setOperator(user),
       (error: unknown) => current && setFailure(signInFailure(error)),
     );
     return () => {
       current = false;
     };
-  }, [connection, attempt]);
+  }, [connection, plainHost, attempt]);
 
   const localNamespaces = useMemo(
     () => new Set((namespaces ?? []).filter((summary) => !summary.error).map((summary) => summary.name)),
@@ -117,7 +125,10 @@ export default function ChatsConsole({
           <strong>Chats could not connect.</strong> {failure.text}
         </div>
         {failure.unreachable && connection.host ? (
-          <UnreachableHost host={connection.host} inDesktopApp={bridge !== undefined} />
+          <UnreachableHost
+            host={connection.host}
+            reach={bridge ? 'fingerprint' : plainHost === undefined ? 'certificate' : 'plain'}
+          />
         ) : null}
         <div className="form-actions">
           <button type="button" className="button primary" onClick={() => setAttempt(attempt + 1)}>
@@ -320,17 +331,36 @@ function signInFailure(error: unknown): SignInFailure {
 }
 
 /**
- * The step that usually fixes an unreached chat host. A browser reaches a self-signed host only
- * once it trusts its certificate (the SDK speaks only https/wss, and a page cannot accept a
- * certificate for itself); the desktop app trusts it by the fingerprint in its settings.
+ * The step that usually fixes an unreached chat host. The desktop app trusts a self-signed host
+ * by the fingerprint in its settings; a plain-http page on this computer reaches a chat host here
+ * over plain http (no certificate involved); any other page reaches a self-signed host only once
+ * the browser trusts its certificate (the SDK speaks only https/wss, and a page cannot accept a
+ * certificate for itself).
  */
-function UnreachableHost({ host, inDesktopApp }: { host: string; inDesktopApp: boolean }): ReactElement {
-  return inDesktopApp ? (
-    <p className="hint">
-      Is the chat service running at https://{host}? With a self-signed certificate, Settings → Chats needs
-      its fingerprint, as <code>parley start</code> prints it (“Use the local demo” fills it in).
-    </p>
-  ) : (
+function UnreachableHost({
+  host,
+  reach,
+}: {
+  host: string;
+  reach: 'fingerprint' | 'plain' | 'certificate';
+}): ReactElement {
+  if (reach === 'fingerprint') {
+    return (
+      <p className="hint">
+        Is the chat service running at https://{host}? With a self-signed certificate, Settings → Chats needs
+        its fingerprint, as <code>parley start</code> prints it (“Use the local demo” fills it in).
+      </p>
+    );
+  }
+  if (reach === 'plain') {
+    return (
+      <p className="hint">
+        Is the chat service running at http://{host}? This page reaches a chat service on this computer over
+        plain http, on the port <code>parley start</code> prints.
+      </p>
+    );
+  }
+  return (
     <p className="hint">
       Is the chat service running at https://{host}? This browser reaches it only once it trusts the service’s
       certificate:{' '}

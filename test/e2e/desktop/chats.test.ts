@@ -286,19 +286,68 @@ describe('Chats in the knowledge app window', () => {
     }
   });
 
-  it("in a plain browser, asks to accept the chat service's certificate once, then connects", async () => {
-    // No --ignore-certificate-errors: the browser trusts only what its user accepts.
+  it('in a plain browser on this computer, shows the demo group with no certificate step, talking plain http to the chat service', async () => {
+    // No --ignore-certificate-errors and no click-through: the browser trusts nothing it is not told to.
     const plainBrowser = await launchChromium();
+    try {
+      const tab = await plainBrowser.newPage({ viewport: { width: 1400, height: 900 } });
+      tab.setDefaultTimeout(20_000);
+      const toChat: string[] = [];
+      tab.on('request', (request) => {
+        if (new URL(request.url()).port === String(chat.port)) toChat.push(request.url());
+      });
+      const sockets: string[] = [];
+      tab.on('websocket', (socket) => sockets.push(socket.url()));
+      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
+      await tab.getByRole('tab', { name: 'Groups' }).click();
+      await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
+      const tabComposer = tab.locator('.chats-conversation [contenteditable="true"]').first();
+      await tabComposer.click();
+      await tab.keyboard.type('Sent from a plain browser');
+      await tab.keyboard.press('Enter');
+      await expect
+        .poll(async () => (await groupMessages()).map((message) => message.data.text), { timeout: 20_000 })
+        .toContain('Sent from a plain browser');
+      await serverApi(
+        'POST',
+        '/messages',
+        {
+          receiver: DEMO_GROUP.guid,
+          receiverType: 'group',
+          category: 'message',
+          type: 'text',
+          data: { text: 'Bob here: the browser sees this live' },
+        },
+        'bob',
+      );
+      await tab.locator('.chats-conversation').getByText('Bob here: the browser sees this live').waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '11-plain-browser.png') });
+      expect(toChat.length).toBeGreaterThan(0);
+      expect(toChat.filter((url) => !url.startsWith(`http://localhost:${chat.port}/`))).toEqual([]);
+      expect(sockets.length).toBeGreaterThan(0);
+      expect(sockets.filter((url) => !url.startsWith(`ws://localhost:${chat.port}/`))).toEqual([]);
+    } finally {
+      await plainBrowser.close();
+    }
+  });
+
+  it('in a plain browser, asks to accept the certificate of a chat host elsewhere once, then connects', async () => {
+    const served = connection;
+    if (served === undefined) throw new Error('no demo connection');
+    // A chat host by name, not on loopback: it keeps TLS, so the browser must trust its certificate.
+    connection = { ...served, host: `chat.parley.test:${chat.port}` };
+    const plainBrowser = await launchChromium({ resolveAllHostsToLoopback: true });
     try {
       const context = await plainBrowser.newContext({ viewport: { width: 1400, height: 900 } });
       const tab = await context.newPage();
       tab.setDefaultTimeout(20_000);
       await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
       await tab.getByText('Chats could not connect.').waitFor();
-      await tab.screenshot({ path: join(ARTIFACTS, '11-certificate-not-trusted.png') });
+      await tab.screenshot({ path: join(ARTIFACTS, '12-certificate-not-trusted.png') });
       const [certificatePage] = await Promise.all([
         context.waitForEvent('page'),
-        tab.getByRole('link', { name: `open https://localhost:${chat.port}/` }).click(),
+        tab.getByRole('link', { name: `open https://chat.parley.test:${chat.port}/` }).click(),
       ]);
       // Chromium's own warning page: Advanced, then Proceed, as its user would.
       await certificatePage.locator('#details-button').click();
@@ -317,14 +366,15 @@ describe('Chats in the knowledge app window', () => {
           receiverType: 'group',
           category: 'message',
           type: 'text',
-          data: { text: 'Bob here: the browser sees this live' },
+          data: { text: 'Bob here: over TLS, once trusted' },
         },
         'bob',
       );
-      await tab.locator('.chats-conversation').getByText('Bob here: the browser sees this live').waitFor();
-      await tab.screenshot({ path: join(ARTIFACTS, '12-certificate-accepted.png') });
+      await tab.locator('.chats-conversation').getByText('Bob here: over TLS, once trusted').waitFor();
+      await tab.screenshot({ path: join(ARTIFACTS, '13-certificate-accepted.png') });
     } finally {
       await plainBrowser.close();
+      connection = served;
     }
   });
 });

@@ -60,7 +60,8 @@ describe('knowledge app window', () => {
   it('starts on a plain-words empty state', async () => {
     await page.goto(server.url);
     await page.getByRole('heading', { name: 'Your documents, searchable and answerable' }).waitFor();
-    expect(await page.getByText('There are no namespaces yet.').isVisible()).toBe(true);
+    // The heading renders before the namespace list has loaded: wait for the empty state itself.
+    await page.getByText('There are no namespaces yet.').waitFor({ state: 'visible' });
     await screenshot('01-home-empty');
   });
 
