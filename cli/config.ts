@@ -38,6 +38,9 @@ export const SETTINGS = {
   publicHost: { flag: '--public-host', env: 'PARLEY_PUBLIC_HOST' },
   // No flag: the URL carries the database password, and a command line is visible to every user.
   databaseUrl: { env: 'DATABASE_URL' },
+  redisUrl: { flag: '--redis-url', env: 'REDIS_URL' },
+  redisPrefix: { flag: '--redis-prefix', env: 'PARLEY_REDIS_PREFIX' },
+  presenceTtl: { flag: '--presence-ttl', env: 'PARLEY_PRESENCE_TTL' },
 } as const satisfies Record<string, SettingSource>;
 
 export const DEFAULT_DATA_DIR = './.parley';
@@ -45,6 +48,8 @@ export const DEFAULT_NAMESPACE = 'default';
 export const DEFAULT_CHAT_PORT = 4000;
 export const DEFAULT_CHAT_HOST = '127.0.0.1';
 export const DEFAULT_CHAT_RATE_LIMIT = 20_000;
+export const DEFAULT_REDIS_PREFIX = 'parley:';
+export const DEFAULT_PRESENCE_TTL_SECONDS = 30;
 
 /** A raw value and where it came from: the flag if given, else a non-empty environment variable. */
 interface Raw {
@@ -140,6 +145,9 @@ export interface ChatServerFlags extends ChatTlsFlags {
   apiKey?: string;
   authKey?: string;
   rateLimit?: string;
+  redisUrl?: string;
+  redisPrefix?: string;
+  presenceTtl?: string;
 }
 
 export interface ChatServerConfig extends ChatTlsConfig {
@@ -151,6 +159,12 @@ export interface ChatServerConfig extends ChatTlsConfig {
   app?: { appId: string; apiKey?: string; authKey?: string };
   /** Per app and minute; core operations get half, as in CometChat's limits. */
   rateLimits: { standardPerMinute: number; corePerMinute: number } | false;
+  /** Joins several processes on one PostgreSQL database; none: this process alone. */
+  redisUrl?: string;
+  /** Starts every Redis key and channel, so several deployments can share one Redis. */
+  redisPrefix: string;
+  /** With Redis: how long a dead process's sockets still count as online. */
+  presenceTtlMs: number;
 }
 
 function rateLimitsFrom(
@@ -173,6 +187,7 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
     throw new ConfigError('--api-key and --auth-key need --app-id (or PARLEY_APP_ID).');
   }
   const databaseUrl = text(SETTINGS.databaseUrl, undefined, env);
+  const redisUrl = text(SETTINGS.redisUrl, flags.redisUrl, env);
   return {
     ...chatTlsConfig(flags, env, false),
     port: port(SETTINGS.chatPort, flags.port, env, DEFAULT_CHAT_PORT),
@@ -188,6 +203,17 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
           },
         }),
     rateLimits: rateLimitsFrom(flags, env),
+    ...(redisUrl === undefined ? {} : { redisUrl }),
+    redisPrefix: text(SETTINGS.redisPrefix, flags.redisPrefix, env) ?? DEFAULT_REDIS_PREFIX,
+    presenceTtlMs:
+      integer(
+        SETTINGS.presenceTtl,
+        flags.presenceTtl,
+        env,
+        DEFAULT_PRESENCE_TTL_SECONDS,
+        [1, 86_400],
+        'whole seconds from 1 to 86400',
+      ) * 1000,
   };
 }
 

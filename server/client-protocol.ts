@@ -76,5 +76,6 @@ export class ClientProtocol {
   async close(): Promise<void> {
     this.unpublish();
     await this.sockets.close();
+    await this.fanOut.close();
   }
 }

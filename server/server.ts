@@ -13,6 +13,10 @@ import type { AppSeed, SeededApp } from './repositories/apps.js';
 import { createChatServices, type ChatServices } from './services/registry.js';
 import { localhostCertificate, type TlsCertificate } from './tls/certificate.js';
 import { listen } from './tls/listener.js';
+import { sql } from 'kysely';
+import { lockStore } from './db/store-lock.js';
+import { readinessRoute, type ReadinessChecks } from './health.js';
+import { RedisFanOut } from './realtime/redis-fan-out.js';
 
 export interface ChatServerOptions {
   port?: number;
@@ -37,6 +41,15 @@ export interface ChatServerOptions {
   actionFetch?: typeof fetch;
   /** Timeouts, retries and queueing of calls to AI agents. */
   agentBridge?: Partial<AgentBridgeOptions>;
+  /**
+   * `redis://…` joins this process with the others given the same URL and store (PostgreSQL):
+   * realtime fan-out and presence across processes. Without it the process runs alone.
+   */
+  redisUrl?: string | undefined;
+  /** Starts every Redis key and channel (default `parley:`), so deployments can share one Redis. */
+  redisPrefix?: string | undefined;
+  /** With Redis: how long the sockets of a process that died count as online (default 30 s). */
+  presenceTtlMs?: number | undefined;
   /** More pages beside the APIs (`parley start` adds the demo page). */
   pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
@@ -75,16 +88,37 @@ async function seedApp(services: ChatServices, seed: AppSeed | undefined): Promi
 /** Opens the store, runs migrations, seeds the app and listens; `close` stops both cleanly. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const logger = options.logger ?? createLogger();
-  const store = await openChatStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const location = { dataDir: options.dataDir, databaseUrl: options.databaseUrl };
+  const redisUrl = options.redisUrl === '' ? undefined : options.redisUrl;
+  // Before the store opens, so a refused process never touches it (not even its migrations).
+  const lock = await lockStore(location, redisUrl !== undefined);
+  const store = await openChatStore(location).catch(async (error: unknown) => {
+    await lock.release();
+    throw error;
+  });
   const services = createChatServices(store);
+  let fanOut: RedisFanOut | undefined;
   try {
     const seeded = await seedApp(services, options.app);
-    // Presence comes from sockets; none is open yet, whatever the last run left behind.
-    await services.users.markAllOffline();
+    fanOut =
+      redisUrl === undefined
+        ? undefined
+        : await RedisFanOut.connect({
+            url: redisUrl,
+            prefix: options.redisPrefix ?? 'parley:',
+            logger,
+            ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
+          });
+    // Presence comes from sockets; alone, none is open yet, whatever the last run left behind.
+    // Joined, the other processes' sockets are open: presence is theirs to keep.
+    if (fanOut === undefined) await services.users.markAllOffline();
     const rateLimits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+    const readiness: ReadinessChecks = { database: () => sql`select 1`.execute(store.db) };
+    if (fanOut !== undefined) readiness.redis = fanOut.ping.bind(fanOut);
     const client = new ClientProtocol(services, {
       logger,
       publicHost: options.publicHost,
+      ...(fanOut === undefined ? {} : { fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
     const agents = new AgentFeature(services, client.clientSettings, logger, options.agentBridge);
@@ -92,7 +126,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       logger,
       rateLimits,
       routes: [agents.routes],
-      pages: [...agents.pages, ...(options.pages ?? [])],
+      pages: [readinessRoute(readiness), ...agents.pages, ...(options.pages ?? [])],
     });
     const host = options.host ?? '127.0.0.1';
     const certificate =
@@ -125,6 +159,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       tls: certificate !== undefined,
       store: store.engine,
       location: store.describe,
+      redis: fanOut !== undefined,
       appId: seeded.app.appId,
     });
     return {
@@ -151,11 +186,14 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         await listener.close();
         await notifications.stop();
         await store.close();
+        await lock.release();
         logger.info('chat_server_stopped', { url });
       },
     };
   } catch (error) {
+    await fanOut?.close();
     await store.close();
+    await lock.release();
     throw error;
   }
 }

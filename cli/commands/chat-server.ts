@@ -4,6 +4,8 @@ import {
   DEFAULT_CHAT_HOST,
   DEFAULT_CHAT_PORT,
   DEFAULT_CHAT_RATE_LIMIT,
+  DEFAULT_PRESENCE_TTL_SECONDS,
+  DEFAULT_REDIS_PREFIX,
   described,
   SETTINGS,
   type ChatServerFlags,
@@ -46,6 +48,28 @@ export function registerChatServerCommand(program: Command): void {
         ),
       ),
     )
+    .addOption(
+      new Option(
+        '--redis-url <url>',
+        described('joins the processes given the same Redis and PostgreSQL', SETTINGS.redisUrl),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--redis-prefix <prefix>',
+        described('starts every Redis key and channel', SETTINGS.redisPrefix, DEFAULT_REDIS_PREFIX),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--presence-ttl <seconds>',
+        described(
+          "with Redis: how long a dead process's sockets count as online",
+          SETTINGS.presenceTtl,
+          DEFAULT_PRESENCE_TTL_SECONDS,
+        ),
+      ),
+    )
     .action(async (flags: ChatServerFlags, command: Command) => {
       const options = chatServerConfig(flags, process.env);
       const tls = chatCertificate(options);
@@ -56,6 +80,9 @@ export function registerChatServerCommand(program: Command): void {
         host: options.host,
         dataDir: dataDirOf(command),
         databaseUrl: options.databaseUrl,
+        redisUrl: options.redisUrl,
+        redisPrefix: options.redisPrefix,
+        presenceTtlMs: options.presenceTtlMs,
         tls,
         publicHost: options.publicHost,
         rateLimits: options.rateLimits,

@@ -1,5 +1,5 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -25,7 +25,7 @@ export interface HttpOptions {
   /** More `/v3` resources (the AI agents'), behind the same authentication, limits and presenter. */
   routes?: ReadonlyArray<ChatRoutes>;
   /** Pages beside `/v3`: the dashboard, the demo. */
-  pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
+  pages?: ReadonlyArray<(app: OpenAPIHono<ChatEnv>) => void>;
 }
 
 /** CometChat's error envelope for a refusal; anything unexpected is logged and answered as a 500. */

@@ -1,5 +1,5 @@
 import type { EndedSessions } from '../events.js';
-import type { RealtimeFrame } from '../../shared/realtime.js';
+import type { PresenceSubscription, RealtimeFrame } from '../../shared/realtime.js';
 import { encodeFrame } from './frames.js';
 
 /** One authenticated socket, as the fan-out sees it. */
@@ -9,26 +9,34 @@ export interface Subscriber {
   readonly deviceId: string;
   /** The session (auth token) the socket authenticated with, so revoking it closes the socket. */
   readonly authToken: string;
+  /** Whose presence the socket hears: everyone, users of `roles`, or nobody. */
+  readonly presence: PresenceSubscription;
+  readonly roles: readonly string[];
   send(text: string): void;
   close(code: number, reason: string): void;
 }
 
 /**
- * Delivers frames to the sockets of users. This process's sockets are all there is today; a broker
- * (Redis, NATS, PostgreSQL LISTEN) can take this interface's place to join several server processes,
- * publishing to every process and delivering to the local sockets there.
+ * Delivers frames to the sockets of users. `LocalFanOut` is one process's sockets; `RedisFanOut`
+ * joins several processes, publishing to every process and delivering to the local sockets there.
  */
 export interface FanOut {
-  /** Returns true when this is the user's first socket (they just came online). */
-  subscribe(subscriber: Subscriber): boolean;
-  /** Returns true when it was the user's last socket (they just went offline). */
-  unsubscribe(subscriber: Subscriber): boolean;
+  /** Resolves true when this is the user's first socket anywhere (they just came online). */
+  subscribe(subscriber: Subscriber): Promise<boolean>;
+  /** Resolves true when it was the user's last socket anywhere (they just went offline). */
+  unsubscribe(subscriber: Subscriber): Promise<boolean>;
   publish(appId: string, uids: Iterable<string>, frame: RealtimeFrame): void;
-  /** Every subscriber of the app, for presence to everyone. */
-  subscribersOf(appId: string): Iterable<Subscriber>;
-  isOnline(appId: string, uid: string): boolean;
-  /** Closes the sockets of sessions that ended (a broker closes them in every process). */
+  /** A user's presence frame to every socket of the app that watches users of `role`, but the user's own. */
+  publishPresence(appId: string, frame: RealtimeFrame, role: string): void;
+  isOnline(appId: string, uid: string): boolean | Promise<boolean>;
+  /** Closes the sockets of sessions that ended, in every process. */
   closeSessions(appId: string, ended: EndedSessions): void;
+  /**
+   * Calls `listener` for users who went offline because the process holding their sockets died
+   * without closing them (only a fan-out shared by several processes notices that).
+   */
+  onPresenceExpired(listener: (appId: string, uid: string) => void): void;
+  close(): Promise<void>;
 }
 
 /** Close code and reason of a socket whose session was revoked. */
@@ -38,7 +46,8 @@ export const SESSION_ENDED = { code: 4001, reason: 'session ended' } as const;
 export class LocalFanOut implements FanOut {
   private readonly sockets = new Map<string, Map<string, Set<Subscriber>>>();
 
-  subscribe(subscriber: Subscriber): boolean {
+  /** Synchronous, for `RedisFanOut`: true when it is the user's first socket in this process. */
+  add(subscriber: Subscriber): boolean {
     let users = this.sockets.get(subscriber.appId);
     if (users === undefined) this.sockets.set(subscriber.appId, (users = new Map()));
     let own = users.get(subscriber.uid);
@@ -47,13 +56,22 @@ export class LocalFanOut implements FanOut {
     return own.size === 1;
   }
 
-  unsubscribe(subscriber: Subscriber): boolean {
+  /** Synchronous, for `RedisFanOut`: true when it was the user's last socket in this process. */
+  remove(subscriber: Subscriber): boolean {
     const users = this.sockets.get(subscriber.appId);
     const own = users?.get(subscriber.uid);
     if (own === undefined || !own.delete(subscriber)) return false;
     if (own.size > 0) return false;
     users?.delete(subscriber.uid);
     return true;
+  }
+
+  subscribe(subscriber: Subscriber): Promise<boolean> {
+    return Promise.resolve(this.add(subscriber));
+  }
+
+  unsubscribe(subscriber: Subscriber): Promise<boolean> {
+    return Promise.resolve(this.remove(subscriber));
   }
 
   publish(appId: string, uids: Iterable<string>, frame: RealtimeFrame): void {
@@ -68,8 +86,21 @@ export class LocalFanOut implements FanOut {
     }
   }
 
-  *subscribersOf(appId: string): Iterable<Subscriber> {
-    for (const own of this.sockets.get(appId)?.values() ?? []) yield* own;
+  publishPresence(appId: string, frame: RealtimeFrame, role: string): void {
+    let text: string | undefined;
+    for (const [uid, own] of this.sockets.get(appId) ?? []) {
+      if (uid === frame.sender) continue;
+      for (const watcher of own) {
+        const watches =
+          watcher.presence === 'ALL_USERS' || (watcher.presence === 'ROLES' && watcher.roles.includes(role));
+        if (watches) watcher.send((text ??= encodeFrame(frame)));
+      }
+    }
+  }
+
+  /** Users with a socket in this process, for presence heartbeats. */
+  *onlineUsers(): Iterable<[appId: string, uid: string]> {
+    for (const [appId, users] of this.sockets) for (const uid of users.keys()) yield [appId, uid];
   }
 
   isOnline(appId: string, uid: string): boolean {
@@ -82,5 +113,13 @@ export class LocalFanOut implements FanOut {
       if (tokens === undefined || tokens.has(subscriber.authToken))
         subscriber.close(SESSION_ENDED.code, SESSION_ENDED.reason);
     }
+  }
+
+  onPresenceExpired(): void {
+    // One process sees every socket close; nothing here can expire.
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }

@@ -9,7 +9,6 @@ import {
   SOCKET_REQUEST_TYPES,
   SocketRequest,
   type FrameError,
-  type PresenceSubscription,
   type RealtimeFrame,
 } from '../../shared/realtime.js';
 import type { ReadStateRepository } from '../client-api/read-state.js';
@@ -18,7 +17,7 @@ import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
 import { SESSION_ENDED, type FanOut, type Subscriber } from './fan-out.js';
-import { AUTH_OK, PONG, encodeFrame, spendFrame, type FrameBudget } from './frames.js';
+import { AUTH_OK, PONG, spendFrame, type FrameBudget } from './frames.js';
 
 /** A frame is a small JSON object; nothing the client sends needs more. Larger ones close the socket (1009). */
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -30,9 +29,10 @@ const FRAMES_PER_SECOND = 20;
 
 interface Connection extends Subscriber {
   user: UserEntity;
-  presence: PresenceSubscription;
-  roles: string[];
 }
+
+/** Whose presence changed: the user, and the device that changed it. */
+type PresenceOf = Pick<Connection, 'appId' | 'uid' | 'deviceId' | 'user'>;
 
 type TypingRequest = Extract<SocketRequest, { type: 'typing_indicator' | 'transient_message' }>;
 type ReceiptRequest = Extract<SocketRequest, { type: 'receipts' }>;
@@ -42,6 +42,9 @@ type Incoming = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Incoming =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A function, so the check is not narrowed away by the `OPEN` check before the awaits that precede it. */
+const isClosed = (socket: WebSocket): boolean => socket.readyState === socket.CLOSED;
 
 /** The answer to a frame the service cannot take, naming what is wrong. */
 const frameError = (message: string): string =>
@@ -78,6 +81,7 @@ export class SocketServer {
     this.wss.on('connection', (socket) => this.accept(socket));
     this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
     this.heartbeat.unref();
+    deps.fanOut.onPresenceExpired((appId, uid) => void this.expired(appId, uid));
   }
 
   /** Takes WebSocket upgrades on `/` of this HTTP(S) server. */
@@ -163,10 +167,7 @@ export class SocketServer {
     });
     socket.on('close', () => {
       clearTimeout(authTimer);
-      if (connection !== undefined && this.deps.fanOut.unsubscribe(connection)) {
-        this.announcePresence(connection, 'offline');
-        this.storeStatus(connection, 'offline');
-      }
+      if (connection !== undefined) this.leave(connection);
     });
     socket.on('error', () => socket.terminate());
   }
@@ -215,18 +216,55 @@ export class SocketServer {
     };
     if (socket.readyState !== socket.OPEN) return undefined;
     socket.send(AUTH_OK);
-    if (this.deps.fanOut.subscribe(connection)) {
+    const first = await this.deps.fanOut.subscribe(connection).catch((error: unknown) => {
+      this.presenceFailed(connection.appId, error);
+      return false;
+    });
+    if (first) {
       this.announcePresence(connection, 'online');
       this.storeStatus(connection, 'available');
     }
     // A session revoked while this socket was being checked found no socket to close: look again.
     if ((await this.deps.services.authTokens.find(connection.appId, connection.authToken)) === undefined)
       connection.close(SESSION_ENDED.code, SESSION_ENDED.reason);
+    // Closed while its presence was being recorded: its close event found no connection to end.
+    if (isClosed(socket)) {
+      this.leave(connection);
+      return undefined;
+    }
     return connection;
   }
 
+  /** A socket closed: the user goes offline if it was their last one anywhere. */
+  private leave(connection: Connection): void {
+    void this.deps.fanOut.unsubscribe(connection).then(
+      (last) => {
+        if (!last) return;
+        this.announcePresence(connection, 'offline');
+        this.storeStatus(connection, 'offline');
+      },
+      (error: unknown) => this.presenceFailed(connection.appId, error),
+    );
+  }
+
+  private presenceFailed(appId: string, error: unknown): void {
+    this.deps.logger.warn('presence_update_failed', {
+      appId,
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+  }
+
+  /** A user whose sockets were all in a process that died: offline now, as if they had closed. */
+  private async expired(appId: string, uid: string): Promise<void> {
+    const user = await this.deps.services.users.find(appId, uid);
+    if (user === undefined) return;
+    const gone = { appId, uid, deviceId: 'expired', user: toUserEntity(user) };
+    this.announcePresence(gone, 'offline');
+    this.storeStatus(gone, 'offline');
+  }
+
   /** Keeps the user's `status` current for lists and filters (`GET /users?status=available`). */
-  private storeStatus(connection: Connection, status: 'available' | 'offline'): void {
+  private storeStatus(connection: PresenceOf, status: 'available' | 'offline'): void {
     const key = `${connection.appId} ${connection.uid}`;
     const write = (this.statusWrites.get(key) ?? Promise.resolve())
       .then(() => this.deps.services.users.setStatus(connection.appId, connection.uid, status))
@@ -242,27 +280,23 @@ export class SocketServer {
     });
   }
 
-  /** Tells subscribers of the app that a user came online or went offline. */
-  private announcePresence(connection: Connection, action: 'online' | 'offline'): void {
-    const frame = encodeFrame({
-      appId: connection.appId,
-      type: 'presence',
-      sender: connection.uid,
-      deviceId: connection.deviceId,
-      body: {
-        action,
-        user: { ...connection.user, status: action, lastActiveAt: Math.floor(Date.now() / 1000) },
-        timestamp: Math.floor(Date.now() / 1000),
+  /** Tells sockets of the app (in every process) that watch the user that they came online or went offline. */
+  private announcePresence(connection: PresenceOf, action: 'online' | 'offline'): void {
+    this.deps.fanOut.publishPresence(
+      connection.appId,
+      {
+        appId: connection.appId,
+        type: 'presence',
+        sender: connection.uid,
+        deviceId: connection.deviceId,
+        body: {
+          action,
+          user: { ...connection.user, status: action, lastActiveAt: Math.floor(Date.now() / 1000) },
+          timestamp: Math.floor(Date.now() / 1000),
+        },
       },
-    });
-    for (const subscriber of this.deps.fanOut.subscribersOf(connection.appId)) {
-      const watcher = subscriber as Connection;
-      if (watcher.uid === connection.uid) continue;
-      const watches =
-        watcher.presence === 'ALL_USERS' ||
-        (watcher.presence === 'ROLES' && watcher.roles.includes(connection.user.role));
-      if (watches) watcher.send(frame);
-    }
+      connection.user.role,
+    );
   }
 
   private async handle(connection: Connection, request: SocketRequest): Promise<void> {

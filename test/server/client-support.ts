@@ -31,7 +31,7 @@ let devices = 0;
 
 /** Logs `uid` in by auth key over the client API and opens its socket, as the SDK does. */
 export async function connectClient(
-  server: ChatServer,
+  server: Pick<ChatServer, 'url'>,
   app: { appId: string; authKey: string },
   uid: string,
   options: { socket?: boolean } = {},

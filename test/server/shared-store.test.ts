@@ -3,14 +3,15 @@ import {
   apiFixtures,
   createTestStore,
   startTestServer,
+  testRedis,
   textMessage,
   type TestServer,
   type TestStore,
 } from './support.js';
 
 /**
- * Several chat-service processes may share one PostgreSQL database: what one of them changes,
- * the next request to another sees, even for the rows every message send reads.
+ * Several chat-service processes (joined by Redis) may share one PostgreSQL database: what one of
+ * them changes, the next request to another sees, even for the rows every message send reads.
  */
 describe('two server instances on one PostgreSQL database', () => {
   let store: TestStore;
@@ -18,8 +19,9 @@ describe('two server instances on one PostgreSQL database', () => {
   let second: TestServer;
   beforeAll(async () => {
     store = await createTestStore('postgres');
-    first = await startTestServer(store);
-    second = await startTestServer(store);
+    const redis = testRedis();
+    first = await startTestServer(store, { redis });
+    second = await startTestServer(store, { redis });
   });
   afterAll(async () => {
     await first?.close();

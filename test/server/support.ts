@@ -55,6 +55,17 @@ export async function createTestStore(engine: StorageEngine): Promise<TestStore>
   };
 }
 
+/** The machine's Redis, under a key prefix of one test file's own (processes given it are joined). */
+export interface TestRedis {
+  url: string;
+  prefix: string;
+}
+
+export const testRedis = (): TestRedis => ({
+  url: process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  prefix: `parley-test-${randomBytes(6).toString('hex')}:`,
+});
+
 export const APP_ONE = { appId: 'app-one', apiKey: 'full-key-one', authKey: 'auth-key-one' };
 export const APP_TWO = { appId: 'app-two', apiKey: 'full-key-two', authKey: 'auth-key-two' };
 
@@ -115,12 +126,15 @@ export async function callServerApi(
 /** The real server on an ephemeral port, with apps one and two seeded. */
 export async function startTestServer(
   store: TestStore,
-  options: { rateLimits?: RateLimits | false } = {},
+  options: { rateLimits?: RateLimits | false; redis?: TestRedis } = {},
 ): Promise<TestServer> {
   const server = await startChatServer({
     port: 0,
     dataDir: store.dataDir,
     databaseUrl: store.databaseUrl,
+    ...(options.redis === undefined
+      ? {}
+      : { redisUrl: options.redis.url, redisPrefix: options.redis.prefix }),
     app: APP_ONE,
     rateLimits: options.rateLimits ?? false,
     logger: silentLogger,

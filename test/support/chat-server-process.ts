@@ -6,16 +6,19 @@ export interface ChatServerProcessOptions {
   app: { appId: string; apiKey: string; authKey: string };
   /** More `parley chat-server` options, e.g. `['--rate-limit', 'off']`. */
   args?: string[];
+  /** More environment, e.g. `DATABASE_URL` and `REDIS_URL` (the default runs on SQLite alone). */
+  env?: Record<string, string>;
 }
 
 export interface ChatServerProcess {
   child: ChildProcess;
-  /** The server's URL once it says it is listening; rejects if it exits first. */
+  /** The server's URL once it says it is listening; rejects with what it printed if it exits first. */
   listening: Promise<string>;
 }
 
 /**
- * `parley chat-server` as a child process on SQLite and an ephemeral port, as it runs in production.
+ * `parley chat-server` as a child process on an ephemeral port (on SQLite unless `env` says otherwise),
+ * as it runs in production.
  * The child is returned at once, so the caller can arrange to stop it before waiting for it.
  */
 export function spawnChatServer(options: ChatServerProcessOptions): ChatServerProcess {
@@ -39,10 +42,18 @@ export function spawnChatServer(options: ChatServerProcessOptions): ChatServerPr
       '--auth-key',
       app.authKey,
     ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, DATABASE_URL: '' } },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', ...options.env },
+    },
   );
+  // The last of what it logged, to say why it stopped; older lines are dropped.
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const listening = new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`chat-server exited with ${code} before listening`)));
+    child.once('exit', (code) =>
+      reject(new Error(`chat-server exited with ${code} before listening: ${stderr}`)),
+    );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const match = /listening on (http:\/\/\S+)/.exec(line);
       if (match?.[1] !== undefined) resolve(match[1]);

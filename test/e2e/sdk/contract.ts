@@ -32,11 +32,11 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
     let alice: SdkUser;
     let bob: SdkUser;
     const isOnline = (uid: string) => harness.server.server.client.fanOut.isOnline(CONTRACT_APP.appId, uid);
-    const until = async (condition: () => boolean, what: string) => {
-      for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) {
+    const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
+      for (let attempt = 0; attempt < 200 && !(await condition()); attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      if (!condition()) throw new Error(`never became true: ${what}`);
+      if (!(await condition())) throw new Error(`never became true: ${what}`);
     };
     const message = (id: string) => (event: SdkEvent) => event.kind === 'message' && event.id === id;
 
@@ -58,7 +58,10 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
         name: 'Alice',
       });
       expect(await bob.call('login', 'bob', CONTRACT_APP.authKey)).toEqual({ uid: 'bob', name: 'Bob' });
-      await until(() => isOnline('alice') && isOnline('bob'), 'both sockets authenticated');
+      await until(
+        async () => (await isOnline('alice')) && (await isOnline('bob')),
+        'both sockets authenticated',
+      );
     });
 
     it('delivers a text message to the receiver in realtime, and not back to the sending device', async () => {
@@ -241,7 +244,7 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
     it('logs out: the session ends on the server and its socket closes', async () => {
       const authToken = await alice.call<string>('authToken');
       expect(await alice.call('logout')).toBe(true);
-      await until(() => !isOnline('alice'), 'the logged-out socket closed');
+      await until(async () => !(await isOnline('alice')), 'the logged-out socket closed');
       const refused = await harness.server.clientApi('GET', '/me', authToken);
       expect(refused.status).toBe(401);
       expect(refused.body).toMatchObject({ error: { code: 'AUTH_ERR_AUTH_TOKEN_NOT_FOUND' } });
