@@ -44,10 +44,11 @@ describe('the /demo page of the chat service', () => {
     }
     const alice = page.locator('#chat-alice');
     const bob = page.locator('#chat-bob');
+    // Bob's window has opened the group before Alice writes, as two people side by side would.
+    await bob.locator('parley-thread h2', { hasText: 'Support Team' }).waitFor();
     await alice.locator('parley-composer textarea').fill('Hello from the left window');
     await alice.locator('parley-composer textarea').press('Enter');
     await bob.locator('parley-thread').getByText('Hello from the left window').waitFor();
-    await bob.locator('parley-thread h2', { hasText: 'Support Team' }).waitFor();
     await page.screenshot({ path: resolve('test/.artifacts/widget-demo.png') });
     await context.close();
   });
