@@ -89,8 +89,11 @@ export type SendOutcome =
 
 /** What the engine gives a provider besides its configuration. */
 export interface SendContext {
-  /** The hosted service's base URL for this kind (tests point it at a local server), if it has one. */
-  baseUrl: string | undefined;
+  /**
+   * Base URLs of hosted services by name (`fcm`, `googleOAuth`, `apns`, `sendgrid`, `twilio`):
+   * their public endpoints unless the operator (or a test's local stand-in) set others.
+   */
+  baseUrls: Readonly<Record<string, string>>;
   timeoutMs: number;
   /** Epoch ms. */
   now: number;

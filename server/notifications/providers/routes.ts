@@ -39,7 +39,10 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
     body: Record<string, unknown>,
     base: Record<string, unknown> | undefined,
   ): Promise<Record<string, unknown>> {
-    const change = parseWith(base === undefined ? kind.schema : kind.schema.partial(), body) as Record<string, unknown>;
+    const parsed = parseWith(base === undefined ? kind.schema : kind.schema.partial(), body) as Record<string, unknown>;
+    // A PUT changes only what it names: defaults of fields it left out must not overwrite stored values.
+    const change =
+      base === undefined ? parsed : Object.fromEntries(Object.entries(parsed).filter(([field]) => field in body));
     const config = parseWith(kind.schema, { ...base, ...change }) as Record<string, unknown>;
     const refusal = kind.refine?.(config as never);
     if (refusal !== undefined) throw badRequest(refusal.field, refusal.message);
