@@ -10,7 +10,15 @@ import { twilio } from './twilio.js';
  * kind without token platforms takes all of its notifications (the operator's own webhook first);
  * push kinds with platforms deliver to the tokens registered for them.
  */
-export const PROVIDER_KINDS: readonly ProviderKind[] = [customPush, customEmail, customSms, fcm, apns, sendgrid, twilio];
+export const PROVIDER_KINDS: readonly ProviderKind[] = [
+  customPush,
+  customEmail,
+  customSms,
+  fcm,
+  apns,
+  sendgrid,
+  twilio,
+];
 
 /**
  * The hosted services' public API endpoints (APNs: by each configuration's `productionMode`,
