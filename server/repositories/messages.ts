@@ -255,6 +255,25 @@ export class MessageRepository {
               eb.lit(0),
             ),
           ),
+        )
+        // A group's history from before the reader joined is not unread for them.
+        .where((eb) =>
+          eb.or([
+            eb('messages.receiver_type', '=', 'user'),
+            eb(
+              'messages.sent_at',
+              '>=',
+              eb.fn.coalesce(
+                eb
+                  .selectFrom('group_members as membership')
+                  .select('membership.joined_at')
+                  .whereRef('membership.app_id', '=', 'messages.app_id')
+                  .whereRef('membership.guid', '=', 'messages.receiver')
+                  .where('membership.uid', '=', reader),
+                eb.lit(0),
+              ),
+            ),
+          ]),
         );
     }
     const blocker = filter.hideBlockedBy;

@@ -99,6 +99,17 @@ describe.each(ENGINES)('blocked users on %s', (engine) => {
     expect(carolListed).toMatchObject({ blockedByMe: false, hasBlockedMe: false });
   });
 
+  it('adds the block flags to mentioned users when asked with mentionsWithBlockedInfo', async () => {
+    const guid = await apiFixtures(api.call).createGroup(carol, [alice, bob]);
+    const mention = textMessage(guid, `hi <@uid:${bob}> and <@uid:${carol}>`, 'group');
+    expect((await api.call('POST', '/messages', { body: mention, onBehalfOf: carol })).status).toBe(200);
+    const history = await aliceClient.call('GET', `/groups/${guid}/messages?mentionsWithBlockedInfo=1`);
+    const mentions = history.body.data.find((message: { category: string }) => message.category === 'message')
+      .data.mentions;
+    expect(mentions[bob]).toMatchObject({ blockedByMe: true, hasBlockedMe: false });
+    expect(mentions[carol]).toMatchObject({ blockedByMe: false, hasBlockedMe: false });
+  });
+
   it('hides blocked users, either way, from a user list asked with hideBlockedUsers', async () => {
     const listed = await bobClient.call('GET', '/users?per_page=100&hideBlockedUsers=1');
     const uids = listed.body.data.map((user: { uid: string }) => user.uid);

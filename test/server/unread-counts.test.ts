@@ -156,6 +156,20 @@ describe.each(ENGINES)('unread counts on %s', (engine) => {
     expect(response.body.error.details.field).toBe('count');
   });
 
+  it("does not count a group's history from before the reader joined", async () => {
+    // Joining is recorded in seconds: wait until the clock has left the second of every message so far.
+    const second = Math.floor(Date.now() / 1000);
+    while (Math.floor(Date.now() / 1000) <= second) await new Promise((resolve) => setTimeout(resolve, 50));
+    const dave = await apiFixtures(api.call).createUser('dave');
+    const added = await api.call('POST', `/groups/${guid}/members`, { body: { participants: [dave] } });
+    expect(added.status).toBe(200);
+    await send(alice, textMessage(guid, 'welcome dave', 'group'));
+    const daveCounts = await api.call('GET', `/groups/${guid}/messages?unread=1&count=1`, {
+      onBehalfOf: dave,
+    });
+    expect(daveCounts.body.data).toEqual([{ entityId: guid, entityType: 'group', count: 1 }]);
+  });
+
   it('leaves out the messages of blocked users when asked with hideMessagesFromBlockedUsers', async () => {
     expect((await bobClient.call('POST', '/blockedusers', { blockedUids: [alice] })).status).toBe(200);
     const hidden = await counts(bobClient, '/messages?unread=1&count=1&hideMessagesFromBlockedUsers=1');
