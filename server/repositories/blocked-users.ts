@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ChatDatabase } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
+import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 import type { UserRow } from './users.js';
 
@@ -31,9 +32,20 @@ export interface BlockedUserQuery {
   perPage: number;
 }
 
-/** Who blocked whom, per app. A block is one-way; either way, the two cannot message one-to-one. */
+/**
+ * Who blocked whom, per app. A block is one-way; either way, the two cannot message one-to-one.
+ * Every one-to-one send asks for its sender's blocks, so on SQLite each user's are cached as the
+ * users are (see `rowCacheCapacity`); block and unblock go through here and forget what they change.
+ */
 export class BlockedUserRepository {
-  constructor(private readonly db: Kysely<ChatDatabase>) {}
+  readonly #ofUser: RowCache<Map<string, BlockRelation>>;
+
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    cacheCapacity: number,
+  ) {
+    this.#ofUser = new RowCache(cacheCapacity);
+  }
 
   /** `uid` blocks each of `blockedUids`; blocking again keeps the first time. */
   async block(appId: string, uid: string, blockedUids: ReadonlyArray<string>): Promise<void> {
@@ -44,6 +56,7 @@ export class BlockedUserRepository {
       .values(blockedUids.map((blocked) => ({ app_id: appId, uid, blocked_uid: blocked, blocked_at: at })))
       .onConflict((oc) => oc.columns(['app_id', 'uid', 'blocked_uid']).doNothing())
       .execute();
+    this.forget(appId, [uid, ...blockedUids]);
   }
 
   async unblock(appId: string, uid: string, blockedUids: ReadonlyArray<string>): Promise<void> {
@@ -54,6 +67,11 @@ export class BlockedUserRepository {
       .where('uid', '=', uid)
       .where('blocked_uid', 'in', [...blockedUids])
       .execute();
+    this.forget(appId, [uid, ...blockedUids]);
+  }
+
+  private forget(appId: string, uids: ReadonlyArray<string>): void {
+    for (const uid of uids) this.#ofUser.forget(appId, uid);
   }
 
   /** How `viewer` stands with each of `others`; users with no block either way are left out. */
@@ -62,20 +80,24 @@ export class BlockedUserRepository {
     viewer: string,
     others: Iterable<string>,
   ): Promise<Map<string, BlockRelation>> {
-    const wanted = [...new Set(others)].filter((uid) => uid !== viewer);
+    const all = await this.#ofUser.load(appId, viewer, () => this.readRelations(appId, viewer));
     const relations = new Map<string, BlockRelation>();
-    if (wanted.length === 0) return relations;
+    for (const other of others) {
+      const relation = all?.get(other);
+      if (relation !== undefined) relations.set(other, relation);
+    }
+    return relations;
+  }
+
+  /** Every block `viewer` made or is under, by the other user. */
+  private async readRelations(appId: string, viewer: string): Promise<Map<string, BlockRelation>> {
     const rows = await this.db
       .selectFrom('blocked_users')
       .select(['uid', 'blocked_uid', 'blocked_at'])
       .where('app_id', '=', appId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('uid', '=', viewer), eb('blocked_uid', 'in', wanted)]),
-          eb.and([eb('blocked_uid', '=', viewer), eb('uid', 'in', wanted)]),
-        ]),
-      )
+      .where((eb) => eb.or([eb('uid', '=', viewer), eb('blocked_uid', '=', viewer)]))
       .execute();
+    const relations = new Map<string, BlockRelation>();
     for (const row of rows) {
       const other = row.uid === viewer ? row.blocked_uid : row.uid;
       const relation = relations.get(other) ?? {};

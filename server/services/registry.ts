@@ -40,7 +40,7 @@ export function createChatServices(store: ChatStore): ChatServices {
   const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
-  const blockedUsers = new BlockedUserRepository(db);
+  const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
   const conversationTags = new ConversationTagRepository(db);
   const messageService = new MessageService(db, users, groups, messages, events, blockedUsers);
   return {
