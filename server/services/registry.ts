@@ -6,11 +6,13 @@ import { ConversationRepository } from '../repositories/conversations.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { rowCacheCapacity } from '../repositories/row-cache.js';
+import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
+import { ReactionService } from './reactions.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
 export interface ChatServices {
@@ -23,6 +25,7 @@ export interface ChatServices {
   groupService: GroupService;
   messages: MessageRepository;
   messageService: MessageService;
+  reactions: ReactionService;
   conversations: ConversationRepository;
   conversationService: ConversationService;
   notifications: NotificationSettingsRepository;
@@ -36,7 +39,8 @@ export function createChatServices(store: ChatStore): ChatServices {
   const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, events);
+  const reactions = new ReactionRepository(db);
+  const messageService = new MessageService(db, users, groups, messages, reactions, events);
   return {
     store,
     events,
@@ -47,6 +51,7 @@ export function createChatServices(store: ChatStore): ChatServices {
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
+    reactions: new ReactionService(db, messages, reactions, messageService, users, events),
     conversations,
     conversationService: new ConversationService(conversations, users, groups, messages, messageService),
     notifications: new NotificationSettingsRepository(db),
