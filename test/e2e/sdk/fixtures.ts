@@ -27,12 +27,21 @@ export interface ContractServer {
   close(): Promise<void>;
 }
 
-/** The chat server over TLS (self-signed, in a temp data dir) with users alice and bob. */
-export async function startContractServer(): Promise<ContractServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-sdk-'));
+/**
+ * The chat server over TLS (self-signed) with users alice and bob: on SQLite in a temp data dir, or
+ * on the `store` given (e.g. a PostgreSQL database of test/server/support.ts's `createTestStore`).
+ */
+export async function startContractServer(
+  store: { dataDir: string; databaseUrl: string | undefined } = {
+    dataDir: mkdtempSync(join(tmpdir(), 'parley-sdk-')),
+    databaseUrl: undefined,
+  },
+): Promise<ContractServer> {
+  const { dataDir, databaseUrl } = store;
   const server = await startChatServer({
     port: 0,
     dataDir,
+    databaseUrl,
     app: CONTRACT_APP,
     rateLimits: false,
     logger: silentLogger,
