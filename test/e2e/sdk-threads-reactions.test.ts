@@ -27,11 +27,10 @@ describe.each(ENGINES)('CometChat SDK 4.2.0 threads and reactions on %s', (engin
       (await server.serverApi('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status,
     ).toBe(200);
     const caFile = server.server.tls?.certPath ?? '';
-    [alice, bob] = await Promise.all(
-      ['alice', 'bob'].map((uid) =>
-        NodeSdkUser.start({ caFile, storageFile: join(server.dataDir, `${uid}.storage.json`) }),
-      ),
-    );
+    const start = (uid: string) =>
+      NodeSdkUser.start({ caFile, storageFile: join(server.dataDir, `${uid}.storage.json`) });
+    alice = await start('alice');
+    bob = await start('bob');
     for (const [user, uid] of [
       [alice, 'alice'],
       [bob, 'bob'],

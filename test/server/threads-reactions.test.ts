@@ -39,9 +39,9 @@ describe.each(ENGINES)('threads and reactions on %s', (engine) => {
     bob = await createUser('bob', { metadata: { '@private': { phone: '555-0100' } } });
     mallory = await createUser('mallory');
     guid = await createGroup(alice, [bob]);
-    [aliceClient, bobClient, malloryClient] = await Promise.all(
-      [alice, bob, mallory].map((uid) => connectClient(api.server, APP_ONE, uid)),
-    );
+    aliceClient = await connectClient(api.server, APP_ONE, alice);
+    bobClient = await connectClient(api.server, APP_ONE, bob);
+    malloryClient = await connectClient(api.server, APP_ONE, mallory);
   });
 
   describe('threads', () => {
