@@ -191,9 +191,7 @@ describe('reactions and threads, accessible and under a strict CSP', () => {
       const axe = (
         window as unknown as {
           axe: {
-            run(
-              context: Element,
-            ): Promise<{
+            run(context: Element): Promise<{
               violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
             }>;
           };
