@@ -13,6 +13,7 @@ import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
+import { SearchKey } from '../../shared/users.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { readableGroup, userFor } from './policies.js';
@@ -67,10 +68,16 @@ const ListQuery = z.looseObject({
   myMentionsOnly: QueryBoolean.optional(),
   /** The mentioned users' entities with their current `tags`. */
   mentionsWithTagInfo: QueryBoolean.optional(),
-  /** Parley has no blocking, so there is no blocked information to add; accepted as the SDK sends it. */
+  /** The mentioned users' entities with `blockedByMe`/`hasBlockedMe` as the acting user sees them. */
   mentionsWithBlockedInfo: QueryBoolean.optional(),
   /** Leave thread replies out, as the SDK's message lists of a conversation ask. */
   hideReplies: QueryBoolean.optional(),
+  /** Messages whose text or attachment file names contain the keyword; no action messages. */
+  searchKey: SearchKey.optional(),
+  /** Only what is unread for the acting user; with `count`, how many per conversation. */
+  unread: QueryBoolean.optional(),
+  count: QueryBoolean.optional(),
+  hideMessagesFromBlockedUsers: QueryBoolean.optional(),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -90,6 +97,7 @@ function filterOf(query: ListQuery): MessageFilter {
     hasMentions: query.hasMentions,
     mentionedUids: query.mentionedUids,
     hideReplies: query.hideReplies,
+    searchKey: query.searchKey,
   };
 }
 
@@ -216,6 +224,15 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const paging = messagePaging(actor, query, withPagination);
     const filter = { ...filterOf(query), ...scope };
     if (query.myMentionsOnly === true) filter.mentioning = actingUid(c);
+    if (query.hideMessagesFromBlockedUsers === true) filter.hideBlockedBy = actingUid(c);
+    if (query.count === true) {
+      if (query.unread !== true) throw badRequest('count', 'counts only unread messages: add unread=1');
+      const counts = await messages.unreadCounts(appId, { ...filter, unreadBy: actingUid(c) });
+      return c.json({
+        data: counts.map(({ entityId, entityType, count }) => ({ entityId, entityType, count })),
+      });
+    }
+    if (query.unread === true) filter.unreadBy = actingUid(c);
     const [rows, total] = await Promise.all([
       messages.list(appId, filter, paging.cursor, paging.limit),
       paging.counted ? messages.count(appId, filter) : 0,
@@ -223,6 +240,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const presented = await messageService.present(actor.app, rows, {
       mentionsWithTags: query.mentionsWithTagInfo === true,
       viewer: actor.uid,
+      mentionsBlockedInfoFor: query.mentionsWithBlockedInfo === true ? actingUid(c) : undefined,
     });
     const data = await withReceipts(appId, presented);
     return c.json({ data, meta: paging.meta(rows, total) });

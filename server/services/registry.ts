@@ -2,6 +2,8 @@ import type { ChatStore } from '../db/database.js';
 import { ChatEvents } from '../events.js';
 import { AppRepository } from '../repositories/apps.js';
 import { AuthTokenRepository } from '../repositories/auth-tokens.js';
+import { BlockedUserRepository } from '../repositories/blocked-users.js';
+import { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import { ConversationRepository } from '../repositories/conversations.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
@@ -21,6 +23,7 @@ export interface ChatServices {
   apps: AppRepository;
   users: UserRepository;
   authTokens: AuthTokenRepository;
+  blockedUsers: BlockedUserRepository;
   groups: GroupRepository;
   groupService: GroupService;
   messages: MessageRepository;
@@ -28,6 +31,7 @@ export interface ChatServices {
   reactions: ReactionService;
   conversations: ConversationRepository;
   conversationService: ConversationService;
+  conversationTags: ConversationTagRepository;
   notifications: NotificationSettingsRepository;
 }
 
@@ -40,20 +44,32 @@ export function createChatServices(store: ChatStore): ChatServices {
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
   const reactions = new ReactionRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, reactions, events);
+  const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
+  const conversationTags = new ConversationTagRepository(db);
+  const messageService = new MessageService(db, users, groups, messages, reactions, events, blockedUsers);
   return {
     store,
     events,
     apps: new AppRepository(db),
     users,
     authTokens: new AuthTokenRepository(db, events),
+    blockedUsers,
     groups,
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
     reactions: new ReactionService(db, messages, reactions, messageService, users, events),
     conversations,
-    conversationService: new ConversationService(conversations, users, groups, messages, messageService),
+    conversationService: new ConversationService(
+      conversations,
+      users,
+      groups,
+      messages,
+      messageService,
+      conversationTags,
+      blockedUsers,
+    ),
+    conversationTags,
     notifications: new NotificationSettingsRepository(db),
   };
 }

@@ -21,7 +21,7 @@ describe.each(ENGINES)('CometChat SDK 4.2.0 threads and reactions on %s', (engin
 
   beforeAll(async () => {
     store = await createTestStore(engine);
-    server = await startContractServer(store);
+    server = await startContractServer({ databaseUrl: store.databaseUrl });
     const group = { guid: 'crew', name: 'Crew', type: 'public', owner: 'alice' };
     expect(
       (await server.serverApi('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status,

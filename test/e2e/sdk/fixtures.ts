@@ -28,20 +28,15 @@ export interface ContractServer {
 }
 
 /**
- * The chat server over TLS (self-signed) with users alice and bob: on SQLite in a temp data dir, or
- * on the `store` given (e.g. a PostgreSQL database of test/server/support.ts's `createTestStore`).
+ * The chat server over TLS (self-signed, in a temp data dir) with users alice and bob; on SQLite
+ * unless given a PostgreSQL `databaseUrl`.
  */
-export async function startContractServer(
-  store: { dataDir: string; databaseUrl: string | undefined } = {
-    dataDir: mkdtempSync(join(tmpdir(), 'parley-sdk-')),
-    databaseUrl: undefined,
-  },
-): Promise<ContractServer> {
-  const { dataDir, databaseUrl } = store;
+export async function startContractServer(options: { databaseUrl?: string } = {}): Promise<ContractServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-sdk-'));
   const server = await startChatServer({
     port: 0,
     dataDir,
-    databaseUrl,
+    databaseUrl: options.databaseUrl,
     app: CONTRACT_APP,
     rateLimits: false,
     logger: silentLogger,
