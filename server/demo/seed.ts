@@ -62,7 +62,11 @@ export async function seedDemo(server: ChatServer, generateUrl: string): Promise
     };
     const missing = { participants: await absent(participants), admins: await absent(admins) };
     if (missing.participants.length + missing.admins.length > 0)
-      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, missing, APP_ORIGIN);
+      await groupService.addMembers(
+        { app, kind: 'server', uid: undefined, origin: APP_ORIGIN },
+        DEMO_GROUP.guid,
+        missing,
+      );
   }
   return {
     appId: app.appId,
