@@ -106,3 +106,7 @@ export type MemberScopeChange = z.infer<typeof MemberScopeChange>;
 /** `PATCH /groups/{guid}/owner` (the SDK's `transferGroupOwnership`): the member who becomes the owner. */
 export const TransferOwnershipRequest = z.strictObject({ owner: Uid });
 export type TransferOwnershipRequest = z.infer<typeof TransferOwnershipRequest>;
+
+/** `PUT /groups/{guid}/promote` and `DELETE /groups/{guid}/demote`: the member moved one scope up or down. */
+export const StepScopeRequest = z.strictObject({ uid: Uid });
+export type StepScopeRequest = z.infer<typeof StepScopeRequest>;

@@ -7,6 +7,7 @@ import {
   GroupType,
   MemberScope,
   MemberScopeChange,
+  StepScopeRequest,
   TransferOwnershipRequest,
   UpdateGroupRequest,
   type GroupMember,
@@ -45,6 +46,7 @@ const UpdateGroup = UpdateGroupRequest.extend({ owner: EntityId.optional() });
  */
 const ClientUpdateGroup = UpdateGroupRequest.omit({ owner: true }).strip();
 const TransferOwnership = TransferOwnershipRequest.extend({ owner: EntityId });
+const StepScope = StepScopeRequest.extend({ uid: EntityId });
 const AddMembers = AddMembersRequest.safeExtend(lowerCasedMembers);
 
 const ListGroups = PageQuery.extend({
@@ -297,6 +299,29 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
       return c.json({ data });
     },
   );
+
+  /**
+   * The SDK's catalogue names `PUT /groups/{guid}/promote` and `DELETE /groups/{guid}/demote`
+   * without a method that calls them: a member (`uid`) moves one scope up or down, by the rules of
+   * a scope change.
+   */
+  for (const [method, path, step, summary] of [
+    ['put', '/groups/:guid/promote', 1, 'Promote a member one scope up'],
+    ['delete', '/groups/:guid/demote', -1, 'Demote a member one scope down'],
+  ] as const) {
+    documented(
+      routes,
+      method,
+      path,
+      { summary, only: 'client', body: StepScope, response: z.object({ data: MemberScopeChange }) },
+      async (c) => {
+        const { uid } = await jsonBody(c, StepScope);
+        return c.json({
+          data: await groupService.changeScope(callerOf(c), pathId(c, 'guid'), uid, { step }),
+        });
+      },
+    );
+  }
 
   /** Moderators and admins ban a user ranked below them: out of the group, and kept out. */
   documented(routes, 'post', '/groups/:guid/bannedusers/:uid', { summary: 'Ban a user' }, async (c) => {

@@ -53,6 +53,13 @@ export type MembersReport = Record<MemberList, Record<string, MemberOutcome>>;
 
 type GroupAction = 'added' | 'kicked' | 'banned' | 'unbanned' | 'scopeChanged' | 'joined' | 'left';
 
+/** One step up (promote) or down (demote) the scopes: participant, moderator, admin. */
+export type ScopeStep = { step: 1 | -1 };
+const LADDER: readonly MemberScope[] = ['participant', 'moderator', 'admin'];
+/** The scope a step away from `current`; at either end, `current` itself. */
+const stepped = (current: MemberScope, { step }: ScopeStep): MemberScope =>
+  LADDER[Math.min(LADDER.length - 1, Math.max(0, LADDER.indexOf(current) + step))] ?? current;
+
 const failure = ({ code, message }: ChatError): MemberOutcome => ({
   success: false,
   error: { code, message },
@@ -219,31 +226,37 @@ export class GroupService {
   }
 
   /**
-   * A moderator or admin changes the scope of a member ranked below them, to at most their own
-   * scope; answers the membership as it is now.
+   * A moderator or admin changes the scope of a member ranked below them (to a scope, or a step up
+   * or down), to at most their own scope; answers the membership as it is now.
    */
   async changeScope(
     caller: GroupCaller,
     guid: string,
     uid: string,
-    scope: MemberScope,
+    change: MemberScope | ScopeStep,
   ): Promise<MemberScopeChange> {
     const appId = caller.app.appId;
     const { group, authority, by } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
     const user = await this.users.get(appId, uid);
-    const { member, message } = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
-      const member = await this.groups.member(appId, group.guid, user.uid, trx);
-      if (member === undefined) throw notAMember(user.uid, group.guid);
-      requireAbove(group, authority, user.uid, rankOf(group, member));
-      requireGrantable(group, authority, scope);
-      if (member.scope === scope) throw sameScope(user.uid, scope);
-      await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
-      const message = await this.writeAction(caller.app, group, by, user, 'scopeChanged', trx, {
-        scope: { new: scope, old: member.scope },
-      });
-      return { member, message };
-    });
+    const { member, scope, message } = await this.changeMembers(
+      appId,
+      group.guid,
+      [user.uid],
+      async (trx) => {
+        const member = await this.groups.member(appId, group.guid, user.uid, trx);
+        if (member === undefined) throw notAMember(user.uid, group.guid);
+        requireAbove(group, authority, user.uid, rankOf(group, member));
+        const scope = typeof change === 'string' ? change : stepped(member.scope, change);
+        requireGrantable(group, authority, scope);
+        if (member.scope === scope) throw sameScope(user.uid, scope);
+        await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
+        const message = await this.writeAction(caller.app, group, by, user, 'scopeChanged', trx, {
+          scope: { new: scope, old: member.scope },
+        });
+        return { member, scope, message };
+      },
+    );
     this.events.emit('message', appId, message, caller.origin);
     return { guid: group.guid, uid: user.uid, scope, joinedAt: member.joined_at };
   }

@@ -165,6 +165,51 @@ describe.each(ENGINES)('group administration on %s', (engine) => {
     });
   });
 
+  describe('promoting and demoting (PUT /groups/{guid}/promote, DELETE /groups/{guid}/demote)', () => {
+    it('moves a member one scope up or down, with scopeChanged actions', async () => {
+      const c = await crew();
+      const owner = await connectClient(api.server, APP_ONE, c.owner, { socket: false });
+      const promoted = await owner.call('PUT', `/groups/${c.guid}/promote`, { uid: c.participant });
+      expect(promoted.body.data).toMatchObject({ uid: c.participant, scope: 'moderator' });
+      expect(
+        (await owner.call('PUT', `/groups/${c.guid}/promote`, { uid: c.participant })).body.data.scope,
+      ).toBe('admin');
+      expect(refusal(await owner.call('PUT', `/groups/${c.guid}/promote`, { uid: c.participant }))).toEqual({
+        status: 400,
+        code: 'ERR_SAME_SCOPE',
+      });
+      const demoted = await owner.call('DELETE', `/groups/${c.guid}/demote`, { uid: c.moderator });
+      expect(demoted.body.data.scope).toBe('participant');
+      expect((await actions(c.guid)).slice(-3).map((entry) => entry.extras)).toEqual([
+        { scope: { new: 'moderator', old: 'participant' } },
+        { scope: { new: 'admin', old: 'moderator' } },
+        { scope: { new: 'participant', old: 'moderator' } },
+      ]);
+    });
+
+    it('refuses a moderator promoting to admin, and a participant demoting anyone', async () => {
+      const c = await crew();
+      await api.call('POST', `/groups/${c.guid}/members`, { body: { moderators: [c.outsider] } });
+      const moderator = await connectClient(api.server, APP_ONE, c.moderator, { socket: false });
+      expect(refusal(await moderator.call('PUT', `/groups/${c.guid}/promote`, { uid: c.outsider }))).toEqual({
+        status: 403,
+        code: 'ERR_GROUP_NO_SCOPE_CLEARANCE',
+      });
+      const participant = await connectClient(api.server, APP_ONE, c.participant, { socket: false });
+      expect(
+        refusal(await participant.call('DELETE', `/groups/${c.guid}/demote`, { uid: c.moderator })),
+      ).toEqual({
+        status: 403,
+        code: 'ERR_GROUP_NO_MODERATOR_SCOPE',
+      });
+      expect(refusal(await participant.call('PUT', `/groups/${c.guid}/promote`, {}))).toEqual({
+        status: 400,
+        code: 'ERR_BAD_REQUEST',
+      });
+      expect(await scopes(c.guid)).toMatchObject({ [c.outsider]: 'moderator', [c.moderator]: 'moderator' });
+    });
+  });
+
   describe('kicking (DELETE /groups/{guid}/members/{uid})', () => {
     it('lets a moderator kick a participant, who may join again, with a kicked action', async () => {
       const c = await crew();
@@ -436,6 +481,8 @@ describe.each(ENGINES)('group administration on %s', (engine) => {
         ['PUT', (guid) => `/groups/${guid}`, { name: 'taken', type: 'public' }],
         ['DELETE', (guid) => `/groups/${guid}`],
         ['PATCH', (guid) => `/groups/${guid}/owner`, { owner: c.outsider }],
+        ['PUT', (guid) => `/groups/${guid}/promote`, { uid: c.participant }],
+        ['DELETE', (guid) => `/groups/${guid}/demote`, { uid: c.participant }],
       ];
       for (const [method, path, body] of probes) {
         const hidden = await outsider.call(method, path(c.guid), body);
