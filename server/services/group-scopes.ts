@@ -40,14 +40,16 @@ export function requireScope(group: GroupRow, authority: Authority, needed: 'adm
 }
 
 /**
- * A member acts on another user (kick, ban, unban, re-scope) only if that user ranks below them;
- * never on themselves, and nobody acts on the owner.
+ * A member acts on another user (kick, ban, re-scope) only if that user ranks below them; never on
+ * themselves, and nobody acts on the owner. With `peers` (a scope change), an admin may also
+ * re-scope another admin, as CometChat's UI Kit offers it.
  */
 export function requireAbove(
   group: GroupRow,
   authority: Authority,
   target: string,
   targetRank: number,
+  options: { peers?: boolean } = {},
 ): void {
   if (authority.kind === 'member' && authority.uid === target) {
     throw refused('ERR_GROUP_NO_SELF_ACTION', `The user ${target} cannot do this to themselves.`, {
@@ -62,7 +64,9 @@ export function requireAbove(
       { uid: target, guid: group.guid },
     );
   }
-  if (authorityRank(group, authority) <= targetRank) {
+  const rank = authorityRank(group, authority);
+  const peer = options.peers === true && rank === RANK.admin && targetRank === RANK.admin;
+  if (rank <= targetRank && !peer) {
     throw refused(
       'ERR_GROUP_NO_SCOPE_CLEARANCE',
       `The scope of ${target} in the group ${group.guid} is not below the caller's.`,

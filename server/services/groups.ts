@@ -246,7 +246,7 @@ export class GroupService {
       async (trx) => {
         const member = await this.groups.member(appId, group.guid, user.uid, trx);
         if (member === undefined) throw notAMember(user.uid, group.guid);
-        requireAbove(group, authority, user.uid, rankOf(group, member));
+        requireAbove(group, authority, user.uid, rankOf(group, member), { peers: true });
         const scope = typeof change === 'string' ? change : stepped(member.scope, change);
         requireGrantable(group, authority, scope);
         if (member.scope === scope) throw sameScope(user.uid, scope);
@@ -496,7 +496,7 @@ export class GroupService {
       await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
       return this.writeAction(app, group, by, user, 'added', trx);
     }
-    requireAbove(group, authority, user.uid, rankOf(group, member));
+    requireAbove(group, authority, user.uid, rankOf(group, member), { peers: true });
     if (member.scope === scope) throw sameScope(user.uid, scope);
     await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
     return this.writeAction(app, group, by, user, 'scopeChanged', trx, {
