@@ -28,8 +28,8 @@ export interface ContractServer {
 }
 
 /**
- * The chat server over TLS (self-signed, in a temp data dir) with users alice and bob: on SQLite,
- * or on the PostgreSQL database `databaseUrl` names.
+ * The chat server over TLS (self-signed, in a temp data dir) with users alice and bob; on SQLite
+ * unless given a PostgreSQL `databaseUrl`.
  */
 export async function startContractServer(options: { databaseUrl?: string } = {}): Promise<ContractServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-sdk-'));
