@@ -13,7 +13,7 @@ export const ATTEMPT_HEADER = 'x-parley-delivery-attempt';
 /** Undefined when delivered; otherwise why not, for the outbox's `last_error`. */
 export type AttemptOutcome = string | undefined;
 
-function failureOf(error: unknown, timeoutMs: number): string {
+export function failureOf(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return `timed out after ${timeoutMs} ms`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
