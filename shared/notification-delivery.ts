@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Contracts of Parley's own delivery providers, beside CometChat's hosted and custom ones: e-mail
- * over SMTP (what a self-hoster has) and Web Push to browsers (VAPID). Browser-safe: the widget
- * and its service worker use the Web Push shapes.
+ * over SMTP (what a self-hoster has) and Web Push to browsers (VAPID). What the widget and its
+ * service worker share without zod is in `web-push.ts`.
  */
 
 // --- E-mail over SMTP ---------------------------------------------------------------------------
@@ -42,21 +42,3 @@ export const WebPushSubscription = z.object({
   keys: z.object({ p256dh: base64url.max(200), auth: base64url.max(100) }),
 });
 export type WebPushSubscription = z.infer<typeof WebPushSubscription>;
-
-/** The platform a Web Push subscription is registered under as a push token. */
-export const WEB_PUSH_PLATFORM = 'web_push';
-
-/** What the service worker receives in a push and shows as a notification. */
-export interface WebPushMessage {
-  title: string;
-  body: string;
-  /** Replaces an earlier notification with the same tag (edits of one message). */
-  tag: string;
-  icon?: string;
-  conversationId: string;
-  sender: string;
-  receiver: string;
-  receiverType: 'user' | 'group';
-  type: 'chat' | 'call';
-  sentAt: number;
-}

@@ -1,5 +1,6 @@
 import webpush from 'web-push';
-import type { WebPushMessage, WebPushSubscription } from '../../shared/notification-delivery.js';
+import type { WebPushSubscription } from '../../shared/notification-delivery.js';
+import type { WebPushMessage } from '../../shared/web-push.js';
 import { failureOf } from './deliver.js';
 import type { PushDetails } from './payload.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebPushMessage } from '../../../shared/notification-delivery.js';
+import type { WebPushMessage } from '../../../shared/web-push.js';
 import { generateVapidKeys, sendWebPush } from '../../../server/notifications/web-push.js';
 import { PushServiceStandIn, verifyVapid } from './mail-and-push.js';
 
