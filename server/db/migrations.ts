@@ -2,7 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
-import { notificationTablesMigration } from '../notifications/migration.js';
+import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -197,6 +197,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0003_notifications': notificationTablesMigration(engine),
       '0004_agent_takeovers': agentTakeoversMigration,
       '0005_receipt_marks': receiptMarksMigration,
+      '0006_notification_providers': notificationProvidersMigration,
     }),
   };
 }

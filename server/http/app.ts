@@ -156,7 +156,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     messageRoutes(deps),
     conversationRoutes(deps),
     notificationRoutes(services),
-    notificationDeliveryRoutes(services),
+    notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),
   ]) {
     v3.route('/', routes);

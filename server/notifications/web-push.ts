@@ -1,7 +1,7 @@
 import webpush from 'web-push';
 import type { WebPushSubscription } from '../../shared/notification-delivery.js';
 import type { WebPushMessage } from '../../shared/web-push.js';
-import { failureOf } from './deliver.js';
+import { failureOf } from './providers/provider.js';
 import type { PushDetails } from './payload.js';
 
 /**
