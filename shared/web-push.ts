@@ -1,6 +1,6 @@
 /**
  * Web Push as the widget, its service worker and the chat service share it, without zod (the
- * widget's bundle carries none): the subscription's schema is in `notification-delivery.ts`.
+ * widget's bundle carries none): the server validates subscriptions (server/notifications/providers/web-push.ts).
  */
 
 /** The platform a browser's Web Push subscription is registered under as a push token. */

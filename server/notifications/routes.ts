@@ -22,6 +22,7 @@ import {
 import { notificationDataOf } from './data.js';
 import { PROVIDER_KINDS } from './providers/kinds.js';
 import { providerRoutes } from './providers/routes.js';
+import { webPushRoutes } from './providers/web-push-routes.js';
 import { isTimeZone } from './schedule.js';
 
 /**
@@ -37,6 +38,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   const { logs, userState, pushTokens, contacts } = notificationDataOf(services);
   const routes = chatRoutes();
   routes.route('/', providerRoutes(deps, PROVIDER_KINDS));
+  routes.route('/', webPushRoutes(deps));
   const appOf = (c: ChatContext): string => c.get('actor').app.appId;
 
   documented(

@@ -380,7 +380,8 @@ export class ChatClient {
     await this.#call({
       method: 'POST',
       path: '/notifications/push/v1/tokens',
-      body: { platform: WEB_PUSH_PLATFORM, timezone, webPushSubscription: subscription },
+      // The token is the subscription as JSON text: push tokens are strings.
+      body: { platform: WEB_PUSH_PLATFORM, timezone, webPushSubscription: JSON.stringify(subscription) },
     });
   }
 

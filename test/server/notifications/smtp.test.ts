@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SmtpProviderConfig } from '../../../shared/notification-delivery.js';
-import { emailText, sendDigestMail, type EmailDigest } from '../../../server/notifications/smtp.js';
+import {
+  SmtpProviderConfig,
+  emailText,
+  sendDigestMail,
+  type EmailDigest,
+} from '../../../server/notifications/providers/smtp.js';
 import { SmtpSink } from './mail-and-push.js';
 
 const digest: EmailDigest = {
@@ -38,7 +42,7 @@ describe('e-mail over SMTP', () => {
   it('delivers the digest to the address with the rendered subject and one line per message', async () => {
     const server = await sink();
     const outcome = await sendDigestMail(config(server.port), digest, 'bob@example.org', 'email:k1', 5_000);
-    expect(outcome).toBeUndefined();
+    expect(outcome).toEqual({ ok: true });
     const [mail] = await server.waitForMails(1);
     expect(mail?.envelopeTo).toEqual(['bob@example.org']);
     expect(mail?.parsed.subject).toBe('New messages from Alice');
@@ -57,11 +61,11 @@ describe('e-mail over SMTP', () => {
       'email:k2',
       5_000,
     );
-    expect(outcome).toBeUndefined();
+    expect(outcome).toEqual({ ok: true });
     expect(server.logins).toEqual(['mailer:s3cret-pass']);
   });
 
-  it('reports a refused login as an SMTP status, without the password', async () => {
+  it('reports a refused login as a final SMTP status, without the password', async () => {
     const server = await sink({ username: 'mailer', password: 's3cret-pass' });
     const outcome = await sendDigestMail(
       config(server.port, { username: 'mailer', password: 'wrong-pass' }),
@@ -70,7 +74,7 @@ describe('e-mail over SMTP', () => {
       'email:k3',
       5_000,
     );
-    expect(outcome).toBe('SMTP 535');
+    expect(outcome).toEqual({ ok: false, retry: false, error: 'SMTP 535' });
     expect(server.mails).toEqual([]);
   });
 
@@ -91,9 +95,12 @@ describe('e-mail over SMTP', () => {
     const port = server.port;
     await server.close();
     sinks.splice(sinks.indexOf(server), 1);
-    expect(await sendDigestMail(config(port), digest, 'bob@example.org', 'email:k4', 5_000)).toMatch(
-      /^SMTP failed: E[A-Z]+$/,
-    );
+    const outcome = await sendDigestMail(config(port), digest, 'bob@example.org', 'email:k4', 5_000);
+    expect(outcome).toMatchObject({
+      ok: false,
+      retry: true,
+      error: expect.stringMatching(/^SMTP failed: E[A-Z]+$/),
+    });
   });
 
   it('renders senders without a name as an empty name, never as an object', () => {
@@ -112,7 +119,7 @@ describe('SMTP provider configuration', () => {
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['fromAddress']);
   });
 
-  it('fills port 587 and STARTTLS when absent', () => {
-    expect(config(587, { port: undefined })).toMatchObject({ port: 587, secure: false });
+  it('keeps absent members absent, so an update changes only what it names', () => {
+    expect(SmtpProviderConfig.partial().parse({ isEnabled: false })).toEqual({ isEnabled: false });
   });
 });

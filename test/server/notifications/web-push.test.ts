@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebPushMessage } from '../../../shared/web-push.js';
-import { generateVapidKeys, sendWebPush } from '../../../server/notifications/web-push.js';
+import webpush from 'web-push';
+import { sendWebPush } from '../../../server/notifications/providers/web-push.js';
 import { PushServiceStandIn, verifyVapid } from './mail-and-push.js';
 
 const message: WebPushMessage = {
@@ -15,7 +16,7 @@ const message: WebPushMessage = {
   sentAt: 1_767_614_400,
 };
 
-const vapid = generateVapidKeys('mailto:ops@chat.example');
+const vapid = { ...webpush.generateVAPIDKeys(), subject: 'mailto:ops@chat.example' };
 let pushService: PushServiceStandIn;
 
 beforeEach(async () => {
