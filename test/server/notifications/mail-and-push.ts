@@ -6,7 +6,7 @@ import { importJWK, jwtVerify, type JWTPayload } from 'jose';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
-import type { WebPushSubscription } from '../../../shared/notification-delivery.js';
+import type { WebPushSubscription } from '../../../server/notifications/providers/web-push.js';
 
 /**
  * Real receivers for e-mail and Web Push: an SMTP server (smtp-server) that parses every mail it
