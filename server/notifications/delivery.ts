@@ -41,6 +41,15 @@ interface Route {
   tokens: PushToken[];
 }
 
+function payloadOf(body: string): NotificationPayload | undefined {
+  try {
+    const payload = JSON.parse(body) as Partial<NotificationPayload> | null;
+    return typeof payload?.data?.to?.uid === 'string' ? (payload as NotificationPayload) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class DeliveryWorker {
   constructor(
     private readonly services: ChatServices,
@@ -95,7 +104,8 @@ export class DeliveryWorker {
 
   /** Sends to every route; the first failure is the attempt's, and dead tokens are pruned either way. */
   private async send(delivery: OutboxDelivery, attempt: number, started: number): Promise<SendOutcome> {
-    const payload = JSON.parse(delivery.body) as NotificationPayload;
+    const payload = payloadOf(delivery.body);
+    if (payload === undefined) return { ok: false, retry: false, error: 'the stored payload names no recipient' };
     const uid = payload.data.to.uid;
     const routes = await this.routesOf(delivery, uid);
     if (routes.length === 0)
