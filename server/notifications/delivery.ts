@@ -28,7 +28,7 @@ export interface DeliverySettings {
   concurrency: number;
   /** Jitter source, in [0, 1). */
   random: () => number;
-  /** Base URLs of hosted services by kind name (`fcm`, `apns`, `sendgrid`, `twilio`, …). */
+  /** Base URLs of hosted services (see `SendContext.baseUrls`). */
   baseUrls: Readonly<Record<string, string>>;
 }
 
@@ -125,7 +125,7 @@ export class DeliveryWorker {
               payload,
               recipient: { ...recipient, pushTokens: tokens },
             },
-            { baseUrl: this.settings.baseUrls[kind.name], timeoutMs: this.settings.timeoutMs, now: started },
+            { baseUrls: this.settings.baseUrls, timeoutMs: this.settings.timeoutMs, now: started },
           )
           .catch((error: unknown): SendOutcome => ({
             ok: false,

@@ -84,12 +84,16 @@ export interface NotificationPayload {
  * delivery at once (a refusal that repeating cannot fix: bad credentials, no address).
  */
 export type SendOutcome =
-  { ok: true; deadTokens?: string[] } | { ok: false; error: string; retry: boolean; deadTokens?: string[] };
+  | { ok: true; deadTokens?: string[] }
+  | { ok: false; error: string; retry: boolean; deadTokens?: string[] };
 
 /** What the engine gives a provider besides its configuration. */
 export interface SendContext {
-  /** The hosted service's base URL for this kind (tests point it at a local server), if it has one. */
-  baseUrl: string | undefined;
+  /**
+   * Base URLs of hosted services by name (`fcm`, `googleOAuth`, `apns`, `sendgrid`, `twilio`):
+   * their public endpoints unless the operator (or a test's local stand-in) set others.
+   */
+  baseUrls: Readonly<Record<string, string>>;
   timeoutMs: number;
   /** Epoch ms. */
   now: number;
