@@ -1,3 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient } from '../client-support.js';
@@ -7,16 +10,63 @@ import { ManualClock, startNotifiedServer, type NotifiedServer } from './support
 
 /**
  * Issue #20's acceptance, end to end through the real server: a message to an offline user who has
- * an e-mail address and a browser subscribed to Web Push produces exactly one Web Push at once and
- * exactly one e-mail once the batch interval has passed (the engine's clock moved by hand), each
- * with the app's rendered templates; a muted conversation produces none; a do-not-disturb schedule
- * holds them back while it lasts.
+ * a push token (FCM), an e-mail address and a browser subscribed to Web Push produces exactly one
+ * push and one Web Push at once and exactly one e-mail once the batch interval has passed (the
+ * engine's clock moved by hand), each with the app's rendered templates; a muted conversation
+ * produces none; a do-not-disturb schedule holds them back while it lasts.
  */
+
+/** Stands in for Google: the OAuth token endpoint and FCM's `messages:send`, recording each message. */
+class FcmStandIn {
+  readonly messages: Array<{ token: string; data: Record<string, string> }> = [];
+  url = '';
+  private readonly server: Server = createServer((request, response) => {
+    let raw = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (raw += chunk));
+    request.on('end', () => {
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/token') {
+        response.end(JSON.stringify({ access_token: 'stand-in-access-token', expires_in: 3600 }));
+        return;
+      }
+      const { message } = JSON.parse(raw) as { message: { token: string; data: Record<string, string> } };
+      this.messages.push(message);
+      response.end(JSON.stringify({ name: `projects/parley-test/messages/${this.messages.length}` }));
+    });
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  to(token: string): Array<{ token: string; data: Record<string, string> }> {
+    return this.messages.filter((message) => message.token === token);
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const serviceAccount = {
+  project_id: 'parley-test',
+  client_email: 'notifier@parley-test.iam.gserviceaccount.com',
+  private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string,
+  private_key_id: 'key-1',
+};
 describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
   let store: TestStore;
   let server: NotifiedServer;
   let smtp: SmtpSink;
   let pushService: PushServiceStandIn;
+  let google: FcmStandIn;
   const clock = new ManualClock();
   const vapid = webpush.generateVAPIDKeys();
   const INTERVAL_MS = 300_000;
@@ -27,8 +77,13 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     store = await createTestStore(engine);
     smtp = await SmtpSink.start();
     pushService = await PushServiceStandIn.start();
-    server = await startNotifiedServer(store, { clock });
+    google = await new FcmStandIn().start();
+    server = await startNotifiedServer(store, {
+      clock,
+      providerBaseUrls: { fcm: google.url, googleOAuth: google.url },
+    });
     const providers = [
+      ['/notifications/push/v1/providers/fcm', { serviceAccountCreds: serviceAccount }],
       [
         '/notifications/email/v1/providers/smtp',
         { isEnabled: true, host: '127.0.0.1', port: smtp.port, fromAddress: 'chat@parley.example' },
@@ -66,11 +121,17 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     await server?.close();
     await smtp?.close();
     await pushService?.close();
+    await google?.close();
     await store?.dispose();
   });
 
-  /** A user with an e-mail address and one browser subscribed to Web Push, logged out (offline). */
-  const reachableUser = async (): Promise<{ uid: string; address: string; browser: BrowserSubscription }> => {
+  /** A user with an FCM token, an e-mail address and a browser subscribed to Web Push; offline. */
+  const reachableUser = async (): Promise<{
+    uid: string;
+    address: string;
+    fcmToken: string;
+    browser: BrowserSubscription;
+  }> => {
     const uid = await createUser();
     const address = `${uid}@mail.example`;
     await call('PATCH', `/notifications/v1/contact-details?uid=${uid}`, { body: { email: address } });
@@ -81,7 +142,13 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
       webPushSubscription: JSON.stringify(browser.toJSON()),
     });
     expect(registered.status).toBe(200);
-    return { uid, address, browser };
+    const fcmToken = `fcm-token-of-${uid}`;
+    const phone = await client.call('POST', '/notifications/push/v1/tokens', {
+      platform: 'fcm_android',
+      fcmToken,
+    });
+    expect(phone.status).toBe(200);
+    return { uid, address, fcmToken, browser };
   };
   const send = async (sender: string, receiver: string, text: string): Promise<void> => {
     expect(
@@ -111,6 +178,11 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
       title: `Name of ${alice} wrote`,
       body: '“Dinner at 8?”',
     });
+    await expect.poll(() => google.to(bob.fcmToken).length, { timeout: 15_000 }).toBe(1);
+    expect(google.to(bob.fcmToken)[0]?.data).toMatchObject({
+      title: `Name of ${alice} wrote`,
+      body: '“Dinner at 8?”',
+    });
     expect(mailsTo(bob.address)).toHaveLength(0);
 
     clock.advance(INTERVAL_MS);
@@ -123,6 +195,7 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     clock.advance(INTERVAL_MS);
     await server.engine.runDue();
     expect(pushService.pushesTo(`/push/${bob.uid}`)).toHaveLength(1);
+    expect(google.to(bob.fcmToken)).toHaveLength(1);
     expect(mailsTo(bob.address)).toHaveLength(1);
   });
 
@@ -136,6 +209,7 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     await send(alice, bob.uid, 'muted news');
     await runThroughInterval();
     expect(pushService.pushesTo(`/push/${bob.uid}`)).toHaveLength(0);
+    expect(google.to(bob.fcmToken)).toHaveLength(0);
     expect(mailsTo(bob.address)).toHaveLength(0);
     expect(await logsOf(bob.uid)).toEqual([expect.objectContaining({ reason: 'MUTE_PREFERENCE' })]);
   });
@@ -153,6 +227,7 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     await send(alice, bob.uid, 'during the meeting');
     await runThroughInterval();
     expect(pushService.pushesTo(`/push/${bob.uid}`)).toHaveLength(0);
+    expect(google.to(bob.fcmToken)).toHaveLength(0);
     expect(mailsTo(bob.address)).toHaveLength(0);
     expect(await logsOf(bob.uid)).toEqual([expect.objectContaining({ reason: 'SCHEDULE_PREFERENCE' })]);
 
@@ -160,6 +235,7 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     await send(alice, bob.uid, 'after work');
     await runThroughInterval();
     await pushService.waitForPushes(`/push/${bob.uid}`, 1);
+    await expect.poll(() => google.to(bob.fcmToken).length, { timeout: 15_000 }).toBe(1);
     await expect.poll(() => mailsTo(bob.address).length, { timeout: 15_000 }).toBe(1);
     expect(mailsTo(bob.address)[0]?.parsed.text).toBe(`Name of ${alice}: “after work”\n`);
   });
