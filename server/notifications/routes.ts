@@ -202,6 +202,8 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
       if (field === undefined)
         throw badRequest('platform', `unknown platform; one of ${[...tokenFields.keys()].join(', ')}`);
       const token = parseWith(TokenValue, (body as Record<string, unknown>)[field]);
+      const refusal = PROVIDER_KINDS.find((kind) => kind.platforms?.[body.platform] !== undefined)?.checkToken?.(token);
+      if (refusal !== undefined) throw badRequest(field, refusal);
       const now = Date.now();
       await pushTokens.register(appOf(c), uid, authToken, { token, platform: body.platform, providerId: body.providerId }, now);
       // The SDK sends the device's zone with every registration: the schedule is read in it.

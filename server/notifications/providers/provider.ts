@@ -124,6 +124,8 @@ export interface ProviderKind<Schema extends z.ZodObject = z.ZodObject> {
    * notification of its channel (custom webhooks, e-mail, SMS).
    */
   platforms?: Readonly<Record<string, string>>;
+  /** Why a token offered for one of `platforms` can never be delivered to, or undefined when it may be. */
+  checkToken?(token: string): string | undefined;
   /** Whether the configuration delivers now (its `isEnabled`, where it has one). */
   enabled(config: ConfigOf<Schema>): boolean;
   /** A cross-field check after the schema: the field at fault and why, or undefined. */

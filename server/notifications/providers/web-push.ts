@@ -126,24 +126,30 @@ export async function sendWebPush(
   }
 }
 
+const NOT_A_SUBSCRIPTION = 'must be a browser push subscription as JSON: {endpoint, keys: {p256dh, auth}}';
+
+function parseSubscription(token: string): WebPushSubscription | undefined {
+  try {
+    const parsed = WebPushSubscription.safeParse(JSON.parse(token));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A token's subscription, or why it can never be delivered to. */
 async function subscriptionOf(
   token: string,
   config: WebPushConfig,
 ): Promise<WebPushSubscription | { refused: string }> {
-  let parsed: ReturnType<typeof WebPushSubscription.safeParse>;
-  try {
-    parsed = WebPushSubscription.safeParse(JSON.parse(token));
-  } catch {
-    return { refused: 'not a Web Push subscription' };
-  }
-  if (!parsed.success) return { refused: 'not a Web Push subscription' };
-  const endpoint = new URL(parsed.data.endpoint);
+  const subscription = parseSubscription(token);
+  if (subscription === undefined) return { refused: 'not a Web Push subscription' };
+  const endpoint = new URL(subscription.endpoint);
   const allowed = (config.allowedEndpointOrigins ?? []).map((origin) => new URL(origin).origin);
   if (endpoint.protocol !== 'https:' && !allowed.includes(endpoint.origin))
     return { refused: 'the endpoint is not https' };
   const refused = await refusedDestination(endpoint.href, allowed);
-  return refused === undefined ? parsed.data : { refused: 'the endpoint is on a private network' };
+  return refused === undefined ? subscription : { refused: 'the endpoint is on a private network' };
 }
 
 async function sendToBrowsers(
@@ -184,6 +190,7 @@ export const webPush = providerKind({
   schema: WebPushProvider,
   secrets: ['vapidPrivateKey'],
   platforms: { [WEB_PUSH_PLATFORM]: 'webPushSubscription' },
+  checkToken: (token) => (parseSubscription(token) === undefined ? NOT_A_SUBSCRIPTION : undefined),
   enabled: (config) => config.isEnabled,
   refine: (config) =>
     vapidPublicKeyOf(config.vapidPrivateKey) === undefined

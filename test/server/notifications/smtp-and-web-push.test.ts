@@ -317,6 +317,20 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
       expect(pushService.pushesTo('/inner')).toHaveLength(0);
     });
 
+    it('refuses a token that is not a browser subscription, naming the field', async () => {
+      const bob = await createUser();
+      const client = await connectClient(server.api.server, APP_ONE, bob, { socket: false });
+      for (const token of ['not json', JSON.stringify({ endpoint: 'https://push.example/1' })]) {
+        const response = await client.call('POST', '/notifications/push/v1/tokens', {
+          platform: 'web_push',
+          webPushSubscription: token,
+        });
+        expect(response.status).toBe(400);
+        expect(JSON.stringify(response.body.error)).toContain('webPushSubscription');
+      }
+      expect(await tokensOf(bob)).toEqual([]);
+    });
+
     it('gives the VAPID public key only to logged-in users, and never the private key', async () => {
       const anonymous = await fetch(`${server.api.url}/v3${WEB_PUSH_KEY_PATH}`, {
         headers: { appid: APP_ONE.appId },
