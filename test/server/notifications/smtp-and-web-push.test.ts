@@ -1,7 +1,8 @@
 import webpush from 'web-push';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_PUSH_KEY_PATH } from '../../../shared/web-push.js';
-import { notificationDataOf } from '../../../server/notifications/index.js';
+import { createLogger } from '../../../server/index.js';
+import { NotificationEngine, notificationDataOf } from '../../../server/notifications/index.js';
 import { connectClient } from '../client-support.js';
 import {
   APP_ONE,
@@ -202,6 +203,41 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
         .execute();
       expect(outbox).toEqual([{ status: 'dead', last_error: 'the recipient has no stored e-mail address' }]);
       expect(smtp.mails).toHaveLength(before);
+    });
+  });
+
+  describe('a refused SMTP login', () => {
+    it('dead-letters the batch and logs the SMTP status, never the password or the message', async () => {
+      const lines: string[] = [];
+      const worker = new NotificationEngine(
+        server.api.server.services,
+        createLogger((line) => lines.push(line)),
+        {
+          clock,
+          pollIntervalMs: false,
+        },
+      );
+      const wrong = await call('PUT', '/notifications/email/v1/providers/smtp', {
+        body: { password: 'wrong-password-456' },
+      });
+      expect(wrong.status).toBe(200);
+      try {
+        const [alice, bob] = [await createUser(), await createUser()];
+        await withEmail(bob);
+        await digestRules({ intervalInSeconds: 60 });
+        await send(alice, textMessage(bob, 'private words'));
+        await server.engine.idle();
+        clock.advance(60_000);
+        await worker.runDue();
+        const logged = lines.join('');
+        expect(logged).toContain('SMTP 535');
+        expect(logged).not.toContain('wrong-password-456');
+        expect(logged).not.toContain('private words');
+      } finally {
+        await call('PUT', '/notifications/email/v1/providers/smtp', {
+          body: { password: 'smtp-password-123' },
+        });
+      }
     });
   });
 
