@@ -167,12 +167,19 @@ async function launch(options: LaunchOptions = {}): Promise<void> {
   launched.add(widget);
 }
 
-/** Logs out: the session ends on the service, the stored token is removed and the widget leaves the page. */
+/**
+ * Logs out: the session's push tokens are unregistered, the session ends on the service, the stored
+ * token is removed and the widget leaves the page.
+ */
 async function logout(): Promise<void> {
   const current = setup;
   for (const widget of launched) widget.remove();
   launched.clear();
   if (!current) return;
+  // This browser stops receiving the visitor's notifications once they log out.
+  if (current.options.pushNotifications && current.store.state.me) {
+    await current.store.client.unregisterPushTokens().catch(() => undefined);
+  }
   await current.store.signOut();
 }
 

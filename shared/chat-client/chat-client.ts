@@ -385,6 +385,11 @@ export class ChatClient {
     });
   }
 
+  /** Unregisters the push tokens this session registered. */
+  async unregisterPushTokens(): Promise<void> {
+    await this.#call({ method: 'DELETE', path: '/notifications/push/v1/tokens', body: {} });
+  }
+
   // Read state, receipts and typing
 
   async markConversationRead(target: ChatTarget): Promise<void> {

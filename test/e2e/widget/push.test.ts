@@ -228,4 +228,34 @@ describe('push notifications from the widget', () => {
     expect(shown).toMatchObject({ title: 'Bob Stone', body: 'Dinner at 8?' });
     expect(shown?.data).toMatchObject({ conversationId: 'alice_user_bob', sender: 'bob', receiver: 'alice' });
   });
+
+  it("unregisters this browser's subscription when the visitor logs out", async () => {
+    const { context, page } = await widget.newPage();
+    await context.grantPermissions(['notifications'], { origin: widget.pages.origin });
+    await answerSubscribe(context, pushService.subscription('/push/alice').toJSON());
+    await page.goto(
+      serveEmbedPage(widget.pages, '/push-logout', {
+        host: widget.service.url,
+        uid: 'alice',
+        launch: { isDocked: true },
+        pushNotifications: true,
+      }),
+    );
+    await page.locator('parley-launcher button').waitFor();
+    expect(await enable(page)).toBe('granted');
+    const tokens = async (): Promise<unknown[]> =>
+      (
+        await callServerApi(
+          widget.service.url,
+          { appId: APP_ID, apiKey: API_KEY },
+          'GET',
+          '/notifications/push/v1/tokens?uid=alice&all=true',
+        )
+      ).body.data;
+    expect(await tokens()).toHaveLength(1);
+    await page.evaluate(() =>
+      (window as unknown as { ParleyWidget: { logout(): Promise<void> } }).ParleyWidget.logout(),
+    );
+    expect(await tokens()).toEqual([]);
+  });
 });
