@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
 import { connect, constants } from 'node:http2';
 import { importPKCS8, SignJWT } from 'jose';
 import { z } from 'zod';
@@ -31,7 +31,8 @@ const VOIP = ['apns_ios_voip', 'apns_flutter_voip', 'apns_ionic_cordova_voip', '
 const jwts = new Map<string, { jwt: string; madeAt: number }>();
 
 async function providerToken(config: ApnsConfig, now: number): Promise<string> {
-  const key = `${config.teamId}|${config.keyId}`;
+  // A replaced key under the same key id must not reuse the old key's token.
+  const key = createHash('sha256').update(`${config.teamId}|${config.keyId}|${config.p8Key}`).digest('hex');
   const cached = jwts.get(key);
   if (cached !== undefined && now - cached.madeAt < JWT_REUSE_MS) return cached.jwt;
   const jwt = await new SignJWT({})

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
 import { importPKCS8, SignJWT } from 'jose';
 import { z } from 'zod';
 import { callApi, refusedBy } from './http.js';
@@ -52,7 +52,9 @@ const accessTokens = new Map<string, { token: string; expiresAt: number }>();
 
 async function accessToken(config: FcmConfig, context: SendContext): Promise<string | SendOutcome> {
   const creds = config.serviceAccountCreds;
-  const cacheKey = `${context.baseUrls.googleOAuth}|${creds.client_email}|${creds.private_key_id}`;
+  const cacheKey = createHash('sha256')
+    .update(`${context.baseUrls.googleOAuth}|${creds.client_email}|${creds.private_key}`)
+    .digest('hex');
   const cached = accessTokens.get(cacheKey);
   if (cached !== undefined && cached.expiresAt - 60_000 > context.now) return cached.token;
   const tokenUrl = `${context.baseUrls.googleOAuth}/token`;
