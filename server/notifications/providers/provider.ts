@@ -130,6 +130,8 @@ export interface ProviderKind<Schema extends z.ZodObject = z.ZodObject> {
   enabled(config: ConfigOf<Schema>): boolean;
   /** A cross-field check after the schema: the field at fault and why, or undefined. */
   refine?(config: ConfigOf<Schema>): { field: string; message: string } | undefined;
+  /** A check that needs the network (where a host name leads), after `refine` and the `urls`. */
+  checkConfig?(config: ConfigOf<Schema>): Promise<{ field: string; message: string } | undefined>;
   send(config: ConfigOf<Schema>, delivery: ProviderDelivery, context: SendContext): Promise<SendOutcome>;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { renderTemplate } from '../template.js';
+import { refusedDestination } from './destination.js';
 import { providerKind, type SendOutcome } from './provider.js';
 
 /**
@@ -32,6 +33,8 @@ export const SmtpProviderConfig = z.strictObject({
   password: z.string({ error: 'must be a string' }).min(1).max(256).optional(),
   fromAddress: z.email({ error: 'must be an e-mail address' }),
   fromName: z.string({ error: 'must be a string' }).trim().min(1).max(200).optional(),
+  /** A host on a loopback or private network (a relay on this machine) is refused unless this is true. */
+  allowPrivateNetwork: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type SmtpProviderConfig = z.infer<typeof SmtpProviderConfig>;
 
@@ -44,6 +47,9 @@ export interface EmailDigest {
 }
 
 const SUBMISSION_PORT = 587;
+
+/** An IPv6 literal goes in brackets in a URL. */
+const hostInUrl = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
 const BODY_TEMPLATE = `{{#lines}}
 {{sender}}: {{message}}
@@ -126,6 +132,16 @@ export const smtpEmail = providerKind({
     config.password !== undefined && config.username === undefined
       ? { field: 'username', message: 'required with password' }
       : undefined,
+  checkConfig: async (config) => {
+    if (config.allowPrivateNetwork === true) return undefined;
+    const refused = await refusedDestination(`http://${hostInUrl(config.host)}`, []);
+    return refused === undefined
+      ? undefined
+      : {
+          field: 'host',
+          message: `${refused.replace(/: a loopback or private address .*$/, '')}; set allowPrivateNetwork to use a mail server on a private network`,
+        };
+  },
   send: async (config, delivery, context) => {
     const { recipient, payload } = delivery;
     if (recipient.email === undefined)

@@ -86,7 +86,13 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
       ['/notifications/push/v1/providers/fcm', { serviceAccountCreds: serviceAccount }],
       [
         '/notifications/email/v1/providers/smtp',
-        { isEnabled: true, host: '127.0.0.1', port: smtp.port, fromAddress: 'chat@parley.example' },
+        {
+          isEnabled: true,
+          host: '127.0.0.1',
+          port: smtp.port,
+          fromAddress: 'chat@parley.example',
+          allowPrivateNetwork: true,
+        },
       ],
       [
         '/notifications/push/v1/providers/webpush',

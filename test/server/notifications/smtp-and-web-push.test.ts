@@ -39,6 +39,7 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
     password: 'smtp-password-123',
     fromAddress: 'chat@parley.example',
     fromName: 'Parley',
+    allowPrivateNetwork: true,
   });
   const webPushConfig = () => ({
     isEnabled: true,
