@@ -137,11 +137,11 @@ function parseSubscription(token: string): WebPushSubscription | undefined {
   }
 }
 
-/** A token's subscription, or why it can never be delivered to. */
+/** A token's subscription, why it can never be delivered to, or why not now (its host is not found). */
 async function subscriptionOf(
   token: string,
   config: WebPushConfig,
-): Promise<WebPushSubscription | { refused: string }> {
+): Promise<WebPushSubscription | { refused: string } | { unreachable: string }> {
   const subscription = parseSubscription(token);
   if (subscription === undefined) return { refused: 'not a Web Push subscription' };
   const endpoint = new URL(subscription.endpoint);
@@ -149,7 +149,10 @@ async function subscriptionOf(
   if (endpoint.protocol !== 'https:' && !allowed.includes(endpoint.origin))
     return { refused: 'the endpoint is not https' };
   const refused = await refusedDestination(endpoint.href, allowed);
-  return refused === undefined ? subscription : { refused: 'the endpoint is on a private network' };
+  if (refused === undefined) return subscription;
+  // A name that does not resolve now may again later (DNS trouble): not a reason to drop the browser.
+  if (refused.startsWith('host not found')) return { unreachable: refused };
+  return { refused: 'the endpoint is on a private network' };
 }
 
 async function sendToBrowsers(
@@ -167,6 +170,8 @@ async function sendToBrowsers(
     tokens.map(async (token) => {
       const subscription = await subscriptionOf(token, config);
       if ('refused' in subscription) return { token, status: 'gone' as const, error: subscription.refused };
+      if ('unreachable' in subscription)
+        return { token, status: 'failed' as const, error: subscription.unreachable };
       return { token, ...(await sendWebPush(subscription, message, vapid, timeoutMs)) };
     }),
   );

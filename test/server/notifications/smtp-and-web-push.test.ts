@@ -354,6 +354,26 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
       expect(pushService.pushesTo('/inner')).toHaveLength(0);
     });
 
+    it('keeps a subscription whose host is not found for now, and tries again later', async () => {
+      const [alice, bob] = [await createUser(), await createUser()];
+      const client = await connectClient(server.api.server, APP_ONE, bob, { socket: false });
+      const lost = { ...pushService.subscription('/lost').toJSON(), endpoint: 'https://push.invalid/lost' };
+      await client.call('POST', '/notifications/push/v1/tokens', {
+        platform: 'web_push',
+        webPushSubscription: JSON.stringify(lost),
+      });
+      await send(alice, textMessage(bob, 'hello?'));
+      await settle();
+      expect(await tokensOf(bob)).toHaveLength(1);
+      const [pending] = await server.api.server.services.store.db
+        .withTables<{ notification_outbox: { channel: string; status: string; last_error: string | null } }>()
+        .selectFrom('notification_outbox')
+        .select(['status', 'last_error'])
+        .where('last_error', 'like', '%push.invalid%')
+        .execute();
+      expect(pending).toEqual({ status: 'pending', last_error: 'host not found: push.invalid' });
+    });
+
     it('refuses a token that is not a browser subscription, naming the field', async () => {
       const bob = await createUser();
       const client = await connectClient(server.api.server, APP_ONE, bob, { socket: false });
