@@ -46,6 +46,10 @@ export class ContactDirectory {
   }
 
   async remove(appId: string, uid: string): Promise<void> {
-    await this.db.deleteFrom('notification_contacts').where('app_id', '=', appId).where('uid', '=', uid).execute();
+    await this.db
+      .deleteFrom('notification_contacts')
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid)
+      .execute();
   }
 }

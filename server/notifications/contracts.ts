@@ -85,11 +85,17 @@ export const TokensQuery = z.looseObject({
   authToken: z.string().max(512).optional(),
 });
 /** Body of the server's token deletions: the session whose tokens go. */
-export const TokensBody = z.looseObject({ authToken: z.string({ error: 'must be a string' }).max(512).optional() });
+export const TokensBody = z.looseObject({
+  authToken: z.string({ error: 'must be a string' }).max(512).optional(),
+});
 
 /** Body of `PATCH /notifications/v1/contact-details`; `null` removes a detail. */
 export const ContactDetailsRequest = z.strictObject({
-  email: z.email({ error: 'must be an e-mail address' }).max(254, 'must be at most 254 characters').nullable().optional(),
+  email: z
+    .email({ error: 'must be an e-mail address' })
+    .max(254, 'must be at most 254 characters')
+    .nullable()
+    .optional(),
   phno: z
     .string({ error: 'must be a string' })
     .regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number with country code, such as +14155550100')

@@ -105,11 +105,16 @@ export class DeliveryWorker {
   /** Sends to every route; the first failure is the attempt's, and dead tokens are pruned either way. */
   private async send(delivery: OutboxDelivery, attempt: number, started: number): Promise<SendOutcome> {
     const payload = payloadOf(delivery.body);
-    if (payload === undefined) return { ok: false, retry: false, error: 'the stored payload names no recipient' };
+    if (payload === undefined)
+      return { ok: false, retry: false, error: 'the stored payload names no recipient' };
     const uid = payload.data.to.uid;
     const routes = await this.routesOf(delivery, uid);
     if (routes.length === 0)
-      return { ok: false, retry: false, error: `no enabled ${delivery.channel} provider reaches the recipient` };
+      return {
+        ok: false,
+        retry: false,
+        error: `no enabled ${delivery.channel} provider reaches the recipient`,
+      };
     const recipient = await this.recipientOf(delivery.appId, uid);
     const outcomes = await Promise.all(
       routes.map(({ kind, provider, tokens }) =>

@@ -22,7 +22,13 @@ export class PushTokens {
   constructor(private readonly db: NotificationDb) {}
 
   /** Registers (or moves) a token to the user and session; a token belongs to one user at a time. */
-  async register(appId: string, uid: string, authToken: string, token: PushToken, now: number): Promise<void> {
+  async register(
+    appId: string,
+    uid: string,
+    authToken: string,
+    token: PushToken,
+    now: number,
+  ): Promise<void> {
     const values = {
       uid,
       platform: token.platform,
@@ -57,8 +63,12 @@ export class PushTokens {
 
   /** Removes the user's tokens: all, the session's, or one; returns how many went. */
   async remove(appId: string, uid: string, which: { authToken?: string; token?: string }): Promise<number> {
-    let query = this.db.deleteFrom('notification_push_tokens').where('app_id', '=', appId).where('uid', '=', uid);
-    if (which.authToken !== undefined) query = query.where('auth_token_hash', '=', hashAuthToken(which.authToken));
+    let query = this.db
+      .deleteFrom('notification_push_tokens')
+      .where('app_id', '=', appId)
+      .where('uid', '=', uid);
+    if (which.authToken !== undefined)
+      query = query.where('auth_token_hash', '=', hashAuthToken(which.authToken));
     if (which.token !== undefined) query = query.where('token', '=', which.token);
     return Number((await query.executeTakeFirst()).numDeletedRows);
   }
@@ -66,7 +76,11 @@ export class PushTokens {
   /** Drops tokens a push service called dead, whoever they belonged to. */
   async prune(appId: string, tokens: readonly string[]): Promise<void> {
     for (const part of chunks(tokens)) {
-      await this.db.deleteFrom('notification_push_tokens').where('app_id', '=', appId).where('token', 'in', part).execute();
+      await this.db
+        .deleteFrom('notification_push_tokens')
+        .where('app_id', '=', appId)
+        .where('token', 'in', part)
+        .execute();
     }
   }
 }

@@ -167,7 +167,11 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'patch',
     '/notifications/push/v1/preferences',
-    { summary: 'Change your notification preferences', only: 'client', body: UserNotificationPreferencesPatch },
+    {
+      summary: 'Change your notification preferences',
+      only: 'client',
+      body: UserNotificationPreferencesPatch,
+    },
     async (c) => {
       const patch = await jsonBody(c, UserNotificationPreferencesPatch);
       return c.json({ data: await notifications.updatePreferences(appOf(c), sessionOf(c).uid, patch) });
@@ -186,9 +190,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   );
 
   /** The platforms some provider kind delivers to, with the body field carrying their token. */
-  const tokenFields = new Map(
-    PROVIDER_KINDS.flatMap((kind) => Object.entries(kind.platforms ?? {})),
-  );
+  const tokenFields = new Map(PROVIDER_KINDS.flatMap((kind) => Object.entries(kind.platforms ?? {})));
 
   documented(
     routes,
@@ -201,11 +203,21 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
       const field = tokenFields.get(body.platform);
       if (field === undefined)
         throw badRequest('platform', `unknown platform; one of ${[...tokenFields.keys()].join(', ')}`);
-      const token = parseWith(TokenValue, (body as Record<string, unknown>)[field]);
-      const refusal = PROVIDER_KINDS.find((kind) => kind.platforms?.[body.platform] !== undefined)?.checkToken?.(token);
+      const token = TokenValue.safeParse((body as Record<string, unknown>)[field]);
+      if (!token.success)
+        throw badRequest(field, token.error.issues[0]?.message ?? `the ${body.platform} token`);
+      const refusal = PROVIDER_KINDS.find(
+        (kind) => kind.platforms?.[body.platform] !== undefined,
+      )?.checkToken?.(token.data);
       if (refusal !== undefined) throw badRequest(field, refusal);
       const now = Date.now();
-      await pushTokens.register(appOf(c), uid, authToken, { token, platform: body.platform, providerId: body.providerId }, now);
+      await pushTokens.register(
+        appOf(c),
+        uid,
+        authToken,
+        { token: token.data, platform: body.platform, providerId: body.providerId },
+        now,
+      );
       // The SDK sends the device's zone with every registration: the schedule is read in it.
       if (body.timezone !== undefined && isTimeZone(body.timezone))
         await userState.setTimeZone(appOf(c), uid, canonicalZone(body.timezone), now);
@@ -214,7 +226,10 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   );
 
   /** Whose tokens a token route reaches: a client's session; the server's user, one session or all. */
-  const tokenScope = async (c: ChatContext, authTokenInBody?: string): Promise<{ uid: string; authToken?: string }> => {
+  const tokenScope = async (
+    c: ChatContext,
+    authTokenInBody?: string,
+  ): Promise<{ uid: string; authToken?: string }> => {
     const actor = c.get('actor');
     const query = queryOf(c, TokensQuery);
     if (actor.kind === 'client') {
@@ -225,7 +240,9 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     if (authToken !== undefined) {
       const session = await services.authTokens.find(appOf(c), authToken);
       if (session === undefined)
-        throw new ChatError(404, 'ERR_AUTH_TOKEN_NOT_FOUND', 'No session has this authToken.', { field: 'authToken' });
+        throw new ChatError(404, 'ERR_AUTH_TOKEN_NOT_FOUND', 'No session has this authToken.', {
+          field: 'authToken',
+        });
       return query.all === 'true' ? { uid: session.uid } : { uid: session.uid, authToken };
     }
     return { uid: await userOf(c) };
@@ -246,11 +263,19 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'delete',
     '/notifications/push/v1/tokens',
-    { summary: "Unregister a session's push tokens (all of the user's with all=true)", query: TokensQuery, body: TokensBody },
+    {
+      summary: "Unregister a session's push tokens (all of the user's with all=true)",
+      query: TokensQuery,
+      body: TokensBody,
+    },
     async (c) => {
       const body = c.get('actor').kind === 'server' ? await jsonBody(c, TokensBody) : {};
       const scope = await tokenScope(c, body.authToken);
-      await pushTokens.remove(appOf(c), scope.uid, scope.authToken === undefined ? {} : { authToken: scope.authToken });
+      await pushTokens.remove(
+        appOf(c),
+        scope.uid,
+        scope.authToken === undefined ? {} : { authToken: scope.authToken },
+      );
       return c.json({ data: SUCCESS });
     },
   );
@@ -267,7 +292,9 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
       // Only the user's own token: another user's is "not found", never removed.
       const removed = await pushTokens.remove(appOf(c), scope.uid, { token });
       if (removed === 0)
-        throw new ChatError(404, 'ERR_PUSH_TOKEN_NOT_FOUND', 'The user has no such push token.', { field: 'pushToken' });
+        throw new ChatError(404, 'ERR_PUSH_TOKEN_NOT_FOUND', 'The user has no such push token.', {
+          field: 'pushToken',
+        });
       return c.json({ data: SUCCESS });
     },
   );
@@ -284,7 +311,11 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'patch',
     '/notifications/v1/contact-details',
-    { summary: "Set a user's e-mail address or phone number", body: ContactDetailsRequest, query: OptionalUidQuery },
+    {
+      summary: "Set a user's e-mail address or phone number",
+      body: ContactDetailsRequest,
+      query: OptionalUidQuery,
+    },
     async (c) => {
       const uid = await userOf(c);
       const change = await jsonBody(c, ContactDetailsRequest);

@@ -2,7 +2,14 @@ import { createHash, createPrivateKey } from 'node:crypto';
 import { connect, constants } from 'node:http2';
 import { importPKCS8, SignJWT } from 'jose';
 import { z } from 'zod';
-import { failureOf, providerKind, retryable, type ProviderDelivery, type SendContext, type SendOutcome } from './provider.js';
+import {
+  failureOf,
+  providerKind,
+  retryable,
+  type ProviderDelivery,
+  type SendContext,
+  type SendOutcome,
+} from './provider.js';
 
 /**
  * Apple Push Notification service over HTTP/2 (APNs speaks nothing else) with token-based
@@ -25,7 +32,12 @@ const ApnsProvider = z.strictObject({
 });
 type ApnsConfig = z.infer<typeof ApnsProvider>;
 
-const DEVICE = ['apns_ios_device', 'apns_flutter_device', 'apns_react_native_device', 'apns_ionic_cordova_device'];
+const DEVICE = [
+  'apns_ios_device',
+  'apns_flutter_device',
+  'apns_react_native_device',
+  'apns_ionic_cordova_device',
+];
 const VOIP = ['apns_ios_voip', 'apns_flutter_voip', 'apns_ionic_cordova_voip', 'apns_react_native_voip'];
 
 const jwts = new Map<string, { jwt: string; madeAt: number }>();
@@ -54,7 +66,11 @@ function bodyFor(config: ApnsConfig, delivery: ProviderDelivery, voip: boolean):
   }
   if (config.includeContentAvailable) aps['content-available'] = 1;
   if (config.includeMutableContent) aps['mutable-content'] = 1;
-  return JSON.stringify({ aps, id: delivery.idempotencyKey, ...(details === undefined ? {} : { notificationDetails: details }) });
+  return JSON.stringify({
+    aps,
+    id: delivery.idempotencyKey,
+    ...(details === undefined ? {} : { notificationDetails: details }),
+  });
 }
 
 interface Answer {
@@ -62,7 +78,13 @@ interface Answer {
   reason: string | undefined;
 }
 
-function post(base: string, path: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Answer> {
+function post(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const session = connect(base);
     const timer = setTimeout(() => {
@@ -107,9 +129,14 @@ function post(base: string, path: string, headers: Record<string, string>, body:
 
 const DEAD_REASONS = new Set(['BadDeviceToken', 'Unregistered', 'DeviceTokenNotForTopic']);
 
-async function send(config: ApnsConfig, delivery: ProviderDelivery, context: SendContext): Promise<SendOutcome> {
+async function send(
+  config: ApnsConfig,
+  delivery: ProviderDelivery,
+  context: SendContext,
+): Promise<SendOutcome> {
   const base =
-    context.baseUrls.apns ?? (config.productionMode ? 'https://api.push.apple.com' : 'https://api.sandbox.push.apple.com');
+    context.baseUrls.apns ??
+    (config.productionMode ? 'https://api.push.apple.com' : 'https://api.sandbox.push.apple.com');
   const jwt = await providerToken(config, context.now);
   const dead: string[] = [];
   let failure: SendOutcome | undefined;
@@ -124,7 +151,13 @@ async function send(config: ApnsConfig, delivery: ProviderDelivery, context: Sen
     };
     if (details !== undefined) headers['apns-collapse-id'] = details.tag.slice(0, 64);
     try {
-      const answer = await post(base, `/3/device/${encodeURIComponent(token)}`, headers, bodyFor(config, delivery, voip), context.timeoutMs);
+      const answer = await post(
+        base,
+        `/3/device/${encodeURIComponent(token)}`,
+        headers,
+        bodyFor(config, delivery, voip),
+        context.timeoutMs,
+      );
       if (answer.status === 200) continue;
       if (answer.status === 410 || DEAD_REASONS.has(answer.reason ?? '')) dead.push(token);
       else

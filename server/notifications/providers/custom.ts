@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { HttpUrl } from '../../../shared/interactive.js';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signWebhookBody } from '../signature.js';
 import type { Channel } from '../tables.js';
-import { failureOf, providerKind, type ProviderKind, type ProviderDelivery, type SendOutcome } from './provider.js';
+import {
+  failureOf,
+  providerKind,
+  type ProviderKind,
+  type ProviderDelivery,
+  type SendOutcome,
+} from './provider.js';
 
 /**
  * CometChat's custom providers: the app's own webhook per channel, called with CometChat's payload,
@@ -21,8 +27,14 @@ const CustomProvider = z.strictObject({
   isEnabled: z.boolean({ error: 'must be true or false' }),
   webhookURL: HttpUrl.max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
   useBasicAuth: z.boolean({ error: 'must be true or false' }),
-  basicAuthUsername: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
-  basicAuthPassword: z.string({ error: 'must be a string' }).max(256, 'must be at most 256 characters').optional(),
+  basicAuthUsername: z
+    .string({ error: 'must be a string' })
+    .max(256, 'must be at most 256 characters')
+    .optional(),
+  basicAuthPassword: z
+    .string({ error: 'must be a string' })
+    .max(256, 'must be at most 256 characters')
+    .optional(),
   signingSecret: z
     .string({ error: 'must be a string' })
     .min(MIN_SIGNING_SECRET_LENGTH, `must be at least ${MIN_SIGNING_SECRET_LENGTH} characters`)
@@ -34,7 +46,11 @@ type CustomConfig = z.infer<typeof CustomProvider> & { useStoredEmailID?: boolea
 
 function basicAuthRefusal(config: CustomConfig): { field: string; message: string } | undefined {
   if (!config.useBasicAuth) return undefined;
-  if (config.basicAuthUsername === undefined || config.basicAuthUsername === '' || config.basicAuthUsername.includes(':'))
+  if (
+    config.basicAuthUsername === undefined ||
+    config.basicAuthUsername === '' ||
+    config.basicAuthUsername.includes(':')
+  )
     return { field: 'basicAuthUsername', message: 'required with useBasicAuth, without ":"' };
   if (config.basicAuthPassword === undefined || config.basicAuthPassword === '')
     return { field: 'basicAuthPassword', message: 'required with useBasicAuth' };
@@ -107,7 +123,8 @@ function customKind<Schema extends z.ZodObject>(channel: Channel, schema: Schema
     urls: ['webhookURL'],
     enabled: (config) => (config as CustomConfig).isEnabled,
     refine: (config) => basicAuthRefusal(config as CustomConfig),
-    send: (config, delivery, context) => callWebhook(config as CustomConfig, delivery, context.timeoutMs, context.now),
+    send: (config, delivery, context) =>
+      callWebhook(config as CustomConfig, delivery, context.timeoutMs, context.now),
   });
 }
 

@@ -13,7 +13,10 @@ const isPublic = (address: string): boolean =>
   ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
 
 /** Why `url` may not be called, or undefined when it may. */
-export async function refusedDestination(url: string, allowedOrigins: readonly string[]): Promise<string | undefined> {
+export async function refusedDestination(
+  url: string,
+  allowedOrigins: readonly string[],
+): Promise<string | undefined> {
   const parsed = new URL(url);
   if (allowedOrigins.includes(parsed.origin)) return undefined;
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -70,7 +70,10 @@ async function accessToken(config: FcmConfig, context: SendContext): Promise<str
     tokenUrl,
     {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion,
+      }).toString(),
     },
     context.timeoutMs,
   );
@@ -89,7 +92,10 @@ const platformGroup = (platform: string): 'ios' | 'android' | 'web' =>
 /** FCM's `data` takes strings only: nested values travel as JSON text. */
 function stringData(details: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(details).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+    Object.entries(details).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value : JSON.stringify(value),
+    ]),
   );
 }
 
@@ -107,13 +113,20 @@ function messageFor(config: FcmConfig, delivery: ProviderDelivery, token: string
 
 /** FCM's error codes for a token that will never work again. */
 function isDeadToken(status: number, json: unknown): boolean {
-  const error = (json as { error?: { status?: unknown; details?: Array<{ errorCode?: unknown }> } } | undefined)
-    ?.error;
+  const error = (
+    json as { error?: { status?: unknown; details?: Array<{ errorCode?: unknown }> } } | undefined
+  )?.error;
   const codes = [error?.status, ...(error?.details ?? []).map((detail) => detail.errorCode)];
-  return status === 404 || codes.includes('UNREGISTERED') || (status === 400 && codes.includes('INVALID_ARGUMENT'));
+  return (
+    status === 404 || codes.includes('UNREGISTERED') || (status === 400 && codes.includes('INVALID_ARGUMENT'))
+  );
 }
 
-async function send(config: FcmConfig, delivery: ProviderDelivery, context: SendContext): Promise<SendOutcome> {
+async function send(
+  config: FcmConfig,
+  delivery: ProviderDelivery,
+  context: SendContext,
+): Promise<SendOutcome> {
   const bearer = await accessToken(config, context);
   if (typeof bearer !== 'string') return bearer;
   const url = `${context.baseUrls.fcm}/v1/projects/${config.serviceAccountCreds.project_id}/messages:send`;
@@ -152,7 +165,10 @@ export const fcm = providerKind({
     } catch {
       // Reported below.
     }
-    return { field: 'serviceAccountCreds.private_key', message: "the service account's RSA private key (PEM)" };
+    return {
+      field: 'serviceAccountCreds.private_key',
+      message: "the service account's RSA private key (PEM)",
+    };
   },
   send,
 });

@@ -84,8 +84,7 @@ export interface NotificationPayload {
  * delivery at once (a refusal that repeating cannot fix: bad credentials, no address).
  */
 export type SendOutcome =
-  | { ok: true; deadTokens?: string[] }
-  | { ok: false; error: string; retry: boolean; deadTokens?: string[] };
+  { ok: true; deadTokens?: string[] } | { ok: false; error: string; retry: boolean; deadTokens?: string[] };
 
 /** What the engine gives a provider besides its configuration. */
 export interface SendContext {

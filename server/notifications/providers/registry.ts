@@ -23,7 +23,11 @@ export interface StoredProvider {
 }
 
 /** A provider as the API and dashboard show it: its secret fields left out. */
-export type ProviderView = Record<string, unknown> & { providerId: string; isDefault: boolean; updatedAt: number };
+export type ProviderView = Record<string, unknown> & {
+  providerId: string;
+  isDefault: boolean;
+  updatedAt: number;
+};
 
 export function providerView(kind: ProviderKind, stored: StoredProvider): ProviderView {
   const shown = Object.fromEntries(
@@ -88,18 +92,25 @@ export class ProviderRegistry {
   /** The channels the app delivers through now: those with an enabled provider. */
   async enabledChannels(appId: string): Promise<Set<Channel>> {
     const providers = await this.all(appId);
-    return new Set(CHANNELS.filter((channel) => providers.some((p) => p.channel === channel && this.isEnabled(p))));
+    return new Set(
+      CHANNELS.filter((channel) => providers.some((p) => p.channel === channel && this.isEnabled(p))),
+    );
   }
 
   /**
    * The configuration that takes every notification of the channel: the first enabled one of the
    * kinds without token platforms, in `PROVIDER_KINDS` order (the operator's own webhook first).
    */
-  async channelWide(appId: string, channel: Channel): Promise<{ kind: ProviderKind; provider: StoredProvider } | undefined> {
+  async channelWide(
+    appId: string,
+    channel: Channel,
+  ): Promise<{ kind: ProviderKind; provider: StoredProvider } | undefined> {
     const providers = await this.all(appId);
     for (const kind of this.kinds) {
       if (kind.channel !== channel || kind.platforms !== undefined) continue;
-      const provider = providers.find((p) => p.channel === channel && p.kind === kind.name && this.isEnabled(p));
+      const provider = providers.find(
+        (p) => p.channel === channel && p.kind === kind.name && this.isEnabled(p),
+      );
       if (provider !== undefined) return { kind, provider };
     }
     return undefined;
@@ -120,7 +131,13 @@ export class ProviderRegistry {
   }
 
   /** Stores a configuration whole (validated by the caller); the kind's first one becomes its default. */
-  async save(appId: string, kind: ProviderKind, providerId: string, config: Record<string, unknown>, now: number): Promise<StoredProvider> {
+  async save(
+    appId: string,
+    kind: ProviderKind,
+    providerId: string,
+    config: Record<string, unknown>,
+    now: number,
+  ): Promise<StoredProvider> {
     this.cache.delete(appId);
     const existing = await this.ofKind(appId, kind);
     const current = existing.find((p) => p.providerId === providerId);
@@ -180,7 +197,10 @@ export class ProviderRegistry {
         .where('app_id', '=', appId)
         .where('channel', '=', kind.channel)
         .where('kind', '=', kind.name);
-      const target = await scope.set({ is_default: 1 }).where('provider_id', '=', providerId).executeTakeFirst();
+      const target = await scope
+        .set({ is_default: 1 })
+        .where('provider_id', '=', providerId)
+        .executeTakeFirst();
       if (Number(target.numUpdatedRows) === 0) return false;
       await scope.set({ is_default: 0 }).where('provider_id', '!=', providerId).execute();
       return true;

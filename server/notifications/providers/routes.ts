@@ -39,10 +39,15 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
     body: Record<string, unknown>,
     base: Record<string, unknown> | undefined,
   ): Promise<Record<string, unknown>> {
-    const parsed = parseWith(base === undefined ? kind.schema : kind.schema.partial(), body) as Record<string, unknown>;
+    const parsed = parseWith(base === undefined ? kind.schema : kind.schema.partial(), body) as Record<
+      string,
+      unknown
+    >;
     // A PUT changes only what it names: defaults of fields it left out must not overwrite stored values.
     const change =
-      base === undefined ? parsed : Object.fromEntries(Object.entries(parsed).filter(([field]) => field in body));
+      base === undefined
+        ? parsed
+        : Object.fromEntries(Object.entries(parsed).filter(([field]) => field in body));
     const config = parseWith(kind.schema, { ...base, ...change }) as Record<string, unknown>;
     const refusal = kind.refine?.(config as never);
     if (refusal !== undefined) throw badRequest(refusal.field, refusal.message);
@@ -65,7 +70,10 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
   };
 
   /** The body without `providerId`, and the configuration it names. */
-  async function read(c: ChatContext, kind: ProviderKind): Promise<{ providerId: string; body: Record<string, unknown> }> {
+  async function read(
+    c: ChatContext,
+    kind: ProviderKind,
+  ): Promise<{ providerId: string; body: Record<string, unknown> }> {
     const raw = await readJson(c, 'empty-object');
     if (!kind.multiple) return { providerId: DEFAULT_PROVIDER_ID, body: raw as Record<string, unknown> };
     const { providerId, ...body } = parseWith(WithProviderId, raw);
@@ -79,12 +87,18 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
 
     documented(routes, 'get', path, { summary: `List ${what}s`, only: 'server' }, (c) => answer(c, kind));
 
-    documented(routes, 'post', path, { summary: `Save ${what}`, only: 'server', body: bodyDoc }, async (c) => {
-      const { providerId, body } = await read(c, kind);
-      const config = await configOf(c, kind, body, undefined);
-      await providers.save(appOf(c), kind, providerId, config, Date.now());
-      return answer(c, kind);
-    });
+    documented(
+      routes,
+      'post',
+      path,
+      { summary: `Save ${what}`, only: 'server', body: bodyDoc },
+      async (c) => {
+        const { providerId, body } = await read(c, kind);
+        const config = await configOf(c, kind, body, undefined);
+        await providers.save(appOf(c), kind, providerId, config, Date.now());
+        return answer(c, kind);
+      },
+    );
 
     documented(
       routes,
@@ -117,8 +131,12 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
       );
       continue;
     }
-    documented(routes, 'delete', `${path}/:providerId`, { summary: `Delete one of ${what}s`, only: 'server' }, (c) =>
-      remove(c, idOf(c)),
+    documented(
+      routes,
+      'delete',
+      `${path}/:providerId`,
+      { summary: `Delete one of ${what}s`, only: 'server' },
+      (c) => remove(c, idOf(c)),
     );
     documented(
       routes,
@@ -127,7 +145,8 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
       { summary: `Make one of ${what}s the default`, only: 'server' },
       async (c) => {
         const providerId = idOf(c);
-        if (!(await providers.setDefault(appOf(c), kind, providerId))) throw providerNotFound(kind, providerId);
+        if (!(await providers.setDefault(appOf(c), kind, providerId)))
+          throw providerNotFound(kind, providerId);
         return answer(c, kind);
       },
     );

@@ -10,8 +10,12 @@ import { providerKind, type ProviderDelivery, type SendContext, type SendOutcome
 
 const SendGridProvider = z.strictObject({
   sendGridApiKey: z.string({ error: 'required' }).min(1, 'required').max(512),
-  sendGridTemplateID: z.string({ error: 'required' }).regex(/^d-[0-9a-f]{32}$/, 'a dynamic template id such as d-0123…'),
-  sendGridUnsubscribeGroupID: z.string({ error: 'required' }).regex(/^\d{1,12}$/, 'a numeric unsubscribe group id'),
+  sendGridTemplateID: z
+    .string({ error: 'required' })
+    .regex(/^d-[0-9a-f]{32}$/, 'a dynamic template id such as d-0123…'),
+  sendGridUnsubscribeGroupID: z
+    .string({ error: 'required' })
+    .regex(/^\d{1,12}$/, 'a numeric unsubscribe group id'),
   senderName: z.string({ error: 'required' }).min(1, 'required').max(128),
   senderEmail: z.email({ error: 'must be an e-mail address' }),
   allowEmailReplies: z.boolean({ error: 'must be true or false' }).default(false),
@@ -20,7 +24,11 @@ const SendGridProvider = z.strictObject({
 });
 type SendGridConfig = z.infer<typeof SendGridProvider>;
 
-async function send(config: SendGridConfig, delivery: ProviderDelivery, context: SendContext): Promise<SendOutcome> {
+async function send(
+  config: SendGridConfig,
+  delivery: ProviderDelivery,
+  context: SendContext,
+): Promise<SendOutcome> {
   const { recipient, payload } = delivery;
   if (recipient.email === undefined)
     return { ok: false, retry: false, error: 'the recipient has no stored e-mail address' };

@@ -4,7 +4,9 @@ import { providerKind, type ProviderDelivery, type SendContext, type SendOutcome
 
 /** Twilio's Messages API: the rendered SMS text from the app's sender number, HTTP basic auth. */
 
-const Phone = z.string({ error: 'required' }).regex(/^\+[1-9][0-9]{6,14}$/, 'a phone number with country code (E.164)');
+const Phone = z
+  .string({ error: 'required' })
+  .regex(/^\+[1-9][0-9]{6,14}$/, 'a phone number with country code (E.164)');
 
 const TwilioProvider = z.strictObject({
   twilioAccountSID: z.string({ error: 'required' }).regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID (AC…)'),
@@ -17,7 +19,11 @@ type TwilioConfig = z.infer<typeof TwilioProvider>;
 /** Twilio's codes for a number that cannot take messages: repeating will not help. */
 const UNREACHABLE_NUMBER = new Set([21211, 21214, 21408, 21610, 21614]);
 
-async function send(config: TwilioConfig, delivery: ProviderDelivery, context: SendContext): Promise<SendOutcome> {
+async function send(
+  config: TwilioConfig,
+  delivery: ProviderDelivery,
+  context: SendContext,
+): Promise<SendOutcome> {
   const { recipient, payload } = delivery;
   if (recipient.phone === undefined)
     return { ok: false, retry: false, error: 'the recipient has no stored phone number' };

@@ -234,9 +234,15 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
       it('fetches, updates and resets the user’s notification preferences', async () => {
         const initial = await bob.call('fetchNotificationPreferences');
         // MessagesOptions.SUBSCRIBE_TO_MENTIONS is 3, DNDOptions.ENABLED is 2 in the SDK.
-        expect(await bob.call('updateNotificationPreferences', 3, true)).toMatchObject({ groupMessages: 3, dnd: 2 });
+        expect(await bob.call('updateNotificationPreferences', 3, true)).toMatchObject({
+          groupMessages: 3,
+          dnd: 2,
+        });
         const stored = await harness.server.serverApi('GET', '/notifications/v1/preferences?uid=bob');
-        expect(stored.body.data).toMatchObject({ groupPreferences: { groupMessages: 3 }, mutePreferences: { dnd: 2 } });
+        expect(stored.body.data).toMatchObject({
+          groupPreferences: { groupMessages: 3 },
+          mutePreferences: { dnd: 2 },
+        });
         expect(await bob.call('fetchNotificationPreferences')).toMatchObject({ groupMessages: 3, dnd: 2 });
         expect(await bob.call('resetNotificationPreferences')).toEqual(initial);
       });
@@ -247,10 +253,18 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
         );
         const listed = await harness.server.serverApi('GET', '/notifications/push/v1/tokens?uid=bob');
         expect(listed.body.data).toEqual([
-          { token: 'sdk-fcm-token', platform: 'fcm_web', providerId: 'default', uid: 'bob', createdAt: expect.any(Number) },
+          {
+            token: 'sdk-fcm-token',
+            platform: 'fcm_web',
+            providerId: 'default',
+            uid: 'bob',
+            createdAt: expect.any(Number),
+          },
         ]);
         expect(await bob.call('unregisterPushToken')).toBe('Push token unregistered successfully.');
-        expect((await harness.server.serverApi('GET', '/notifications/push/v1/tokens?uid=bob')).body.data).toEqual([]);
+        expect(
+          (await harness.server.serverApi('GET', '/notifications/push/v1/tokens?uid=bob')).body.data,
+        ).toEqual([]);
       });
 
       it('mutes, lists and unmutes conversations', async () => {

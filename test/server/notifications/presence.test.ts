@@ -10,7 +10,7 @@ import {
   type TestServer,
   type TestStore,
 } from '../support.js';
-import { Receiver, SECRET, useWebhook } from './support.js';
+import { Receiver, useWebhook } from './support.js';
 
 /**
  * The chat server's own engine asks the realtime channel who is connected: push goes only to

@@ -28,12 +28,16 @@ class StandIn {
   readonly calls: HostedCall[] = [];
   url = '';
   answer: (call: HostedCall) => Answer = () => ({ status: 200, body: {} });
-  private constructor(private readonly server: Server | Http2Server) {}
+  private readonly server: Server | Http2Server;
 
-  static async start(http2 = false): Promise<StandIn> {
-    let standIn: StandIn | undefined;
+  private constructor(http2: boolean) {
     const handler = (
-      request: { url?: string; headers: IncomingHttpHeaders; setEncoding(e: 'utf8'): void; on(e: string, f: (c?: string) => void): void },
+      request: {
+        url?: string;
+        headers: IncomingHttpHeaders;
+        setEncoding(e: 'utf8'): void;
+        on(e: string, f: (c?: string) => void): void;
+      },
       response: { writeHead(s: number, h: Record<string, string>): { end(b: string): void } },
     ) => {
       let raw = '';
@@ -41,15 +45,20 @@ class StandIn {
       request.on('data', (chunk) => (raw += chunk ?? ''));
       request.on('end', () => {
         const call = { path: request.url ?? '/', headers: request.headers, raw };
-        standIn?.calls.push(call);
-        const { status, body } = standIn?.answer(call) ?? { status: 500 };
-        response.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? '' : JSON.stringify(body));
+        this.calls.push(call);
+        const { status, body } = this.answer(call);
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(body === undefined ? '' : JSON.stringify(body));
       });
     };
-    const server = http2 ? createHttp2Server(handler as never) : createServer(handler as never);
-    standIn = new StandIn(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    standIn.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.server = http2 ? createHttp2Server(handler as never) : createServer(handler as never);
+  }
+
+  static async start(http2 = false): Promise<StandIn> {
+    const standIn = new StandIn(http2);
+    await new Promise<void>((resolve) => standIn.server.listen(0, '127.0.0.1', resolve));
+    standIn.url = `http://127.0.0.1:${(standIn.server.address() as AddressInfo).port}`;
     return standIn;
   }
 
@@ -102,13 +111,24 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
       hosted.path === '/token'
         ? { status: 200, body: { access_token: 'ya29.access', expires_in: 3600, token_type: 'Bearer' } }
         : JSON.parse(hosted.raw).message.token === 'fcm-dead'
-          ? { status: 404, body: { error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } } }
+          ? {
+              status: 404,
+              body: { error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } },
+            }
           : { status: 200, body: { name: 'projects/parley-test/messages/1' } };
     apple.answer = (hosted) =>
-      hosted.path.endsWith('/apns-dead') ? { status: 410, body: { reason: 'Unregistered' } } : { status: 200 };
+      hosted.path.endsWith('/apns-dead')
+        ? { status: 410, body: { reason: 'Unregistered' } }
+        : { status: 200 };
     server = await startNotifiedServer(store, {
       clock,
-      providerBaseUrls: { fcm: google.url, googleOAuth: google.url, apns: apple.url, sendgrid: sendgrid.url, twilio: twilio.url },
+      providerBaseUrls: {
+        fcm: google.url,
+        googleOAuth: google.url,
+        apns: apple.url,
+        sendgrid: sendgrid.url,
+        twilio: twilio.url,
+      },
     });
   });
   afterAll(async () => {
@@ -122,14 +142,19 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
     expect((await call('POST', '/users', { body: { uid, name: `Name of ${uid}` } })).status).toBe(200);
     return uid;
   };
-  const login = (uid: string): Promise<TestClient> => connectClient(server.api.server, APP_ONE, uid, { socket: false });
+  const login = (uid: string): Promise<TestClient> =>
+    connectClient(server.api.server, APP_ONE, uid, { socket: false });
   const sendAndDeliver = async (from: string, to: string, text: string): Promise<void> => {
-    expect((await call('POST', '/messages', { body: textMessage(to, text), onBehalfOf: from })).status).toBe(200);
+    expect((await call('POST', '/messages', { body: textMessage(to, text), onBehalfOf: from })).status).toBe(
+      200,
+    );
     await server.engine.idle();
     await server.engine.runDue();
   };
   const tokensOf = async (uid: string): Promise<string[]> =>
-    (await call('GET', `/notifications/push/v1/tokens?uid=${uid}`)).body.data.map((t: { token: string }) => t.token);
+    (await call('GET', `/notifications/push/v1/tokens?uid=${uid}`)).body.data.map(
+      (t: { token: string }) => t.token,
+    );
 
   describe('FCM', () => {
     beforeAll(async () => {
@@ -147,7 +172,11 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
     it('lists the configuration without the service account credentials', async () => {
       const listed = await call('GET', '/notifications/push/v1/providers/fcm');
       expect(listed.body.data).toEqual([
-        expect.objectContaining({ providerId: 'default', isDefault: true, serviceAccountFilename: 'parley-test.json' }),
+        expect.objectContaining({
+          providerId: 'default',
+          isDefault: true,
+          serviceAccountFilename: 'parley-test.json',
+        }),
       ]);
       expect(JSON.stringify(listed.body)).not.toContain('PRIVATE KEY');
       expect(listed.body.data[0]).not.toHaveProperty('serviceAccountCreds');
@@ -181,12 +210,16 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
       const { message } = JSON.parse(sends[0]?.raw ?? '{}');
       expect(message.token).toBe('fcm-live');
       expect(message.notification).toEqual({ title: `Name of ${alice}`, body: 'hello over FCM' });
-      expect(message.data).toMatchObject({ title: `Name of ${alice}`, body: 'hello over FCM', receiver: bob });
+      expect(message.data).toMatchObject({
+        title: `Name of ${alice}`,
+        body: 'hello over FCM',
+        receiver: bob,
+      });
       expect(Object.values(message.data).every((value) => typeof value === 'string')).toBe(true);
       // The SDK's registration also carried the device's time zone, which the schedule is read in.
-      expect((await call('GET', `/notifications/v1/preferences/timezone?uid=${bob}`)).body.data.timezone).toBe(
-        'Europe/Paris',
-      );
+      expect(
+        (await call('GET', `/notifications/v1/preferences/timezone?uid=${bob}`)).body.data.timezone,
+      ).toBe('Europe/Paris');
     });
 
     it('prunes a token FCM calls unregistered and keeps the live one', async () => {
@@ -204,13 +237,17 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
 
   describe('APNs', () => {
     beforeAll(async () => {
-      const saved = await call('POST', '/notifications/push/v1/providers/apns', { body: { providerId: 'ios', ...apnsConfig } });
+      const saved = await call('POST', '/notifications/push/v1/providers/apns', {
+        body: { providerId: 'ios', ...apnsConfig },
+      });
       expect(saved.status).toBe(200);
     });
 
     it('lists the configuration without the .p8 key', async () => {
       const listed = await call('GET', '/notifications/push/v1/providers/apns');
-      expect(listed.body.data).toEqual([expect.objectContaining({ providerId: 'ios', keyId: 'ABCDE12345', isDefault: true })]);
+      expect(listed.body.data).toEqual([
+        expect.objectContaining({ providerId: 'ios', keyId: 'ABCDE12345', isDefault: true }),
+      ]);
       expect(JSON.stringify(listed.body)).not.toContain('PRIVATE KEY');
     });
 
@@ -218,7 +255,11 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
       const [alice, bob] = [await createUser(), await createUser()];
       const device = await login(bob);
       for (const deviceToken of ['apns-live', 'apns-dead'])
-        await device.call('POST', '/notifications/push/v1/tokens', { platform: 'apns_ios_device', deviceToken, providerId: 'ios' });
+        await device.call('POST', '/notifications/push/v1/tokens', {
+          platform: 'apns_ios_device',
+          deviceToken,
+          providerId: 'ios',
+        });
       await sendAndDeliver(alice, bob, 'hello over APNs');
       const live = apple.callsTo('/3/device/apns-live');
       expect(live).toHaveLength(1);
@@ -266,7 +307,9 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
         ).status,
       ).toBe(200);
       const digest = { intervalInSeconds: 60, notifyForUnreadOnly: false };
-      await call('PATCH', '/notifications/v1/settings', { body: { preferences: { email: digest, sms: digest } } });
+      await call('PATCH', '/notifications/v1/settings', {
+        body: { preferences: { email: digest, sms: digest } },
+      });
       sendgrid.answer = () => ({ status: 202 });
       twilio.answer = () => ({ status: 201, body: { sid: 'SM1' } });
     });
@@ -306,9 +349,9 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
         expect.objectContaining({ message: 'digest me' }),
       ]);
 
-      const [text] = twilio.callsTo(`/2010-04-01/Accounts/AC${'a'.repeat(32)}/Messages.json`).filter((c) =>
-        c.raw.includes('%2B33612345678'),
-      );
+      const [text] = twilio
+        .callsTo(`/2010-04-01/Accounts/AC${'a'.repeat(32)}/Messages.json`)
+        .filter((c) => c.raw.includes('%2B33612345678'));
       expect(text?.headers.authorization).toBe(
         `Basic ${Buffer.from(`AC${'a'.repeat(32)}:twilio-secret-token`).toString('base64')}`,
       );
@@ -323,13 +366,18 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
     it('dead-letters at once a mail SendGrid refuses for bad credentials, saying why', async () => {
       sendgrid.answer = () => ({ status: 401, body: { errors: [{ message: 'bad key' }] } });
       const [alice, carol] = [await createUser(), await createUser()];
-      await call('PATCH', '/notifications/v1/contact-details', { body: { email: 'carol@example.com' }, onBehalfOf: carol });
+      await call('PATCH', '/notifications/v1/contact-details', {
+        body: { email: 'carol@example.com' },
+        onBehalfOf: carol,
+      });
       await sendAndDeliver(alice, carol, 'refused');
       clock.advance(61_000);
       await server.engine.runDue();
       await server.engine.runDue();
       const dead = await server.engine.data.outbox.list(APP_ONE.appId, 'dead', 100);
-      expect(dead.find((row) => row.idempotencyKey.includes(`:${carol}:`) && row.channel === 'email')).toMatchObject({
+      expect(
+        dead.find((row) => row.idempotencyKey.includes(`:${carol}:`) && row.channel === 'email'),
+      ).toMatchObject({
         attempts: 1,
         lastError: 'SendGrid answered HTTP 401',
       });
@@ -339,7 +387,12 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
 
   describe('bad configurations', () => {
     const refusals = [
-      { name: 'FCM without credentials', path: '/notifications/push/v1/providers/fcm', body: {}, field: 'serviceAccountCreds' },
+      {
+        name: 'FCM without credentials',
+        path: '/notifications/push/v1/providers/fcm',
+        body: {},
+        field: 'serviceAccountCreds',
+      },
       {
         name: 'FCM with a key that is not RSA',
         path: '/notifications/push/v1/providers/fcm',
@@ -361,7 +414,13 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
       {
         name: 'SendGrid without a template',
         path: '/notifications/email/v1/providers/sendgrid',
-        body: { sendGridApiKey: 'k', sendGridUnsubscribeGroupID: '1', senderName: 'P', senderEmail: 'p@example.com', allowEmailReplies: false },
+        body: {
+          sendGridApiKey: 'k',
+          sendGridUnsubscribeGroupID: '1',
+          senderName: 'P',
+          senderEmail: 'p@example.com',
+          allowEmailReplies: false,
+        },
         field: 'sendGridTemplateID',
       },
       {
@@ -385,9 +444,12 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
 
     it('refuses a token for a platform no provider kind serves, naming the field', async () => {
       const device = await login(await createUser());
-      const response = await device.call('POST', '/notifications/push/v1/tokens', { platform: 'pager', fcmToken: 'x' });
+      const response = await device.call('POST', '/notifications/push/v1/tokens', {
+        platform: 'pager',
+        fcmToken: 'x',
+      });
       expect(response.status).toBe(400);
-      expect(response.body.error.details).toEqual({ field: 'platform' });
+      expect(response.body.error.details).toMatchObject({ field: 'platform' });
     });
   });
 });

@@ -84,7 +84,11 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
       });
       expect(changed.body.data).toMatchObject({ webhookURL: `${receiver.url}/b`, isEnabled: false });
       const [stored] = await server.engine.data.providers.ofKind(APP_ONE.appId, customEmail);
-      expect(stored?.config).toMatchObject({ basicAuthPassword: PASSWORD, signingSecret: SECRET, isEnabled: false });
+      expect(stored?.config).toMatchObject({
+        basicAuthPassword: PASSWORD,
+        signingSecret: SECRET,
+        isEnabled: false,
+      });
     });
 
     it('answers 404 to an update of a provider never saved', async () => {
@@ -93,12 +97,18 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
         ...asTwo,
       });
       expect(response.status).toBe(404);
-      expect(response.body.error).toMatchObject({ code: 'ERR_PROVIDER_NOT_FOUND', details: { field: 'providerId' } });
+      expect(response.body.error).toMatchObject({
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        details: { field: 'providerId' },
+      });
     });
 
     it('deletes the provider, which stops the channel', async () => {
       await call('PATCH', '/client-settings', { body: { apiActionOrigins: [receiver.url] }, ...asTwo });
-      await call('POST', '/notifications/push/v1/providers/custom', { body: custom(`${receiver.url}/gone`), ...asTwo });
+      await call('POST', '/notifications/push/v1/providers/custom', {
+        body: custom(`${receiver.url}/gone`),
+        ...asTwo,
+      });
       expect((await server.engine.data.providers.enabledChannels(APP_TWO.appId)).has('push')).toBe(true);
       const removed = await call('DELETE', '/notifications/push/v1/providers/custom', asTwo);
       expect(removed.body).toEqual({ data: {} });

@@ -129,9 +129,16 @@ export async function useWebhook(
 ): Promise<Awaited<ReturnType<Call>>> {
   const as = options.app ?? {};
   await call('PATCH', '/client-settings', { body: { apiActionOrigins: [new URL(url).origin] }, ...as });
-  const stored = channel === 'email' ? { useStoredEmailID: false } : channel === 'sms' ? { useStoredPhNo: false } : {};
+  const stored =
+    channel === 'email' ? { useStoredEmailID: false } : channel === 'sms' ? { useStoredPhNo: false } : {};
   return call('POST', `/notifications/${channel}/v1/providers/custom`, {
-    body: { isEnabled: options.enabled ?? true, webhookURL: url, useBasicAuth: false, signingSecret: SECRET, ...stored },
+    body: {
+      isEnabled: options.enabled ?? true,
+      webhookURL: url,
+      useBasicAuth: false,
+      signingSecret: SECRET,
+      ...stored,
+    },
     ...as,
   });
 }
