@@ -8,6 +8,7 @@ import type {
   CometChatNotifications as NotificationsSdk,
   NotificationPreferences,
 } from '@cometchat/chat-sdk-javascript';
+import { chatFeatureOps } from './chat-feature-ops.js';
 
 type Sdk = typeof CometChatSdk;
 type Notifications = typeof NotificationsSdk;
@@ -107,6 +108,7 @@ export function sdkOps(
   };
 
   return {
+    ...chatFeatureOps(CometChat),
     init: async (appId: string, host: string) => {
       const settings = new CometChat.AppSettingsBuilder()
         .setRegion('us')
