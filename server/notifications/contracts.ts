@@ -102,3 +102,6 @@ export const ContactDetailsRequest = z.strictObject({
     .nullable()
     .optional(),
 });
+
+/** Body of `POST /notifications/v1/test`: a test notification to one user on one channel. */
+export const TestNotificationRequest = z.strictObject({ channel: ChannelName, uid: EntityId });

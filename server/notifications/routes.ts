@@ -12,6 +12,7 @@ import {
   MuteRequest,
   OptionalUidQuery,
   RegisterTokenRequest,
+  TestNotificationRequest,
   TimeZoneRequest,
   TokensBody,
   TokensQuery,
@@ -35,7 +36,7 @@ const SUCCESS = { success: true };
 
 export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   const { services } = deps;
-  const { logs, userState, pushTokens, contacts } = notificationDataOf(services);
+  const { db, logs, outbox, userState, pushTokens, contacts } = notificationDataOf(services);
   const routes = chatRoutes();
   routes.route('/', providerRoutes(deps, PROVIDER_KINDS));
   routes.route('/', webPushRoutes(deps));
@@ -67,6 +68,75 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
           ...(next === undefined ? {} : { next }),
         },
       });
+    },
+  );
+
+  documented(
+    routes,
+    'post',
+    '/notifications/v1/test',
+    {
+      summary:
+        "Send one user a test notification through the channel's providers (the dashboard's test button)",
+      only: 'server',
+      body: TestNotificationRequest,
+    },
+    async (c) => {
+      const { channel, uid: named } = await jsonBody(c, TestNotificationRequest);
+      const appId = appOf(c);
+      const user = await services.users.get(appId, named);
+      const now = Date.now();
+      const idempotencyKey = `test:${channel}:${user.uid}:${now}`;
+      const text = 'A test notification from the Parley dashboard.';
+      const data =
+        channel === 'push'
+          ? {
+              notificationDetails: {
+                title: 'Test notification',
+                body: text,
+                tag: idempotencyKey,
+                conversationId: '',
+                type: 'chat',
+                sound: 'default',
+              },
+            }
+          : channel === 'email'
+            ? { subject: 'Test notification', messages: [] }
+            : { smsContent: text };
+      const body = JSON.stringify({
+        id: idempotencyKey,
+        appId,
+        channel,
+        trigger: `${channel}-notification-payload-generated`,
+        event: 'test',
+        data: { to: { uid: user.uid, name: user.name }, ...data },
+      });
+      // Logged like a decision, so the delivery log shows how the test went.
+      const outboxId = await db.transaction().execute(async (trx) => {
+        const ids = await outbox.enqueue([{ appId, channel, idempotencyKey, body }], now, trx);
+        const id = ids.get(idempotencyKey) ?? null;
+        await logs.record(
+          [
+            {
+              appId,
+              uid: user.uid,
+              trigger: 'test',
+              channel,
+              messageId: null,
+              conversationId: '',
+              sender: 'dashboard',
+              receiver: user.uid,
+              receiverType: 'user',
+              reason: null,
+              outboxId: id,
+              createdAt: now,
+            },
+          ],
+          trx,
+        );
+        return id;
+      });
+      return c.json({ data: { outboxId } });
     },
   );
 

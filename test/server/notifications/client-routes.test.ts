@@ -175,4 +175,29 @@ describe.each(ENGINES)('notification tokens and contact details on %s', (engine)
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('ERR_API_NOT_FOUND');
   });
+  describe('POST /notifications/v1/test', () => {
+    it('queues one test notification for the user, logged like a decision', async () => {
+      const answer = await call('POST', '/notifications/v1/test', { body: { channel: 'sms', uid: bob.uid } });
+      expect(answer.body.data.outboxId).toEqual(expect.any(Number));
+      const logs = await call('GET', `/notifications/v1/logs?uid=${bob.uid}&channel=sms`);
+      expect(logs.body.data[0]).toMatchObject({
+        trigger: 'test',
+        channel: 'sms',
+        notificationTriggered: true,
+      });
+    });
+
+    it("refuses another app's user, an unknown channel, and a client", async () => {
+      const elsewhere = await call('POST', '/notifications/v1/test', {
+        body: { channel: 'push', uid: alice.uid },
+        ...asTwo,
+      });
+      expect(elsewhere.body.error.code).toBe('ERR_UID_NOT_FOUND');
+      const fax = await call('POST', '/notifications/v1/test', { body: { channel: 'fax', uid: alice.uid } });
+      expect(fax.status).toBe(400);
+      expect(fax.body.error.details).toMatchObject({ field: 'channel' });
+      const client = await bob.call('POST', '/notifications/v1/test', { channel: 'push', uid: alice.uid });
+      expect(client.body.error.code).toBe('ERR_API_NOT_FOUND');
+    });
+  });
 });
