@@ -235,6 +235,41 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
     });
   });
 
+  describe('mutes from the client', () => {
+    beforeAll(async () => {
+      const saved = await call('POST', '/notifications/push/v1/providers/fcm', {
+        body: { serviceAccountCreds: serviceAccount },
+      });
+      expect(saved.status).toBe(200);
+    });
+
+    it('sends no push for a conversation the recipient muted with the SDK route, and pushes again once unmuted', async () => {
+      const [alice, bob] = [await createUser(), await createUser()];
+      const device = await login(bob);
+      await device.call('POST', '/notifications/push/v1/tokens', {
+        platform: 'fcm_web',
+        fcmToken: `fcm-${bob}`,
+      });
+      const sendsToBob = () =>
+        google.callsTo('/v1/projects/').filter((c) => JSON.parse(c.raw).message.token === `fcm-${bob}`);
+      await device.call('PUT', '/notifications/push/v1/preferences/mute', {
+        conversations: [{ id: alice, type: 'oneOnOne' }],
+      });
+      await sendAndDeliver(alice, bob, 'muted');
+      expect(sendsToBob()).toHaveLength(0);
+      const logs = await call('GET', `/notifications/v1/logs?uid=${bob}`);
+      expect(logs.body.data[0]).toMatchObject({
+        notificationTriggered: false,
+        reason: expect.stringMatching(/MUTE/),
+      });
+      await device.call('DELETE', '/notifications/push/v1/preferences/mute', {
+        conversations: [{ id: alice, type: 'oneOnOne' }],
+      });
+      await sendAndDeliver(alice, bob, 'heard');
+      expect(sendsToBob()).toHaveLength(1);
+    });
+  });
+
   describe('APNs', () => {
     beforeAll(async () => {
       const saved = await call('POST', '/notifications/push/v1/providers/apns', {
