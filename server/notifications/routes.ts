@@ -23,6 +23,7 @@ import {
 import { notificationDataOf } from './data.js';
 import { PROVIDER_KINDS } from './providers/kinds.js';
 import { providerRoutes } from './providers/routes.js';
+import { webPushRoutes } from './providers/web-push-routes.js';
 import { isTimeZone } from './schedule.js';
 
 /**
@@ -38,6 +39,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   const { db, logs, outbox, userState, pushTokens, contacts } = notificationDataOf(services);
   const routes = chatRoutes();
   routes.route('/', providerRoutes(deps, PROVIDER_KINDS));
+  routes.route('/', webPushRoutes(deps));
   const appOf = (c: ChatContext): string => c.get('actor').app.appId;
 
   documented(
@@ -274,6 +276,10 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
       const token = TokenValue.safeParse((body as Record<string, unknown>)[field]);
       if (!token.success)
         throw badRequest(field, token.error.issues[0]?.message ?? `the ${body.platform} token`);
+      const refusal = PROVIDER_KINDS.find(
+        (kind) => kind.platforms?.[body.platform] !== undefined,
+      )?.checkToken?.(token.data);
+      if (refusal !== undefined) throw badRequest(field, refusal);
       const now = Date.now();
       await pushTokens.register(
         appOf(c),

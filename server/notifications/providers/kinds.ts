@@ -3,7 +3,9 @@ import { customEmail, customPush, customSms } from './custom.js';
 import { fcm } from './fcm.js';
 import type { ProviderKind } from './provider.js';
 import { sendgrid } from './sendgrid.js';
+import { smtpEmail } from './smtp.js';
 import { twilio } from './twilio.js';
+import { webPush } from './web-push.js';
 
 /**
  * Every provider kind the service knows, in order of precedence: on a channel, the first enabled
@@ -18,6 +20,8 @@ export const PROVIDER_KINDS: readonly ProviderKind[] = [
   apns,
   sendgrid,
   twilio,
+  smtpEmail,
+  webPush,
 ];
 
 /**

@@ -123,10 +123,14 @@ export interface ProviderKind<Schema extends z.ZodObject = z.ZodObject> {
    * notification of its channel (custom webhooks, e-mail, SMS).
    */
   platforms?: Readonly<Record<string, string>>;
+  /** Why a token offered for one of `platforms` can never be delivered to, or undefined when it may be. */
+  checkToken?(token: string): string | undefined;
   /** Whether the configuration delivers now (its `isEnabled`, where it has one). */
   enabled(config: ConfigOf<Schema>): boolean;
   /** A cross-field check after the schema: the field at fault and why, or undefined. */
   refine?(config: ConfigOf<Schema>): { field: string; message: string } | undefined;
+  /** A check that needs the network (where a host name leads), after `refine` and the `urls`. */
+  checkConfig?(config: ConfigOf<Schema>): Promise<{ field: string; message: string } | undefined>;
   send(config: ConfigOf<Schema>, delivery: ProviderDelivery, context: SendContext): Promise<SendOutcome>;
 }
 

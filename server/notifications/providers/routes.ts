@@ -58,6 +58,8 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
       const refused = await refusedDestination(url, apiActionOrigins);
       if (refused !== undefined) throw badRequest(field, refused);
     }
+    const checked = await kind.checkConfig?.(config as never);
+    if (checked !== undefined) throw badRequest(checked.field, checked.message);
     return config;
   }
 

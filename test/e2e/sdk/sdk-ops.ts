@@ -9,6 +9,7 @@ import type {
   NotificationPreferences,
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
+import { groupOps, listenToGroups } from './group-ops.js';
 
 type Sdk = typeof CometChatSdk;
 type Notifications = typeof NotificationsSdk;
@@ -74,19 +75,19 @@ const describe = (message: MessageLike): SdkEvent => {
   };
 };
 
-const describeReaction = (reaction: ReactionLike) => ({
-  messageId: String(reaction.getMessageId()),
-  reaction: reaction.getReaction(),
-  uid: reaction.getUid(),
-  reactedBy: reaction.getReactedBy().getUid(),
-});
-
 /** What the contract reads of the SDK's NotificationPreferences. */
 const preferencesOf = (preferences: NotificationPreferences) => ({
   groupMessages: preferences.getGroupPreferences().getMessagesPreference(),
   oneOnOneMessages: preferences.getOneOnOnePreferences().getMessagesPreference(),
   dnd: preferences.getMutePreferences().getDNDPreference(),
   usePrivacyTemplate: preferences.getUsePrivacyTemplate(),
+});
+
+const describeReaction = (reaction: ReactionLike) => ({
+  messageId: String(reaction.getMessageId()),
+  reaction: reaction.getReaction(),
+  uid: reaction.getUid(),
+  reactedBy: reaction.getReactedBy().getUid(),
 });
 
 export function sdkOps(
@@ -100,6 +101,7 @@ export function sdkOps(
     emit(describe(message));
   };
   const listen = () => {
+    listenToGroups(CometChat, emit);
     CometChat.removeMessageListener('contract');
     CometChat.addMessageListener(
       'contract',
@@ -137,6 +139,7 @@ export function sdkOps(
   };
 
   return {
+    ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
     init: async (appId: string, host: string) => {
       const settings = new CometChat.AppSettingsBuilder()
