@@ -90,6 +90,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const logger = options.logger ?? createLogger();
   const location = { dataDir: options.dataDir, databaseUrl: options.databaseUrl };
   const redisUrl = options.redisUrl === '' ? undefined : options.redisUrl;
+  const redisPrefix = options.redisPrefix ?? 'parley:';
   // Before the store opens, so a refused process never touches it (not even its migrations).
   const lock = await lockStore(location, redisUrl !== undefined);
   const store = await openChatStore(location).catch(async (error: unknown) => {
@@ -105,7 +106,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         ? undefined
         : await RedisFanOut.connect({
             url: redisUrl,
-            prefix: options.redisPrefix ?? 'parley:',
+            prefix: redisPrefix,
             logger,
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
@@ -125,6 +126,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const http = createHttpApp(client.routeDeps, {
       logger,
       rateLimits,
+      rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },
       routes: [agents.routes],
       pages: [readinessRoute(readiness), ...agents.pages, ...(options.pages ?? [])],
     });

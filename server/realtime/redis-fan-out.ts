@@ -104,6 +104,11 @@ export class RedisFanOut implements FanOut {
     return fanOut;
   }
 
+  /** The command connection, for the other state the processes share (rate-limit counts). */
+  get redis(): Redis {
+    return this.commands;
+  }
+
   /** Answers readiness checks: Redis answers a PING. */
   async ping(): Promise<void> {
     await this.commands.ping();
