@@ -28,7 +28,7 @@ export function notificationDataOf(services: ChatServices): NotificationData {
     data = {
       db,
       webhooks: new WebhookRegistry(db),
-      outbox: new Outbox(db),
+      outbox: new Outbox(db, services.store.engine),
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,

@@ -6,7 +6,7 @@ import type { OutboxDelivery } from './outbox.js';
 import { retryDelay, type RetryPolicy } from './retry.js';
 
 /**
- * Works through due outbox rows: claims each for one attempt, calls the webhook, and records the
+ * Works through due outbox rows: claims a batch of them for one attempt each, calls the webhook, and records the
  * outcome — delivered, retry later with backoff, or dead letter after the last attempt.
  */
 
@@ -35,7 +35,8 @@ export class DeliveryWorker {
   async deliverDue(): Promise<number> {
     let delivered = 0;
     for (let round = 0; round < ROUNDS_PER_PASS; round += 1) {
-      const due = await this.data.outbox.due(this.clock.now(), this.settings.concurrency);
+      const now = this.clock.now();
+      const due = await this.data.outbox.claimDue(now, this.settings.concurrency, now + this.leaseMs);
       const outcomes = await Promise.all(due.map((delivery) => this.attempt(delivery)));
       delivered += outcomes.filter(Boolean).length;
       if (due.length < this.settings.concurrency) break;
@@ -51,7 +52,6 @@ export class DeliveryWorker {
   private async attempt(delivery: OutboxDelivery): Promise<boolean> {
     const { outbox, webhooks } = this.data;
     const started = this.clock.now();
-    if (!(await outbox.claim(delivery, started + this.leaseMs))) return false;
     const attempt = delivery.attempts + 1;
     const fields = { appId: delivery.appId, channel: delivery.channel, outboxId: delivery.id, attempt };
     const webhook = (await webhooks.all(delivery.appId)).get(delivery.channel);
