@@ -33,7 +33,7 @@ export class AgentFeature {
     logger: Logger,
     options: Partial<AgentBridgeOptions> = {},
   ) {
-    this.registry = new AgentRegistry(services.store.db, services.users);
+    this.registry = new AgentRegistry(services.store.db, services.users, services.store.engine);
     this.takeovers = new AgentTakeovers(services.store.db);
     this.bridge = new AgentBridge(services, this.registry, this.takeovers, logger, options);
     this.bridge.attach(services.events);

@@ -70,6 +70,30 @@ describe('two server instances on one PostgreSQL database', () => {
     const counted = await sendThrough(first, owner, textMessage(guid, 'welcome', 'group'));
     expect(counted.body.data.data.entities.receiver.entity.membersCount).toBe(2);
   });
+
+  it('lists on one instance an agent the other registered after it had looked', async () => {
+    expect((await second.call('GET', '/ai-agents')).body.data).toEqual([]);
+    const registered = await first.call('POST', '/ai-agents', {
+      body: {
+        agentId: 'helper',
+        provider: 'mastra',
+        deploymentUrl: 'http://127.0.0.1:9/api/agents/helper/generate',
+        name: 'Helper',
+        namespace: 'docs',
+        enabled: true,
+      },
+    });
+    expect(registered.status).toBe(200);
+    const listed = (await second.call('GET', '/ai-agents')).body.data as Array<{ agentId: string }>;
+    expect(listed.map((agent) => agent.agentId)).toEqual(['helper']);
+  });
+
+  it('reads on one instance the client settings the other changed after it had looked', async () => {
+    expect((await second.call('GET', '/client-settings')).body.data.createUsersOnLogin).toBe(false);
+    const changed = await first.call('PATCH', '/client-settings', { body: { createUsersOnLogin: true } });
+    expect(changed.status).toBe(200);
+    expect((await second.call('GET', '/client-settings')).body.data.createUsersOnLogin).toBe(true);
+  });
 });
 
 /** Sends the SDK's auth frame with `jwt` to the socket of `url` and resolves the answer. */
