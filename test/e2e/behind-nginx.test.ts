@@ -213,14 +213,23 @@ describe('three chat-server processes behind nginx', () => {
         refused.push(text);
       }
     };
-    for (let index = 0; index < 20; index += 1) {
-      if (index === 8) {
-        const died = new Promise((resolve) => killed.child.once('exit', resolve));
-        killed.child.kill('SIGKILL');
-        await died;
+    // Two streams of sends (SDK and REST); the kill lands while the other stream's send is in flight.
+    let died: Promise<unknown> | undefined;
+    const stream = async (indices: number[]) => {
+      for (const index of indices) {
+        await send(index);
+        if (died === undefined && answered.length >= 6) {
+          died = new Promise((resolve) => killed.child.once('exit', resolve));
+          killed.child.kill('SIGKILL');
+        }
       }
-      await send(index);
-    }
+    };
+    const indices = Array.from({ length: 20 }, (_, index) => index);
+    await Promise.all([
+      stream(indices.filter((index) => index % 2 === 0)),
+      stream(indices.filter((index) => index % 2 === 1)),
+    ]);
+    await died;
     // Its clients' sockets dropped with it; the SDK reconnects through the balancer to a live process.
     await bob.next((event) => event.kind === 'disconnected', 'bob disconnected');
     await bob.next((event) => event.kind === 'connected', 'bob reconnected');
@@ -228,7 +237,9 @@ describe('three chat-server processes behind nginx', () => {
     const texts = before.map((message) => message.text as string).filter((text) => text.startsWith('burst'));
     for (const text of answered) expect(texts.filter((seen) => seen === text)).toEqual([text]);
     expect(new Set(texts).size).toBe(texts.length);
-    expect(answered.length).toBeGreaterThanOrEqual(16);
+    // nginx passes a request whose process refuses the connection to the next one: only what was
+    // in flight at the kill can fail.
+    expect(refused.length).toBeLessThanOrEqual(2);
     // Live again: a message sent now reaches bob over his new socket.
     await alice.call('sendText', 'bob', 'user', 'after the crash');
     await bob.next(isMessage('after the crash'), 'a message after reconnecting');
