@@ -1,5 +1,10 @@
 import { getRequestListener } from '@hono/node-server';
-import { AgentFeature, type AgentBridgeOptions } from './agents/index.js';
+import {
+  AgentFeature,
+  DEFAULT_BRIDGE_OPTIONS,
+  RedisConversationLocks,
+  type AgentBridgeOptions,
+} from './agents/index.js';
 import { ClientProtocol } from './client-protocol.js';
 import { openChatStore } from './db/database.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -122,7 +127,21 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       ...(fanOut === undefined ? {} : { fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
-    const agents = new AgentFeature(services, client.clientSettings, logger, options.agentBridge);
+    const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
+    const agents = new AgentFeature(services, client.clientSettings, logger, {
+      ...bridgeOptions,
+      ...(fanOut === undefined
+        ? {}
+        : {
+            conversationLocks: new RedisConversationLocks(
+              fanOut.redis,
+              redisPrefix,
+              logger,
+              // Every question queued ahead may run its attempts to the end.
+              bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
+            ),
+          }),
+    });
     const http = createHttpApp(client.routeDeps, {
       logger,
       rateLimits,
