@@ -7,6 +7,7 @@ import { refusalOf, requestLines } from '../../shared/server-kit/index.js';
 import { ChatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { notificationDeliveryRoutes } from '../notifications/index.js';
+import { blockedUserRoutes } from '../routes/blocked-users.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
@@ -154,6 +155,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
   for (const routes of [
     sessionRoutes(deps),
     userRoutes(deps),
+    blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
     conversationRoutes(deps),
