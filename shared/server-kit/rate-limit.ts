@@ -21,11 +21,7 @@ export function perMinuteInMemory(perMinute: number, keyPrefix: string): PerMinu
  * cannot be reached each process counts alone in memory (rate-limiter-flexible's insurance
  * limiter), so a Redis outage never refuses or fails requests by itself.
  */
-export function perMinuteInRedis(
-  perMinute: number,
-  keyPrefix: string,
-  storeClient: unknown,
-): PerMinuteLimit {
+export function perMinuteInRedis(perMinute: number, keyPrefix: string, storeClient: unknown): PerMinuteLimit {
   return {
     perMinute,
     limiter: new RateLimiterRedis({
