@@ -13,6 +13,7 @@ import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { notificationRoutes } from '../routes/notifications.js';
+import { reactionRoutes } from '../routes/reactions.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
@@ -158,9 +159,10 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
+    reactionRoutes(deps),
     conversationRoutes(deps),
     notificationRoutes(services),
-    notificationDeliveryRoutes(services),
+    notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),
   ]) {
     v3.route('/', routes);
