@@ -156,9 +156,13 @@ describe('three chat-server processes behind nginx', () => {
   beforeAll(async () => {
     // Before any chat event, so no process has cached the app's webhooks yet (they are re-read
     // every few seconds, and at once only by the process that changed them).
-    const configured = await api('PUT', '/notifications/v1/webhooks/push', {
-      url: `${receiver.url}/push`,
-      secret: SECRET,
+    // The receiver is on loopback: the app must allow its origin, as an operator would.
+    await api('PATCH', '/client-settings', { apiActionOrigins: [receiver.url] });
+    const configured = await api('POST', '/notifications/push/v1/providers/custom', {
+      isEnabled: true,
+      webhookURL: `${receiver.url}/push`,
+      useBasicAuth: false,
+      signingSecret: SECRET,
     });
     expect(configured.status).toBe(200);
     await createUsers('alice', 'bob', 'carol', 'dora');
