@@ -9,6 +9,7 @@ import type {
   NotificationPreferences,
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
+import { groupOps, listenToGroups } from './group-ops.js';
 
 type Sdk = typeof CometChatSdk;
 type Notifications = typeof NotificationsSdk;
@@ -100,6 +101,7 @@ export function sdkOps(
     emit(describe(message));
   };
   const listen = () => {
+    listenToGroups(CometChat, emit);
     CometChat.removeMessageListener('contract');
     CometChat.addMessageListener(
       'contract',
@@ -153,6 +155,7 @@ export function sdkOps(
   };
 
   return {
+    ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
     /** `presence: true` subscribes to every user's online/offline events. */
     init: async (appId: string, host: string, presence = false) => {
