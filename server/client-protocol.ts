@@ -36,7 +36,7 @@ export class ClientProtocol {
 
   constructor(services: ChatServices, options: ClientProtocolOptions) {
     const { logger } = options;
-    this.clientSettings = new ClientSettingsRepository(services.store.db);
+    this.clientSettings = new ClientSettingsRepository(services.store.db, services.store.engine);
     this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();

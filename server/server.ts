@@ -1,5 +1,10 @@
 import { getRequestListener } from '@hono/node-server';
-import { AgentFeature, type AgentBridgeOptions } from './agents/index.js';
+import {
+  AgentFeature,
+  DEFAULT_BRIDGE_OPTIONS,
+  RedisConversationLocks,
+  type AgentBridgeOptions,
+} from './agents/index.js';
 import { ClientProtocol } from './client-protocol.js';
 import { openChatStore } from './db/database.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -90,6 +95,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const logger = options.logger ?? createLogger();
   const location = { dataDir: options.dataDir, databaseUrl: options.databaseUrl };
   const redisUrl = options.redisUrl === '' ? undefined : options.redisUrl;
+  const redisPrefix = options.redisPrefix ?? 'parley:';
   // Before the store opens, so a refused process never touches it (not even its migrations).
   const lock = await lockStore(location, redisUrl !== undefined);
   const store = await openChatStore(location).catch(async (error: unknown) => {
@@ -105,7 +111,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         ? undefined
         : await RedisFanOut.connect({
             url: redisUrl,
-            prefix: options.redisPrefix ?? 'parley:',
+            prefix: redisPrefix,
             logger,
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
@@ -121,10 +127,25 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       ...(fanOut === undefined ? {} : { fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
-    const agents = new AgentFeature(services, client.clientSettings, logger, options.agentBridge);
+    const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
+    const agents = new AgentFeature(services, client.clientSettings, logger, {
+      ...bridgeOptions,
+      ...(fanOut === undefined
+        ? {}
+        : {
+            conversationLocks: new RedisConversationLocks(
+              fanOut.redis,
+              redisPrefix,
+              logger,
+              // Every question queued ahead may run its attempts to the end.
+              bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
+            ),
+          }),
+    });
     const http = createHttpApp(client.routeDeps, {
       logger,
       rateLimits,
+      rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },
       routes: [agents.routes],
       pages: [readinessRoute(readiness), ...agents.pages, ...(options.pages ?? [])],
     });

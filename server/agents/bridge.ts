@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import type { StoredMessage } from '../repositories/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { byteLength } from '../validation.js';
+import { processConversationLocks, type ConversationLocks } from './conversation-locks.js';
 import { mentions, withPlainMention } from './mentions.js';
 import type { Agent, AgentRegistry } from './registry.js';
 import type { AgentTakeovers } from './takeovers.js';
@@ -20,6 +21,8 @@ export interface AgentBridgeOptions {
   turns: number;
   /** Questions waiting per conversation beyond the one being answered; more are dropped. */
   maxQueued: number;
+  /** Across processes (Redis): one generation per conversation at a time. Default: this process alone. */
+  conversationLocks?: ConversationLocks;
 }
 
 export const DEFAULT_BRIDGE_OPTIONS: AgentBridgeOptions = {
@@ -152,13 +155,34 @@ export class AgentBridge {
     queue.waiting += 1;
     const running = queue.running.then(async () => {
       queue.waiting -= 1;
-      if (!this.stop.signal.aborted) await this.answer(appId, agent, message);
+      if (!this.stop.signal.aborted) await this.answerAlone(key, appId, agent, message);
     });
     queue.running = running;
     this.queues.set(key, queue);
     void running.then(() => {
       if (this.queues.get(key)?.running === running) this.queues.delete(key);
     });
+  }
+
+  /** Answers once no other process is answering in the conversation; never rejects. */
+  private async answerAlone(key: string, appId: string, agent: Agent, question: Message): Promise<void> {
+    const locks = this.options.conversationLocks ?? processConversationLocks;
+    try {
+      await locks.hold(
+        key,
+        () => this.answer(appId, agent, question),
+        () => this.logger.info('agent_conversation_busy', { appId, agent: agent.uid }),
+        this.stop.signal,
+      );
+    } catch (error) {
+      if (this.stop.signal.aborted) return;
+      this.logger.warn('agent_question_dropped', {
+        appId,
+        agent: agent.uid,
+        reason: 'conversation busy',
+        error: error instanceof Error ? error.name : 'unknown',
+      });
+    }
   }
 
   private async answer(appId: string, agent: Agent, question: Message): Promise<void> {

@@ -10,6 +10,7 @@ import { AgentRegistry } from './registry.js';
 import { agentRoutes } from './routes.js';
 import { AgentTakeovers } from './takeovers.js';
 
+export { RedisConversationLocks, type ConversationLocks } from './conversation-locks.js';
 export { AGENT_FAILURE_NOTICE, DEFAULT_BRIDGE_OPTIONS, type AgentBridgeOptions } from './bridge.js';
 export { AgentRegistration, AgentRegistry, type Agent } from './registry.js';
 export { AgentTakeovers, type Takeover } from './takeovers.js';
@@ -33,7 +34,7 @@ export class AgentFeature {
     logger: Logger,
     options: Partial<AgentBridgeOptions> = {},
   ) {
-    this.registry = new AgentRegistry(services.store.db, services.users);
+    this.registry = new AgentRegistry(services.store.db, services.users, services.store.engine);
     this.takeovers = new AgentTakeovers(services.store.db);
     this.bridge = new AgentBridge(services, this.registry, this.takeovers, logger, options);
     this.bridge.attach(services.events);

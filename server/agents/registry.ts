@@ -2,7 +2,9 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { HttpUrl } from '../../shared/interactive.js';
 import { Namespace } from '../../shared/agent.js';
+import type { StorageEngine } from '../db/database.js';
 import type { AgentTable, ChatDatabase } from '../db/schema.js';
+import { rowCacheCapacity } from '../repositories/row-cache.js';
 import { ChatError } from '../errors.js';
 import type { UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
@@ -56,15 +58,21 @@ const agentNotFound = (agentId: string): ChatError =>
 
 /**
  * AI agents registered per app. Registering one also makes it a chat user (the product needs a
- * user to send its answers as); the bridge reads the enabled ones on every message, so they are cached.
+ * user to send its answers as); the bridge reads the enabled ones on every message, so on SQLite
+ * (one process) they are cached. On PostgreSQL another process may register or disable an agent,
+ * and nothing tells this one, so every read goes to the store (as the row caches do).
  */
 export class AgentRegistry {
   private readonly cache = new Map<string, Agent[]>();
+  private readonly caching: boolean;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
     private readonly users: UserRepository,
-  ) {}
+    engine: StorageEngine,
+  ) {
+    this.caching = rowCacheCapacity(engine) > 0;
+  }
 
   async list(appId: string): Promise<Agent[]> {
     let agents = this.cache.get(appId);
@@ -76,7 +84,7 @@ export class AgentRegistry {
         .orderBy('uid')
         .execute();
       agents = rows.map(toAgent);
-      this.cache.set(appId, agents);
+      if (this.caching) this.cache.set(appId, agents);
     }
     return agents;
   }

@@ -19,11 +19,13 @@ import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
 import type { ChatEnv } from './context.js';
 import { registerSecuritySchemes, type ChatRoutes } from './openapi.js';
-import { rateLimit, type RateLimits } from './rate-limit.js';
+import { rateLimit, type RateLimits, type SharedRateLimitStore } from './rate-limit.js';
 
 export interface HttpOptions {
   logger: Logger;
   rateLimits: RateLimits | false;
+  /** Where the processes joined by Redis count requests together; without it each counts alone. */
+  rateLimitStore?: SharedRateLimitStore | undefined;
   /** More `/v3` resources (the AI agents'), behind the same authentication, limits and presenter. */
   routes?: ReadonlyArray<ChatRoutes>;
   /** Pages beside `/v3`: the dashboard, the demo. */
@@ -150,7 +152,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitStreamedBody(c, next);
   });
   v3.use(resolveActor(services.apps, services.authTokens, services.users));
-  if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits));
+  if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits, options.rateLimitStore));
   for (const routes of [
     sessionRoutes(deps),
     userRoutes(deps),

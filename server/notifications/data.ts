@@ -35,7 +35,7 @@ export function notificationDataOf(services: ChatServices): NotificationData {
       providers: new ProviderRegistry(db, PROVIDER_KINDS),
       pushTokens: new PushTokens(db),
       contacts: new ContactDirectory(db),
-      outbox: new Outbox(db),
+      outbox: new Outbox(db, services.store.engine),
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,

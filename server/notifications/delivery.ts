@@ -14,10 +14,11 @@ import type { StoredProvider } from './providers/registry.js';
 import { retryDelay, type RetryPolicy } from './retry.js';
 
 /**
- * Works through due outbox rows: claims each for one attempt, hands it to the app's provider for
- * its channel — the channel-wide one (a custom webhook, an e-mail or SMS service), or for push
- * without one, every provider the recipient's registered tokens name — and records the outcome:
- * delivered, retry later with backoff, or dead letter. Tokens a push service calls dead are deleted.
+ * Works through due outbox rows: claims a batch of them for one attempt each, hands each to the
+ * app's provider for its channel — the channel-wide one (a custom webhook, an e-mail or SMS
+ * service), or for push without one, every provider the recipient's registered tokens name — and
+ * records the outcome: delivered, retry later with backoff, or dead letter. Tokens a push service
+ * calls dead are deleted.
  */
 
 export interface DeliverySettings {
@@ -63,7 +64,8 @@ export class DeliveryWorker {
   async deliverDue(): Promise<number> {
     let delivered = 0;
     for (let round = 0; round < ROUNDS_PER_PASS; round += 1) {
-      const due = await this.data.outbox.due(this.clock.now(), this.settings.concurrency);
+      const now = this.clock.now();
+      const due = await this.data.outbox.claimDue(now, this.settings.concurrency, now + this.leaseMs);
       const outcomes = await Promise.all(due.map((delivery) => this.attempt(delivery)));
       delivered += outcomes.filter(Boolean).length;
       if (due.length < this.settings.concurrency) break;
@@ -150,7 +152,6 @@ export class DeliveryWorker {
   private async attempt(delivery: OutboxDelivery): Promise<boolean> {
     const { outbox } = this.data;
     const started = this.clock.now();
-    if (!(await outbox.claim(delivery, started + this.leaseMs))) return false;
     const attempt = delivery.attempts + 1;
     const fields = { appId: delivery.appId, channel: delivery.channel, outboxId: delivery.id, attempt };
     const outcome = await this.send(delivery, attempt, started);

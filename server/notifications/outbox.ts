@@ -1,3 +1,4 @@
+import type { StorageEngine } from '../db/database.js';
 import { chunks } from './chunks.js';
 import type { Channel, NotificationDb, OutboxStatus } from './tables.js';
 
@@ -19,7 +20,6 @@ export interface OutboxDelivery extends OutboxEntry {
   id: number;
   /** Attempts made before this one. */
   attempts: number;
-  nextAttemptAt: number;
 }
 
 /** What the dashboard lists. */
@@ -36,7 +36,10 @@ export interface OutboxRecord {
 }
 
 export class Outbox {
-  constructor(private readonly db: NotificationDb) {}
+  constructor(
+    private readonly db: NotificationDb,
+    private readonly engine: StorageEngine,
+  ) {}
 
   /**
    * Adds the entries, skipping any whose idempotency key the app already has; returns the new
@@ -70,39 +73,40 @@ export class Outbox {
     return ids;
   }
 
-  /** Pending deliveries whose next attempt is due, oldest first. */
-  async due(now: number, limit: number): Promise<OutboxDelivery[]> {
+  /**
+   * Claims up to `limit` due deliveries for one attempt each, oldest first, pushing their next
+   * attempt to `leaseUntil`. One statement picks and claims them; on PostgreSQL the pick locks its
+   * rows and skips rows another worker is claiming (`FOR UPDATE SKIP LOCKED`), so N processes split
+   * the due rows between them instead of queueing on the same ones, and each row goes to one of
+   * them. SQLite has one writer at a time (and one process per file), which gives the same.
+   */
+  async claimDue(now: number, limit: number, leaseUntil: number): Promise<OutboxDelivery[]> {
     const rows = await this.db
-      .selectFrom('notification_outbox')
-      .select(['id', 'app_id', 'channel', 'idempotency_key', 'body', 'attempts', 'next_attempt_at'])
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => ({
-      id: Number(row.id),
-      appId: row.app_id,
-      channel: row.channel,
-      idempotencyKey: row.idempotency_key,
-      body: row.body,
-      attempts: row.attempts,
-      nextAttemptAt: row.next_attempt_at,
-    }));
-  }
-
-  /** Takes the delivery for one attempt; false when another worker took it first. */
-  async claim(delivery: OutboxDelivery, leaseUntil: number): Promise<boolean> {
-    const result = await this.db
       .updateTable('notification_outbox')
-      .set({ next_attempt_at: leaseUntil, attempts: delivery.attempts + 1 })
-      .where('id', '=', delivery.id)
-      .where('status', '=', 'pending')
-      .where('attempts', '=', delivery.attempts)
-      .where('next_attempt_at', '=', delivery.nextAttemptAt)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+      .set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('notification_outbox')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at')
+          .orderBy('id')
+          .limit(limit)
+          .$if(this.engine === 'postgres', (pick) => pick.forUpdate().skipLocked()),
+      )
+      .returning(['id', 'app_id', 'channel', 'idempotency_key', 'body', 'attempts'])
+      .execute();
+    return rows
+      .map((row) => ({
+        id: Number(row.id),
+        appId: row.app_id,
+        channel: row.channel,
+        idempotencyKey: row.idempotency_key,
+        body: row.body,
+        attempts: row.attempts - 1,
+      }))
+      .sort((a, b) => a.id - b.id);
   }
 
   async delivered(id: number, now: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { EndedSessions } from '../events.js';
 import type { Logger } from '../log.js';
@@ -45,7 +46,8 @@ export const redactRedisUrl = (url: string): string => {
  */
 export class RedisFanOut implements FanOut {
   private readonly local = new LocalFanOut();
-  private readonly processId = randomUUID();
+  /** Names the host and pid, so an operator (or a test) can tell which process holds a user's sockets. */
+  private readonly processId = `${hostname()}:${process.pid}:${randomUUID()}`;
   private readonly channel: string;
   private readonly ttlMs: number;
   private readonly heartbeat: ReturnType<typeof setInterval>;
@@ -102,6 +104,11 @@ export class RedisFanOut implements FanOut {
     await subscriber.subscribe(fanOut.channel);
     await fanOut.beat();
     return fanOut;
+  }
+
+  /** The command connection, for the other state the processes share (rate-limit counts). */
+  get redis(): Redis {
+    return this.commands;
   }
 
   /** Answers readiness checks: Redis answers a PING. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import type { StorageEngine } from '../db/database.js';
 import type { ChatDatabase } from '../db/schema.js';
+import { rowCacheCapacity } from './row-cache.js';
 import { nowSeconds } from '../time.js';
 
 /** Origins are compared as `scheme://host[:port]`, the way `URL.origin` writes them. */
@@ -35,11 +37,20 @@ export type ClientSettingsChanges = z.infer<typeof ClientSettingsChanges>;
 
 export const DEFAULT_CLIENT_SETTINGS: ClientSettings = { createUsersOnLogin: false, apiActionOrigins: [] };
 
-/** Client settings per app, cached: they are read on every login and form submission. */
+/**
+ * Client settings per app, read on every login and form submission: cached on SQLite (one
+ * process). On PostgreSQL another process may change them, so every read goes to the store.
+ */
 export class ClientSettingsRepository {
   private readonly cache = new Map<string, ClientSettings>();
+  private readonly caching: boolean;
 
-  constructor(private readonly db: Kysely<ChatDatabase>) {}
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    engine: StorageEngine,
+  ) {
+    this.caching = rowCacheCapacity(engine) > 0;
+  }
 
   async get(appId: string): Promise<ClientSettings> {
     const cached = this.cache.get(appId);
@@ -53,7 +64,7 @@ export class ClientSettingsRepository {
       row === undefined
         ? DEFAULT_CLIENT_SETTINGS
         : { ...DEFAULT_CLIENT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ClientSettings>) };
-    this.cache.set(appId, settings);
+    if (this.caching) this.cache.set(appId, settings);
     return settings;
   }
 
@@ -67,7 +78,7 @@ export class ClientSettingsRepository {
         oc.column('app_id').doUpdateSet({ settings: JSON.stringify(next), updated_at: now }),
       )
       .execute();
-    this.cache.set(appId, next);
+    if (this.caching) this.cache.set(appId, next);
     return next;
   }
 }

@@ -6,6 +6,7 @@ export { invalidInput, parseWith, refusalOf, RequestProblem } from './problem.js
 export {
   limitRequests,
   perMinuteInMemory,
+  perMinuteInRedis,
   type LimitRequestsOptions,
   type PerMinuteLimit,
   type Refused,

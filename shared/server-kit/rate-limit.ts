@@ -1,5 +1,10 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 
 /** A count of requests per minute: rate-limiter-flexible's limiter (in memory; a Redis one joins processes). */
 export interface PerMinuteLimit {
@@ -9,6 +14,25 @@ export interface PerMinuteLimit {
 
 export function perMinuteInMemory(perMinute: number, keyPrefix: string): PerMinuteLimit {
   return { perMinute, limiter: new RateLimiterMemory({ keyPrefix, points: perMinute, duration: 60 }) };
+}
+
+/**
+ * A count shared by every process given the same Redis client's server and prefix. While Redis
+ * cannot be reached each process counts alone in memory (rate-limiter-flexible's insurance
+ * limiter), so a Redis outage never refuses or fails requests by itself.
+ */
+export function perMinuteInRedis(perMinute: number, keyPrefix: string, storeClient: unknown): PerMinuteLimit {
+  return {
+    perMinute,
+    limiter: new RateLimiterRedis({
+      storeClient,
+      keyPrefix,
+      points: perMinute,
+      duration: 60,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: perMinute, duration: 60 }),
+    }),
+  };
 }
 
 export interface Refused {

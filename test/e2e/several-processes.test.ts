@@ -152,7 +152,12 @@ describe('two chat-server processes joined by Redis on one PostgreSQL database',
     await watching.next(isPresence(dave, 'online'), 'dave online via the second process');
     await daveOnSecond.close();
     await watching.next(isPresence(dave, 'offline'), 'dave offline via the second process');
-    expect((await serverApi(first, 'GET', `/users/${dave}`)).body.data.status).toBe('offline');
+    // The status is stored right after the presence frame goes out: wait for the write.
+    await expect
+      .poll(async () => (await serverApi(first, 'GET', `/users/${dave}`)).body.data.status, {
+        timeout: 15_000,
+      })
+      .toBe('offline');
   });
 
   it('keeps a user online while another process still holds a socket for them', async () => {

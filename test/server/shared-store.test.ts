@@ -1,5 +1,9 @@
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, type Frame } from './client-support.js';
 import {
+  APP_ONE,
+  APP_TWO,
   apiFixtures,
   createTestStore,
   startTestServer,
@@ -65,5 +69,109 @@ describe('two server instances on one PostgreSQL database', () => {
     await second.call('POST', `/groups/${guid}/members`, { body: { participants: [joiner] } });
     const counted = await sendThrough(first, owner, textMessage(guid, 'welcome', 'group'));
     expect(counted.body.data.data.entities.receiver.entity.membersCount).toBe(2);
+  });
+
+  it('lists on one instance an agent the other registered after it had looked', async () => {
+    expect((await second.call('GET', '/ai-agents')).body.data).toEqual([]);
+    const registered = await first.call('POST', '/ai-agents', {
+      body: {
+        agentId: 'helper',
+        provider: 'mastra',
+        deploymentUrl: 'http://127.0.0.1:9/api/agents/helper/generate',
+        name: 'Helper',
+        namespace: 'docs',
+        enabled: true,
+      },
+    });
+    expect(registered.status).toBe(200);
+    const listed = (await second.call('GET', '/ai-agents')).body.data as Array<{ agentId: string }>;
+    expect(listed.map((agent) => agent.agentId)).toEqual(['helper']);
+  });
+
+  it('reads on one instance the client settings the other changed after it had looked', async () => {
+    expect((await second.call('GET', '/client-settings')).body.data.createUsersOnLogin).toBe(false);
+    const changed = await first.call('PATCH', '/client-settings', { body: { createUsersOnLogin: true } });
+    expect(changed.status).toBe(200);
+    expect((await second.call('GET', '/client-settings')).body.data.createUsersOnLogin).toBe(true);
+  });
+});
+
+/** Sends the SDK's auth frame with `jwt` to the socket of `url` and resolves the answer. */
+async function authenticateSocket(url: string, uid: string, jwt: string): Promise<Frame> {
+  const socket = new WebSocket(url.replace(/^http/, 'ws'));
+  try {
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const answer = new Promise<Frame>((resolve) =>
+      socket.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as Frame;
+        if (frame.type === 'auth') resolve(frame);
+      }),
+    );
+    socket.send(
+      JSON.stringify({
+        appId: APP_ONE.appId,
+        deviceId: 'other-process',
+        type: 'auth',
+        sender: uid,
+        body: { auth: jwt, deviceId: 'other-process', presenceSubscription: 'ALL_USERS' },
+      }),
+    );
+    return await answer;
+  } finally {
+    socket.close();
+  }
+}
+
+/** Sessions and limits live in the shared stores, so any process behind the balancer may answer. */
+describe('two instances joined by Redis share sessions and rate limits', () => {
+  let store: TestStore;
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    store = await createTestStore('postgres');
+    const redis = testRedis();
+    const rateLimits = { corePerMinute: 2, standardPerMinute: 1_000 };
+    first = await startTestServer(store, { redis, rateLimits });
+    second = await startTestServer(store, { redis, rateLimits });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await store?.dispose();
+  });
+
+  it('accepts on one instance the auth token and socket token the other issued', async () => {
+    await first.call('POST', '/users', { body: { uid: 'roaming', name: 'Roaming' } });
+    const client = await connectClient(first, APP_ONE, 'roaming', { socket: false });
+    const me = await fetch(`${second.url}/v3/me`, {
+      headers: { appId: APP_ONE.appId, authToken: client.authToken },
+    });
+    expect(me.status).toBe(200);
+    const answer = await authenticateSocket(second.url, 'roaming', client.jwt);
+    expect(answer.body?.status).toBe('OK');
+  });
+
+  it('refuses on one instance a socket token for a session logged out through the other', async () => {
+    await first.call('POST', '/users', { body: { uid: 'leaving', name: 'Leaving' } });
+    const client = await connectClient(first, APP_ONE, 'leaving', { socket: false });
+    expect((await client.call('DELETE', '/me')).status).toBe(200);
+    const answer = await authenticateSocket(second.url, 'leaving', client.jwt);
+    expect(answer.body?.status).toBe('ERROR');
+  });
+
+  it("counts an app's requests through both instances against one limit", async () => {
+    // Creating users above spent two of the app's core operations: the limit is reached.
+    const refused = await second.call('POST', '/users', { body: { uid: 'one-too-many', name: 'No' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('ERR_TOO_MANY_REQUESTS');
+  });
+
+  it("keeps another app's count apart", async () => {
+    const other = await second.call('POST', '/users', {
+      apikey: APP_TWO.apiKey,
+      appId: APP_TWO.appId,
+      body: { uid: 'elsewhere', name: 'Elsewhere' },
+    });
+    expect(other.status).toBe(200);
   });
 });

@@ -136,18 +136,36 @@ export function sdkOps(
           }),
       }),
     );
+    CometChat.removeUserListener('contract');
+    CometChat.addUserListener(
+      'contract',
+      new CometChat.UserListener({
+        onUserOnline: (user: { getUid(): string }) => emit({ kind: 'online', uid: user.getUid() }),
+        onUserOffline: (user: { getUid(): string }) => emit({ kind: 'offline', uid: user.getUid() }),
+      }),
+    );
+    CometChat.removeConnectionListener('contract');
+    CometChat.addConnectionListener(
+      'contract',
+      new CometChat.ConnectionListener({
+        onConnected: () => emit({ kind: 'connected' }),
+        onDisconnected: () => emit({ kind: 'disconnected' }),
+      }),
+    );
   };
 
   return {
     ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
-    init: async (appId: string, host: string) => {
-      const settings = new CometChat.AppSettingsBuilder()
+    /** `presence: true` subscribes to every user's online/offline events. */
+    init: async (appId: string, host: string, presence = false) => {
+      let builder = new CometChat.AppSettingsBuilder()
         .setRegion('us')
         .overrideClientHost(host)
         .overrideAdminHost(host)
-        .autoEstablishSocketConnection(true)
-        .build();
+        .autoEstablishSocketConnection(true);
+      if (presence) builder = builder.subscribePresenceForAllUsers();
+      const settings = builder.build();
       await CometChat.init(appId, settings);
       listen();
       const user = await CometChat.getLoggedinUser();
@@ -223,6 +241,21 @@ export function sdkOps(
         pages.push(messages.map((message) => String(message.getId())));
       }
       return pages;
+    },
+    /** A one-on-one conversation's messages after `messageId`, oldest first: what a client missed. */
+    historyAfter: async (uid: string, messageId: string) => {
+      const request = new CometChat.MessagesRequestBuilder()
+        .setUID(uid)
+        .setMessageId(Number(messageId))
+        .setLimit(100)
+        .build();
+      const messages: MessageLike[] = [];
+      for (let page = 0; page < 50; page += 1) {
+        const next = (await request.fetchNext()) as unknown as MessageLike[];
+        if (next.length === 0) break;
+        messages.push(...next);
+      }
+      return messages.map(describe);
     },
     /** The newest page of a one-on-one history with when each message was received and read. */
     receiptsInHistory: async (uid: string) => {

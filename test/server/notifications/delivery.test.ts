@@ -209,16 +209,37 @@ describe.each(ENGINES)('notification delivery on %s', (engine) => {
       [{ appId: 'app-one', channel: 'push', idempotencyKey: key, body: ORPHAN }],
       clock.now(),
     );
-    const [row] = (await outbox.due(clock.now(), 100)).filter((delivery) => delivery.idempotencyKey === key);
-    if (row === undefined) throw new Error('expected the new delivery to be due');
     // Another worker takes it for an attempt and never reports back.
-    expect(await outbox.claim(row, clock.now() + 10_000)).toBe(true);
-    expect(await outbox.claim(row, clock.now() + 10_000)).toBe(false);
+    const claimed = await outbox.claimDue(clock.now(), 100, clock.now() + 10_000);
+    expect(claimed.map((delivery) => delivery.idempotencyKey)).toContain(key);
+    expect(await outbox.claimDue(clock.now(), 100, clock.now() + 10_000)).toEqual([]);
     await server.engine.runDue();
     expect(receiver.callsTo(path)).toHaveLength(0);
     clock.advance(10_000);
     await server.engine.runDue();
     expect(receiver.callsTo(path).map((c) => c.raw)).toEqual([ORPHAN]);
+  });
+
+  it('gives each due delivery to one of the workers claiming at the same time', async () => {
+    const { outbox } = server.engine.data;
+    const keys = Array.from({ length: 12 }, () => uniqueId('split'));
+    await outbox.enqueue(
+      keys.map((idempotencyKey) => ({
+        appId: 'app-one',
+        channel: 'push' as const,
+        idempotencyKey,
+        body: '{}',
+      })),
+      clock.now(),
+    );
+    const lease = clock.now() + 10_000;
+    const batches = await Promise.all(
+      Array.from({ length: 6 }, () => outbox.claimDue(clock.now(), 5, lease)),
+    );
+    const claimed = batches.flat().map((delivery) => delivery.idempotencyKey);
+    expect(claimed.filter((key) => keys.includes(key)).sort()).toEqual([...keys].sort());
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(batches.flat().every((delivery) => delivery.attempts === 0)).toBe(true);
   });
 });
 
