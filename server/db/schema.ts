@@ -43,6 +43,12 @@ export interface AuthTokenTable {
   auth_token: string;
   uid: string;
   created_at: number;
+  /** What the client said of itself with `PUT /users/{uid}/auth_tokens/{authToken}`. */
+  platform: string | null;
+  user_agent: string | null;
+  /** JSON object. */
+  app_info: string | null;
+  updated_at: number | null;
 }
 
 export interface GroupTable {
@@ -189,6 +195,36 @@ export interface AgentTakeoverTable {
   created_at: number;
 }
 
+/** A friendship of `uid`; every relation is stored both ways, so friends list each other. */
+export interface UserFriendTable {
+  app_id: string;
+  uid: string;
+  friend_uid: string;
+  created_at: number;
+}
+
+/** A user's flag on a message for moderation review: one per user and message, the latest reason kept. */
+export interface MessageFlagTable {
+  app_id: string;
+  message_id: number;
+  uid: string;
+  reason_id: string;
+  remark: string | null;
+  flagged_at: number;
+}
+
+/**
+ * A conversation `uid` deleted for themselves: it leaves their list until a message newer than
+ * `up_to_message_id` arrives; the other side keeps it and its history.
+ */
+export interface ConversationDeletionTable {
+  app_id: string;
+  conversation_id: string;
+  uid: string;
+  up_to_message_id: number;
+  deleted_at: number;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -207,4 +243,7 @@ export interface ChatDatabase {
   form_submissions: FormSubmissionTable;
   agents: AgentTable;
   agent_takeovers: AgentTakeoverTable;
+  user_friends: UserFriendTable;
+  message_flags: MessageFlagTable;
+  conversation_deletions: ConversationDeletionTable;
 }

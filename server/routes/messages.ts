@@ -6,9 +6,9 @@ import {
   conversationIdFor,
   type Message,
 } from '../../shared/message.js';
-import { badRequest } from '../errors.js';
+import { ChatError, badRequest } from '../errors.js';
 import { interactedAnswer } from '../forms/submissions.js';
-import { actingUid } from '../http/actor.js';
+import { actingUid, sessionOf } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
@@ -271,6 +271,24 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
     return c.json({ data: { ...message, receipts: { data: await receiptsOf(c, row) } } });
   });
+
+  documented(
+    routes,
+    'get',
+    '/user/messages/:muid',
+    { summary: 'Read a message the session user sent, by its muid', only: 'client' },
+    async (c) => {
+      const { app } = c.get('actor');
+      const { uid } = sessionOf(c);
+      const muid = c.req.param('muid');
+      const row = await messages.findByMuid(app.appId, uid, muid);
+      if (row === undefined) {
+        throw new ChatError(404, 'ERR_MESSAGE_ID_NOT_FOUND', `No message with muid ${muid}.`, { muid });
+      }
+      const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
+      return c.json({ data: message });
+    },
+  );
 
   documented(routes, 'put', '/messages/:id', { summary: 'Edit a message', body: EditRequest }, async (c) => {
     const { app, uid, origin } = c.get('actor');

@@ -3,6 +3,8 @@ import { ChatEvents } from '../events.js';
 import { AppRepository } from '../repositories/apps.js';
 import { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import { ConversationRepository } from '../repositories/conversations.js';
+import { FlagRepository } from '../repositories/flags.js';
+import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { rowCacheCapacity } from '../repositories/row-cache.js';
@@ -11,6 +13,7 @@ import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
+import { ModerationService } from './moderation.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
 export interface ChatServices {
@@ -26,6 +29,8 @@ export interface ChatServices {
   conversations: ConversationRepository;
   conversationService: ConversationService;
   notifications: NotificationSettingsRepository;
+  friends: FriendRepository;
+  moderation: ModerationService;
 }
 
 export function createChatServices(store: ChatStore): ChatServices {
@@ -50,5 +55,7 @@ export function createChatServices(store: ChatStore): ChatServices {
     conversations,
     conversationService: new ConversationService(conversations, users, groups, messages, messageService),
     notifications: new NotificationSettingsRepository(db),
+    friends: new FriendRepository(db),
+    moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
   };
 }
