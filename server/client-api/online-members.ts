@@ -8,7 +8,7 @@ import type { RouteDeps } from '../routes/deps.js';
 import { GroupId } from '../validation.js';
 
 /** `getOnlineGroupMemberCount(guids)` sends the groups; `getOnlineUserCount()` an empty body. */
-const OnlineMembersRequest = z.object({
+const OnlineMembersRequest = z.strictObject({
   groups: z
     .array(GroupId, { error: 'must be an array of GUIDs' })
     .min(1, 'must name at least one GUID')

@@ -30,7 +30,7 @@ const UnreadFrom = z.object({
  * `DELETE …/conversation`: Parley deletes a conversation for the acting user only; the REST API's
  * `conversationWith` names the other side the path already names.
  */
-const DeleteConversation = z.object({
+const DeleteConversation = z.strictObject({
   conversationWith: z.string().max(100, 'must be at most 100 characters').optional(),
   deleteMessagesPermanently: z
     .literal(false, {

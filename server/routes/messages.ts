@@ -272,6 +272,9 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     return c.json({ data: { ...message, receipts: { data: await receiptsOf(c, row) } } });
   });
 
+  /** A client's own message id: printable text (PostgreSQL refuses NUL in text). */
+  const MUID = /^[\p{L}\p{N}\p{P}\p{S} ]{1,200}$/u;
+
   documented(
     routes,
     'get',
@@ -281,6 +284,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       const { app } = c.get('actor');
       const { uid } = sessionOf(c);
       const muid = c.req.param('muid');
+      if (!MUID.test(muid)) throw badRequest('muid', 'must be 1 to 200 printable characters');
       const row = await messages.findByMuid(app.appId, uid, muid);
       if (row === undefined) {
         throw new ChatError(404, 'ERR_MESSAGE_ID_NOT_FOUND', `No message with muid ${muid}.`, { muid });
