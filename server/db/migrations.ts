@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
+import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationTablesMigration } from '../notifications/migration.js';
 
@@ -198,7 +199,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0003_notifications': notificationTablesMigration(engine),
       '0004_agent_takeovers': agentTakeoversMigration,
       '0005_receipt_marks': receiptMarksMigration,
-      '0006_friends_flags_conversation_deletions': surfaceMigration,
+      '0006_blocked_users_conversation_tags': userRelationsMigration,
+      '0007_friends_flags_conversation_deletions': surfaceMigration,
     }),
   };
 }

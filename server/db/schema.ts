@@ -225,6 +225,22 @@ export interface ConversationDeletionTable {
   deleted_at: number;
 }
 
+/** `uid` blocked `blocked_uid`: neither can message the other one-to-one. */
+export interface BlockedUserTable {
+  app_id: string;
+  uid: string;
+  blocked_uid: string;
+  blocked_at: number;
+}
+
+/** One tag `uid` put on a conversation; each user tags their conversations for themselves. */
+export interface ConversationTagTable {
+  app_id: string;
+  uid: string;
+  conversation_id: string;
+  tag: string;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -243,6 +259,8 @@ export interface ChatDatabase {
   form_submissions: FormSubmissionTable;
   agents: AgentTable;
   agent_takeovers: AgentTakeoverTable;
+  blocked_users: BlockedUserTable;
+  conversation_tags: ConversationTagTable;
   user_friends: UserFriendTable;
   message_flags: MessageFlagTable;
   conversation_deletions: ConversationDeletionTable;

@@ -8,6 +8,7 @@ import { onlineMemberRoutes } from '../client-api/online-members.js';
 import { ChatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { notificationDeliveryRoutes } from '../notifications/index.js';
+import { blockedUserRoutes } from '../routes/blocked-users.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
@@ -156,6 +157,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
   for (const routes of [
     sessionRoutes(deps),
     userRoutes(deps),
+    blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
     conversationRoutes(deps),

@@ -39,6 +39,8 @@ export interface UserQuery {
   roles?: readonly string[] | undefined;
   /** Only this user's friends. */
   friendsOf?: string | undefined;
+  /** Leaves out the users this user blocked or was blocked by (the SDK's `hideBlockedUsers`). */
+  hideBlockedFor?: string | undefined;
   page: number;
   perPage: number;
 }
@@ -162,6 +164,30 @@ export class UserRepository {
           .select('friend_uid')
           .where('user_friends.app_id', '=', appId)
           .where('user_friends.uid', '=', friendsOf),
+      );
+    }
+    const blocker = query.hideBlockedFor;
+    if (blocker !== undefined) {
+      base = base.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('blocked_users')
+              .select('blocked_users.uid')
+              .where('blocked_users.app_id', '=', appId)
+              .where((eb) =>
+                eb.or([
+                  eb.and([
+                    eb('blocked_users.uid', '=', blocker),
+                    eb('blocked_users.blocked_uid', '=', eb.ref('users.uid')),
+                  ]),
+                  eb.and([
+                    eb('blocked_users.blocked_uid', '=', blocker),
+                    eb('blocked_users.uid', '=', eb.ref('users.uid')),
+                  ]),
+                ]),
+              ),
+          ),
+        ),
       );
     }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();

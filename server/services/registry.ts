@@ -2,6 +2,8 @@ import type { ChatStore } from '../db/database.js';
 import { ChatEvents } from '../events.js';
 import { AppRepository } from '../repositories/apps.js';
 import { AuthTokenRepository } from '../repositories/auth-tokens.js';
+import { BlockedUserRepository } from '../repositories/blocked-users.js';
+import { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import { ConversationRepository } from '../repositories/conversations.js';
 import { FlagRepository } from '../repositories/flags.js';
 import { FriendRepository } from '../repositories/friends.js';
@@ -22,12 +24,14 @@ export interface ChatServices {
   apps: AppRepository;
   users: UserRepository;
   authTokens: AuthTokenRepository;
+  blockedUsers: BlockedUserRepository;
   groups: GroupRepository;
   groupService: GroupService;
   messages: MessageRepository;
   messageService: MessageService;
   conversations: ConversationRepository;
   conversationService: ConversationService;
+  conversationTags: ConversationTagRepository;
   notifications: NotificationSettingsRepository;
   friends: FriendRepository;
   moderation: ModerationService;
@@ -41,19 +45,31 @@ export function createChatServices(store: ChatStore): ChatServices {
   const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, events);
+  const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
+  const conversationTags = new ConversationTagRepository(db);
+  const messageService = new MessageService(db, users, groups, messages, events, blockedUsers);
   return {
     store,
     events,
     apps: new AppRepository(db),
     users,
     authTokens: new AuthTokenRepository(db, events),
+    blockedUsers,
     groups,
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
     conversations,
-    conversationService: new ConversationService(conversations, users, groups, messages, messageService),
+    conversationService: new ConversationService(
+      conversations,
+      users,
+      groups,
+      messages,
+      messageService,
+      conversationTags,
+      blockedUsers,
+    ),
+    conversationTags,
     notifications: new NotificationSettingsRepository(db),
     friends: new FriendRepository(db),
     moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
