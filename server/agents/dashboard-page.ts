@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import type { ChatEnv } from '../http/context.js';
 
 /**
- * `/dashboard`: a page to manage an app's AI agents and the conversations taken over from them,
- * entered with the app's id and fullAccess key. It only calls the dashboard API (`/v3/ai-agents`) from the browser; the key stays in the page's
+ * `/dashboard`: a page to manage an app's AI agents and the conversations taken over from them, and
+ * to see the messages users flagged (with each flag's reason and remark),
+ * entered with the app's id and fullAccess key. It only calls the dashboard API (`/v3/ai-agents`, `/v3/moderation/flagged-messages`) from the browser; the key stays in the page's
  * memory. Script and styles are served as files so the page runs under a strict CSP.
  */
 const PAGE = `<!doctype html>
@@ -33,6 +34,9 @@ const PAGE = `<!doctype html>
 <label>Agent ID <input name="agentId" required value="knowledge"></label>
 <label>Conversation ID <input name="conversationId" required placeholder="group_parley-demo"></label>
 <button>Take over</button></fieldset></form>
+<h2>Flagged messages</h2>
+<p>Messages users flagged for review, most recently flagged first.</p>
+<table id="flagged"><thead><tr><th>Message</th><th>Sender</th><th>Text</th><th>Flagged by</th><th>Reason</th><th>Remark</th></tr></thead><tbody></tbody></table>
 </section>
 <p id="status" role="status"></p>
 </main><script src="/dashboard/dashboard.js"></script></body></html>`;
@@ -65,9 +69,19 @@ async function refreshTakeovers(agents) {
     return row;
   }));
 }
+async function refreshFlagged() {
+  const flagged = await api('GET', '/moderation/flagged-messages');
+  document.querySelector('#flagged tbody').replaceChildren(...flagged.flatMap((item) => item.flags.map((flag) => {
+    const row = document.createElement('tr');
+    const text = item.message.data && typeof item.message.data.text === 'string' ? item.message.data.text : item.message.type;
+    row.append(cell(item.message.id), cell(item.message.sender), cell(text), cell(flag.flaggedBy.uid), cell(flag.reason.name), cell(flag.remark || ''));
+    return row;
+  })));
+}
 async function refresh() {
   const agents = await api('GET', '/ai-agents');
   await refreshTakeovers(agents);
+  await refreshFlagged();
   const body = document.querySelector('#agents tbody');
   body.replaceChildren(...agents.map((agent) => {
     const row = document.createElement('tr');
