@@ -5,6 +5,7 @@
  */
 import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
+import { surfaceOps } from './surface-ops.js';
 
 type Sdk = typeof CometChatSdk;
 export type SdkEvent = Record<string, unknown> & { kind: string };
@@ -92,6 +93,7 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
 
   return {
     ...chatFeatureOps(CometChat),
+    ...surfaceOps(CometChat),
     init: async (appId: string, host: string) => {
       const settings = new CometChat.AppSettingsBuilder()
         .setRegion('us')
