@@ -4,7 +4,8 @@ import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
 import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
-import { notificationTablesMigration } from '../notifications/migration.js';
+import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
+import { threadsAndReactionsMigration } from './migrations-threads.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -200,7 +201,9 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0004_agent_takeovers': agentTakeoversMigration,
       '0005_receipt_marks': receiptMarksMigration,
       '0006_blocked_users_conversation_tags': userRelationsMigration,
-      '0007_friends_flags_conversation_deletions': surfaceMigration,
+      '0007_threads_reactions': threadsAndReactionsMigration(engine),
+      '0008_notification_providers': notificationProvidersMigration,
+      '0009_friends_flags_conversation_deletions': surfaceMigration,
     }),
   };
 }

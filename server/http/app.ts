@@ -15,6 +15,7 @@ import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
+import { reactionRoutes } from '../routes/reactions.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
@@ -160,10 +161,11 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
+    reactionRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
     notificationRoutes(services),
-    notificationDeliveryRoutes(services),
+    notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),
   ]) {
     v3.route('/', routes);

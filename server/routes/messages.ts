@@ -70,6 +70,8 @@ const ListQuery = z.looseObject({
   mentionsWithTagInfo: QueryBoolean.optional(),
   /** The mentioned users' entities with `blockedByMe`/`hasBlockedMe` as the acting user sees them. */
   mentionsWithBlockedInfo: QueryBoolean.optional(),
+  /** Leave thread replies out, as the SDK's message lists of a conversation ask. */
+  hideReplies: QueryBoolean.optional(),
   /** Messages whose text or attachment file names contain the keyword; no action messages. */
   searchKey: SearchKey.optional(),
   /** Only what is unread for the acting user; with `count`, how many per conversation. */
@@ -94,6 +96,7 @@ function filterOf(query: ListQuery): MessageFilter {
     conversationIds: query.conversationId === undefined ? undefined : [query.conversationId],
     hasMentions: query.hasMentions,
     mentionedUids: query.mentionedUids,
+    hideReplies: query.hideReplies,
     searchKey: query.searchKey,
   };
 }
@@ -144,9 +147,10 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const { messageService, messages, users, groups } = services;
   const routes = chatRoutes();
 
-  const send = async (c: ChatContext, senderUid: string) => {
+  const send = async (c: ChatContext, senderUid: string, parentId?: string) => {
     const request = await jsonBody(c, MessageRequest);
-    const result = await messageService.send(c.get('actor').app, senderUid, request, c.get('actor').origin);
+    const { app, origin } = c.get('actor');
+    const result = await messageService.send(app, senderUid, request, origin, parentId);
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
@@ -235,6 +239,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     ]);
     const presented = await messageService.present(actor.app, rows, {
       mentionsWithTags: query.mentionsWithTagInfo === true,
+      viewer: actor.uid,
       mentionsBlockedInfoFor: query.mentionsWithBlockedInfo === true ? actingUid(c) : undefined,
     });
     const data = await withReceipts(appId, presented);
@@ -286,9 +291,32 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   documented(routes, 'get', '/messages/:id', { summary: 'Read a message' }, async (c) => {
     const { app, uid } = c.get('actor');
     const row = await messageService.getVisible(app, c.req.param('id'), uid);
-    const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
+    const [message] = await withReceipts(
+      app.appId,
+      await messageService.present(app, [row], { viewer: uid }),
+    );
     return c.json({ data: { ...message, receipts: { data: await receiptsOf(c, row) } } });
   });
+
+  documented(
+    routes,
+    'post',
+    '/messages/:id/thread',
+    { summary: 'Reply in the thread of a message, as the acting user', body: MessageRequest },
+    (c) => send(c, actingUid(c), c.req.param('id')),
+  );
+
+  documented(
+    routes,
+    'get',
+    '/messages/:id/thread',
+    { summary: 'List the replies in the thread of a message', query: ListQuery },
+    async (c) => {
+      const { app, uid } = c.get('actor');
+      const parent = await messageService.getVisible(app, c.req.param('id'), uid);
+      return list(c, { parentId: Number(parent.id), hideReplies: false });
+    },
+  );
 
   /** A client's own message id: printable text (PostgreSQL refuses NUL in text). */
   const MUID = /^[\p{L}\p{N}\p{P}\p{S} ]{1,200}$/u;
@@ -307,7 +335,10 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       if (row === undefined) {
         throw new ChatError(404, 'ERR_MESSAGE_ID_NOT_FOUND', `No message with muid ${muid}.`, { muid });
       }
-      const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
+      const [message] = await withReceipts(
+        app.appId,
+        await messageService.present(app, [row], { viewer: uid }),
+      );
       return c.json({ data: message });
     },
   );

@@ -3,11 +3,16 @@
  * Node process with browser shims (node-user.ts) and a page in headless Chromium (bundled into it).
  * Every op answers JSON; what the SDK's listeners hear is reported through `emit`.
  */
-import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
+import type {
+  CometChat as CometChatSdk,
+  CometChatNotifications as NotificationsSdk,
+  NotificationPreferences,
+} from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
 import { surfaceOps } from './surface-ops.js';
 
 type Sdk = typeof CometChatSdk;
+type Notifications = typeof NotificationsSdk;
 export type SdkEvent = Record<string, unknown> & { kind: string };
 export type SdkOps = Record<string, (...args: never[]) => Promise<unknown>>;
 
@@ -21,6 +26,17 @@ interface MessageLike {
   getSentAt(): number;
   getMentionedUsers?(): Array<{ getUid(): string; getMetadata(): unknown; getTags(): unknown }>;
   hasMentionedMe?(): boolean;
+  getParentMessageId?(): number | undefined;
+  getReplyCount?(): number | undefined;
+  getReactions?(): Array<{ getReaction(): string; getCount(): number; getReactedByMe(): boolean }>;
+}
+
+/** A reaction as the SDK's `Reaction` and `ReactionEvent` give it. */
+interface ReactionLike {
+  getMessageId(): string | number;
+  getReaction(): string;
+  getUid(): string;
+  getReactedBy(): { getUid(): string; getName(): string };
 }
 
 const describe = (message: MessageLike): SdkEvent => {
@@ -49,10 +65,36 @@ const describe = (message: MessageLike): SdkEvent => {
           })),
         }),
     mentionedMe: message.hasMentionedMe?.() ?? false,
+    ...(message.getParentMessageId?.() ? { parentMessageId: String(message.getParentMessageId?.()) } : {}),
+    replyCount: message.getReplyCount?.() ?? 0,
+    reactions: (message.getReactions?.() ?? []).map((count) => ({
+      reaction: count.getReaction(),
+      count: count.getCount(),
+      reactedByMe: count.getReactedByMe(),
+    })),
   };
 };
 
-export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps {
+/** What the contract reads of the SDK's NotificationPreferences. */
+const preferencesOf = (preferences: NotificationPreferences) => ({
+  groupMessages: preferences.getGroupPreferences().getMessagesPreference(),
+  oneOnOneMessages: preferences.getOneOnOnePreferences().getMessagesPreference(),
+  dnd: preferences.getMutePreferences().getDNDPreference(),
+  usePrivacyTemplate: preferences.getUsePrivacyTemplate(),
+});
+
+const describeReaction = (reaction: ReactionLike) => ({
+  messageId: String(reaction.getMessageId()),
+  reaction: reaction.getReaction(),
+  uid: reaction.getUid(),
+  reactedBy: reaction.getReactedBy().getUid(),
+});
+
+export function sdkOps(
+  CometChat: Sdk,
+  emit: (event: SdkEvent) => void,
+  Notifications: Notifications,
+): SdkOps {
   const received = new Map<string, MessageLike>();
   const onMessage = (message: MessageLike) => {
     received.set(String(message.getId()), message);
@@ -78,6 +120,10 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
             messageId: String(receipt.getMessageId()),
             by: receipt.getSender().getUid(),
           }),
+        onMessageReactionAdded: (event: { getReaction(): ReactionLike; getParentMessageId(): unknown }) =>
+          emit({ kind: 'reactionAdded', ...describeReaction(event.getReaction()) }),
+        onMessageReactionRemoved: (event: { getReaction(): ReactionLike }) =>
+          emit({ kind: 'reactionRemoved', ...describeReaction(event.getReaction()) }),
         onInteractionGoalCompleted: (receipt: {
           getMessageId(): string;
           getSender(): { getUid(): string };
@@ -115,6 +161,47 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
         new CometChat.TextMessage(receiver, text, receiverType),
       )) as unknown as MessageLike;
       return describe(sent);
+    },
+    sendInThread: async (receiver: string, receiverType: string, parentId: string, text: string) => {
+      const message = new CometChat.TextMessage(receiver, text, receiverType);
+      message.setParentMessageId(Number(parentId));
+      return describe((await CometChat.sendMessage(message)) as unknown as MessageLike);
+    },
+    /** Pages back through a thread, as the UI Kit's thread view does, until the SDK returns an empty page. */
+    threadHistory: async (parentId: string, perPage: number) => {
+      const request = new CometChat.MessagesRequestBuilder()
+        .setParentMessageId(Number(parentId))
+        .setLimit(perPage)
+        .build();
+      const pages: SdkEvent[][] = [];
+      for (let page = 0; page < 50; page += 1) {
+        const messages = (await request.fetchPrevious()) as unknown as MessageLike[];
+        if (messages.length === 0) break;
+        pages.push(messages.map(describe));
+      }
+      return pages;
+    },
+    /** The newest page of a group without thread replies, as the UI Kit's message list asks. */
+    groupWithoutReplies: async (guid: string) => {
+      const request = new CometChat.MessagesRequestBuilder()
+        .setGUID(guid)
+        .setLimit(30)
+        .hideReplies(true)
+        .build();
+      return ((await request.fetchPrevious()) as unknown as MessageLike[]).map(describe);
+    },
+    messageDetails: async (id: string) =>
+      describe((await CometChat.getMessageDetails(id)) as unknown as MessageLike),
+    addReaction: async (id: string, reaction: string) =>
+      describe((await CometChat.addReaction(id, reaction)) as unknown as MessageLike),
+    removeReaction: async (id: string, reaction: string) =>
+      describe((await CometChat.removeReaction(id, reaction)) as unknown as MessageLike),
+    /** The first page of who reacted, as the UI Kit's reaction list asks for it. */
+    reactions: async (id: string, reaction?: string) => {
+      let builder = new CometChat.ReactionsRequestBuilder().setMessageId(Number(id)).setLimit(10);
+      if (reaction !== undefined) builder = builder.setReaction(reaction);
+      const page = (await builder.build().fetchNext()) as unknown as ReactionLike[];
+      return page.map(describeReaction);
     },
     sendCustom: async (receiver: string, type: string, customData: Record<string, unknown>) => {
       const message = new CometChat.CustomMessage(receiver, 'user', type, customData);
@@ -215,6 +302,49 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
     markAsInteracted: async (messageId: string, elementId: string) =>
       CometChat.markAsInteracted(messageId, elementId),
     authToken: async () => (await CometChat.getLoggedinUser())?.getAuthToken() ?? null,
+    fetchNotificationPreferences: async () => preferencesOf(await Notifications.fetchPreferences()),
+    /** Group messages to `groupMessages` (MessagesOptions' value) and do-not-disturb on or off. */
+    updateNotificationPreferences: async (groupMessages: number, dnd: boolean) => {
+      const preferences = new Notifications.NotificationPreferences();
+      const group = new Notifications.GroupPreferences();
+      group.setMessagesPreference(groupMessages);
+      preferences.setGroupPreferences(group);
+      const mute = new Notifications.MutePreferences();
+      mute.setDNDPreference(dnd ? Notifications.DNDOptions.ENABLED : Notifications.DNDOptions.DISABLED);
+      preferences.setMutePreferences(mute);
+      return preferencesOf(await Notifications.updatePreferences(preferences));
+    },
+    resetNotificationPreferences: async () => preferencesOf(await Notifications.resetPreferences()),
+    registerPushToken: async (token: string, providerId: string) =>
+      Notifications.registerPushToken(token, Notifications.PushPlatforms.FCM_WEB, providerId),
+    unregisterPushToken: async () => Notifications.unregisterPushToken(),
+    muteConversations: async (conversations: Array<{ id: string; type: string; until?: number }>) =>
+      Notifications.muteConversations(
+        conversations.map(({ id, type, until }) => {
+          const muted = new Notifications.MutedConversation();
+          muted.setId(id);
+          muted.setType(type as never);
+          if (until !== undefined) muted.setUntil(until);
+          return muted;
+        }),
+      ),
+    unmuteConversations: async (conversations: Array<{ id: string; type: string }>) =>
+      Notifications.unmuteConversations(
+        conversations.map(({ id, type }) => {
+          const unmuted = new Notifications.UnmutedConversation();
+          unmuted.setId(id);
+          unmuted.setType(type as never);
+          return unmuted;
+        }),
+      ),
+    mutedConversations: async () =>
+      (await Notifications.getMutedConversations()).map((muted) => ({
+        id: muted.getId(),
+        type: muted.getType(),
+        until: muted.getUntil() ?? null,
+      })),
+    updateTimezone: async (timezone: string) => Notifications.updateTimezone(timezone),
+    getTimezone: async () => Notifications.getTimezone(),
     logout: async () => {
       await CometChat.logout();
       return true;
