@@ -9,6 +9,7 @@ import type {
   NotificationPreferences,
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
+import { groupOps, listenToGroups } from './group-ops.js';
 import { surfaceOps } from './surface-ops.js';
 
 type Sdk = typeof CometChatSdk;
@@ -101,6 +102,7 @@ export function sdkOps(
     emit(describe(message));
   };
   const listen = () => {
+    listenToGroups(CometChat, emit);
     CometChat.removeMessageListener('contract');
     CometChat.addMessageListener(
       'contract',
@@ -138,6 +140,7 @@ export function sdkOps(
   };
 
   return {
+    ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
     ...surfaceOps(CometChat),
     init: async (appId: string, host: string) => {
