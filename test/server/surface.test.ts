@@ -167,6 +167,10 @@ const MUST_ROUTE_REST = [
   'POST /notifications/email/v1/providers/custom',
   'PUT /notifications/email/v1/providers/custom',
   'DELETE /notifications/email/v1/providers/custom',
+  'PUT /groups/{id}/members/{id}',
+  'POST /groups/{id}/bannedusers/{id}',
+  'DELETE /groups/{id}/bannedusers/{id}',
+  'GET /groups/{id}/bannedusers',
 ];
 
 /** Client endpoints that must be routed, in the SDK catalogue's spelling. */
@@ -226,6 +230,17 @@ const MUST_ROUTE_CLIENT = [
   'GET /notifications/push/v1/preferences/mute',
   'PATCH /notifications/v1/preferences/timezone',
   'GET /notifications/v1/preferences/timezone',
+  'PUT /groups/{id}',
+  'DELETE /groups/{id}',
+  'DELETE /groups/{id}/members/{id}',
+  'PUT /groups/{id}/members/{id}',
+  'POST /groups/{id}/bannedusers/{id}',
+  'DELETE /groups/{id}/bannedusers/{id}',
+  'PUT /groups/{id}/members',
+  'GET /groups/{id}/bannedusers',
+  'PUT /groups/{id}/promote',
+  'DELETE /groups/{id}/demote',
+  'PATCH /groups/{id}/owner',
 ];
 
 /** Ids that name nothing, so no call changes what another call reads. */
