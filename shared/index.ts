@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './groups.js';
 export * from './interactive.js';
 export * from './message.js';
+export * from './moderation.js';
 export * from './notification-settings.js';
 export * from './realtime.js';
 export * from './users.js';

@@ -3,8 +3,9 @@ import type { ChatEnv } from '../http/context.js';
 
 /**
  * `/dashboard`: a page to manage an app's AI agents and the conversations taken over from them,
- * and its notification providers (secrets write-only), test sends and delivery log, entered with
- * the app's id and fullAccess key. It only calls the REST API (`/v3/ai-agents`, `/v3/notifications/…`) from the browser; the key stays in the page's
+ * its notification providers (secrets write-only), test sends and delivery log, and the messages
+ * users flagged (with each flag's reason and remark), entered with the app's id and fullAccess key.
+ * It only calls the REST API (`/v3/ai-agents`, `/v3/notifications/…`, `/v3/moderation/…`) from the browser; the key stays in the page's
  * memory. Script and styles are served as files so the page runs under a strict CSP.
  */
 const PAGE = `<!doctype html>
@@ -34,6 +35,9 @@ const PAGE = `<!doctype html>
 <label>Agent ID <input name="agentId" required value="knowledge"></label>
 <label>Conversation ID <input name="conversationId" required placeholder="group_parley-demo"></label>
 <button>Take over</button></fieldset></form>
+<h2>Flagged messages</h2>
+<p>Messages users flagged for review, most recently flagged first.</p>
+<table id="flagged"><thead><tr><th>Message</th><th>Sender</th><th>Text</th><th>Flagged by</th><th>Reason</th><th>Remark</th></tr></thead><tbody></tbody></table>
 </section>
 <section id="notifications" hidden>
 <h2>Notification providers</h2>
@@ -84,9 +88,19 @@ async function refreshTakeovers(agents) {
     return row;
   }));
 }
+async function refreshFlagged() {
+  const flagged = await api('GET', '/moderation/flagged-messages');
+  document.querySelector('#flagged tbody').replaceChildren(...flagged.flatMap((item) => item.flags.map((flag) => {
+    const row = document.createElement('tr');
+    const text = item.message.data && typeof item.message.data.text === 'string' ? item.message.data.text : item.message.type;
+    row.append(cell(item.message.id), cell(item.message.sender), cell(text), cell(flag.flaggedBy.uid), cell(flag.reason.name), cell(flag.remark || ''));
+    return row;
+  })));
+}
 async function refresh() {
   const agents = await api('GET', '/ai-agents');
   await refreshTakeovers(agents);
+  await refreshFlagged();
   const body = document.querySelector('#agents tbody');
   body.replaceChildren(...agents.map((agent) => {
     const row = document.createElement('tr');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import { toUserEntity, type UserRow } from '../repositories/users.js';
+import { flagReasonsFor } from '../services/moderation.js';
 
 /** The settings object of `GET /settings` and `PUT /me` (protocol §1.5), as the SDK reads it. */
 export type AppSettingsObject = Record<string, unknown>;
@@ -17,7 +18,8 @@ function splitHost(host: string, secure: boolean): { hostname: string; port: str
  * Points every host the SDK derives at this server: REST at `https://<host>/v3/…`, the socket at
  * `wss://<host>:<port>/`. `publicHost` (as clients reach the server, e.g. behind a proxy) wins over
  * the Host the request came in on. `APP_VERSION` 4 and `MODE` DEFAULT keep the SDK from restarting
- * sessions or disabling typing and receipts; analytics pings are off.
+ * sessions or disabling typing and receipts; analytics pings are off. `flagReasons` are the app's
+ * reasons to flag a message.
  */
 export function appSettingsFor(
   app: App,
@@ -41,6 +43,8 @@ export function appSettingsFor(
     REGION: app.region,
     extensions: [],
     parameters: {},
+    // The SDK's getFlagReasons() reads them here.
+    flagReasons: flagReasonsFor(app),
   };
   // Stable for a given app and host: the SDK restarts its session when the hash changes.
   const settingsHash = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
+import { surfaceMigration } from './migrations-surface.js';
 import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
@@ -202,6 +203,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0006_blocked_users_conversation_tags': userRelationsMigration,
       '0007_threads_reactions': threadsAndReactionsMigration(engine),
       '0008_notification_providers': notificationProvidersMigration,
+      '0009_friends_flags_conversation_deletions': surfaceMigration,
     }),
   };
 }

@@ -43,6 +43,12 @@ export interface AuthTokenTable {
   auth_token: string;
   uid: string;
   created_at: number;
+  /** What the client said of itself with `PUT /users/{uid}/auth_tokens/{authToken}`. */
+  platform: string | null;
+  user_agent: string | null;
+  /** JSON object. */
+  app_info: string | null;
+  updated_at: number | null;
 }
 
 export interface GroupTable {
@@ -203,6 +209,36 @@ export interface AgentTakeoverTable {
   created_at: number;
 }
 
+/** A friendship of `uid`; every relation is stored both ways, so friends list each other. */
+export interface UserFriendTable {
+  app_id: string;
+  uid: string;
+  friend_uid: string;
+  created_at: number;
+}
+
+/** A user's flag on a message for moderation review: one per user and message, the latest reason kept. */
+export interface MessageFlagTable {
+  app_id: string;
+  message_id: number;
+  uid: string;
+  reason_id: string;
+  remark: string | null;
+  flagged_at: number;
+}
+
+/**
+ * A conversation `uid` deleted for themselves: it leaves their list until a message newer than
+ * `up_to_message_id` arrives; the other side keeps it and its history.
+ */
+export interface ConversationDeletionTable {
+  app_id: string;
+  conversation_id: string;
+  uid: string;
+  up_to_message_id: number;
+  deleted_at: number;
+}
+
 /** `uid` blocked `blocked_uid`: neither can message the other one-to-one. */
 export interface BlockedUserTable {
   app_id: string;
@@ -240,4 +276,7 @@ export interface ChatDatabase {
   agent_takeovers: AgentTakeoverTable;
   blocked_users: BlockedUserTable;
   conversation_tags: ConversationTagTable;
+  user_friends: UserFriendTable;
+  message_flags: MessageFlagTable;
+  conversation_deletions: ConversationDeletionTable;
 }

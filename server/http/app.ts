@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { refusalOf, requestLines } from '../../shared/server-kit/index.js';
+import { onlineMemberRoutes } from '../client-api/online-members.js';
 import { ChatError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { notificationDeliveryRoutes } from '../notifications/index.js';
@@ -12,6 +13,7 @@ import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
+import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { reactionRoutes } from '../routes/reactions.js';
 import { sessionRoutes } from '../routes/session.js';
@@ -109,6 +111,8 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
   const allowBrowsers = cors({ origin: '*', allowHeaders: CLIENT_HEADERS, maxAge: 600 });
   app.use('/v3/*', (c, next) => (c.req.header('origin') === undefined ? next() : allowBrowsers(c, next)));
   for (const addPage of options.pages ?? []) addPage(app);
+  // The SDK's online counts, which it asks of its realtime host outside `/v3`.
+  app.route('/', onlineMemberRoutes(deps));
 
   // The document of every `/v3` route (and the health check), from the routes' zod schemas. Before
   // the authentication: it holds no secrets and no app's data.
@@ -161,6 +165,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     messageRoutes(deps),
     reactionRoutes(deps),
     conversationRoutes(deps),
+    moderationRoutes(deps),
     notificationRoutes(services),
     notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),

@@ -12,7 +12,23 @@ export const toAuthTokenEntity = (row: AuthTokenRow): AuthToken => ({
   uid: row.uid,
   authToken: row.auth_token,
   createdAt: row.created_at,
+  ...(row.platform === null ? {} : { platform: row.platform }),
+  ...(row.user_agent === null ? {} : { userAgent: row.user_agent }),
+  ...(row.app_info === null ? {} : { appInfo: JSON.parse(row.app_info) as Record<string, unknown> }),
+  ...(row.updated_at === null ? {} : { updatedAt: row.updated_at }),
 });
+
+/** What a client may say about its token: `PUT /users/{uid}/auth_tokens/{authToken}`. */
+export interface AuthTokenDetails {
+  platform?: string | undefined;
+  userAgent?: string | undefined;
+  appInfo?: Record<string, unknown> | undefined;
+}
+
+const authTokenNotFound = (uid: string): ChatError =>
+  new ChatError(404, 'ERR_AUTH_TOKEN_NOT_FOUND', `The auth token does not exist for the UID ${uid}.`, {
+    uid,
+  });
 
 /**
  * Auth tokens log a user in from a client; CometChat's form is `<uid>_<seconds><40 hex>`. Every
@@ -42,6 +58,10 @@ export class AuthTokenRepository {
       uid,
       auth_token: `${uid}_${createdAt}${randomBytes(20).toString('hex')}`,
       created_at: createdAt,
+      platform: null,
+      user_agent: null,
+      app_info: null,
+      updated_at: null,
     };
     await this.db.insertInto('auth_tokens').values(row).execute();
     return row;
@@ -112,6 +132,36 @@ export class AuthTokenRepository {
     return { tokens, total: Number(counted?.total ?? 0) };
   }
 
+  /** One token of the user; another user's token answers as a missing one. */
+  async get(appId: string, uid: string, authToken: string): Promise<AuthTokenRow> {
+    const row = await this.find(appId, authToken);
+    if (row?.uid !== uid) throw authTokenNotFound(uid);
+    return row;
+  }
+
+  /** Records what the client said about itself; fields left out keep their values. */
+  async describe(
+    appId: string,
+    uid: string,
+    authToken: string,
+    details: AuthTokenDetails,
+  ): Promise<AuthTokenRow> {
+    const current = await this.get(appId, uid, authToken);
+    const next = {
+      platform: details.platform ?? current.platform,
+      user_agent: details.userAgent ?? current.user_agent,
+      app_info: details.appInfo === undefined ? current.app_info : JSON.stringify(details.appInfo),
+      updated_at: nowSeconds(),
+    };
+    await this.db
+      .updateTable('auth_tokens')
+      .set(next)
+      .where('app_id', '=', appId)
+      .where('auth_token', '=', current.auth_token)
+      .execute();
+    return { ...current, ...next };
+  }
+
   async delete(appId: string, uid: string, authToken: string): Promise<void> {
     const deleted = await this.db
       .deleteFrom('auth_tokens')
@@ -119,14 +169,7 @@ export class AuthTokenRepository {
       .where('uid', '=', uid)
       .where('auth_token', '=', authToken)
       .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) {
-      throw new ChatError(
-        404,
-        'ERR_AUTH_TOKEN_NOT_FOUND',
-        `The auth token does not exist for the UID ${uid}.`,
-        { uid },
-      );
-    }
+    if (Number(deleted.numDeletedRows) === 0) throw authTokenNotFound(uid);
     this.events.emit('sessionsEnded', appId, { uid, authTokens: [authToken] });
   }
 

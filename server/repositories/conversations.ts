@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChatDatabase, ConversationTable } from '../db/schema.js';
+import { nowSeconds } from '../time.js';
 
 /** A conversation as the service works with it: who is in it and its latest message. */
 export interface StoredConversation {
@@ -27,6 +28,7 @@ const stored = (row: Selectable<ConversationTable>): StoredConversation => ({
 export class ConversationRepository {
   constructor(private readonly db: Kysely<ChatDatabase>) {}
 
+  /** The user's conversations, less those they deleted and nobody wrote in since. */
   private ofParticipant(appId: string, uid: string, guids: string[]) {
     return this.db
       .selectFrom('conversations')
@@ -34,7 +36,19 @@ export class ConversationRepository {
       .where((eb) => {
         const own = eb.or([eb('first_uid', '=', uid), eb('second_uid', '=', uid)]);
         return guids.length === 0 ? own : eb.or([own, eb('guid', 'in', guids)]);
-      });
+      })
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('conversation_deletions as deleted')
+              .select('deleted.uid')
+              .whereRef('deleted.app_id', '=', 'conversations.app_id')
+              .whereRef('deleted.conversation_id', '=', 'conversations.conversation_id')
+              .where('deleted.uid', '=', uid)
+              .whereRef('deleted.up_to_message_id', '>=', 'conversations.last_message_id'),
+          ),
+        ),
+      );
   }
 
   /** The user's conversations, most recently active first: one-to-one ones and those of their groups. */
@@ -83,5 +97,51 @@ export class ConversationRepository {
       .where('conversation_id', '=', conversationId)
       .executeTakeFirst();
     return row === undefined ? undefined : stored(row);
+  }
+
+  /**
+   * The conversation as `uid` has it: undefined when it has no message yet, or when `uid` deleted it
+   * and nobody wrote in it since.
+   */
+  async findFor(appId: string, conversationId: string, uid: string): Promise<StoredConversation | undefined> {
+    const found = await this.find(appId, conversationId);
+    if (found === undefined) return undefined;
+    const deleted = await this.db
+      .selectFrom('conversation_deletions')
+      .select('up_to_message_id')
+      .where('app_id', '=', appId)
+      .where('conversation_id', '=', conversationId)
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return deleted !== undefined && Number(deleted.up_to_message_id) >= found.lastMessageId
+      ? undefined
+      : found;
+  }
+
+  /**
+   * Deletes the conversation for `uid` alone (CometChat's `deleteConversation`): it leaves their list
+   * up to its current last message and comes back with the next one; the history stays, and the
+   * other side keeps the conversation. False when there is nothing to delete.
+   */
+  async deleteFor(appId: string, conversationId: string, uid: string): Promise<boolean> {
+    const found = await this.findFor(appId, conversationId, uid);
+    if (found === undefined) return false;
+    const row = {
+      app_id: appId,
+      conversation_id: conversationId,
+      uid,
+      up_to_message_id: found.lastMessageId,
+      deleted_at: nowSeconds(),
+    };
+    await this.db
+      .insertInto('conversation_deletions')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict
+          .columns(['app_id', 'conversation_id', 'uid'])
+          .doUpdateSet({ up_to_message_id: row.up_to_message_id, deleted_at: row.deleted_at }),
+      )
+      .execute();
+    return true;
   }
 }

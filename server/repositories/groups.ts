@@ -297,6 +297,26 @@ export class GroupRepository {
     return db === this.db ? this.#memberCounts.loadMany(appId, guids, read) : read([...new Set(guids)]);
   }
 
+  /** Members of each group online now (`getOnlineGroupMemberCount`); every guid asked for gets a count. */
+  async onlineMemberCounts(appId: string, guids: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map(guids.map((guid) => [guid, 0]));
+    if (guids.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('group_members as members')
+      .innerJoin('users', (join) =>
+        join.onRef('users.app_id', '=', 'members.app_id').onRef('users.uid', '=', 'members.uid'),
+      )
+      .select(['members.guid', (eb) => eb.fn.countAll<number>().as('online')])
+      .where('members.app_id', '=', appId)
+      .where('members.guid', 'in', guids)
+      .where('users.status', '=', 'available')
+      .where('users.deactivated_at', 'is', null)
+      .groupBy('members.guid')
+      .execute();
+    for (const row of rows) counts.set(row.guid, Number(row.online));
+    return counts;
+  }
+
   async guidsOf(appId: string, uid: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('group_members')

@@ -130,6 +130,19 @@ export class MessageRepository {
     return row === undefined ? undefined : stored(row);
   }
 
+  /** The newest message `sender` sent with the client's own id `muid` (the SDK's `getMessage`). */
+  async findByMuid(appId: string, sender: string, muid: string): Promise<StoredMessage | undefined> {
+    const row = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('sender', '=', sender)
+      .where('muid', '=', muid)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row === undefined ? undefined : stored(row);
+  }
+
   async get(appId: string, id: string, db: Db = this.db): Promise<StoredMessage> {
     const numeric = /^\d{1,15}$/.test(id) ? Number(id) : undefined;
     const row = numeric === undefined ? undefined : await this.find(appId, numeric, db);

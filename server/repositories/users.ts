@@ -37,6 +37,8 @@ export interface UserQuery {
   status?: string | undefined;
   /** Users with any of these roles. */
   roles?: readonly string[] | undefined;
+  /** Only this user's friends. */
+  friendsOf?: string | undefined;
   /** Leaves out the users this user blocked or was blocked by (the SDK's `hideBlockedUsers`). */
   hideBlockedFor?: string | undefined;
   page: number;
@@ -154,6 +156,16 @@ export class UserRepository {
     }
     if (query.status !== undefined) base = base.where('status', '=', query.status);
     if (query.roles !== undefined && query.roles.length > 0) base = base.where('role', 'in', query.roles);
+    if (query.friendsOf !== undefined) {
+      const friendsOf = query.friendsOf;
+      base = base.where('uid', 'in', (eb) =>
+        eb
+          .selectFrom('user_friends')
+          .select('friend_uid')
+          .where('user_friends.app_id', '=', appId)
+          .where('user_friends.uid', '=', friendsOf),
+      );
+    }
     const blocker = query.hideBlockedFor;
     if (blocker !== undefined) {
       base = base.where(({ not, exists, selectFrom }) =>
@@ -225,6 +237,18 @@ export class UserRepository {
     this.#active.forget(appId, uid);
   }
 
+  /** Users of the app online now, by the presence the realtime channel stores (`getOnlineUserCount`). */
+  async countOnline(appId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('online'))
+      .where('app_id', '=', appId)
+      .where('status', '=', 'available')
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.online ?? 0);
+  }
+
   /** At start, before any socket is open: whoever was online when the last run ended is not any more. */
   async markAllOffline(): Promise<void> {
     const apps = await this.db
@@ -235,6 +259,36 @@ export class UserRepository {
       .execute();
     await this.db.updateTable('users').set({ status: 'offline' }).where('status', '!=', 'offline').execute();
     for (const { app_id } of apps) this.#active.forgetApp(app_id);
+  }
+
+  /**
+   * Reactivates deactivated users (`PUT /users`): they can log in and be found again. Answers which
+   * of `uids` came back and which were not deactivated (active, or no such user).
+   */
+  async reactivate(
+    appId: string,
+    uids: readonly string[],
+  ): Promise<{ reactivated: string[]; notDeactivated: string[] }> {
+    const wanted = [...new Set(uids)];
+    const deactivated = await this.db
+      .selectFrom('users')
+      .select('uid')
+      .where('app_id', '=', appId)
+      .where('uid', 'in', wanted)
+      .where('deactivated_at', 'is not', null)
+      .execute();
+    const reactivated = deactivated.map((row) => row.uid);
+    if (reactivated.length > 0) {
+      await this.db
+        .updateTable('users')
+        .set({ deactivated_at: null, updated_at: nowSeconds() })
+        .where('app_id', '=', appId)
+        .where('uid', 'in', reactivated)
+        .execute();
+      for (const uid of reactivated) this.#active.forget(appId, uid);
+    }
+    const back = new Set(reactivated);
+    return { reactivated, notDeactivated: wanted.filter((uid) => !back.has(uid)) };
   }
 
   /**

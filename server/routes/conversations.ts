@@ -39,6 +39,20 @@ const UnreadFrom = z.object({
   messageId: z.union([z.string().regex(/^\d{1,15}$/, 'must be a message id'), z.number().int().positive()]),
 });
 
+/**
+ * `DELETE …/conversation`: Parley deletes a conversation for the acting user only; the REST API's
+ * `conversationWith` names the other side the path already names.
+ */
+const DeleteConversation = z.strictObject({
+  conversationWith: z.string().max(100, 'must be at most 100 characters').optional(),
+  deleteMessagesPermanently: z
+    .literal(false, {
+      error:
+        'Parley deletes a conversation for the acting user only; delete messages with DELETE /messages/{id}',
+    })
+    .optional(),
+});
+
 const conversationNotFound = (conversationId: string): ChatError =>
   new ChatError(404, 'ERR_CONVERSATION_NOT_FOUND', `The conversation ${conversationId} does not exist.`, {
     conversationId,
@@ -94,10 +108,13 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     return Number(named.id);
   };
 
-  /** One conversation as the acting user sees it; a conversation without messages yet does not exist. */
+  /**
+   * One conversation as the acting user sees it; a conversation without messages yet does not exist,
+   * nor one the user deleted that nobody wrote in since.
+   */
   const presentOne = async (c: ChatContext, conversationId: string) => {
     const actor = c.get('actor');
-    const found = await conversations.find(actor.app.appId, conversationId);
+    const found = await conversations.findFor(actor.app.appId, conversationId, actingUid(c));
     const [conversation] = found === undefined ? [] : await present(actor, actingUid(c), [found]);
     if (conversation === undefined) throw conversationNotFound(conversationId);
     return conversation;
@@ -154,6 +171,30 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
           throw conversationNotFound(conversationId);
         await conversationTags.set(appId, actingUid(c), conversationId, tags);
         return c.json({ data: await presentOne(c, conversationId) });
+      },
+    );
+
+    documented(
+      routes,
+      'delete',
+      base,
+      {
+        summary: `Delete the acting user's conversation with a ${kind} for that user only`,
+        body: DeleteConversation,
+      },
+      async (c) => {
+        const { appId } = c.get('actor').app;
+        const conversationId = await conversationOf(c, kind);
+        await jsonBody(c, DeleteConversation);
+        const uid = actingUid(c);
+        if (!(await conversations.deleteFor(appId, conversationId, uid)))
+          throw conversationNotFound(conversationId);
+        return c.json({
+          data: {
+            success: true,
+            message: `The conversation ${conversationId} has been deleted successfully for UID ${uid}.`,
+          },
+        });
       },
     );
 

@@ -6,9 +6,9 @@ import {
   conversationIdFor,
   type Message,
 } from '../../shared/message.js';
-import { badRequest } from '../errors.js';
+import { ChatError, badRequest } from '../errors.js';
 import { interactedAnswer } from '../forms/submissions.js';
-import { actingUid } from '../http/actor.js';
+import { actingUid, sessionOf } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
@@ -315,6 +315,31 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       const { app, uid } = c.get('actor');
       const parent = await messageService.getVisible(app, c.req.param('id'), uid);
       return list(c, { parentId: Number(parent.id), hideReplies: false });
+    },
+  );
+
+  /** A client's own message id: printable text (PostgreSQL refuses NUL in text). */
+  const MUID = /^[\p{L}\p{N}\p{P}\p{S} ]{1,200}$/u;
+
+  documented(
+    routes,
+    'get',
+    '/user/messages/:muid',
+    { summary: 'Read a message the session user sent, by its muid', only: 'client' },
+    async (c) => {
+      const { app } = c.get('actor');
+      const { uid } = sessionOf(c);
+      const muid = c.req.param('muid');
+      if (!MUID.test(muid)) throw badRequest('muid', 'must be 1 to 200 printable characters');
+      const row = await messages.findByMuid(app.appId, uid, muid);
+      if (row === undefined) {
+        throw new ChatError(404, 'ERR_MESSAGE_ID_NOT_FOUND', `No message with muid ${muid}.`, { muid });
+      }
+      const [message] = await withReceipts(
+        app.appId,
+        await messageService.present(app, [row], { viewer: uid }),
+      );
+      return c.json({ data: message });
     },
   );
 

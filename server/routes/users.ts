@@ -8,6 +8,7 @@ import {
   type SuccessEnvelope,
 } from '../../shared/users.js';
 import { uidNotFound } from '../errors.js';
+import { actingUid } from '../http/actor.js';
 import { clientUser } from '../client-api/app-settings.js';
 import type { ChatContext } from '../http/context.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
@@ -15,7 +16,7 @@ import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
 import { blockFlags } from '../repositories/blocked-users.js';
 import { toUserEntity } from '../repositories/users.js';
-import { EntityId, QueryBoolean, pagination } from '../validation.js';
+import { EntityId, Metadata, QueryBoolean, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { PageQuery, perPageOf, userFor } from './policies.js';
 
@@ -35,6 +36,8 @@ const RoleList = z.preprocess(
 
 const ListUsers = ListUsersQuery.extend({
   ...PageQuery.shape,
+  // The SDK's UsersRequestBuilder().friendsOnly(true): only the acting user's friends.
+  friendsOnly: QueryBoolean.optional(),
   status: ListUsersQuery.shape.status.transform((status) => (status === 'online' ? 'available' : status)),
   roles: RoleList.optional(),
   'roles[]': RoleList.optional(),
@@ -49,6 +52,25 @@ function rolesOf(query: z.output<typeof ListUsers>): string[] | undefined {
   return named.length === 0 ? undefined : [...new Set(named)];
 }
 
+/** A list of UIDs in a body: each one a valid UID, at most 100 a call. */
+const UidList = z
+  .array(EntityId, { error: 'must be an array of UIDs' })
+  .min(1, 'must name at least one UID')
+  .max(100, 'must name at most 100 UIDs');
+
+const ReactivateUsers = z.strictObject({ uidsToActivate: UidList });
+const DeactivateUsers = z.strictObject({ uidsToDeactivate: UidList });
+const AddFriends = z.strictObject({ accepted: UidList });
+const RemoveFriends = z.strictObject({ friends: UidList });
+const ListFriends = PageQuery.extend({ searchKey: ListUsersQuery.shape.searchKey });
+
+/** `PUT /users/{uid}/auth_tokens/{authToken}`: what the client says about the device holding it. */
+const DescribeAuthToken = z.strictObject({
+  platform: z.string().max(100, 'must be at most 100 characters').optional(),
+  userAgent: z.string().max(1000, 'must be at most 1000 characters').optional(),
+  appInfo: Metadata.optional(),
+});
+
 /** CometChat's API document gives `permanent` the default `"false"`, a string, so text is accepted too. */
 const DeleteUser = z.strictObject({
   permanent: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
@@ -59,7 +81,7 @@ const DeleteUser = z.strictObject({
  * a user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
  */
 export function userRoutes(deps: RouteDeps): ChatRoutes {
-  const { users, authTokens, blockedUsers } = deps.services;
+  const { users, authTokens, blockedUsers, friends } = deps.services;
   const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
@@ -90,6 +112,7 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       searchKey: query.searchKey,
       status: query.status,
       roles: rolesOf(query),
+      friendsOf: query.friendsOnly === true ? actingUid(c) : undefined,
       hideBlockedFor: query.hideBlockedUsers === true ? viewer : undefined,
       page: query.page,
       perPage,
@@ -119,6 +142,32 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       meta: { pagination: pagination(total, rows.length, perPage, query.page) },
     });
   });
+
+  documented(
+    routes,
+    'put',
+    '/users',
+    { summary: 'Reactivate deactivated users', only: 'server', body: ReactivateUsers },
+    async (c) => {
+      const body = await jsonBody(c, ReactivateUsers);
+      const { reactivated, notDeactivated } = await users.reactivate(appIdOf(c), body.uidsToActivate);
+      return c.json({ data: { reactivatedUids: reactivated, nonDeactivatedUids: notDeactivated } });
+    },
+  );
+
+  documented(
+    routes,
+    'delete',
+    '/users',
+    { summary: 'Deactivate users (ends their sessions)', only: 'server', body: DeactivateUsers },
+    async (c) => {
+      const appId = appIdOf(c);
+      const body = await jsonBody(c, DeactivateUsers);
+      const active = await users.findMany(appId, body.uidsToDeactivate);
+      for (const uid of active.keys()) await users.delete(appId, uid, false);
+      return c.json({ data: { deactivatedUids: [...active.keys()] } });
+    },
+  );
 
   documented(routes, 'get', '/users/:uid', { summary: 'Read a user' }, async (c) => {
     const actor = c.get('actor');
@@ -209,6 +258,37 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
 
   documented(
     routes,
+    'get',
+    '/users/:uid/auth_tokens/:authToken',
+    { summary: 'Read one auth token of a user', only: 'server' },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      const token = await authTokens.get(appId, user.uid, c.req.param('authToken'));
+      return c.json({ data: toAuthTokenEntity(token) });
+    },
+  );
+
+  documented(
+    routes,
+    'put',
+    '/users/:uid/auth_tokens/:authToken',
+    {
+      summary: 'Record the platform, user agent and app of an auth token',
+      only: 'server',
+      body: DescribeAuthToken,
+    },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      const body = await jsonBody(c, DescribeAuthToken);
+      const token = await authTokens.describe(appId, user.uid, c.req.param('authToken'), body);
+      return c.json({ data: toAuthTokenEntity(token) });
+    },
+  );
+
+  documented(
+    routes,
     'delete',
     '/users/:uid/auth_tokens/:authToken',
     { summary: 'Delete one auth token (ends its session)', only: 'server' },
@@ -221,6 +301,76 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
           success: true,
           message: `The auth token of the user ${user.uid} has been deleted successfully.`,
         },
+      } satisfies SuccessEnvelope);
+    },
+  );
+
+  documented(
+    routes,
+    'post',
+    '/users/:uid/friends',
+    {
+      summary: 'Add friends of a user (both become friends of each other)',
+      only: 'server',
+      body: AddFriends,
+    },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      const body = await jsonBody(c, AddFriends);
+      const found = await users.findMany(appId, body.accepted);
+      const accepted = [...found.keys()].filter((uid) => uid !== user.uid);
+      await friends.add(appId, user.uid, accepted);
+      const outcome = (uid: string) =>
+        uid === user.uid
+          ? { success: false, message: 'A user cannot be their own friend.' }
+          : found.has(uid)
+            ? { success: true, message: 'Created relationship with status accepted.' }
+            : { success: false, message: `The UID ${uid} does not exist.` };
+      return c.json({
+        data: { accepted: Object.fromEntries(body.accepted.map((uid) => [uid, outcome(uid)])) },
+      });
+    },
+  );
+
+  documented(
+    routes,
+    'get',
+    '/users/:uid/friends',
+    { summary: "List a user's friends", only: 'server', query: ListFriends },
+    async (c) => {
+      const actor = c.get('actor');
+      const user = await users.get(actor.app.appId, pathId(c, 'uid'));
+      const query = queryOf(c, ListFriends);
+      const perPage = perPageOf(actor, query);
+      const { users: rows, total } = await users.list(actor.app.appId, {
+        searchKey: query.searchKey,
+        friendsOf: user.uid,
+        page: query.page,
+        perPage,
+      });
+      return c.json({
+        data: rows.map((row) => ({
+          ...toUserEntity(row),
+          conversationId: conversationIdFor({ receiverType: 'user', sender: user.uid, receiver: row.uid }),
+        })),
+        meta: { pagination: pagination(total, rows.length, perPage, query.page) },
+      });
+    },
+  );
+
+  documented(
+    routes,
+    'delete',
+    '/users/:uid/friends',
+    { summary: 'Remove friends of a user (on both sides)', only: 'server', body: RemoveFriends },
+    async (c) => {
+      const appId = appIdOf(c);
+      const user = await users.get(appId, pathId(c, 'uid'));
+      const body = await jsonBody(c, RemoveFriends);
+      await friends.remove(appId, user.uid, body.friends);
+      return c.json({
+        data: { success: true, message: `Removed the friends of ${user.uid}.` },
       } satisfies SuccessEnvelope);
     },
   );

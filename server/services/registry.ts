@@ -5,6 +5,8 @@ import { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import { BlockedUserRepository } from '../repositories/blocked-users.js';
 import { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import { ConversationRepository } from '../repositories/conversations.js';
+import { FlagRepository } from '../repositories/flags.js';
+import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { rowCacheCapacity } from '../repositories/row-cache.js';
@@ -14,6 +16,7 @@ import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
+import { ModerationService } from './moderation.js';
 import { ReactionService } from './reactions.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
@@ -33,6 +36,8 @@ export interface ChatServices {
   conversationService: ConversationService;
   conversationTags: ConversationTagRepository;
   notifications: NotificationSettingsRepository;
+  friends: FriendRepository;
+  moderation: ModerationService;
 }
 
 export function createChatServices(store: ChatStore): ChatServices {
@@ -71,5 +76,7 @@ export function createChatServices(store: ChatStore): ChatServices {
     ),
     conversationTags,
     notifications: new NotificationSettingsRepository(db),
+    friends: new FriendRepository(db),
+    moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
   };
 }

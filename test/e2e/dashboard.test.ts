@@ -126,4 +126,49 @@ describe('the /dashboard page', () => {
       .toBe(1);
     expect(await row.textContent()).toContain('test');
   });
+
+  it('lists flagged messages with the reason and remark', async () => {
+    const call = (method: string, path: string, body: unknown, onBehalfOf?: string) =>
+      fetch(`${server.url}/v3${path}`, {
+        method,
+        headers: {
+          appId: APP.appId,
+          apikey: APP.apiKey,
+          'content-type': 'application/json',
+          ...(onBehalfOf === undefined ? {} : { onBehalfOf }),
+        },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<{ data: { id: string } }>);
+    await call('POST', '/users', { uid: 'flag-sender', name: 'Sender' });
+    await call('POST', '/users', { uid: 'flag-reader', name: 'Reader' });
+    const sent = await call(
+      'POST',
+      '/messages',
+      {
+        receiver: 'flag-reader',
+        receiverType: 'user',
+        category: 'message',
+        type: 'text',
+        data: { text: 'buy now' },
+      },
+      'flag-sender',
+    );
+    await call(
+      'POST',
+      `/messages/${sent.data.id}/flagged`,
+      { reasonId: 'spam', remark: 'advert' },
+      'flag-reader',
+    );
+    await page.getByRole('button', { name: 'Enter' }).click();
+    const row = page.locator('#flagged tbody tr', { hasText: 'buy now' });
+    await row.waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual([
+      sent.data.id,
+      'flag-sender',
+      'buy now',
+      'flag-reader',
+      'Spam',
+      'advert',
+    ]);
+  });
 });

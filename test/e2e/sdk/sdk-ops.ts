@@ -10,6 +10,7 @@ import type {
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
 import { groupOps, listenToGroups } from './group-ops.js';
+import { surfaceOps } from './surface-ops.js';
 
 type Sdk = typeof CometChatSdk;
 type Notifications = typeof NotificationsSdk;
@@ -157,6 +158,7 @@ export function sdkOps(
   return {
     ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
+    ...surfaceOps(CometChat),
     /** `presence: true` subscribes to every user's online/offline events. */
     init: async (appId: string, host: string, presence = false) => {
       let builder = new CometChat.AppSettingsBuilder()
