@@ -3,6 +3,7 @@ import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationTablesMigration } from '../notifications/migration.js';
+import { mediaMigration } from '../media/migration.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -197,6 +198,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0003_notifications': notificationTablesMigration(engine),
       '0004_agent_takeovers': agentTakeoversMigration,
       '0005_receipt_marks': receiptMarksMigration,
+      '0007_media': mediaMigration,
     }),
   };
 }

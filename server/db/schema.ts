@@ -124,6 +124,13 @@ export interface NotificationPreferencesTable {
 }
 
 /** Client-protocol settings of an app (JSON): first-login user creation, apiAction origins. */
+/** The secret that signs attachment URLs (`server/media/urls.ts`). */
+export interface MediaUrlKeyTable {
+  name: string;
+  secret: string;
+  created_at: number;
+}
+
 export interface AppClientSettingsTable {
   app_id: string;
   settings: string;
@@ -207,4 +214,5 @@ export interface ChatDatabase {
   form_submissions: FormSubmissionTable;
   agents: AgentTable;
   agent_takeovers: AgentTakeoverTable;
+  media_url_keys: MediaUrlKeyTable;
 }

@@ -17,6 +17,7 @@ import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination
 import type { RouteDeps } from './deps.js';
 import { readableGroup, userFor } from './policies.js';
 import { receiptOf } from '../client-api/read-state.js';
+import { isMultipart, sendUploaded } from '../media/upload.js';
 
 const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
 
@@ -136,9 +137,16 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const { messageService, messages, users, groups } = services;
   const routes = chatRoutes();
 
+  /** A JSON message, or a media message with its files in a multipart body (the SDK's `sendMediaMessage`). */
   const send = async (c: ChatContext, senderUid: string) => {
-    const request = await jsonBody(c, MessageRequest);
-    const result = await messageService.send(c.get('actor').app, senderUid, request, c.get('actor').origin);
+    const { media } = services;
+    let result: Awaited<ReturnType<typeof messageService.send>>;
+    if (media !== undefined && isMultipart(c)) result = await sendUploaded(c, deps, media, senderUid);
+    else {
+      const request = await jsonBody(c, MessageRequest);
+      if (request.category === 'message' && request.type !== 'text') media?.refuseStoredUrls(request.data);
+      result = await messageService.send(c.get('actor').app, senderUid, request, c.get('actor').origin);
+    }
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
@@ -146,14 +154,22 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'post',
     '/messages',
-    { summary: 'Send a message as the acting user', body: MessageRequest },
+    {
+      summary:
+        'Send a message as the acting user (JSON, or multipart/form-data with files[] for a media message)',
+      body: MessageRequest,
+    },
     (c) => send(c, actingUid(c)),
   );
   documented(
     routes,
     'post',
     '/bots/:uid/messages',
-    { summary: 'Send a bot message', only: 'server', body: MessageRequest },
+    {
+      summary: 'Send a bot message (JSON, or multipart/form-data with files[] for a media message)',
+      only: 'server',
+      body: MessageRequest,
+    },
     (c) => send(c, pathId(c, 'uid')),
   );
 

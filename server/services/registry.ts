@@ -11,6 +11,7 @@ import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
+import type { MediaLibrary } from '../media/library.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
 export interface ChatServices {
@@ -26,9 +27,11 @@ export interface ChatServices {
   conversations: ConversationRepository;
   conversationService: ConversationService;
   notifications: NotificationSettingsRepository;
+  /** Attachments' files and signed URLs; none where no file store is configured. */
+  media: MediaLibrary | undefined;
 }
 
-export function createChatServices(store: ChatStore): ChatServices {
+export function createChatServices(store: ChatStore, media?: MediaLibrary): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
   const cacheCapacity = rowCacheCapacity(store.engine);
@@ -36,7 +39,7 @@ export function createChatServices(store: ChatStore): ChatServices {
   const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, events);
+  const messageService = new MessageService(db, users, groups, messages, events, media);
   return {
     store,
     events,
@@ -50,5 +53,6 @@ export function createChatServices(store: ChatStore): ChatServices {
     conversations,
     conversationService: new ConversationService(conversations, users, groups, messages, messageService),
     notifications: new NotificationSettingsRepository(db),
+    media,
   };
 }
