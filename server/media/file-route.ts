@@ -38,7 +38,7 @@ export function mediaFileRoute(media: MediaLibrary): (app: OpenAPIHono<ChatEnv>)
         fileId: z.string(),
         name: z.string(),
       }),
-      query: z.object({ expires: z.string(), signature: z.string() }),
+      query: z.object({ expires: z.string().optional(), signature: z.string().optional() }),
     },
     responses: {
       200: { description: 'The file (inline for images, else as an attachment).' },
