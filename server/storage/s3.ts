@@ -10,7 +10,11 @@ import {
 import { Readable } from 'node:stream';
 import type { ByteRange, FileStore } from './files.js';
 
-/** An S3-compatible bucket; credentials come from the AWS SDK's own chain (AWS_ACCESS_KEY_ID, …). */
+/**
+ * An S3-compatible bucket. Without `credentials` they come from the AWS SDK's own sources
+ * (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an instance role): the command line
+ * never carries them.
+ */
 export interface S3StoreConfig {
   bucket: string;
   /** Every key starts with it (e.g. `parley/`), so one bucket can hold several deployments. */
@@ -20,6 +24,7 @@ export interface S3StoreConfig {
   endpoint?: string | undefined;
   /** Bucket in the path instead of the host name, as most S3-compatible servers want. */
   forcePathStyle?: boolean | undefined;
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
 /**
@@ -31,19 +36,15 @@ export class S3FileStore implements FileStore {
   private readonly client: S3Client;
   private readonly prefix: string;
 
-  constructor(
-    private readonly config: S3StoreConfig,
-    client?: S3Client,
-  ) {
+  constructor(private readonly config: S3StoreConfig) {
     this.prefix = config.prefix ?? '';
     this.describe = `s3:${config.bucket}/${this.prefix}`;
-    this.client =
-      client ??
-      new S3Client({
-        region: config.region ?? 'us-east-1',
-        ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
-        forcePathStyle: config.forcePathStyle ?? config.endpoint !== undefined,
-      });
+    this.client = new S3Client({
+      region: config.region ?? 'us-east-1',
+      ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
+      forcePathStyle: config.forcePathStyle ?? config.endpoint !== undefined,
+      ...(config.credentials === undefined ? {} : { credentials: config.credentials }),
+    });
   }
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
