@@ -69,7 +69,9 @@ export function mediaFileRoute(media: MediaLibrary): (app: OpenAPIHono<ChatEnv>)
         'accept-ranges': 'bytes',
         // The URL is the credential: caches keep it no longer than it is valid, and only privately.
         'cache-control': `private, max-age=${Math.max(0, Number(expires) - nowSeconds())}`,
+        // Pages fetch attachments to download them under their names; the URL itself is the credential.
         'access-control-allow-origin': '*',
+        'access-control-expose-headers': 'content-disposition, content-range, accept-ranges',
       });
       const asked = c.req.header('range');
       const ranges = asked === undefined ? undefined : rangeParser(size, asked, { combine: true });
