@@ -9,6 +9,8 @@ const ConversationBase = z.object({
   lastMessage: Message.optional(),
   createdAt: EpochSeconds.optional(),
   updatedAt: EpochSeconds.optional(),
+  /** The viewer's own tags on the conversation (`tagConversation`), when it has any. */
+  tags: z.array(z.string()).optional(),
 });
 
 /** A conversation as the server API answers it: the unread count is a string, as CometChat sends it. */

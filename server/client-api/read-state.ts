@@ -117,7 +117,11 @@ export class ReadStateRepository {
     return byConversation;
   }
 
-  /** Marks everything before `messageId` read and the rest unread again (`markMessageAsUnread`). */
+  /**
+   * Moves `uid`'s read pointer back to just before `messageId` (`markMessageAsUnread`): that message
+   * and the rest are unread again. A pointer already before it stays, so nothing unread becomes read;
+   * receipts already given are history and stay.
+   */
   async markUnreadFrom(appId: string, conversationId: string, uid: string, messageId: number): Promise<void> {
     await this.db
       .updateTable('conversation_reads')
@@ -125,6 +129,7 @@ export class ReadStateRepository {
       .where('app_id', '=', appId)
       .where('conversation_id', '=', conversationId)
       .where('uid', '=', uid)
+      .where('read_message_id', '>=', messageId)
       .execute();
   }
 

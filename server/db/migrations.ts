@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
+import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationTablesMigration } from '../notifications/migration.js';
 import { mediaMigration } from '../media/migration.js';
@@ -198,6 +199,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0003_notifications': notificationTablesMigration(engine),
       '0004_agent_takeovers': agentTakeoversMigration,
       '0005_receipt_marks': receiptMarksMigration,
+      '0006_blocked_users_conversation_tags': userRelationsMigration,
       '0007_media': mediaMigration,
     }),
   };

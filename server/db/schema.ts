@@ -196,6 +196,22 @@ export interface AgentTakeoverTable {
   created_at: number;
 }
 
+/** `uid` blocked `blocked_uid`: neither can message the other one-to-one. */
+export interface BlockedUserTable {
+  app_id: string;
+  uid: string;
+  blocked_uid: string;
+  blocked_at: number;
+}
+
+/** One tag `uid` put on a conversation; each user tags their conversations for themselves. */
+export interface ConversationTagTable {
+  app_id: string;
+  uid: string;
+  conversation_id: string;
+  tag: string;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -214,5 +230,7 @@ export interface ChatDatabase {
   form_submissions: FormSubmissionTable;
   agents: AgentTable;
   agent_takeovers: AgentTakeoverTable;
+  blocked_users: BlockedUserTable;
+  conversation_tags: ConversationTagTable;
   media_url_keys: MediaUrlKeyTable;
 }

@@ -8,6 +8,7 @@ import { ChatError } from '../errors.js';
 import { FORM_OVERHEAD_BYTES, MAX_UPLOAD_BYTES_CEILING } from '../media/policy.js';
 import type { Logger } from '../log.js';
 import { notificationDeliveryRoutes } from '../notifications/index.js';
+import { blockedUserRoutes } from '../routes/blocked-users.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
@@ -165,6 +166,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
   for (const routes of [
     sessionRoutes(deps),
     userRoutes(deps),
+    blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
     conversationRoutes(deps),

@@ -42,11 +42,28 @@ export class ConversationRepository {
     appId: string,
     uid: string,
     guids: string[],
-    query: { conversationType?: 'user' | 'group' | undefined; page: number; perPage: number },
+    query: {
+      conversationType?: 'user' | 'group' | undefined;
+      /** Only conversations the user tagged with any of these. */
+      tags?: ReadonlyArray<string> | undefined;
+      page: number;
+      perPage: number;
+    },
   ): Promise<{ conversations: StoredConversation[]; total: number }> {
     let base = this.ofParticipant(appId, uid, guids);
     if (query.conversationType !== undefined)
       base = base.where('conversation_type', '=', query.conversationType);
+    const tags = query.tags;
+    if (tags !== undefined && tags.length > 0) {
+      base = base.where('conversation_id', 'in', (eb) =>
+        eb
+          .selectFrom('conversation_tags')
+          .select('conversation_tags.conversation_id')
+          .where('conversation_tags.app_id', '=', appId)
+          .where('conversation_tags.uid', '=', uid)
+          .where('conversation_tags.tag', 'in', [...tags]),
+      );
+    }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const rows = await base
       .selectAll()
@@ -66,35 +83,5 @@ export class ConversationRepository {
       .where('conversation_id', '=', conversationId)
       .executeTakeFirst();
     return row === undefined ? undefined : stored(row);
-  }
-
-  /** Messages others sent in each conversation after the last one `uid` has read. */
-  async unreadCounts(appId: string, uid: string, conversationIds: string[]): Promise<Map<string, number>> {
-    if (conversationIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('messages')
-      .leftJoin('conversation_reads as reads', (join) =>
-        join
-          .onRef('reads.app_id', '=', 'messages.app_id')
-          .onRef('reads.conversation_id', '=', 'messages.conversation_id')
-          .on('reads.uid', '=', uid),
-      )
-      .select(['messages.conversation_id', (eb) => eb.fn.countAll<number>().as('unread')])
-      .where('messages.app_id', '=', appId)
-      .where('messages.conversation_id', 'in', conversationIds)
-      .where('messages.sender', '!=', uid)
-      .where('messages.category', '!=', 'action')
-      .where('messages.deleted_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb('reads.read_message_id', 'is', null),
-          eb('messages.id', '>', eb.ref('reads.read_message_id')),
-        ]),
-      )
-      .groupBy('messages.conversation_id')
-      .execute();
-    const counts = new Map(conversationIds.map((id) => [id, 0]));
-    for (const row of rows) counts.set(row.conversation_id, Number(row.unread));
-    return counts;
   }
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from
 import type { ChatStore } from '../db/database.js';
 import type { ChatDatabase, MessageTable } from '../db/schema.js';
 import { messageNotFound } from '../errors.js';
+import { likePattern } from './search.js';
 import {
   KyselyMessageWriter,
   SqliteMessageWriter,
@@ -61,6 +62,23 @@ export interface MessageFilter {
   mentionedUids?: string[] | undefined;
   /** Messages that mention this user (the REST API's `myMentionsOnly`). */
   mentioning?: string | undefined;
+  /**
+   * Messages whose text or an attachment's file name contains this keyword, in any case, literally;
+   * never action messages or deleted ones.
+   */
+  searchKey?: string | undefined;
+  /** Messages others sent after this user's read pointer: what is unread for them. */
+  unreadBy?: string | undefined;
+  /** Leaves out messages from the users this user blocked (`hideMessagesFromBlockedUsers`). */
+  hideBlockedBy?: string | undefined;
+}
+
+/** How many messages are unread in one conversation, and whom it is with (the other user, or the group). */
+export interface UnreadCount {
+  conversationId: string;
+  entityType: 'user' | 'group';
+  entityId: string;
+  count: number;
 }
 
 export interface MessageCursor {
@@ -211,7 +229,102 @@ export class MessageRepository {
     if (anyOf !== undefined && anyOf.length > 0)
       query = query.where((eb) => eb.or(anyOf.map((uid) => this.mentions(uid))));
     if (filter.mentioning !== undefined) query = query.where(this.mentions(filter.mentioning));
+    if (filter.searchKey !== undefined && filter.searchKey !== '') {
+      query = query
+        .where('category', '!=', 'action')
+        .where('deleted_at', 'is', null)
+        .where(this.contains(filter.searchKey));
+    }
+    const reader = filter.unreadBy;
+    if (reader !== undefined) {
+      query = query
+        .where('sender', '!=', reader)
+        .where('category', '!=', 'action')
+        .where('deleted_at', 'is', null)
+        .where((eb) =>
+          eb(
+            'messages.id',
+            '>',
+            eb.fn.coalesce(
+              eb
+                .selectFrom('conversation_reads as reads')
+                .select('reads.read_message_id')
+                .whereRef('reads.app_id', '=', 'messages.app_id')
+                .whereRef('reads.conversation_id', '=', 'messages.conversation_id')
+                .where('reads.uid', '=', reader),
+              eb.lit(0),
+            ),
+          ),
+        )
+        // A group's history from before the reader joined is not unread for them.
+        .where((eb) =>
+          eb.or([
+            eb('messages.receiver_type', '=', 'user'),
+            eb(
+              'messages.sent_at',
+              '>=',
+              eb.fn.coalesce(
+                eb
+                  .selectFrom('group_members as membership')
+                  .select('membership.joined_at')
+                  .whereRef('membership.app_id', '=', 'messages.app_id')
+                  .whereRef('membership.guid', '=', 'messages.receiver')
+                  .where('membership.uid', '=', reader),
+                eb.lit(0),
+              ),
+            ),
+          ]),
+        );
+    }
+    const blocker = filter.hideBlockedBy;
+    if (blocker !== undefined) {
+      query = query.where('sender', 'not in', (eb) =>
+        eb
+          .selectFrom('blocked_users')
+          .select('blocked_users.blocked_uid')
+          .where('blocked_users.app_id', '=', appId)
+          .where('blocked_users.uid', '=', blocker),
+      );
+    }
     return query;
+  }
+
+  /** The text, or an attachment's file name, contains `keyword`; each engine reads the JSON itself. */
+  private contains(keyword: string): RawBuilder<SqlBool> {
+    const pattern = likePattern(keyword);
+    if (this.engine === 'postgres') {
+      return sql<SqlBool>`(lower(cast(data as jsonb) ->> 'text') like ${pattern} escape '\\' or exists (
+        select 1 from jsonb_array_elements(case when jsonb_typeof(cast(data as jsonb) -> 'attachments') = 'array'
+          then cast(data as jsonb) -> 'attachments' else '[]'::jsonb end) as attachment
+        where lower(attachment ->> 'name') like ${pattern} escape '\\'))`;
+    }
+    return sql<SqlBool>`(lower(json_extract(data, '$.text')) like ${pattern} escape '\\' or exists (
+      select 1 from json_each(data, '$.attachments') as attachment
+      where json_type(data, '$.attachments') = 'array'
+        and lower(json_extract(attachment.value, '$.name')) like ${pattern} escape '\\'))`;
+  }
+
+  /**
+   * Unread messages per conversation for `filter.unreadBy`, only where some are. In a one-to-one
+   * conversation every unread message comes from the other user, so the sender names it.
+   */
+  async unreadCounts(appId: string, filter: MessageFilter & { unreadBy: string }): Promise<UnreadCount[]> {
+    const rows = await this.filtered(appId, filter)
+      .select((eb) => [
+        'conversation_id',
+        'receiver_type',
+        eb.fn.max('sender').as('sender'),
+        eb.fn.max('receiver').as('receiver'),
+        eb.fn.countAll<number>().as('unread'),
+      ])
+      .groupBy(['conversation_id', 'receiver_type'])
+      .execute();
+    return rows.map((row) => ({
+      conversationId: row.conversation_id,
+      entityType: row.receiver_type === 'group' ? 'group' : 'user',
+      entityId: row.receiver_type === 'group' ? row.receiver : row.sender,
+      count: Number(row.unread),
+    }));
   }
 
   /** `data.mentions` is there, or names `uid`; the JSON is read by each engine's own functions. */

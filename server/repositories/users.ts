@@ -37,6 +37,8 @@ export interface UserQuery {
   status?: string | undefined;
   /** Users with any of these roles. */
   roles?: readonly string[] | undefined;
+  /** Leaves out the users this user blocked or was blocked by (the SDK's `hideBlockedUsers`). */
+  hideBlockedFor?: string | undefined;
   page: number;
   perPage: number;
 }
@@ -152,6 +154,30 @@ export class UserRepository {
     }
     if (query.status !== undefined) base = base.where('status', '=', query.status);
     if (query.roles !== undefined && query.roles.length > 0) base = base.where('role', 'in', query.roles);
+    const blocker = query.hideBlockedFor;
+    if (blocker !== undefined) {
+      base = base.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('blocked_users')
+              .select('blocked_users.uid')
+              .where('blocked_users.app_id', '=', appId)
+              .where((eb) =>
+                eb.or([
+                  eb.and([
+                    eb('blocked_users.uid', '=', blocker),
+                    eb('blocked_users.blocked_uid', '=', eb.ref('users.uid')),
+                  ]),
+                  eb.and([
+                    eb('blocked_users.blocked_uid', '=', blocker),
+                    eb('blocked_users.uid', '=', eb.ref('users.uid')),
+                  ]),
+                ]),
+              ),
+          ),
+        ),
+      );
+    }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const users = await base
       .selectAll()

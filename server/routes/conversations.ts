@@ -7,13 +7,26 @@ import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { StoredConversation } from '../repositories/conversations.js';
-import { pagination } from '../validation.js';
+import { QueryBoolean, Tags, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { PageQuery, perPageOf, readableGroup } from './policies.js';
 
+/** Tags in a query: repeated (`tags=a&tags=b`) or comma-joined, as the SDK sends an array (`tags=a,b`). */
+const TagList = z.preprocess(
+  (value) => [value].flat().flatMap((item) => (typeof item === 'string' ? item.split(',') : [item])),
+  Tags,
+);
+
 const ListConversations = PageQuery.extend({
   conversationType: z.enum(['user', 'group'], { error: 'must be user or group' }).optional(),
+  /** Only conversations the acting user tagged with any of these. */
+  tags: TagList.optional(),
+  /** Accepted as the SDK sends it: a conversation's tags are always included when it has any. */
+  withTags: QueryBoolean.optional(),
 });
+
+/** `tagConversation`: the acting user's tags on the conversation, replacing those it had. */
+const TagConversation = z.object({ tags: Tags });
 
 /** The REST API's optional `messageId`: mark up to this message rather than the conversation's last. */
 const MarkUpTo = z.object({
@@ -23,7 +36,7 @@ const MarkUpTo = z.object({
 });
 
 const UnreadFrom = z.object({
-  messageId: z.union([z.string().regex(/^\d{1,15}$/), z.number().int().positive()]),
+  messageId: z.union([z.string().regex(/^\d{1,15}$/, 'must be a message id'), z.number().int().positive()]),
 });
 
 const conversationNotFound = (conversationId: string): ChatError =>
@@ -38,7 +51,7 @@ const conversationNotFound = (conversationId: string): ChatError =>
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   const { services, readState } = deps;
-  const { conversations, conversationService, users, groups, messages } = services;
+  const { conversations, conversationService, conversationTags, users, groups, messages } = services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
@@ -58,6 +71,36 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       lastReadMessageId: String(reads.get(conversation.conversationId)?.read_message_id ?? 0),
       latestMessageId: latest.get(conversation.conversationId) ?? '0',
     }));
+  };
+
+  /** The id of message `messageId` when it is in the conversation; a 404 naming the field otherwise. */
+  const messageIn = async (
+    appId: string,
+    conversationId: string,
+    messageId: string | number,
+  ): Promise<number> => {
+    const named = await messages.find(appId, Number(messageId));
+    if (named?.conversation_id !== conversationId) {
+      throw new ChatError(
+        404,
+        'ERR_MESSAGE_ID_NOT_FOUND',
+        `messageId: no message ${messageId} in ${conversationId}.`,
+        {
+          field: 'messageId',
+          id: String(messageId),
+        },
+      );
+    }
+    return Number(named.id);
+  };
+
+  /** One conversation as the acting user sees it; a conversation without messages yet does not exist. */
+  const presentOne = async (c: ChatContext, conversationId: string) => {
+    const actor = c.get('actor');
+    const found = await conversations.find(actor.app.appId, conversationId);
+    const [conversation] = found === undefined ? [] : await present(actor, actingUid(c), [found]);
+    if (conversation === undefined) throw conversationNotFound(conversationId);
+    return conversation;
   };
 
   /** The conversation the path names, as the caller's user has it; members only for groups. */
@@ -82,6 +125,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       const guids = await groups.guidsOf(actor.app.appId, viewer.uid);
       const { conversations: page, total } = await conversations.listFor(actor.app.appId, viewer.uid, guids, {
         conversationType: query.conversationType,
+        tags: query.tags,
         page: query.page,
         perPage,
       });
@@ -93,18 +137,23 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   for (const kind of ['user', 'group'] as const) {
     const base = kind === 'user' ? '/users/:uid/conversation' : '/groups/:guid/conversation';
 
+    documented(routes, 'get', base, { summary: `The acting user's conversation with a ${kind}` }, async (c) =>
+      c.json({ data: await presentOne(c, await conversationOf(c, kind)) }),
+    );
+
     documented(
       routes,
-      'get',
+      'put',
       base,
-      { summary: `The acting user's conversation with a ${kind}` },
+      { summary: `Tag the acting user's conversation with a ${kind}`, body: TagConversation },
       async (c) => {
-        const actor = c.get('actor');
         const conversationId = await conversationOf(c, kind);
-        const found = await conversations.find(actor.app.appId, conversationId);
-        const [conversation] = found === undefined ? [] : await present(actor, actingUid(c), [found]);
-        if (conversation === undefined) throw conversationNotFound(conversationId);
-        return c.json({ data: conversation });
+        const { tags } = await jsonBody(c, TagConversation);
+        const { appId } = c.get('actor').app;
+        if ((await conversations.find(appId, conversationId)) === undefined)
+          throw conversationNotFound(conversationId);
+        await conversationTags.set(appId, actingUid(c), conversationId, tags);
+        return c.json({ data: await presentOne(c, conversationId) });
       },
     );
 
@@ -123,19 +172,10 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
           const { appId } = c.get('actor').app;
           const conversationId = await conversationOf(c, kind);
           const { messageId } = await jsonBody(c, MarkUpTo);
-          let upTo = (await conversations.find(appId, conversationId))?.lastMessageId;
-          if (messageId !== undefined) {
-            const named = await messages.find(appId, Number(messageId));
-            if (named?.conversation_id !== conversationId) {
-              throw new ChatError(
-                404,
-                'ERR_MESSAGE_ID_NOT_FOUND',
-                `messageId: no message ${messageId} in ${conversationId}.`,
-                { field: 'messageId', id: String(messageId) },
-              );
-            }
-            upTo = Number(named.id);
-          }
+          const upTo =
+            messageId === undefined
+              ? (await conversations.find(appId, conversationId))?.lastMessageId
+              : await messageIn(appId, conversationId, messageId);
           if (upTo !== undefined) await readState.mark(appId, conversationId, actingUid(c), receipt, upTo);
           return c.json({
             data: { success: true, message: `The conversation ${conversationId} is marked ${receipt}.` },
@@ -144,21 +184,28 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       );
     }
 
+    /**
+     * `markMessageAsUnread`: the message and everything after it are unread again for the acting
+     * user. The SDK reads the conversation as it now stands from `data.conversation`.
+     */
     documented(
       routes,
       'delete',
       `${base}/read`,
-      { summary: 'Mark messages unread again from one on', only: 'client', body: UnreadFrom },
+      { summary: 'Mark messages unread again from one on', body: UnreadFrom },
       async (c) => {
         const conversationId = await conversationOf(c, kind);
         const { messageId } = await jsonBody(c, UnreadFrom);
-        await readState.markUnreadFrom(
-          c.get('actor').app.appId,
-          conversationId,
-          actingUid(c),
-          Number(messageId),
-        );
-        return c.json({ data: { success: true, message: `Messages from ${messageId} are unread again.` } });
+        const { appId } = c.get('actor').app;
+        const from = await messageIn(appId, conversationId, messageId);
+        await readState.markUnreadFrom(appId, conversationId, actingUid(c), from);
+        return c.json({
+          data: {
+            success: true,
+            message: `The messages from ${from} on in ${conversationId} are marked unread.`,
+            conversation: await presentOne(c, conversationId),
+          },
+        });
       },
     );
   }

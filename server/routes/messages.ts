@@ -13,6 +13,7 @@ import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { MessageCursor, MessageFilter, StoredMessage } from '../repositories/messages.js';
+import { SearchKey } from '../../shared/users.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { readableGroup, userFor } from './policies.js';
@@ -68,8 +69,14 @@ const ListQuery = z.looseObject({
   myMentionsOnly: QueryBoolean.optional(),
   /** The mentioned users' entities with their current `tags`. */
   mentionsWithTagInfo: QueryBoolean.optional(),
-  /** Parley has no blocking, so there is no blocked information to add; accepted as the SDK sends it. */
+  /** The mentioned users' entities with `blockedByMe`/`hasBlockedMe` as the acting user sees them. */
   mentionsWithBlockedInfo: QueryBoolean.optional(),
+  /** Messages whose text or attachment file names contain the keyword; no action messages. */
+  searchKey: SearchKey.optional(),
+  /** Only what is unread for the acting user; with `count`, how many per conversation. */
+  unread: QueryBoolean.optional(),
+  count: QueryBoolean.optional(),
+  hideMessagesFromBlockedUsers: QueryBoolean.optional(),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -88,6 +95,7 @@ function filterOf(query: ListQuery): MessageFilter {
     conversationIds: query.conversationId === undefined ? undefined : [query.conversationId],
     hasMentions: query.hasMentions,
     mentionedUids: query.mentionedUids,
+    searchKey: query.searchKey,
   };
 }
 
@@ -228,12 +236,22 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const paging = messagePaging(actor, query, withPagination);
     const filter = { ...filterOf(query), ...scope };
     if (query.myMentionsOnly === true) filter.mentioning = actingUid(c);
+    if (query.hideMessagesFromBlockedUsers === true) filter.hideBlockedBy = actingUid(c);
+    if (query.count === true) {
+      if (query.unread !== true) throw badRequest('count', 'counts only unread messages: add unread=1');
+      const counts = await messages.unreadCounts(appId, { ...filter, unreadBy: actingUid(c) });
+      return c.json({
+        data: counts.map(({ entityId, entityType, count }) => ({ entityId, entityType, count })),
+      });
+    }
+    if (query.unread === true) filter.unreadBy = actingUid(c);
     const [rows, total] = await Promise.all([
       messages.list(appId, filter, paging.cursor, paging.limit),
       paging.counted ? messages.count(appId, filter) : 0,
     ]);
     const presented = await messageService.present(actor.app, rows, {
       mentionsWithTags: query.mentionsWithTagInfo === true,
+      mentionsBlockedInfoFor: query.mentionsWithBlockedInfo === true ? actingUid(c) : undefined,
     });
     const data = await withReceipts(appId, presented);
     return c.json({ data, meta: paging.meta(rows, total) });

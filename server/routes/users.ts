@@ -13,6 +13,7 @@ import type { ChatContext } from '../http/context.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { toAuthTokenEntity } from '../repositories/auth-tokens.js';
+import { blockFlags } from '../repositories/blocked-users.js';
 import { toUserEntity } from '../repositories/users.js';
 import { EntityId, QueryBoolean, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
@@ -38,6 +39,8 @@ const ListUsers = ListUsersQuery.extend({
   roles: RoleList.optional(),
   'roles[]': RoleList.optional(),
   withTags: QueryBoolean.optional(),
+  /** The SDK's: leave out users the viewer blocked or was blocked by. */
+  hideBlockedUsers: QueryBoolean.optional(),
 });
 
 /** The roles a list is filtered to: `role` and `roles` together name the roles a listed user may have. */
@@ -56,7 +59,7 @@ const DeleteUser = z.strictObject({
  * a user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
  */
 export function userRoutes(deps: RouteDeps): ChatRoutes {
-  const { users, authTokens } = deps.services;
+  const { users, authTokens, blockedUsers } = deps.services;
   const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
@@ -87,19 +90,29 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       searchKey: query.searchKey,
       status: query.status,
       roles: rolesOf(query),
+      hideBlockedFor: query.hideBlockedUsers === true ? viewer : undefined,
       page: query.page,
       perPage,
     });
+    const blocks =
+      viewer === undefined
+        ? undefined
+        : await blockedUsers.relations(
+            actor.app.appId,
+            viewer,
+            rows.map((row) => row.uid),
+          );
     return c.json({
       data: rows.map((row) => {
         const entity = userFor(actor, row, { withTags: query.withTags === true });
-        // Seen by a user, each entry names the conversation they would have with it.
+        // Seen by a user, each entry names the conversation they would have with it and the blocks between them.
         if (viewer !== undefined && viewer !== row.uid) {
           entity.conversationId = conversationIdFor({
             receiverType: 'user',
             sender: viewer,
             receiver: row.uid,
           });
+          Object.assign(entity, blockFlags(blocks?.get(row.uid)));
         }
         return entity;
       }),
@@ -108,8 +121,12 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
   });
 
   documented(routes, 'get', '/users/:uid', { summary: 'Read a user' }, async (c) => {
+    const actor = c.get('actor');
     const row = await users.get(appIdOf(c), pathId(c, 'uid'));
-    return c.json({ data: userFor(c.get('actor'), row, { withTags: true }) });
+    const entity = userFor(actor, row, { withTags: true });
+    if (actor.uid === undefined || actor.uid === row.uid) return c.json({ data: entity });
+    const blocks = await blockedUsers.relations(actor.app.appId, actor.uid, [row.uid]);
+    return c.json({ data: { ...entity, ...blockFlags(blocks.get(row.uid)) } });
   });
 
   documented(

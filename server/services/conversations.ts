@@ -1,6 +1,8 @@
 import type { Conversation } from '../../shared/conversations.js';
 import type { GroupEntity, UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
+import { blockFlags, type BlockedUserRepository } from '../repositories/blocked-users.js';
+import type { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import type { ConversationRepository, StoredConversation } from '../repositories/conversations.js';
 import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
@@ -18,6 +20,8 @@ export class ConversationService {
     private readonly groups: GroupRepository,
     private readonly messages: MessageRepository,
     private readonly messageService: MessageService,
+    private readonly tags: ConversationTagRepository,
+    private readonly blocks: BlockedUserRepository,
   ) {}
 
   /** Fills last messages, the other party and unread counts for a page of conversations in a few queries. */
@@ -29,7 +33,8 @@ export class ConversationService {
     const { appId } = app;
     const others = stored.flatMap((item) => (item.uids === undefined ? [] : [otherOf(item.uids, viewer)]));
     const guids = stored.flatMap((item) => (item.guid === undefined ? [] : [item.guid]));
-    const [lastRows, people, groupRows, counts, memberships, unread] = await Promise.all([
+    const conversationIds = stored.map((item) => item.conversationId);
+    const [lastRows, people, groupRows, counts, memberships, unread, tags, blocks] = await Promise.all([
       this.messages.findMany(
         appId,
         stored.map((item) => item.lastMessageId),
@@ -38,12 +43,11 @@ export class ConversationService {
       this.groups.findMany(appId, guids),
       this.groups.memberCounts(appId, guids),
       this.groups.membershipsOf(appId, viewer, guids),
-      this.conversations.unreadCounts(
-        appId,
-        viewer,
-        stored.map((item) => item.conversationId),
-      ),
+      stored.length === 0 ? [] : this.messages.unreadCounts(appId, { conversationIds, unreadBy: viewer }),
+      this.tags.of(appId, viewer, conversationIds),
+      this.blocks.relations(appId, viewer, others),
     ]);
+    const unreadById = new Map(unread.map((entry) => [entry.conversationId, entry.count]));
     const lastMessages = await this.messageService.present(app, [...lastRows.values()]);
     const lastById = new Map(lastMessages.map((message) => [message.id, message]));
     return stored.flatMap((item) => {
@@ -55,16 +59,22 @@ export class ConversationService {
       } else {
         const other = item.uids === undefined ? undefined : people.get(otherOf(item.uids, viewer));
         if (other === undefined) return [];
-        conversationWith = { ...toUserEntity(other), conversationId: item.conversationId };
+        conversationWith = {
+          ...toUserEntity(other),
+          ...blockFlags(blocks.get(other.uid)),
+          conversationId: item.conversationId,
+        };
       }
       const conversation: Conversation = {
         conversationId: item.conversationId,
         conversationType: item.conversationType,
-        unreadMessageCount: String(unread.get(item.conversationId) ?? 0),
+        unreadMessageCount: String(unreadById.get(item.conversationId) ?? 0),
         createdAt: item.createdAt,
         updatedAt: item.updatedAt,
         conversationWith,
       };
+      const tagged = tags.get(item.conversationId);
+      if (tagged !== undefined) conversation.tags = tagged;
       const lastMessage = lastById.get(String(item.lastMessageId));
       if (lastMessage !== undefined) conversation.lastMessage = lastMessage;
       return [conversation];

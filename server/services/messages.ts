@@ -13,6 +13,7 @@ import { ChatError, badRequest, messageNotFound, notAMember } from '../errors.js
 import type { ChatEvents, EventOrigin } from '../events.js';
 import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
+import { blockFlags, type BlockRelation, type BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { GroupRepository } from '../repositories/groups.js';
 import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { UserRepository } from '../repositories/users.js';
@@ -106,6 +107,17 @@ function withMentions(
   return rest;
 }
 
+/** A one-to-one message between users where either blocked the other: the sender learns which way. */
+function blockedError(sender: string, receiver: string, block: BlockRelation): ChatError {
+  return block.blockedByMeAt !== undefined
+    ? refused('ERR_BLOCKED_RECEIVER', `The user ${sender} has blocked the user ${receiver}.`, {
+        uid: receiver,
+      })
+    : refused('ERR_BLOCKED_SENDER', `The user ${receiver} has blocked the user ${sender}.`, {
+        uid: receiver,
+      });
+}
+
 function receiversOf(request: MessageRequest): Receiver[] {
   const receivers: Receiver[] = [];
   const seen = new Set<string>();
@@ -133,6 +145,7 @@ export class MessageService {
     private readonly groups: GroupRepository,
     private readonly messages: MessageRepository,
     private readonly events: ChatEvents,
+    private readonly blocks: BlockedUserRepository,
     /** Attachments: signs their URLs for readers and removes a deleted message's files. */
     private readonly media?: MediaLibrary,
   ) {
@@ -157,14 +170,37 @@ export class MessageService {
   async present(
     app: App,
     rows: ReadonlyArray<StoredMessage>,
-    options: { mentionsWithTags?: boolean } = {},
+    options: { mentionsWithTags?: boolean; mentionsBlockedInfoFor?: string | undefined } = {},
   ): Promise<Message[]> {
     const lookup = await this.entities.forMessages(app.appId, rows);
-    const messages = await this.signed(
+    let messages = await this.signed(
       app,
       rows.map((row) => toMessage(row, lookup, app)),
     );
-    return options.mentionsWithTags === true ? this.withMentionTags(app.appId, messages) : messages;
+    if (options.mentionsWithTags === true) messages = await this.withMentionTags(app.appId, messages);
+    if (options.mentionsBlockedInfoFor !== undefined)
+      messages = await this.withMentionBlocks(app.appId, options.mentionsBlockedInfoFor, messages);
+    return messages;
+  }
+
+  /** The SDK's `mentionsWithBlockedInfo`: each mentioned user's `blockedByMe`/`hasBlockedMe` for `viewer`. */
+  private async withMentionBlocks(appId: string, viewer: string, messages: Message[]): Promise<Message[]> {
+    const mentionsOf = (message: Message): Record<string, UserEntity> | undefined =>
+      (message.data as { mentions?: Record<string, UserEntity> }).mentions;
+    const uids = new Set(messages.flatMap((message) => Object.keys(mentionsOf(message) ?? {})));
+    if (uids.size === 0) return messages;
+    const relations = await this.blocks.relations(appId, viewer, uids);
+    return messages.map((message) => {
+      const mentions = mentionsOf(message);
+      if (mentions === undefined) return message;
+      const flagged = Object.fromEntries(
+        Object.entries(mentions).map(([uid, entity]) => [
+          uid,
+          { ...entity, ...blockFlags(relations.get(uid)) },
+        ]),
+      );
+      return { ...message, data: { ...message.data, mentions: flagged } };
+    });
   }
 
   /** The SDK's `mentionsWithTagInfo`: each mentioned user's entity with the user's current tags. */
@@ -211,15 +247,18 @@ export class MessageService {
     };
     const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
     const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
-    const [users, groups, memberships, counts] = await Promise.all([
+    const [users, groups, memberships, counts, blocks] = await Promise.all([
       this.users.findMany(appId, userIds),
       this.groups.findMany(appId, groupIds),
       this.groups.membershipsOf(appId, sender.uid, groupIds),
       this.groups.memberCounts(appId, groupIds),
+      this.blocks.relations(appId, sender.uid, userIds),
     ]);
     for (const uid of userIds) {
       const user = users.get(uid);
       if (user === undefined) throw this.receiverError(request, 'user', uid);
+      const block = blocks.get(uid);
+      if (block !== undefined) throw blockedError(sender.uid, uid, block);
       lookup.users.set(uid, user);
     }
     for (const guid of groupIds) {

@@ -2,6 +2,8 @@ import type { ChatStore } from '../db/database.js';
 import { ChatEvents } from '../events.js';
 import { AppRepository } from '../repositories/apps.js';
 import { AuthTokenRepository } from '../repositories/auth-tokens.js';
+import { BlockedUserRepository } from '../repositories/blocked-users.js';
+import { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import { ConversationRepository } from '../repositories/conversations.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
@@ -20,12 +22,14 @@ export interface ChatServices {
   apps: AppRepository;
   users: UserRepository;
   authTokens: AuthTokenRepository;
+  blockedUsers: BlockedUserRepository;
   groups: GroupRepository;
   groupService: GroupService;
   messages: MessageRepository;
   messageService: MessageService;
   conversations: ConversationRepository;
   conversationService: ConversationService;
+  conversationTags: ConversationTagRepository;
   notifications: NotificationSettingsRepository;
   /** Attachments' files and signed URLs; none where no file store is configured. */
   media: MediaLibrary | undefined;
@@ -39,19 +43,31 @@ export function createChatServices(store: ChatStore, media?: MediaLibrary): Chat
   const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, events, media);
+  const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
+  const conversationTags = new ConversationTagRepository(db);
+  const messageService = new MessageService(db, users, groups, messages, events, blockedUsers, media);
   return {
     store,
     events,
     apps: new AppRepository(db),
     users,
     authTokens: new AuthTokenRepository(db, events),
+    blockedUsers,
     groups,
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
     conversations,
-    conversationService: new ConversationService(conversations, users, groups, messages, messageService),
+    conversationService: new ConversationService(
+      conversations,
+      users,
+      groups,
+      messages,
+      messageService,
+      conversationTags,
+      blockedUsers,
+    ),
+    conversationTags,
     notifications: new NotificationSettingsRepository(db),
     media,
   };

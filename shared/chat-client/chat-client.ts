@@ -530,7 +530,9 @@ export class ChatClient {
     if (this.#session !== session) return;
     this.events.emit('connection', state);
     if (state !== 'connected') return;
-    if (session.everConnected) session.behind = true;
+    // Behind after a reconnect, and on the first connect too when a conversation was loaded before
+    // the socket was up: what was sent in between came on no socket.
+    if (session.everConnected || session.newest.size > 0) session.behind = true;
     session.everConnected = true;
     void this.#resync(session);
   }

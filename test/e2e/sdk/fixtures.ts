@@ -27,12 +27,16 @@ export interface ContractServer {
   close(): Promise<void>;
 }
 
-/** The chat server over TLS (self-signed, in a temp data dir) with users alice and bob. */
-export async function startContractServer(): Promise<ContractServer> {
+/**
+ * The chat server over TLS (self-signed, in a temp data dir) with users alice and bob; on SQLite
+ * unless given a PostgreSQL `databaseUrl`.
+ */
+export async function startContractServer(options: { databaseUrl?: string } = {}): Promise<ContractServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-sdk-'));
   const server = await startChatServer({
     port: 0,
     dataDir,
+    databaseUrl: options.databaseUrl,
     app: CONTRACT_APP,
     rateLimits: false,
     logger: silentLogger,

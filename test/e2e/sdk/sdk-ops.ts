@@ -4,6 +4,7 @@
  * Every op answers JSON; what the SDK's listeners hear is reported through `emit`.
  */
 import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
+import { chatFeatureOps } from './chat-feature-ops.js';
 
 type Sdk = typeof CometChatSdk;
 export type SdkEvent = Record<string, unknown> & { kind: string };
@@ -120,6 +121,7 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
   };
 
   return {
+    ...chatFeatureOps(CometChat),
     init: async (appId: string, host: string) => {
       const settings = new CometChat.AppSettingsBuilder()
         .setRegion('us')

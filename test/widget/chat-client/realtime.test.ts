@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type {
   ChatClient,
   ChatClientEvents,
   ChatClientOptions,
   Message,
+  SocketLike,
 } from '../../../shared/chat-client/index.js';
 import { ChatService } from '../support/chat-service.js';
 import { clientOf, closeClients, Wire } from '../support/client.js';
@@ -159,6 +161,21 @@ describe('staying connected', () => {
     await service.sendAs('bob', toAlice, { data: { text: 'sent into the void' } });
     network.thaw();
     await waitFor(() => texts(received).includes('sent into the void'), 'the missed message');
+  });
+
+  it('fetches what was sent between loading a conversation and its first socket', async () => {
+    let socketsReachTheService = false;
+    // Until then every socket goes to a closed port, as on a page whose socket is slow to come up.
+    const alice = clientOf(service, {
+      createSocket: (url) =>
+        new WebSocket(socketsReachTheService ? url : url.replace(/:\d+\//, ':1/')) as unknown as SocketLike,
+    });
+    const received = collect(alice, 'message');
+    await alice.login({ uid: 'alice' });
+    await alice.messages(toBob);
+    await service.sendAs('bob', toAlice, { data: { text: 'before the socket was up' } });
+    socketsReachTheService = true;
+    await waitFor(() => texts(received).includes('before the socket was up'), 'the message sent meanwhile');
   });
 
   it('ends the session when the service refuses the socket because the token was revoked', async () => {

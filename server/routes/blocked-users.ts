@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { conversationIdFor, type UserEntity } from '../../shared/message.js';
+import { SearchKey } from '../../shared/users.js';
+import { ChatError } from '../errors.js';
+import { actingUid } from '../http/actor.js';
+import type { ChatContext } from '../http/context.js';
+import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
+import { jsonBody, pathId, queryOf } from '../http/request.js';
+import { blockFlags } from '../repositories/blocked-users.js';
+import { EntityId, pagination } from '../validation.js';
+import type { RouteDeps } from './deps.js';
+import { PageQuery, perPageOf, userFor } from './policies.js';
+
+/** At most this many users are blocked or unblocked in one call. */
+const MAX_BLOCKED_PER_CALL = 100;
+
+const BlockRequest = z.object({
+  blockedUids: z
+    .array(EntityId, { error: 'must be a list of UIDs' })
+    .min(1, 'name at least one UID')
+    .max(MAX_BLOCKED_PER_CALL, `name at most ${MAX_BLOCKED_PER_CALL} UIDs`),
+});
+
+const ListBlocked = PageQuery.extend({
+  direction: z
+    .enum(['both', 'blockedByMe', 'hasBlockedMe'], { error: 'must be both, blockedByMe or hasBlockedMe' })
+    .default('both'),
+  searchKey: SearchKey.optional(),
+});
+
+/**
+ * Blocked users: the SDK's `blockUsers`, `unblockUsers` and `BlockedUsersRequest` on
+ * `/blockedusers` (the session's user), the REST API's on `/users/{uid}/blockedusers` (that user).
+ * A block is one-way and private to the two users: neither can message the other one-to-one.
+ */
+export function blockedUserRoutes(deps: RouteDeps): ChatRoutes {
+  const { users, blockedUsers } = deps.services;
+  const routes = chatRoutes();
+
+  /** The UIDs of the body, each an existing user other than `uid`; nothing changes otherwise. */
+  const namedUsers = async (c: ChatContext, uid: string): Promise<string[]> => {
+    const { appId } = c.get('actor').app;
+    const named = [...new Set((await jsonBody(c, BlockRequest)).blockedUids)];
+    if (named.includes(uid)) {
+      throw new ChatError(400, 'ERR_CANNOT_BLOCK_SELF', 'blockedUids: a user cannot block themselves.', {
+        field: 'blockedUids',
+      });
+    }
+    const found = await users.findMany(appId, named);
+    const missing = named.find((other) => !found.has(other));
+    if (missing !== undefined) {
+      throw new ChatError(404, 'ERR_UID_NOT_FOUND', `blockedUids: the UID ${missing} does not exist.`, {
+        field: 'blockedUids',
+        uid: missing,
+      });
+    }
+    return named;
+  };
+
+  const answer = (uid: string, named: string[], done: 'blocked' | 'unblocked') =>
+    Object.fromEntries(
+      named.map((other) => [
+        other,
+        {
+          success: true,
+          message: `The user with UID ${uid} has ${done} user with UID ${other} successfully.`,
+        },
+      ]),
+    );
+
+  const block = async (c: ChatContext, uid: string) => {
+    await users.get(c.get('actor').app.appId, uid);
+    const named = await namedUsers(c, uid);
+    await blockedUsers.block(c.get('actor').app.appId, uid, named);
+    return c.json({ data: answer(uid, named, 'blocked') });
+  };
+
+  const unblock = async (c: ChatContext, uid: string) => {
+    await users.get(c.get('actor').app.appId, uid);
+    const named = await namedUsers(c, uid);
+    await blockedUsers.unblock(c.get('actor').app.appId, uid, named);
+    return c.json({ data: answer(uid, named, 'unblocked') });
+  };
+
+  const list = async (c: ChatContext, uid: string) => {
+    const actor = c.get('actor');
+    const { appId } = actor.app;
+    await users.get(appId, uid);
+    const query = queryOf(c, ListBlocked);
+    const perPage = perPageOf(actor, query);
+    const { users: rows, total } = await blockedUsers.list(appId, uid, {
+      direction: query.direction,
+      searchKey: query.searchKey,
+      page: query.page,
+      perPage,
+    });
+    const relations = await blockedUsers.relations(
+      appId,
+      uid,
+      rows.map((row) => row.uid),
+    );
+    const data = rows.map((row): UserEntity => {
+      const relation = relations.get(row.uid) ?? {};
+      return {
+        ...userFor(actor, row),
+        ...blockFlags(relation),
+        ...(relation.blockedByMeAt === undefined
+          ? {}
+          : { blockedByMeAt: relation.blockedByMeAt, blockedAt: relation.blockedByMeAt }),
+        ...(relation.hasBlockedMeAt === undefined ? {} : { hasBlockedMeAt: relation.hasBlockedMeAt }),
+        conversationId: conversationIdFor({ receiverType: 'user', sender: uid, receiver: row.uid }),
+      };
+    });
+    return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
+  };
+
+  documented(
+    routes,
+    'post',
+    '/blockedusers',
+    { summary: 'Block users (the SDK: as the session user)', only: 'client', body: BlockRequest },
+    (c) => block(c, actingUid(c)),
+  );
+  documented(
+    routes,
+    'delete',
+    '/blockedusers',
+    { summary: 'Unblock users (the SDK: as the session user)', only: 'client', body: BlockRequest },
+    (c) => unblock(c, actingUid(c)),
+  );
+  documented(
+    routes,
+    'get',
+    '/blockedusers',
+    { summary: "List the session user's blocked users", only: 'client', query: ListBlocked },
+    (c) => list(c, actingUid(c)),
+  );
+  documented(
+    routes,
+    'post',
+    '/users/:uid/blockedusers',
+    { summary: 'Block users on behalf of a user', only: 'server', body: BlockRequest },
+    (c) => block(c, pathId(c, 'uid')),
+  );
+  documented(
+    routes,
+    'delete',
+    '/users/:uid/blockedusers',
+    { summary: 'Unblock users on behalf of a user', only: 'server', body: BlockRequest },
+    (c) => unblock(c, pathId(c, 'uid')),
+  );
+  documented(
+    routes,
+    'get',
+    '/users/:uid/blockedusers',
+    { summary: "List a user's blocked users", only: 'server', query: ListBlocked },
+    (c) => list(c, pathId(c, 'uid')),
+  );
+
+  return routes;
+}
