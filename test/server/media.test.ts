@@ -145,6 +145,24 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     expect(outside.headers.get('content-range')).toBe('bytes */10000');
   });
 
+  it('takes files larger than a JSON body may be, up to the app cap, on the send routes only', async () => {
+    const { alice, bob } = await people();
+    const archive = bytes(1_500_000, 11);
+    const sent = await upload(alice, {
+      fields: toUser(bob),
+      files: [{ name: 'photos.zip', bytes: archive }],
+    });
+    expect(sent.status).toBe(200);
+    const download = await fetch(sent.body.data.data.attachments[0].url);
+    expect(Buffer.from(await download.arrayBuffer()).equals(archive)).toBe(true);
+    const elsewhere = await fetch(`${api.url}/v3/users`, {
+      method: 'POST',
+      headers: { appId: APP_ONE.appId, apikey: APP_ONE.apiKey },
+      body: formOf({ fields: { uid: 'big' }, files: [{ name: 'photos.zip', bytes: archive }] }),
+    });
+    expect(elsewhere.status).toBe(413);
+  });
+
   it('takes a media message with a file from the server API too (multipart, onBehalfOf)', async () => {
     const { alice, bob } = await people();
     const text = Buffer.from('minutes of the meeting\n');
