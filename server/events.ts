@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { Interaction, Message } from '../shared/message.js';
+import type { Interaction, Message, ReceiverType } from '../shared/message.js';
+import type { ReactionEventBody } from '../shared/realtime.js';
 
 /** Sessions that ended: these auth tokens of the user, or all of them when `authTokens` is absent. */
 export interface EndedSessions {
@@ -33,6 +34,12 @@ export interface ChatEventMap {
   interaction: [
     appId: string,
     event: { messageId: string; uid: string; interactions: Interaction[]; goalCompleted: boolean },
+    origin: EventOrigin,
+  ];
+  /** A user added or removed a reaction: the frame's body, and the message's sender and receiver. */
+  reaction: [
+    appId: string,
+    event: { body: ReactionEventBody; messageSender: string; receiver: string; receiverType: ReceiverType },
     origin: EventOrigin,
   ];
   /**

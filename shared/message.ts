@@ -253,6 +253,37 @@ export type EntityRef = z.infer<typeof EntityRef>;
 export const Interaction = z.looseObject({ elementId: ElementId, interactedAt: EpochSeconds });
 export type Interaction = z.infer<typeof Interaction>;
 
+/** How many reacted to a message with one reaction, and whether the reader did (`data.reactions`). */
+export const ReactionCount = z.object({
+  reaction: z.string().min(1),
+  count: z.int().positive(),
+  reactedByMe: z.boolean().optional(),
+});
+export type ReactionCount = z.infer<typeof ReactionCount>;
+
+/** One user's reaction: the items of `GET /messages/{id}/reactions` and the body of a `reaction` frame. */
+export const Reaction = z.object({
+  id: z.string().min(1),
+  messageId: z.string().min(1),
+  reaction: z.string().min(1),
+  uid: z.string().min(1),
+  reactedAt: EpochSeconds,
+  reactedBy: UserEntity,
+});
+export type Reaction = z.infer<typeof Reaction>;
+
+/** A reaction is an emoji or a short text such as `:thumbsup:`; control characters are refused. */
+export const MAX_REACTION_LENGTH = 64;
+export const ReactionText = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_REACTION_LENGTH, `must be at most ${MAX_REACTION_LENGTH} characters`)
+  .refine(
+    // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+    (text) => !/[\u0000-\u001f\u007f]/.test(text) && text.trim() === text,
+    'must be an emoji or short text without spaces around it',
+  );
+
 /**
  * A message's `data` as the service returns it: `entities.sender`/`receiver` on messages users send,
  * `entities.by`/`for`/`on` on action and call messages; the rest depends on category and type.
@@ -265,6 +296,7 @@ export const MessageData = z.looseObject({
   customData: Metadata.optional(),
   action: z.string().optional(),
   interactions: z.array(Interaction).optional(),
+  reactions: z.array(ReactionCount).optional(),
   entities: z.looseObject({
     sender: EntityRef.optional(),
     receiver: EntityRef.optional(),

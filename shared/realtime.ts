@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Interaction, Metadata, ReceiverType, UserEntity } from './message.js';
+import { Interaction, Metadata, Reaction, ReceiverType, UserEntity } from './message.js';
 
 /**
  * Frames of CometChat's realtime channel (client protocol §3): one JSON object per text frame.
@@ -58,6 +58,20 @@ export const InteractionCompletedBody = z.object({
   interactions: z.array(Interaction),
 });
 export type InteractionCompletedBody = z.infer<typeof InteractionCompletedBody>;
+
+export const ReactionAction = z.enum(['message_reaction_added', 'message_reaction_removed']);
+export type ReactionAction = z.infer<typeof ReactionAction>;
+
+/**
+ * A `reaction` frame's body: the reaction, what happened to it, and where the message lives; the
+ * SDK builds its `ReactionEvent` (`onMessageReactionAdded` / `Removed`) from these fields.
+ */
+export const ReactionEventBody = Reaction.extend({
+  action: ReactionAction,
+  conversationId: z.string(),
+  parentId: z.string().optional(),
+});
+export type ReactionEventBody = z.infer<typeof ReactionEventBody>;
 
 // What clients send (§3.2, §3.4). Fields the service does not use (the SDK's `sender`, `user`,
 // `params`) are allowed and dropped: the service fixes the sender to the socket's user.

@@ -10,13 +10,14 @@ import {
   type GroupEntity,
   type LoginCredentials,
   type Message,
+  type MessageCursor,
   type UserEntity,
 } from '../shared/chat-client/index.js';
 import { Emitter, isAgentRole } from '../shared/chat-client/index.js';
 import { changedMessage } from './action-text.js';
 import type { MentionCandidate } from './mentions.js';
 import { conversationTarget, isGroup, type Peer } from './peers.js';
-import type { ChatState, PendingMessage, Submission, ThreadState } from './state.js';
+import type { ChatState, PendingMessage, RepliesState, Submission, ThreadState } from './state.js';
 
 export interface ChatStoreEvents {
   change: ChatState;
@@ -55,8 +56,25 @@ function emptyThread(target: ChatTarget): ThreadState {
     typing: [],
     submissions: {},
     mentionCandidates: [],
+    reactors: {},
   };
 }
+
+/** A message's reactions after one user gave (`delta` 1) or took back (-1) `reaction`. */
+export function withReaction(message: Message, reaction: string, delta: 1 | -1, mine: boolean): Message {
+  const counts = [...(message.data.reactions ?? [])];
+  const index = counts.findIndex((count) => count.reaction === reaction);
+  const current = counts[index];
+  const count = (current?.count ?? 0) + delta;
+  const reactedByMe = mine ? delta > 0 : current?.reactedByMe === true;
+  const next = { reaction, count, ...(reactedByMe ? { reactedByMe } : {}) };
+  if (count <= 0) counts.splice(index, index < 0 ? 0 : 1);
+  else if (index < 0) counts.push(next);
+  else counts[index] = next;
+  return { ...message, data: { ...message.data, reactions: counts } };
+}
+
+const reactorsKey = (messageId: string, reaction: string): string => `${messageId} ${reaction}`;
 
 /** The other side of a conversation as a message names it. */
 function peerOf(message: Message, me: string): UserEntity | GroupEntity | undefined {
@@ -86,6 +104,8 @@ export class ChatStore {
   #typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
   #ownTyping = new Map<string, { announcedAt: number; idle: ReturnType<typeof setTimeout> }>();
   #mentionCandidates = new Map<string, Promise<MentionCandidate[]>>();
+  /** Replies already counted on their parent, so one seen twice (answer and frame) counts once. */
+  #countedReplies = new Set<string>();
   #unsubscribe: Array<() => void> = [];
 
   constructor(readonly client: ChatClient) {
@@ -97,6 +117,12 @@ export class ChatStore {
       on('interactionCompleted', ({ messageId, interactions }) =>
         this.#patchMessage(messageId, (message) => ({ ...message, data: { ...message.data, interactions } })),
       ),
+      on('reaction', ({ action, messageId, reaction, uid }) => {
+        const mine = uid.toLowerCase() === this.#state.me?.uid.toLowerCase();
+        const delta = action === 'message_reaction_added' ? 1 : -1;
+        this.#patchMessage(messageId, (message) => withReaction(message, reaction, delta, mine));
+        this.#forgetReactors(messageId, reaction);
+      }),
       on('presence', ({ user, online }) => this.#onPresence(user.uid, online ? 'online' : 'offline')),
       on('connection', (connection) =>
         this.#set({
@@ -279,6 +305,81 @@ export class ChatStore {
     this.#setSubmission(id, { state: 'done', elementId });
   }
 
+  /** Gives this user's `reaction` to a message, or takes it back when they had given it. */
+  async react(messageId: string, reaction: string): Promise<void> {
+    const message = this.#findMessage(messageId);
+    if (!message) return;
+    const on = !message.data.reactions?.some((count) => count.reaction === reaction && count.reactedByMe);
+    try {
+      const answer = await this.client.react(messageId, reaction, on);
+      this.#patchMessage(messageId, (m) => ({
+        ...m,
+        data: { ...m.data, reactions: answer.data.reactions ?? [] },
+      }));
+      this.#forgetReactors(messageId, reaction);
+    } catch (error) {
+      this.#patchThreadsShowing(messageId, (t) => ({ ...t, error: errorText(error) }));
+    }
+  }
+
+  /** Fetches who reacted to a message with `reaction` into its thread's `reactors`, once. */
+  async reactors(messageId: string, reaction: string): Promise<void> {
+    const key = reactorsKey(messageId, reaction);
+    if ([...this.#state.threads.values()].some((t) => t.reactors[key])) return;
+    try {
+      const names = (await this.client.reactors(messageId, reaction)).map((r) => r.reactedBy.name);
+      this.#patchThreadsShowing(messageId, (t) => ({ ...t, reactors: { ...t.reactors, [key]: names } }));
+    } catch {
+      // Names stay unknown; the count is still shown, and the next focus asks again.
+    }
+  }
+
+  /** Opens the thread of replies to a message of the conversation and loads its newest replies. */
+  async openReplies(target: ChatTarget, messageId: string): Promise<void> {
+    const parent = this.thread(target)?.messages.find((m) => m.id === messageId);
+    if (!parent) return;
+    this.#setThread(target, (t) => ({ ...t, replies: { parent, messages: [], loading: true } }));
+    await this.#loadReplies(target, parent.id);
+  }
+
+  closeReplies(target: ChatTarget): void {
+    this.#setThread(target, ({ replies: _closed, ...thread }) => thread);
+  }
+
+  async loadOlderReplies(target: ChatTarget): Promise<void> {
+    const replies = this.thread(target)?.replies;
+    if (!replies?.older || replies.loading) return;
+    this.#setReplies(target, replies.parent.id, (r) => ({ ...r, loading: true }));
+    await this.#loadReplies(target, replies.parent.id, replies.older);
+  }
+
+  async #loadReplies(target: ChatTarget, parentId: string, before?: MessageCursor): Promise<void> {
+    try {
+      const page = await this.client.replies(parentId, before ? { before } : {});
+      for (const message of page.messages) this.#countedReplies.add(message.id);
+      this.#setReplies(target, parentId, ({ older: _older, ...r }) => ({
+        ...r,
+        messages: mergeMessages(r.messages, page.messages),
+        ...(page.older ? { older: page.older } : {}),
+        loading: false,
+      }));
+    } catch (error) {
+      this.#setReplies(target, parentId, (r) => ({ ...r, loading: false, error: errorText(error) }));
+    }
+  }
+
+  /** Replies in the open thread of the conversation. */
+  async reply(target: ChatTarget, text: string): Promise<void> {
+    const replies = this.thread(target)?.replies;
+    const body = text.trim();
+    if (!replies || body === '') return;
+    try {
+      this.#onReply(await this.client.reply(replies.parent, body));
+    } catch (error) {
+      this.#setReplies(target, replies.parent.id, (r) => ({ ...r, error: errorText(error) }));
+    }
+  }
+
   async #markRead(target: ChatTarget): Promise<void> {
     const me = this.#state.me?.uid;
     const thread = this.thread(target);
@@ -358,6 +459,10 @@ export class ChatStore {
       this.#patchMessage(changed.id, () => changed);
       return;
     }
+    if (message.parentId !== undefined) {
+      this.#onReply(message);
+      return;
+    }
     const target = messageTarget(message, me);
     const mine = message.sender.toLowerCase() === me.toLowerCase();
     const seen = this.#visible && this.#state.active !== undefined && sameTarget(this.#state.active, target);
@@ -390,6 +495,32 @@ export class ChatStore {
     if (seen) void this.#markRead(target);
     else this.client.sendReceipt(message, 'delivered');
     this.events.emit('messageReceived', message);
+  }
+
+  /** A reply counts on its parent (once) and joins the thread when it is open. */
+  #onReply(message: Message): void {
+    const me = this.#state.me?.uid;
+    const parentId = message.parentId;
+    if (!me || parentId === undefined) return;
+    const first = !this.#countedReplies.has(message.id);
+    this.#countedReplies.add(message.id);
+    const counted = (m: Message): Message =>
+      first && m.id === parentId ? { ...m, replyCount: (m.replyCount ?? 0) + 1 } : m;
+    const target = messageTarget(message, me);
+    if (!this.thread(target)) return;
+    this.#setThread(target, (t) => ({
+      ...t,
+      messages: t.messages.map(counted),
+      ...(t.replies?.parent.id === parentId
+        ? {
+            replies: {
+              ...t.replies,
+              parent: counted(t.replies.parent),
+              messages: mergeMessages(t.replies.messages, [message]),
+            },
+          }
+        : {}),
+    }));
   }
 
   #onSent(muid: string, message: Message): void {
@@ -497,10 +628,42 @@ export class ChatStore {
   }
 
   #patchMessage(messageId: string, change: (message: Message) => Message): void {
+    const patch = (m: Message) => (m.id === messageId ? change(m) : m);
     this.#patchThreadsShowing(messageId, (t) => ({
       ...t,
-      messages: t.messages.map((m) => (m.id === messageId ? change(m) : m)),
+      messages: t.messages.map(patch),
+      ...(t.replies
+        ? {
+            replies: {
+              ...t.replies,
+              parent: patch(t.replies.parent),
+              messages: t.replies.messages.map(patch),
+            },
+          }
+        : {}),
     }));
+  }
+
+  #findMessage(messageId: string): Message | undefined {
+    for (const thread of this.#state.threads.values()) {
+      const found = [...thread.messages, ...(thread.replies?.messages ?? [])].find((m) => m.id === messageId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  #forgetReactors(messageId: string, reaction: string): void {
+    const key = reactorsKey(messageId, reaction);
+    this.#patchThreadsShowing(messageId, ({ reactors: { [key]: _gone, ...reactors }, ...t }) => ({
+      ...t,
+      reactors,
+    }));
+  }
+
+  #setReplies(target: ChatTarget, parentId: string, change: (replies: RepliesState) => RepliesState): void {
+    this.#setThread(target, (t) =>
+      t.replies?.parent.id === parentId ? { ...t, replies: change(t.replies) } : t,
+    );
   }
 
   #submissionOf(messageId: string): Submission | undefined {
@@ -520,7 +683,8 @@ export class ChatStore {
 
   #patchThreadsShowing(messageId: string, change: (thread: ThreadState) => ThreadState): void {
     for (const thread of this.#state.threads.values()) {
-      if (thread.messages.some((m) => m.id === messageId)) this.#setThread(thread.target, change);
+      const shown = [thread.replies?.parent, ...thread.messages, ...(thread.replies?.messages ?? [])];
+      if (shown.some((m) => m?.id === messageId)) this.#setThread(thread.target, change);
     }
   }
 

@@ -5,6 +5,7 @@ import { ParleyConversationList } from './parley-conversation-list.js';
 import { ParleyForm } from './parley-form.js';
 import { ParleyLauncher } from './parley-launcher.js';
 import { ParleyMessage } from './parley-message.js';
+import { ParleyReplies } from './parley-replies.js';
 import { ParleyThread } from './parley-thread.js';
 
 export const ELEMENTS = {
@@ -15,6 +16,7 @@ export const ELEMENTS = {
   'parley-form': ParleyForm,
   'parley-launcher': ParleyLauncher,
   'parley-message': ParleyMessage,
+  'parley-replies': ParleyReplies,
   'parley-thread': ParleyThread,
 } as const;
 

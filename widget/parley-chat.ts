@@ -4,6 +4,7 @@ import { ChatStore } from './chat-store.js';
 import { ENGLISH, format, loadLocale, type Locale } from './i18n.js';
 import { closeIcon } from './icons.js';
 import type { InteractDetail } from './parley-form.js';
+import type { ReactionDetail } from './parley-message.js';
 import { chatStyles } from './parley-chat.styles.js';
 import type { ChatState } from './state.js';
 
@@ -240,6 +241,14 @@ export class ParleyChat extends LitElement {
               @parley-load-older=${() => this.#withActive((target) => this.store?.loadOlder(target))}
               @parley-mention-candidates=${() => this.#withActive((target) => this.store?.mentionCandidates(target))}
               @parley-interact=${this.#interact}
+              @parley-react=${(e: CustomEvent<ReactionDetail>) => this.store?.react(e.detail.messageId, e.detail.reaction)}
+              @parley-reactors=${(e: CustomEvent<ReactionDetail>) =>
+                this.store?.reactors(e.detail.messageId, e.detail.reaction)}
+              @parley-open-replies=${(e: CustomEvent<string>) =>
+                this.#withActive((target) => this.store?.openReplies(target, e.detail))}
+              @parley-close-replies=${() => this.#withActive((target) => this.store?.closeReplies(target))}
+              @parley-load-older-replies=${() => this.#withActive((target) => this.store?.loadOlderReplies(target))}
+              @parley-reply=${(e: CustomEvent<string>) => this.#withActive((target) => this.store?.reply(target, e.detail))}
             >
               <div class="top">
                 <h2>${t.chats}</h2>

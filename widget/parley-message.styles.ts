@@ -139,5 +139,45 @@ export const messageStyles = [
     .read svg {
       color: var(--_accent);
     }
+    .reactions {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 4px;
+      margin: 2px 6px 0;
+      font-size: 0.8em;
+    }
+    .reactions button {
+      padding: 1px 8px;
+      border: 1px solid var(--_border);
+      border-radius: 12px;
+      background: var(--_bg);
+    }
+    .reactions [aria-pressed='true'] {
+      border-color: var(--_accent);
+      background: var(--_surface);
+    }
+    .tool {
+      color: var(--_muted);
+    }
+    .chip {
+      position: relative;
+    }
+    [role='tooltip'] {
+      display: none;
+      position: absolute;
+      inset-block-end: 110%;
+      inset-inline-start: 0;
+      z-index: 1;
+      padding: 2px 8px;
+      border-radius: 6px;
+      background: var(--_text);
+      color: var(--_bg);
+      white-space: nowrap;
+    }
+    .chip:hover [role='tooltip'],
+    .chip:focus-within [role='tooltip'] {
+      display: block;
+    }
   `,
 ];

@@ -13,7 +13,19 @@ import { IDLE_SUBMISSION, type Submission } from './state.js';
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read';
 
-/** One message: its bubble (text, Markdown answer, form), sources, time and delivery state. */
+/** The reactions one click away. */
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🎉'];
+
+/** The detail of `parley-react` (give or take back a reaction) and `parley-reactors` (who gave it?). */
+export interface ReactionDetail {
+  messageId: string;
+  reaction: string;
+}
+
+/**
+ * One message: its bubble (text, Markdown answer, form), sources, time and delivery state, its
+ * reactions (who gave each shows on hover and focus), the quick reactions and its thread's replies.
+ */
 export class ParleyMessage extends LitElement {
   static override properties = {
     message: { attribute: false },
@@ -22,6 +34,9 @@ export class ParleyMessage extends LitElement {
     showSender: { type: Boolean },
     locale: { attribute: false },
     submission: { attribute: false },
+    reactors: { attribute: false },
+    threaded: { type: Boolean },
+    picking: { state: true },
   };
 
   static override styles = messageStyles;
@@ -33,6 +48,12 @@ export class ParleyMessage extends LitElement {
   declare locale: Locale;
   /** For a form message: where this user's report of it stands (see `<parley-form>`). */
   declare submission: Submission;
+  /** Names of who reacted, by `<message id> <reaction>`, as far as known. */
+  declare reactors: Readonly<Record<string, string[]>>;
+  /** Whether the message offers its thread of replies (not inside that thread). */
+  declare threaded: boolean;
+  /** Whether the quick reactions are open. */
+  declare picking: boolean;
 
   constructor() {
     super();
@@ -40,6 +61,9 @@ export class ParleyMessage extends LitElement {
     this.showSender = false;
     this.locale = ENGLISH;
     this.submission = IDLE_SUBMISSION;
+    this.reactors = {};
+    this.threaded = false;
+    this.picking = false;
   }
 
   override render() {
@@ -61,7 +85,87 @@ export class ParleyMessage extends LitElement {
             : nothing
         }
       </span>
+      ${this.#reactions(message)}
     `;
+  }
+
+  #reactions(message: Message) {
+    if (message.deletedAt !== undefined) return nothing;
+    const t = this.locale.strings;
+    const id = message.id;
+    const react = (reaction: string) => {
+      this.picking = false;
+      this.#emit('parley-react', { messageId: id, reaction });
+    };
+    const replies = message.replyCount ?? 0;
+    return html`<div class="reactions">
+      ${(message.data.reactions ?? []).map(({ reaction, count, reactedByMe }, index) => {
+        const who = this.reactors[`${id} ${reaction}`];
+        const ask = () => this.#emit('parley-reactors', { messageId: id, reaction });
+        return html`<span class="chip">
+          <button
+            type="button"
+            aria-pressed=${reactedByMe ? 'true' : 'false'}
+            aria-label=${format(t.reactionCount, { reaction, count })}
+            aria-describedby="who-${index}"
+            @click=${() => react(reaction)}
+            @focus=${ask}
+            @mouseenter=${ask}
+          >
+            ${reaction} ${count}
+          </button>
+          <span role="tooltip" id="who-${index}">${who ? who.join(', ') : t.loading}</span>
+        </span>`;
+      })}
+      <button
+        type="button"
+        class="tool"
+        aria-label=${t.react}
+        aria-expanded=${this.picking ? 'true' : 'false'}
+        @click=${() => (this.picking = !this.picking)}
+      >
+        ☺+
+      </button>
+      ${
+        this.picking
+          ? html`<span role="group" aria-label=${t.react} class="quick" @keydown=${this.#closePicker}>
+              ${QUICK_REACTIONS.map(
+                (reaction) =>
+                  html`<button
+                    type="button"
+                    aria-label=${format(t.reactWith, { reaction })}
+                    @click=${() => react(reaction)}
+                  >
+                    ${reaction}
+                  </button>`,
+              )}
+            </span>`
+          : nothing
+      }
+      ${
+        this.threaded
+          ? html`<button
+              type="button"
+              class="tool"
+              @click=${(event: Event) => this.#emit('parley-open-replies', id, event.currentTarget)}
+            >
+              ${replies === 0 ? t.reply : format(replies === 1 ? t.oneReply : t.replies, { count: replies })}
+            </button>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  #closePicker = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.picking = false;
+  };
+
+  /** Fires `type` from `from` (this element by default): the control that caused it gets the focus back later. */
+  #emit(type: string, detail: unknown, from: EventTarget | null = this): void {
+    (from ?? this).dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
   #body(message: Message, sender: UserEntity | undefined) {

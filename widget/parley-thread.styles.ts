@@ -6,6 +6,7 @@ export const threadStyles = [
   base,
   css`
     :host {
+      position: relative;
       display: flex;
       flex-direction: column;
       min-block-size: 0;

@@ -45,6 +45,8 @@ export class ParleyThread extends LitElement {
   #first: string | undefined;
   #height = 0;
   #pendingCount = 0;
+  /** What had the focus when a thread of replies opened; it gets it back when the thread closes. */
+  #beforeReplies: HTMLElement | undefined;
 
   constructor() {
     super();
@@ -77,6 +79,12 @@ export class ParleyThread extends LitElement {
       this.#resize.observe(items);
     }
     if (changed.has('thread') && changed.get('thread')?.target !== this.thread?.target) this.#stick = true;
+    const hadReplies = changed.has('thread') && changed.get('thread')?.replies !== undefined;
+    if (!hadReplies && this.thread?.replies) this.renderRoot.querySelector('parley-replies')?.focus();
+    if (hadReplies && !this.thread?.replies) {
+      this.#beforeReplies?.focus();
+      this.#beforeReplies = undefined;
+    }
     const pendingCount = this.thread?.pending.length ?? 0;
     if (pendingCount > this.#pendingCount) this.#stick = true; // this user just sent something: show it
     this.#pendingCount = pendingCount;
@@ -156,6 +164,16 @@ export class ParleyThread extends LitElement {
       </div>
       <p class="typing" aria-live="polite">${typing}</p>
       <parley-composer .locale=${this.locale} .candidates=${thread.mentionCandidates}></parley-composer>
+      ${
+        thread.replies
+          ? html`<parley-replies
+              .replies=${thread.replies}
+              .me=${this.me}
+              .reactors=${thread.reactors}
+              .locale=${this.locale}
+            ></parley-replies>`
+          : nothing
+      }
     `;
   }
 
@@ -188,6 +206,9 @@ export class ParleyThread extends LitElement {
           ?showSender=${group && message.sender !== previousSender}
           .locale=${this.locale}
           .submission=${thread.submissions[message.id] ?? IDLE_SUBMISSION}
+          .reactors=${thread.reactors}
+          threaded
+          @parley-open-replies=${this.#rememberFocus}
         ></parley-message>`,
       );
       previousDay = day;
@@ -214,6 +235,11 @@ export class ParleyThread extends LitElement {
     if (users.length === 0) return '';
     return users.length === 1 ? format(t.typing, { name: users[0]!.name }) : t.typingSeveral;
   }
+
+  #rememberFocus = (event: Event): void => {
+    const opener = event.composedPath()[0];
+    if (opener instanceof HTMLElement) this.#beforeReplies = opener;
+  };
 
   #onScroll(): void {
     const log = this.#log;

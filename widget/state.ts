@@ -32,6 +32,17 @@ export type Submission =
 
 export const IDLE_SUBMISSION: Submission = { state: 'idle' };
 
+/** The replies to one message, shown over its conversation. */
+export interface RepliesState {
+  parent: Message;
+  /** Oldest first, without duplicates. */
+  messages: Message[];
+  older?: MessageCursor;
+  loading: boolean;
+  /** Why the last load or reply failed. */
+  error?: string;
+}
+
 export interface ThreadState {
   target: ChatTarget;
   peer?: UserEntity | GroupEntity;
@@ -51,6 +62,10 @@ export interface ThreadState {
   submissions: Readonly<Record<string, Submission>>;
   /** Who a message here can `@` mention, once asked for (a group's members and the agents). */
   mentionCandidates: MentionCandidate[];
+  /** The open thread of replies, if any. */
+  replies?: RepliesState;
+  /** Names of who reacted, by `<message id> <reaction>`, once asked for. */
+  reactors: Readonly<Record<string, string[]>>;
 }
 
 export interface ChatState {

@@ -4,6 +4,7 @@ import { clientProtocolMigration } from './migrations-client.js';
 import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationTablesMigration } from '../notifications/migration.js';
+import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
 
 /**
@@ -200,7 +201,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0004_agent_takeovers': agentTakeoversMigration,
       '0005_receipt_marks': receiptMarksMigration,
       '0006_blocked_users_conversation_tags': userRelationsMigration,
-      '0007_media': mediaMigration,
+      '0007_threads_reactions': threadsAndReactionsMigration(engine),
+      '0008_media': mediaMigration,
     }),
   };
 }

@@ -94,6 +94,20 @@ export interface MessageTable {
   edited_by: string | null;
   deleted_at: number | null;
   deleted_by: string | null;
+  /** The message this one replies to in a thread; null outside threads. */
+  parent_id: number | null;
+  /** How many replies the message's thread holds. */
+  reply_count: Generated<number>;
+}
+
+/** One user's reaction (an emoji or any short text) to a message; a user reacts with each at most once. */
+export interface MessageReactionTable {
+  id: Generated<number>;
+  app_id: string;
+  message_id: number;
+  uid: string;
+  reaction: string;
+  reacted_at: number;
 }
 
 /** One row per conversation, kept current as messages arrive, so listing conversations is one query. */
@@ -221,6 +235,7 @@ export interface ChatDatabase {
   group_members: GroupMemberTable;
   group_bans: GroupBanTable;
   messages: MessageTable;
+  message_reactions: MessageReactionTable;
   conversations: ConversationTable;
   notification_settings: NotificationSettingsTable;
   notification_preferences: NotificationPreferencesTable;

@@ -14,6 +14,7 @@ import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { notificationRoutes } from '../routes/notifications.js';
+import { reactionRoutes } from '../routes/reactions.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
@@ -76,7 +77,7 @@ const CLIENT_HEADERS = [
 export const MAX_BODY_BYTES = 256 * 1024;
 /** A media message's multipart upload: the largest cap an app may set, and its form's other fields. */
 const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES_CEILING + FORM_OVERHEAD_BYTES;
-const UPLOAD_PATH = /^\/v3\/(messages|bots\/[^/]+\/messages)$/;
+const UPLOAD_PATH = /^\/v3\/(messages|bots\/[^/]+\/messages|messages\/[^/]+\/thread)$/;
 
 /** A multipart POST to a route that sends messages: the only requests that carry files. */
 const isUpload = (c: Context): boolean =>
@@ -169,6 +170,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
+    reactionRoutes(deps),
     conversationRoutes(deps),
     notificationRoutes(services),
     notificationDeliveryRoutes(services),

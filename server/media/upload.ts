@@ -68,11 +68,17 @@ function originOf(c: ChatContext, publicHost: string | undefined): string {
 }
 
 /**
- * Sends a media message with its files uploaded in the request. Every file is checked before
- * any is written; the files are stored, then the message is sent; if the send is refused or
+ * Sends a media message (a reply in a thread with `parentId`) with its files uploaded in the
+ * request. Every file is checked before any is written; the files are stored, then the message is sent; if the send is refused or
  * fails, the stored files are removed, so nothing of a failed upload stays behind.
  */
-export async function sendUploaded(c: ChatContext, deps: RouteDeps, media: MediaLibrary, senderUid: string) {
+export async function sendUploaded(
+  c: ChatContext,
+  deps: RouteDeps,
+  media: MediaLibrary,
+  senderUid: string,
+  parentId?: string,
+) {
   const { app, origin } = c.get('actor');
   const { maxUploadBytes } = await deps.clientSettings.get(app.appId);
   const declared = Number(c.req.header('content-length') ?? '0');
@@ -105,7 +111,7 @@ export async function sendUploaded(c: ChatContext, deps: RouteDeps, media: Media
   const upload = await media.store(app, conversationId, checked, originOf(c, deps.publicHost));
   try {
     const request = parseWith(MessageRequest, { ...fields, data: withUpload(fields.data, upload) });
-    return await deps.services.messageService.send(app, senderUid, request, origin);
+    return await deps.services.messageService.send(app, senderUid, request, origin, parentId);
   } catch (error) {
     await media.discard(upload.folders);
     throw error;

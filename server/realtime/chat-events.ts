@@ -13,9 +13,9 @@ function actionSubject(message: Message): string | undefined {
 
 /**
  * Turns what the chat store committed into realtime frames: every stored message to every socket of
- * its sender and recipients (all members for groups), and `interaction_completed` once a form's goal
- * is met. Frames carry the device of the event's origin, so the session that caused them drops its
- * echo. Frames of one conversation leave in the order the messages were stored. Sessions that
+ * its sender and recipients (all members for groups), a `reaction` frame for each reaction added or
+ * removed to the same people, and `interaction_completed` once a form's goal is met. Frames carry
+ * the device of the event's origin, so the session that caused them drops its echo. Frames of one conversation leave in the order the messages were stored. Sessions that
  * ended lose their sockets.
  */
 export function publishChatEvents(
@@ -78,15 +78,36 @@ export function publishChatEvents(
     );
   };
 
+  /** A reaction reaches everyone in the message's conversation, after the conversation's earlier frames. */
+  const onReaction = (...[appId, event, { deviceId }]: ChatEventMap['reaction']): void => {
+    inOrder(`${appId} ${event.body.conversationId}`, async () => {
+      const recipients =
+        event.receiverType === 'user'
+          ? [event.messageSender, event.receiver]
+          : await services.groups.memberUids(appId, event.receiver);
+      fanOut.publish(appId, recipients, {
+        appId,
+        receiver: event.receiver,
+        receiverType: event.receiverType,
+        ...(deviceId === undefined ? {} : { deviceId }),
+        type: 'reaction',
+        sender: event.body.uid,
+        body: event.body,
+      });
+    });
+  };
+
   const onSessionsEnded = (...[appId, ended]: ChatEventMap['sessionsEnded']): void =>
     fanOut.closeSessions(appId, ended);
 
   events.on('message', onMessage);
   events.on('interaction', onInteractionEvent);
+  events.on('reaction', onReaction);
   events.on('sessionsEnded', onSessionsEnded);
   return () => {
     events.off('message', onMessage);
     events.off('interaction', onInteractionEvent);
+    events.off('reaction', onReaction);
     events.off('sessionsEnded', onSessionsEnded);
   };
 }

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Compilable, Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
 import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
 import type { StoredMessage } from './messages.js';
@@ -17,6 +17,8 @@ export interface MessageDraft {
   data: Record<string, unknown>;
   muid?: string | undefined;
   tags?: string[] | undefined;
+  /** A thread reply's parent: storing the reply counts it on the parent in the same transaction. */
+  parentId?: number | undefined;
   sentAt: number;
 }
 
@@ -45,6 +47,8 @@ function messageValues(appId: string, draft: MessageDraft): MessageValues {
     edited_by: null,
     deleted_at: null,
     deleted_by: null,
+    parent_id: draft.parentId ?? null,
+    reply_count: 0,
   };
 }
 
@@ -95,12 +99,31 @@ function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) 
     );
 }
 
-/** One message and its conversation upsert through Kysely, inside the caller's transaction. */
+interface ParentKey {
+  app_id: string;
+  id: number;
+}
+
+/** The statement that counts a reply on its parent: one for both engines. */
+function countReplyQuery(db: Db, parent: ParentKey) {
+  return (
+    db
+      .updateTable('messages')
+      // The increment is SQL text, not a bound value: the prepared SQLite statement binds only columns.
+      .set({ reply_count: sql<number>`reply_count + 1` })
+      .where('app_id', '=', parent.app_id)
+      .where('id', '=', parent.id)
+  );
+}
+
+/** One message, its conversation upsert and its parent's reply count through Kysely, inside the caller's transaction. */
 export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<StoredMessage> {
   const values = messageValues(appId, draft);
   const { id } = await insertMessageQuery(db, values).executeTakeFirstOrThrow();
   const messageId = Number(id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
+  if (draft.parentId !== undefined)
+    await countReplyQuery(db, { app_id: appId, id: draft.parentId }).execute();
   return storedMessage(values, messageId, draft);
 }
 
@@ -144,6 +167,7 @@ function prepareByName<Row extends object>(
 interface Statements {
   insertMessage: PreparedStatement<MessageValues>;
   upsertConversation: PreparedStatement<Insertable<ConversationTable>>;
+  countReply: PreparedStatement<ParentKey>;
 }
 
 interface PendingWrite {
@@ -211,11 +235,14 @@ export class SqliteMessageWriter implements MessageWriter {
       upsertConversation: prepareByName(database, conversationValues(appId, draft, 0), (row) =>
         upsertConversationQuery(this.db, row),
       ),
+      countReply: prepareByName(database, { app_id: appId, id: 0 }, (row) => countReplyQuery(this.db, row)),
     });
-    const { insertMessage, upsertConversation } = statements;
+    const { insertMessage, upsertConversation, countReply } = statements;
     const { id } = insertMessage.statement.get(insertMessage.bind(values)) as { id: number | bigint };
     const messageId = Number(id);
     upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
+    if (draft.parentId !== undefined)
+      countReply.statement.run(countReply.bind({ app_id: appId, id: draft.parentId }));
     return storedMessage(values, messageId, draft);
   }
 }

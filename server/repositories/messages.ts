@@ -62,6 +62,10 @@ export interface MessageFilter {
   mentionedUids?: string[] | undefined;
   /** Messages that mention this user (the REST API's `myMentionsOnly`). */
   mentioning?: string | undefined;
+  /** The replies of one thread. */
+  parentId?: number | undefined;
+  /** Leave thread replies out (the SDK's `hideReplies`). */
+  hideReplies?: boolean | undefined;
   /**
    * Messages whose text or an attachment's file name contains this keyword, in any case, literally;
    * never action messages or deleted ones.
@@ -194,8 +198,24 @@ export class MessageRepository {
       .execute();
   }
 
-  async deletePermanently(appId: string, id: number, db: Db = this.db): Promise<void> {
+  /** Removes the message for good; a reply leaves its parent's count, its reactions go with it. */
+  async deletePermanently(appId: string, message: StoredMessage, db: Db): Promise<void> {
+    const id = Number(message.id);
     await db.deleteFrom('messages').where('app_id', '=', appId).where('id', '=', id).execute();
+    await db
+      .deleteFrom('message_reactions')
+      .where('app_id', '=', appId)
+      .where('message_id', '=', id)
+      .execute();
+    if (message.parent_id !== null) {
+      await db
+        .updateTable('messages')
+        .set({ reply_count: sql<number>`reply_count - 1` })
+        .where('app_id', '=', appId)
+        .where('id', '=', message.parent_id)
+        .where('reply_count', '>', 0)
+        .execute();
+    }
   }
 
   private filtered(appId: string, filter: MessageFilter) {
@@ -229,6 +249,8 @@ export class MessageRepository {
     if (anyOf !== undefined && anyOf.length > 0)
       query = query.where((eb) => eb.or(anyOf.map((uid) => this.mentions(uid))));
     if (filter.mentioning !== undefined) query = query.where(this.mentions(filter.mentioning));
+    if (filter.parentId !== undefined) query = query.where('parent_id', '=', filter.parentId);
+    if (filter.hideReplies === true) query = query.where('parent_id', 'is', null);
     if (filter.searchKey !== undefined && filter.searchKey !== '') {
       query = query
         .where('category', '!=', 'action')

@@ -71,6 +71,8 @@ const ListQuery = z.looseObject({
   mentionsWithTagInfo: QueryBoolean.optional(),
   /** The mentioned users' entities with `blockedByMe`/`hasBlockedMe` as the acting user sees them. */
   mentionsWithBlockedInfo: QueryBoolean.optional(),
+  /** Leave thread replies out, as the SDK's message lists of a conversation ask. */
+  hideReplies: QueryBoolean.optional(),
   /** Messages whose text or attachment file names contain the keyword; no action messages. */
   searchKey: SearchKey.optional(),
   /** Only what is unread for the acting user; with `count`, how many per conversation. */
@@ -95,6 +97,7 @@ function filterOf(query: ListQuery): MessageFilter {
     conversationIds: query.conversationId === undefined ? undefined : [query.conversationId],
     hasMentions: query.hasMentions,
     mentionedUids: query.mentionedUids,
+    hideReplies: query.hideReplies,
     searchKey: query.searchKey,
   };
 }
@@ -145,15 +148,20 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const { messageService, messages, users, groups } = services;
   const routes = chatRoutes();
 
-  /** A JSON message, or a media message with its files in a multipart body (the SDK's `sendMediaMessage`). */
-  const send = async (c: ChatContext, senderUid: string) => {
+  /**
+   * A JSON message, or a media message with its files in a multipart body (the SDK's
+   * `sendMediaMessage`); `parentId` makes it a reply in that message's thread.
+   */
+  const send = async (c: ChatContext, senderUid: string, parentId?: string) => {
     const { media } = services;
+    const { app, origin } = c.get('actor');
     let result: Awaited<ReturnType<typeof messageService.send>>;
-    if (media !== undefined && isMultipart(c)) result = await sendUploaded(c, deps, media, senderUid);
+    if (media !== undefined && isMultipart(c))
+      result = await sendUploaded(c, deps, media, senderUid, parentId);
     else {
       const request = await jsonBody(c, MessageRequest);
       if (request.category === 'message' && request.type !== 'text') media?.refuseStoredUrls(request.data);
-      result = await messageService.send(c.get('actor').app, senderUid, request, c.get('actor').origin);
+      result = await messageService.send(app, senderUid, request, origin, parentId);
     }
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
@@ -251,6 +259,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     ]);
     const presented = await messageService.present(actor.app, rows, {
       mentionsWithTags: query.mentionsWithTagInfo === true,
+      viewer: actor.uid,
       mentionsBlockedInfoFor: query.mentionsWithBlockedInfo === true ? actingUid(c) : undefined,
     });
     const data = await withReceipts(appId, presented);
@@ -302,9 +311,35 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   documented(routes, 'get', '/messages/:id', { summary: 'Read a message' }, async (c) => {
     const { app, uid } = c.get('actor');
     const row = await messageService.getVisible(app, c.req.param('id'), uid);
-    const [message] = await withReceipts(app.appId, await messageService.present(app, [row]));
+    const [message] = await withReceipts(
+      app.appId,
+      await messageService.present(app, [row], { viewer: uid }),
+    );
     return c.json({ data: { ...message, receipts: { data: await receiptsOf(c, row) } } });
   });
+
+  documented(
+    routes,
+    'post',
+    '/messages/:id/thread',
+    {
+      summary: 'Reply in the thread of a message, as the acting user (JSON, or multipart with files[])',
+      body: MessageRequest,
+    },
+    (c) => send(c, actingUid(c), c.req.param('id')),
+  );
+
+  documented(
+    routes,
+    'get',
+    '/messages/:id/thread',
+    { summary: 'List the replies in the thread of a message', query: ListQuery },
+    async (c) => {
+      const { app, uid } = c.get('actor');
+      const parent = await messageService.getVisible(app, c.req.param('id'), uid);
+      return list(c, { parentId: Number(parent.id), hideReplies: false });
+    },
+  );
 
   documented(routes, 'put', '/messages/:id', { summary: 'Edit a message', body: EditRequest }, async (c) => {
     const { app, uid, origin } = c.get('actor');

@@ -94,6 +94,8 @@ export function toMessage(row: StoredMessage, lookup: EntityLookup, app: App): M
   if (row.edited_by !== null) message.editedBy = row.edited_by;
   if (row.deleted_at !== null) message.deletedAt = row.deleted_at;
   if (row.deleted_by !== null) message.deletedBy = row.deleted_by;
+  if (row.parent_id !== null) message.parentId = String(row.parent_id);
+  if (row.reply_count > 0) message.replyCount = row.reply_count;
   return message;
 }
 

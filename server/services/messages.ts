@@ -16,6 +16,7 @@ import type { App } from '../repositories/apps.js';
 import { blockFlags, type BlockRelation, type BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { GroupRepository } from '../repositories/groups.js';
 import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
+import type { ReactionRepository } from '../repositories/reactions.js';
 import type { UserRepository } from '../repositories/users.js';
 import type { MediaLibrary } from '../media/library.js';
 import { nowSeconds } from '../time.js';
@@ -144,6 +145,7 @@ export class MessageService {
     private readonly users: UserRepository,
     private readonly groups: GroupRepository,
     private readonly messages: MessageRepository,
+    private readonly reactions: ReactionRepository,
     private readonly events: ChatEvents,
     private readonly blocks: BlockedUserRepository,
     /** Attachments: signs their URLs for readers and removes a deleted message's files. */
@@ -167,15 +169,34 @@ export class MessageService {
   }
 
   /** Rows to message objects, with the users and groups they name loaded in one go. */
+  /**
+   * Rows to message objects, with the users and groups they name loaded in one go, and each
+   * message's reactions as `data.reactions` (`reactedByMe` for `viewer`).
+   */
   async present(
     app: App,
     rows: ReadonlyArray<StoredMessage>,
-    options: { mentionsWithTags?: boolean; mentionsBlockedInfoFor?: string | undefined } = {},
+    options: {
+      mentionsWithTags?: boolean;
+      mentionsBlockedInfoFor?: string | undefined;
+      viewer?: string | undefined;
+    } = {},
   ): Promise<Message[]> {
-    const lookup = await this.entities.forMessages(app.appId, rows);
+    const [lookup, reactions] = await Promise.all([
+      this.entities.forMessages(app.appId, rows),
+      this.reactions.countsFor(
+        app.appId,
+        rows.filter((row) => row.category !== 'action').map((row) => Number(row.id)),
+        options.viewer,
+      ),
+    ]);
     let messages = await this.signed(
       app,
-      rows.map((row) => toMessage(row, lookup, app)),
+      rows.map((row) => {
+        const message = toMessage(row, lookup, app);
+        const counts = reactions.get(Number(row.id));
+        return counts === undefined ? message : { ...message, data: { ...message.data, reactions: counts } };
+      }),
     );
     if (options.mentionsWithTags === true) messages = await this.withMentionTags(app.appId, messages);
     if (options.mentionsBlockedInfoFor !== undefined)
@@ -236,9 +257,12 @@ export class MessageService {
     senderUid: string,
     request: MessageRequest,
     origin: EventOrigin,
+    parentId?: string,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
     const sender = await this.users.get(appId, senderUid);
+    const parent =
+      parentId === undefined ? undefined : await this.threadParent(app, parentId, sender.uid, request);
     const receivers = receiversOf(request);
     const lookup: EntityLookup = {
       users: new Map([[sender.uid, sender]]),
@@ -281,6 +305,7 @@ export class MessageService {
       data: withMentions(request.data as Record<string, unknown>, mentioned[index]),
       muid: request.muid,
       tags: request.tags,
+      parentId: parent === undefined ? undefined : Number(parent.id),
       sentAt,
     }));
     const stored = await this.messages.insertAll(appId, drafts);
@@ -327,6 +352,39 @@ export class MessageService {
         return Object.keys(mentions).length === 0 ? undefined : mentions;
       }),
     );
+  }
+
+  /**
+   * The message a thread reply answers: one the sender can see (anyone else's is a missing id), not
+   * itself a reply, an action or deleted; the reply goes to that message's conversation only.
+   */
+  private async threadParent(
+    app: App,
+    parentId: string,
+    senderUid: string,
+    request: MessageRequest,
+  ): Promise<StoredMessage> {
+    const parent = await this.getVisible(app, parentId, senderUid);
+    const refuse = (why: string): ChatError =>
+      new ChatError(400, 'ERR_MESSAGE_ACTION_NOT_ALLOWED', `The message ${parentId} ${why}.`, {
+        id: parentId,
+      });
+    if (parent.parent_id !== null) throw refuse('is a thread reply; reply to its parent instead');
+    if (parent.category === 'action') throw refuse('is an action message and has no thread');
+    if (parent.deleted_at !== null) throw refuse('is deleted and takes no replies');
+    if (request.multipleReceivers !== undefined)
+      throw badRequest('multipleReceivers', "a thread reply goes only to its parent's conversation");
+    const conversationId =
+      request.receiver === undefined || request.receiverType === undefined
+        ? undefined
+        : conversationIdFor({
+            receiverType: request.receiverType,
+            receiver: request.receiver,
+            sender: senderUid,
+          });
+    if (conversationId !== parent.conversation_id)
+      throw badRequest('receiver', `must name the conversation of message ${parentId}`);
+    return parent;
   }
 
   private receiverError(request: MessageRequest, type: 'user' | 'group', id: string): ChatError {
@@ -425,7 +483,7 @@ export class MessageService {
     const action = await this.db.transaction().execute(async (trx) => {
       const current = await this.messages.getForChange(appId, id, trx);
       const changes = { updated_at: now, deleted_at: now, deleted_by: onBehalfOf ?? APP_SYSTEM_UID };
-      if (permanent) await this.messages.deletePermanently(appId, Number(current.id), trx);
+      if (permanent) await this.messages.deletePermanently(appId, current, trx);
       else await this.messages.update(appId, Number(current.id), changes, trx);
       const written = await this.writeMessageAction(
         app,

@@ -8,12 +8,14 @@ import { ConversationRepository } from '../repositories/conversations.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { rowCacheCapacity } from '../repositories/row-cache.js';
+import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 import type { MediaLibrary } from '../media/library.js';
+import { ReactionService } from './reactions.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
 export interface ChatServices {
@@ -27,6 +29,7 @@ export interface ChatServices {
   groupService: GroupService;
   messages: MessageRepository;
   messageService: MessageService;
+  reactions: ReactionService;
   conversations: ConversationRepository;
   conversationService: ConversationService;
   conversationTags: ConversationTagRepository;
@@ -43,9 +46,19 @@ export function createChatServices(store: ChatStore, media?: MediaLibrary): Chat
   const users = new UserRepository(db, groups, events, cacheCapacity);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
+  const reactions = new ReactionRepository(db);
   const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
   const conversationTags = new ConversationTagRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, events, blockedUsers, media);
+  const messageService = new MessageService(
+    db,
+    users,
+    groups,
+    messages,
+    reactions,
+    events,
+    blockedUsers,
+    media,
+  );
   return {
     store,
     events,
@@ -57,6 +70,7 @@ export function createChatServices(store: ChatStore, media?: MediaLibrary): Chat
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
+    reactions: new ReactionService(db, messages, reactions, messageService, users, events),
     conversations,
     conversationService: new ConversationService(
       conversations,

@@ -32,6 +32,8 @@ import type {
   OutgoingMessage,
   Pagination,
   PresenceBody,
+  Reaction,
+  ReactionEventBody,
   ReceiptAction,
   ReceiptBody,
   RealtimeFrame,
@@ -81,6 +83,8 @@ export interface ChatClientEvents {
   };
   presence: { user: UserEntity; online: boolean };
   interactionCompleted: { messageId: string; user: UserEntity; interactions: Interaction[] };
+  /** Someone (another user, or this user on another device) added or removed a reaction. */
+  reaction: ReactionEventBody;
   connection: ChannelState;
   /** A message kept for later because the service was unreachable. */
   queued: QueuedMessage;
@@ -272,23 +276,68 @@ export class ChatClient {
     target: ChatTarget,
     options: { before?: MessageCursor; perPage?: number } = {},
   ): Promise<MessagePage> {
+    const page = await this.#page(`${conversationPath(target)}/messages`, { hideReplies: 1 }, options);
+    // From now on this page follows the conversation: after a reconnect, what came meanwhile is fetched.
+    if (!options.before) this.#noteNewest(target, page.messages.at(-1) ?? { id: '0', sentAt: 0 });
+    return page;
+  }
+
+  /** One page of the replies in a message's thread, oldest first, like `messages`. */
+  replies(
+    parentId: string,
+    options: { before?: MessageCursor; perPage?: number } = {},
+  ): Promise<MessagePage> {
+    return this.#page(`${apiPath('messages', parentId)}/thread`, {}, options);
+  }
+
+  async #page(
+    path: string,
+    filter: Record<string, string | number>,
+    options: { before?: MessageCursor; perPage?: number },
+  ): Promise<MessagePage> {
     const perPage = options.perPage ?? HISTORY_PAGE;
     const envelope = await this.#call<Message[]>({
       method: 'GET',
-      path: `${conversationPath(target)}/messages`,
+      path,
       query: {
         per_page: perPage,
         affix: 'prepend',
+        ...filter,
         ...(options.before ? { id: options.before.id, sentAt: options.before.sentAt } : {}),
       },
     });
     const messages = envelope.data;
-    // From now on this page follows the conversation: after a reconnect, what came meanwhile is fetched.
-    if (!options.before) this.#noteNewest(target, messages.at(-1) ?? { id: '0', sentAt: 0 });
     const oldest = messages[0];
     const hasCursor = envelope.meta?.cursor !== undefined;
     const older = oldest && hasCursor && messages.length >= perPage ? cursorOf(oldest) : undefined;
     return { messages, ...(older ? { older } : {}) };
+  }
+
+  /** Replies in the thread of `parent`, in its conversation. */
+  async reply(parent: Message, text: string): Promise<Message> {
+    const target = messageTarget(parent, this.#session?.me.uid ?? '');
+    const body = {
+      receiver: target.id,
+      receiverType: target.type,
+      category: 'message',
+      type: 'text',
+      data: { text },
+    };
+    return (
+      await this.#call<Message>({ method: 'POST', path: `${apiPath('messages', parent.id)}/thread`, body })
+    ).data;
+  }
+
+  /** Adds (`on`) or removes this user's reaction; answers with the message and its reactions. */
+  async react(messageId: string, reaction: string, on: boolean): Promise<Message> {
+    const path = apiPath('messages', messageId, 'reactions', reaction);
+    return (await this.#call<Message>({ method: on ? 'POST' : 'DELETE', path })).data;
+  }
+
+  /** Who reacted to a message with `reaction` (the first 100). */
+  async reactors(messageId: string, reaction: string): Promise<Reaction[]> {
+    const path = apiPath('messages', messageId, 'reactions', reaction);
+    return (await this.#call<Reaction[]>({ method: 'GET', path, query: { limit: 100 } })).data;
   }
 
   /** Messages newer than `after`, oldest first, following pages until there are no more. */
@@ -628,6 +677,12 @@ export class ChatClient {
           user: body.user,
           interactions: body.interactions ?? [],
         });
+        return;
+      }
+      case 'reaction': {
+        const body = frame.body as ReactionEventBody;
+        if (!body?.messageId || !body.reaction) return;
+        this.events.emit('reaction', body);
         return;
       }
       default:

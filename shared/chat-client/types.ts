@@ -72,12 +72,13 @@ export type OutgoingMessage =
   | { category: 'custom'; type: string; data: { customData: Record<string, unknown> } }
   | { category: 'interactive'; type: 'form'; data: InteractiveFormData };
 
-export type { InteractionsRequest } from '../message.js';
+export type { InteractionsRequest, Reaction, ReactionCount } from '../message.js';
 
 // WebSocket frames (§3): the one definition is shared/realtime.ts.
 export type {
   InteractionCompletedBody,
   PresenceBody,
+  ReactionEventBody,
   RealtimeFrame,
   ReceiptAction,
   ReceiptBody,

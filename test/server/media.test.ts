@@ -163,6 +163,29 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     expect(elsewhere.status).toBe(413);
   });
 
+  it('replies in a thread with a file (multipart on POST /messages/{id}/thread)', async () => {
+    const { alice, bob } = await people();
+    const parent = await (
+      await client(alice)
+    ).call('POST', '/messages', {
+      receiver: bob,
+      receiverType: 'user',
+      category: 'message',
+      type: 'text',
+      data: { text: 'send me the slides' },
+    });
+    const replier = await client(bob);
+    const response = await fetch(`${api.url}/v3/messages/${parent.body.data.id}/thread`, {
+      method: 'POST',
+      headers: { appId: APP_ONE.appId, authToken: replier.authToken },
+      body: formOf({ fields: toUser(alice), files: [{ name: 'slides.pdf', bytes: bytes(2000) }] }),
+    });
+    const body = (await response.json()) as any;
+    expect(response.status).toBe(200);
+    expect(body.data.parentId).toBe(parent.body.data.id);
+    expect(body.data.data.attachments[0].name).toBe('slides.pdf');
+  });
+
   it('takes a media message with a file from the server API too (multipart, onBehalfOf)', async () => {
     const { alice, bob } = await people();
     const text = Buffer.from('minutes of the meeting\n');

@@ -20,6 +20,17 @@ interface MessageLike {
   getSentAt(): number;
   getMentionedUsers?(): Array<{ getUid(): string; getMetadata(): unknown; getTags(): unknown }>;
   hasMentionedMe?(): boolean;
+  getParentMessageId?(): number | undefined;
+  getReplyCount?(): number | undefined;
+  getReactions?(): Array<{ getReaction(): string; getCount(): number; getReactedByMe(): boolean }>;
+}
+
+/** A reaction as the SDK's `Reaction` and `ReactionEvent` give it. */
+interface ReactionLike {
+  getMessageId(): string | number;
+  getReaction(): string;
+  getUid(): string;
+  getReactedBy(): { getUid(): string; getName(): string };
 }
 
 interface AttachmentLike {
@@ -77,8 +88,22 @@ const describe = (message: MessageLike): SdkEvent => {
           })),
         }),
     mentionedMe: message.hasMentionedMe?.() ?? false,
+    ...(message.getParentMessageId?.() ? { parentMessageId: String(message.getParentMessageId?.()) } : {}),
+    replyCount: message.getReplyCount?.() ?? 0,
+    reactions: (message.getReactions?.() ?? []).map((count) => ({
+      reaction: count.getReaction(),
+      count: count.getCount(),
+      reactedByMe: count.getReactedByMe(),
+    })),
   };
 };
+
+const describeReaction = (reaction: ReactionLike) => ({
+  messageId: String(reaction.getMessageId()),
+  reaction: reaction.getReaction(),
+  uid: reaction.getUid(),
+  reactedBy: reaction.getReactedBy().getUid(),
+});
 
 export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps {
   const received = new Map<string, MessageLike>();
@@ -107,6 +132,10 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
             messageId: String(receipt.getMessageId()),
             by: receipt.getSender().getUid(),
           }),
+        onMessageReactionAdded: (event: { getReaction(): ReactionLike; getParentMessageId(): unknown }) =>
+          emit({ kind: 'reactionAdded', ...describeReaction(event.getReaction()) }),
+        onMessageReactionRemoved: (event: { getReaction(): ReactionLike }) =>
+          emit({ kind: 'reactionRemoved', ...describeReaction(event.getReaction()) }),
         onInteractionGoalCompleted: (receipt: {
           getMessageId(): string;
           getSender(): { getUid(): string };
@@ -143,6 +172,47 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
         new CometChat.TextMessage(receiver, text, receiverType),
       )) as unknown as MessageLike;
       return describe(sent);
+    },
+    sendInThread: async (receiver: string, receiverType: string, parentId: string, text: string) => {
+      const message = new CometChat.TextMessage(receiver, text, receiverType);
+      message.setParentMessageId(Number(parentId));
+      return describe((await CometChat.sendMessage(message)) as unknown as MessageLike);
+    },
+    /** Pages back through a thread, as the UI Kit's thread view does, until the SDK returns an empty page. */
+    threadHistory: async (parentId: string, perPage: number) => {
+      const request = new CometChat.MessagesRequestBuilder()
+        .setParentMessageId(Number(parentId))
+        .setLimit(perPage)
+        .build();
+      const pages: SdkEvent[][] = [];
+      for (let page = 0; page < 50; page += 1) {
+        const messages = (await request.fetchPrevious()) as unknown as MessageLike[];
+        if (messages.length === 0) break;
+        pages.push(messages.map(describe));
+      }
+      return pages;
+    },
+    /** The newest page of a group without thread replies, as the UI Kit's message list asks. */
+    groupWithoutReplies: async (guid: string) => {
+      const request = new CometChat.MessagesRequestBuilder()
+        .setGUID(guid)
+        .setLimit(30)
+        .hideReplies(true)
+        .build();
+      return ((await request.fetchPrevious()) as unknown as MessageLike[]).map(describe);
+    },
+    messageDetails: async (id: string) =>
+      describe((await CometChat.getMessageDetails(id)) as unknown as MessageLike),
+    addReaction: async (id: string, reaction: string) =>
+      describe((await CometChat.addReaction(id, reaction)) as unknown as MessageLike),
+    removeReaction: async (id: string, reaction: string) =>
+      describe((await CometChat.removeReaction(id, reaction)) as unknown as MessageLike),
+    /** The first page of who reacted, as the UI Kit's reaction list asks for it. */
+    reactions: async (id: string, reaction?: string) => {
+      let builder = new CometChat.ReactionsRequestBuilder().setMessageId(Number(id)).setLimit(10);
+      if (reaction !== undefined) builder = builder.setReaction(reaction);
+      const page = (await builder.build().fetchNext()) as unknown as ReactionLike[];
+      return page.map(describeReaction);
     },
     sendCustom: async (receiver: string, type: string, customData: Record<string, unknown>) => {
       const message = new CometChat.CustomMessage(receiver, 'user', type, customData);

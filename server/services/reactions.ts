@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely';
+import type { Message, Reaction } from '../../shared/message.js';
+import type { ReactionAction } from '../../shared/realtime.js';
+import type { ChatDatabase } from '../db/schema.js';
+import { ChatError } from '../errors.js';
+import type { ChatEvents, EventOrigin } from '../events.js';
+import type { App } from '../repositories/apps.js';
+import type { MessageRepository, StoredMessage } from '../repositories/messages.js';
+import type { ReactionCursor, ReactionRepository, ReactionRow } from '../repositories/reactions.js';
+import { toUserEntity, type UserRepository } from '../repositories/users.js';
+import { nowSeconds } from '../time.js';
+import { actionSnapshot } from './entities.js';
+import type { MessageService } from './messages.js';
+
+/** How many different reactions one user may leave on one message. */
+export const MAX_REACTIONS_PER_USER = 20;
+
+/**
+ * Reactions to messages: whoever can see a message may react to it with any number of different
+ * reactions (up to `MAX_REACTIONS_PER_USER`), each once. Adding one twice or removing one never
+ * given changes nothing and is answered with the message as it stands.
+ */
+export class ReactionService {
+  constructor(
+    private readonly db: Kysely<ChatDatabase>,
+    private readonly messages: MessageRepository,
+    private readonly reactions: ReactionRepository,
+    private readonly messageService: MessageService,
+    private readonly users: UserRepository,
+    private readonly events: ChatEvents,
+  ) {}
+
+  /** Adds `uid`'s reaction; answers with the message and its reactions as `uid` sees them. */
+  add(app: App, id: string, uid: string, reaction: string, origin: EventOrigin): Promise<Message> {
+    return this.change(app, id, uid, reaction, 'message_reaction_added', origin);
+  }
+
+  /** Removes `uid`'s reaction; answers with the message and its reactions as `uid` sees them. */
+  remove(app: App, id: string, uid: string, reaction: string, origin: EventOrigin): Promise<Message> {
+    return this.change(app, id, uid, reaction, 'message_reaction_removed', origin);
+  }
+
+  private async change(
+    app: App,
+    id: string,
+    uid: string,
+    reaction: string,
+    action: ReactionAction,
+    origin: EventOrigin,
+  ): Promise<Message> {
+    const appId = app.appId;
+    const user = await this.users.get(appId, uid);
+    await this.messageService.getVisible(app, id, user.uid);
+    // The message is read again under the write lock, so a reaction never lands on a message
+    // deleted in between.
+    const { message, changed } = await this.db.transaction().execute(async (trx) => {
+      const current = await this.messages.getForChange(appId, id, trx);
+      const messageId = Number(current.id);
+      if (action === 'message_reaction_removed')
+        return {
+          message: current,
+          changed: await this.reactions.remove(appId, messageId, user.uid, reaction, trx),
+        };
+      if (current.category === 'action' || current.deleted_at !== null) {
+        throw new ChatError(
+          400,
+          'ERR_MESSAGE_ACTION_NOT_ALLOWED',
+          `The message ${id} is ${current.deleted_at === null ? 'an action message' : 'deleted'} and takes no reactions.`,
+          { id },
+        );
+      }
+      const added = await this.reactions.add(appId, messageId, user.uid, reaction, nowSeconds(), trx);
+      if (
+        added !== undefined &&
+        (await this.reactions.countOf(appId, messageId, user.uid, trx)) > MAX_REACTIONS_PER_USER
+      ) {
+        throw new ChatError(
+          400,
+          'ERR_REACTIONS_LIMIT_EXCEEDED',
+          `reaction: a user leaves at most ${MAX_REACTIONS_PER_USER} different reactions on a message.`,
+          { field: 'reaction', id },
+        );
+      }
+      return { message: current, changed: added };
+    });
+    if (changed !== undefined) {
+      this.events.emit(
+        'reaction',
+        appId,
+        {
+          body: {
+            action,
+            ...this.toReaction(changed, toUserEntity(user)),
+            conversationId: message.conversation_id,
+            ...(message.parent_id === null ? {} : { parentId: String(message.parent_id) }),
+          },
+          messageSender: message.sender,
+          receiver: message.receiver,
+          receiverType: message.receiver_type,
+        },
+        origin,
+      );
+    }
+    const [presented] = await this.messageService.present(app, [message], { viewer: user.uid });
+    if (presented === undefined) throw new Error('a presented message went missing');
+    return presented;
+  }
+
+  /**
+   * A page of the reactions to a message `viewer` can see (the server API without a user sees all),
+   * of one reaction if named, with who reacted.
+   */
+  async list(
+    app: App,
+    id: string,
+    viewer: string | undefined,
+    reaction: string | undefined,
+    cursor: ReactionCursor,
+    limit: number,
+  ): Promise<Reaction[]> {
+    const message: StoredMessage = await this.messageService.getVisible(app, id, viewer);
+    const rows = await this.reactions.list(app.appId, Number(message.id), reaction, cursor, limit);
+    const people = await this.users.findMany(app.appId, new Set(rows.map((row) => row.uid)));
+    return rows.map((row) => {
+      const person = people.get(row.uid);
+      const entity =
+        person === undefined
+          ? { uid: row.uid, name: row.uid, role: 'default', status: 'offline' }
+          : toUserEntity(person);
+      return this.toReaction(row, entity);
+    });
+  }
+
+  private toReaction(row: ReactionRow, reactedBy: Reaction['reactedBy']): Reaction {
+    return {
+      id: String(row.id),
+      messageId: String(row.message_id),
+      reaction: row.reaction,
+      uid: row.uid,
+      reactedAt: Number(row.reacted_at),
+      reactedBy: actionSnapshot(reactedBy),
+    };
+  }
+}

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, createTestStore, type TestStore } from '../server/support.js';
+import { NodeSdkUser } from './sdk/drivers.js';
+import { CONTRACT_APP, startContractServer, type ContractServer } from './sdk/fixtures.js';
+import type { SdkEvent } from './sdk/sdk-ops.js';
+
+type Described = SdkEvent & { id: string; replyCount: number; reactions: unknown[] };
+
+/**
+ * Threads and reactions as CometChat's official SDK 4.2.0 does them (Node, over TLS), on SQLite and
+ * PostgreSQL: thread replies and their pages, reply counts, reactions with counts and who reacted,
+ * and the reaction events its listeners fire.
+ */
+describe.each(ENGINES)('CometChat SDK 4.2.0 threads and reactions on %s', (engine) => {
+  let store: TestStore;
+  let server: ContractServer;
+  let alice: NodeSdkUser;
+  let bob: NodeSdkUser;
+  let parent: Described;
+
+  beforeAll(async () => {
+    store = await createTestStore(engine);
+    server = await startContractServer({ databaseUrl: store.databaseUrl });
+    const group = { guid: 'crew', name: 'Crew', type: 'public', owner: 'alice' };
+    expect(
+      (await server.serverApi('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status,
+    ).toBe(200);
+    const caFile = server.server.tls?.certPath ?? '';
+    const start = (uid: string) =>
+      NodeSdkUser.start({ caFile, storageFile: join(server.dataDir, `${uid}.storage.json`) });
+    alice = await start('alice');
+    bob = await start('bob');
+    for (const [user, uid] of [
+      [alice, 'alice'],
+      [bob, 'bob'],
+    ] as const) {
+      await user.call('init', CONTRACT_APP.appId, server.sdkHost);
+      await user.call('login', uid, CONTRACT_APP.authKey);
+    }
+    const online = (uid: string) => server.server.client.fanOut.isOnline(CONTRACT_APP.appId, uid);
+    for (let attempt = 0; attempt < 200 && !((await online('alice')) && (await online('bob'))); attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    parent = await alice.call<Described>('sendText', 'crew', 'group', 'where do we meet?');
+  });
+  afterAll(async () => {
+    await Promise.all([alice?.close(), bob?.close()]);
+    await server?.close();
+    await store?.dispose();
+  });
+
+  it('sends a thread reply the receiver gets in realtime with its parent message id', async () => {
+    const reply = await bob.call<Described>('sendInThread', 'crew', 'group', parent.id, 'at the gate');
+    expect(reply).toMatchObject({ parentMessageId: parent.id, text: 'at the gate' });
+    const received = await alice.next(
+      (event) => event.kind === 'message' && event.id === reply.id,
+      'the thread reply',
+    );
+    expect(received).toMatchObject({ parentMessageId: parent.id, sender: 'bob' });
+  });
+
+  it("reads the parent's reply count from getMessageDetails", async () => {
+    expect(await bob.call<Described>('messageDetails', parent.id)).toMatchObject({ replyCount: 1 });
+  });
+
+  it('pages back through a thread, oldest first within each page, until it is empty', async () => {
+    for (let index = 0; index < 4; index += 1)
+      await alice.call('sendInThread', 'crew', 'group', parent.id, `thread filler ${index}`);
+    const pages = await bob.call<Described[][]>('threadHistory', parent.id, 2);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    const ids = pages
+      .reverse()
+      .flat()
+      .map((message) => Number(message.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(pages.flat().every((message) => message.parentMessageId === parent.id)).toBe(true);
+  });
+
+  it('leaves thread replies out of the group history with hideReplies', async () => {
+    const history = await bob.call<Described[]>('groupWithoutReplies', 'crew');
+    const sent = history.filter((message) => message.category !== 'action');
+    expect(sent.map((message) => message.id)).toEqual([parent.id]);
+  });
+
+  it("adds a reaction: the answer counts it as the reactor's, the other member hears of it", async () => {
+    const reacted = await bob.call<Described>('addReaction', parent.id, '👍');
+    expect(reacted.reactions).toEqual([{ reaction: '👍', count: 1, reactedByMe: true }]);
+    expect(await alice.next((event) => event.kind === 'reactionAdded', 'the reaction event')).toEqual({
+      kind: 'reactionAdded',
+      messageId: parent.id,
+      reaction: '👍',
+      uid: 'bob',
+      reactedBy: 'bob',
+    });
+    const seen = await alice.call<Described>('messageDetails', parent.id);
+    expect(seen.reactions).toEqual([{ reaction: '👍', count: 1, reactedByMe: false }]);
+  });
+
+  it('lists who reacted, all and with one reaction', async () => {
+    await alice.call('addReaction', parent.id, '🎉');
+    expect(await alice.call('reactions', parent.id)).toEqual([
+      { messageId: parent.id, reaction: '👍', uid: 'bob', reactedBy: 'bob' },
+      { messageId: parent.id, reaction: '🎉', uid: 'alice', reactedBy: 'alice' },
+    ]);
+    expect(await alice.call('reactions', parent.id, '🎉')).toEqual([
+      { messageId: parent.id, reaction: '🎉', uid: 'alice', reactedBy: 'alice' },
+    ]);
+  });
+
+  it('removes a reaction and tells the other member', async () => {
+    const removed = await bob.call<Described>('removeReaction', parent.id, '👍');
+    expect(removed.reactions).toEqual([{ reaction: '🎉', count: 1, reactedByMe: false }]);
+    expect(await alice.next((event) => event.kind === 'reactionRemoved', 'the removal event')).toMatchObject({
+      messageId: parent.id,
+      reaction: '👍',
+      uid: 'bob',
+    });
+  });
+});
