@@ -16,6 +16,7 @@ import type { Message } from '../shared/message.js';
 import { createChatServices, openChatStore, silentLogger, type StorageEngine } from '../server/index.js';
 import { NotificationEngine } from '../server/notifications/index.js';
 import { decide, type Recipient } from '../server/notifications/decide.js';
+import { customPush } from '../server/notifications/providers/custom.js';
 import { eventOfMessage } from '../server/notifications/triggers.js';
 import { createTestStore } from '../test/server/support.js';
 
@@ -78,16 +79,17 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
       pollIntervalMs: false,
       presence: { isOnline: (_appId, uid) => uid.endsWith('7') && uid.charCodeAt(uid.length - 2) % 2 === 0 },
     });
-    const { userState, webhooks } = notifications.data;
+    const { userState, providers } = notifications.data;
     for (const [index, uid] of uids.entries()) {
       if (index % 5 === 0) await userState.setTimeZone(app.appId, uid, 'Asia/Tokyo', Date.now());
       if (index % 20 === 3) await userState.mute(app.appId, uid, [{ id: GUID, type: 'group' }]);
     }
     // Never called: no worker runs, so the bench measures deciding and queueing only.
-    await webhooks.put(
+    await providers.save(
       app.appId,
-      'push',
-      { url: 'http://127.0.0.1:9/push', secret: 'bench-secret-0123456789', enabled: true },
+      customPush,
+      'default',
+      { isEnabled: true, webhookURL: 'http://127.0.0.1:9/push', useBasicAuth: false },
       Date.now(),
     );
 

@@ -2,7 +2,8 @@ import type { BuildOptions } from 'esbuild';
 
 /**
  * The widget's browser builds, used by `scripts/build.ts` (into dist/widget), the browser tests and
- * the benchmark: one minified script for a `<script>` tag (`window.ParleyWidget`), and an ES module
+ * the benchmark: one minified script for a `<script>` tag (`window.ParleyWidget`) with its lazily
+ * loaded push code and service worker, and an ES module
  * build for bundlers and SSR that leaves `lit` to the importer (whose Node build shims the DOM).
  */
 export function widgetBundles(outdir: string): BuildOptions[] {
@@ -21,6 +22,21 @@ export function widgetBundles(outdir: string): BuildOptions[] {
       outfile: `${outdir}/parley-widget.js`,
       format: 'iife',
       globalName: 'ParleyWidget',
+    },
+    {
+      // Loaded by parley-widget.js only when a page turns on push notifications.
+      ...common,
+      entryPoints: ['widget/push.ts'],
+      outfile: `${outdir}/parley-push.js`,
+      format: 'iife',
+      globalName: 'ParleyWidgetPush',
+    },
+    {
+      // The service worker that shows pushes; the page's origin serves a copy (see README).
+      ...common,
+      entryPoints: ['widget/service-worker.ts'],
+      outfile: `${outdir}/parley-sw.js`,
+      format: 'iife',
     },
     {
       // What the chat service's /demo page loads after the widget to put two users side by side.

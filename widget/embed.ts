@@ -9,6 +9,7 @@ import { publicUser } from '../shared/chat-client/index.js';
 import { ChatStore } from './chat-store.js';
 import { defineElements } from './define.js';
 import { cssLength, type ParleyChat } from './parley-chat.js';
+import type { PushModule } from './push.js';
 
 /** The embed API (CometChat widget style): `init` → `login` → `launch`. */
 
@@ -22,6 +23,12 @@ export interface InitOptions {
   /** `en` (default) or `de`. */
   language?: string;
   theme?: 'light' | 'dark' | 'auto';
+  /**
+   * Web Push to this visitor, off unless given: `enablePushNotifications()` then asks permission
+   * and subscribes. `serviceWorker` is the URL of `parley-sw.js` on the page's own origin (browsers
+   * take workers from there only); the script build defaults to the file beside its own script.
+   */
+  pushNotifications?: { serviceWorker?: string };
 }
 
 export interface LaunchOptions {
@@ -40,6 +47,12 @@ export interface WidgetEvents {
   messageReceived: { message: Message };
 }
 
+/** How an entry point loads the push code (kept out of the every-page bundle) and where its worker is. */
+export interface PushAssets {
+  load(): Promise<PushModule>;
+  serviceWorker?: string;
+}
+
 interface Setup {
   options: InitOptions;
   store: ChatStore;
@@ -49,6 +62,11 @@ interface Setup {
 const events = new Emitter<WidgetEvents>();
 const launched = new Set<ParleyChat>();
 let setup: Setup | undefined;
+let pushAssets: PushAssets | undefined;
+
+export function usePushAssets(assets: PushAssets): void {
+  pushAssets = assets;
+}
 
 function ready(): Setup {
   if (!setup) throw new Error('ParleyWidget.init({appID, appRegion, authKey}) must be called first');
@@ -94,7 +112,24 @@ async function login(credentials: LoginCredentials): Promise<UserEntity> {
     throw new Error('ParleyWidget.login needs {uid} or {authToken}');
   }
   await store.signIn(credentials);
+  // A visitor who allowed notifications before gets this session's token without being asked again.
+  if (setup?.options.pushNotifications && globalThis.Notification?.permission === 'granted') {
+    void webPush(false).catch(() => undefined);
+  }
   return publicUser(store.state.me!);
+}
+
+async function webPush(ask: boolean): Promise<NotificationPermission | 'unsupported'> {
+  const { options, store } = ready();
+  if (!options.pushNotifications) {
+    throw new Error('ParleyWidget: pass pushNotifications to init to use push notifications');
+  }
+  const serviceWorker = options.pushNotifications.serviceWorker ?? pushAssets?.serviceWorker;
+  if (!pushAssets || !serviceWorker) {
+    throw new Error('ParleyWidget: pushNotifications.serviceWorker names the URL of parley-sw.js');
+  }
+  const { enableWebPush } = await pushAssets.load();
+  return enableWebPush(store.client, serviceWorker, ask);
 }
 
 function checkLength(value: string | undefined, name: 'width' | 'height'): void {
@@ -132,12 +167,19 @@ async function launch(options: LaunchOptions = {}): Promise<void> {
   launched.add(widget);
 }
 
-/** Logs out: the session ends on the service, the stored token is removed and the widget leaves the page. */
+/**
+ * Logs out: the session's push tokens are unregistered, the session ends on the service, the stored
+ * token is removed and the widget leaves the page.
+ */
 async function logout(): Promise<void> {
   const current = setup;
   for (const widget of launched) widget.remove();
   launched.clear();
   if (!current) return;
+  // This browser stops receiving the visitor's notifications once they log out.
+  if (current.options.pushNotifications && current.store.state.me) {
+    await current.store.client.unregisterPushTokens().catch(() => undefined);
+  }
   await current.store.signOut();
 }
 
@@ -153,6 +195,11 @@ export const ParleyWidget = {
   login,
   launch,
   logout,
+  /**
+   * Asks the visitor's permission for notifications (call it from a click) and subscribes this
+   * browser; resolves to `granted`, `denied`, `default` (dismissed) or `unsupported`.
+   */
+  enablePushNotifications: () => webPush(true),
   chatWithUser: (uid: string) => openConversation('user', uid),
   chatWithGroup: (guid: string) => openConversation('group', guid),
   /** Listens to `unreadCountChanged` or `messageReceived`; returns the function that stops listening. */

@@ -1,6 +1,7 @@
 // The widget's ES module entry: the embed API, the elements, and the store for custom integrations.
 // Importing it touches no browser global beyond the custom element registry, so it is SSR-safe.
 import { defineElements } from './define.js';
+import { usePushAssets } from './embed.js';
 
 export { ParleyWidget, type InitOptions, type LaunchOptions, type WidgetEvents } from './embed.js';
 export { ChatStore } from './chat-store.js';
@@ -16,3 +17,5 @@ export { ParleyMessage } from './parley-message.js';
 export { ParleyThread } from './parley-thread.js';
 
 defineElements();
+// The push code is a chunk of its own; the service worker's URL is the page's to give (`pushNotifications`).
+usePushAssets({ load: () => import('./push.js') });

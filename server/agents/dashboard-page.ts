@@ -3,7 +3,8 @@ import type { ChatEnv } from '../http/context.js';
 
 /**
  * `/dashboard`: a page to manage an app's AI agents and the conversations taken over from them,
- * entered with the app's id and fullAccess key. It only calls the dashboard API (`/v3/ai-agents`) from the browser; the key stays in the page's
+ * and its notification providers (secrets write-only), test sends and delivery log, entered with
+ * the app's id and fullAccess key. It only calls the REST API (`/v3/ai-agents`, `/v3/notifications/…`) from the browser; the key stays in the page's
  * memory. Script and styles are served as files so the page runs under a strict CSP.
  */
 const PAGE = `<!doctype html>
@@ -33,6 +34,24 @@ const PAGE = `<!doctype html>
 <label>Agent ID <input name="agentId" required value="knowledge"></label>
 <label>Conversation ID <input name="conversationId" required placeholder="group_parley-demo"></label>
 <button>Take over</button></fieldset></form>
+</section>
+<section id="notifications" hidden>
+<h2>Notification providers</h2>
+<p>Secret fields (passwords, keys, tokens) are write-only: they are never shown here.</p>
+<table id="providers"><thead><tr><th>Channel</th><th>Provider</th><th>ID</th><th>Enabled</th><th>Settings</th></tr></thead><tbody></tbody></table>
+<form id="provider"><fieldset><legend>Save a provider</legend>
+<label>Channel <select name="channel"><option>push</option><option>email</option><option>sms</option></select></label>
+<label>Provider <select name="kind"><option>custom</option><option>fcm</option><option>apns</option><option>sendgrid</option><option>twilio</option></select></label>
+<label>Configuration (JSON) <textarea name="config" rows="6" required placeholder='{"isEnabled": true, "webhookURL": "https://hooks.example.com/push", "useBasicAuth": false}'></textarea></label>
+<button>Save provider</button></fieldset></form>
+<form id="test-send"><fieldset><legend>Send a test notification</legend>
+<label>To user (UID) <input name="uid" required></label>
+<button name="channel" value="push">Test push</button><button name="channel" value="email">Test e-mail</button><button name="channel" value="sms">Test SMS</button>
+</fieldset></form>
+<h2>Delivery log</h2>
+<form id="log"><fieldset><legend>Why was (or wasn't) someone notified?</legend>
+<label>User (UID) <input name="uid" required></label><button>Show log</button></fieldset></form>
+<table id="deliveries"><thead><tr><th>When</th><th>Channel</th><th>Trigger</th><th>Sent</th><th>Why not</th><th>Delivery</th><th>Last error</th></tr></thead><tbody></tbody></table>
 </section>
 <p id="status" role="status"></p>
 </main><script src="/dashboard/dashboard.js"></script></body></html>`;
@@ -86,7 +105,7 @@ document.getElementById('enter').addEventListener('submit', async (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
   credentials = { appId: form.get('appId'), apiKey: form.get('apiKey') };
-  try { await refresh(); document.getElementById('agents').hidden = false; say('Signed in to ' + credentials.appId + '.'); }
+  try { await refresh(); await refreshProviders(); document.getElementById('agents').hidden = false; document.getElementById('notifications').hidden = false; say('Signed in to ' + credentials.appId + '.'); }
   catch (error) { say(error.message); }
 });
 document.getElementById('register').addEventListener('submit', async (event) => {
@@ -95,6 +114,49 @@ document.getElementById('register').addEventListener('submit', async (event) => 
   try {
     await api('POST', '/ai-agents', { agentId: form.get('agentId'), name: form.get('name'), provider: form.get('provider'), deploymentUrl: form.get('deploymentUrl'), namespace: form.get('namespace'), enabled: form.get('enabled') === 'on' });
     await refresh(); say('Registered.');
+  } catch (error) { say(error.message); }
+});
+const PROVIDER_KINDS = [['push', 'custom'], ['push', 'fcm'], ['push', 'apns'], ['email', 'custom'], ['email', 'sendgrid'], ['sms', 'custom'], ['sms', 'twilio']];
+const providerPath = (channel, kind) => '/notifications/' + channel + '/v1/providers/' + kind;
+async function refreshProviders() {
+  const lists = await Promise.all(PROVIDER_KINDS.map(async ([channel, kind]) => {
+    const data = await api('GET', providerPath(channel, kind));
+    const configs = Array.isArray(data) ? data : Object.keys(data).length === 0 ? [] : [data];
+    return configs.map((config) => ({ channel, kind, config }));
+  }));
+  document.querySelector('#providers tbody').replaceChildren(...lists.flat().map(({ channel, kind, config }) => {
+    const { providerId, isDefault, updatedAt, isEnabled, ...settings } = config;
+    const row = document.createElement('tr');
+    row.append(cell(channel), cell(kind), cell(providerId + (isDefault ? ' (default)' : '')), cell(isEnabled === false ? 'no' : 'yes'), cell(JSON.stringify(settings)));
+    return row;
+  }));
+}
+document.getElementById('provider').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  try {
+    const config = JSON.parse(form.get('config'));
+    await api('POST', providerPath(form.get('channel'), form.get('kind')), config);
+    event.target.elements.config.value = '';
+    await refreshProviders(); say('Provider saved.');
+  } catch (error) { say(error.message); }
+});
+document.getElementById('test-send').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const channel = event.submitter.value;
+  try { await api('POST', '/notifications/v1/test', { channel, uid: new FormData(event.target).get('uid') }); say('Test ' + channel + ' queued.'); }
+  catch (error) { say(error.message); }
+});
+document.getElementById('log').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  try {
+    const entries = await api('GET', '/notifications/v1/logs?uid=' + encodeURIComponent(new FormData(event.target).get('uid')));
+    document.querySelector('#deliveries tbody').replaceChildren(...entries.map((entry) => {
+      const row = document.createElement('tr');
+      row.append(cell(new Date(entry.createdAt * 1000).toISOString()), cell(entry.channel || '-'), cell(entry.trigger), cell(entry.notificationTriggered ? 'yes' : 'no'), cell(entry.reason || ''), cell(entry.delivery ? entry.delivery.status + ' after ' + entry.delivery.attempts + ' attempt(s)' : ''), cell(entry.delivery && entry.delivery.lastError || ''));
+      return row;
+    }));
+    say(entries.length + ' log entries.');
   } catch (error) { say(error.message); }
 });
 document.getElementById('takeover').addEventListener('submit', async (event) => {

@@ -3,7 +3,7 @@ import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
-import { notificationTablesMigration } from '../notifications/migration.js';
+import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
 
@@ -202,7 +202,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0005_receipt_marks': receiptMarksMigration,
       '0006_blocked_users_conversation_tags': userRelationsMigration,
       '0007_threads_reactions': threadsAndReactionsMigration(engine),
-      '0008_media': mediaMigration,
+      '0008_notification_providers': notificationProvidersMigration,
+      '0009_media': mediaMigration,
     }),
   };
 }

@@ -173,7 +173,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     reactionRoutes(deps),
     conversationRoutes(deps),
     notificationRoutes(services),
-    notificationDeliveryRoutes(services),
+    notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),
   ]) {
     v3.route('/', routes);

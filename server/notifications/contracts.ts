@@ -1,31 +1,14 @@
 import { z } from 'zod';
-import { HttpUrl } from '../../shared/interactive.js';
 import { EntityId } from '../validation.js';
 import { isTimeZone } from './schedule.js';
 import { CHANNELS } from './tables.js';
 
-/** Request shapes of the notification delivery routes (webhooks, logs, mutes, time zone). */
+/** Request shapes of the notification delivery routes (logs, mutes, time zone, tokens, contact details). */
 
-/** CometChat's limit on webhook URLs. */
-export const MAX_WEBHOOK_URL_LENGTH = 255;
-/** Short secrets make the signature guessable. */
-export const MIN_WEBHOOK_SECRET_LENGTH = 16;
 export const MAX_LOGS_PAGE = 100;
 export const MAX_MUTES_PER_REQUEST = 100;
 
-export const WebhookChannel = z.enum(CHANNELS, { error: 'channel must be push, email or sms' });
-
-/** Body of `PUT /notifications/v1/webhooks/{channel}`. */
-export const WebhookRequest = z.strictObject({
-  url: HttpUrl.max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
-  /** Optional when the channel already has a webhook: its secret is kept. */
-  secret: z
-    .string({ error: 'must be a string' })
-    .min(MIN_WEBHOOK_SECRET_LENGTH, `must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters`)
-    .max(256, 'must be at most 256 characters')
-    .optional(),
-  enabled: z.boolean({ error: 'must be true or false' }).default(true),
-});
+export const ChannelName = z.enum(CHANNELS, { error: 'channel must be push, email or sms' });
 
 const numericId = (what: string) => z.string().regex(/^\d{1,15}$/, `${what} is a numeric id`);
 
@@ -33,7 +16,7 @@ const numericId = (what: string) => z.string().regex(/^\d{1,15}$/, `${what} is a
 export const LogsQuery = z.looseObject({
   uid: EntityId.optional(),
   messageId: numericId('messageId').optional(),
-  channel: WebhookChannel.optional(),
+  channel: ChannelName.optional(),
   /** Entries older than this one: the `meta.next.logId` of the previous page. */
   logId: numericId('logId').optional(),
   limit: z.coerce
@@ -45,6 +28,8 @@ export const LogsQuery = z.looseObject({
 });
 
 export const UidQuery = z.looseObject({ uid: EntityId });
+/** The server names the user; a client is its session's user. */
+export const OptionalUidQuery = z.looseObject({ uid: EntityId.optional() });
 
 const MuteTarget = z.strictObject({
   /** The group's GUID, or the other user's UID for a one-on-one. */
@@ -73,3 +58,50 @@ export const TimeZoneRequest = z.strictObject({
     .string({ error: 'timezone is an IANA time zone name such as Asia/Tokyo' })
     .refine(isTimeZone, 'timezone is an IANA time zone name such as Asia/Tokyo'),
 });
+
+const TokenText = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(4096, 'must be at most 4096 characters');
+
+/**
+ * Body of `POST /notifications/push/v1/tokens`: the platform, and the token in the field the
+ * platform's provider kind names (`fcmToken`, `deviceToken`, `voipToken`, …), checked by the route.
+ */
+export const RegisterTokenRequest = z.looseObject({
+  platform: z.string({ error: 'platform names the push platform, e.g. fcm_web' }).min(1).max(64),
+  providerId: z
+    .string({ error: 'must be a string' })
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64')
+    .default('default'),
+  timezone: z.string({ error: 'must be a string' }).max(64).optional(),
+});
+export const TokenValue = TokenText;
+
+/** Query of the token routes: `all=true` reaches every token of the user, not only the session's. */
+export const TokensQuery = z.looseObject({
+  uid: EntityId.optional(),
+  all: z.enum(['true', 'false'], { error: 'all is true or false' }).optional(),
+  authToken: z.string().max(512).optional(),
+});
+/** Body of the server's token deletions: the session whose tokens go. */
+export const TokensBody = z.looseObject({
+  authToken: z.string({ error: 'must be a string' }).max(512).optional(),
+});
+
+/** Body of `PATCH /notifications/v1/contact-details`; `null` removes a detail. */
+export const ContactDetailsRequest = z.strictObject({
+  email: z
+    .email({ error: 'must be an e-mail address' })
+    .max(254, 'must be at most 254 characters')
+    .nullable()
+    .optional(),
+  phno: z
+    .string({ error: 'must be a string' })
+    .regex(/^\+[1-9][0-9]{6,14}$/, 'must be a phone number with country code, such as +14155550100')
+    .nullable()
+    .optional(),
+});
+
+/** Body of `POST /notifications/v1/test`: a test notification to one user on one channel. */
+export const TestNotificationRequest = z.strictObject({ channel: ChannelName, uid: EntityId });

@@ -5,12 +5,17 @@ import { NotificationLogs } from './logs.js';
 import { Outbox } from './outbox.js';
 import { withNotificationTables, type NotificationDb } from './tables.js';
 import { NotificationUserState } from './user-state.js';
-import { WebhookRegistry } from './webhooks.js';
+import { ContactDirectory } from './contact-details.js';
+import { PROVIDER_KINDS } from './providers/kinds.js';
+import { ProviderRegistry } from './providers/registry.js';
+import { PushTokens } from './push-tokens.js';
 
-/** The engine's stores, one set per chat store, shared by the engine and the HTTP routes (one webhook cache). */
+/** The engine's stores, one set per chat store, shared by the engine and the HTTP routes (one provider cache). */
 export interface NotificationData {
   db: NotificationDb;
-  webhooks: WebhookRegistry;
+  providers: ProviderRegistry;
+  pushTokens: PushTokens;
+  contacts: ContactDirectory;
   outbox: Outbox;
   logs: NotificationLogs;
   digests: Digests;
@@ -27,7 +32,9 @@ export function notificationDataOf(services: ChatServices): NotificationData {
     const userState = new NotificationUserState(db);
     data = {
       db,
-      webhooks: new WebhookRegistry(db),
+      providers: new ProviderRegistry(db, PROVIDER_KINDS),
+      pushTokens: new PushTokens(db),
+      contacts: new ContactDirectory(db),
       outbox: new Outbox(db),
       logs: new NotificationLogs(db),
       digests: new Digests(db),

@@ -1,13 +1,23 @@
 import type { Logger } from '../log.js';
+import type { ChatServices } from '../services/registry.js';
 import type { Clock } from './clock.js';
 import type { NotificationData } from './data.js';
-import { postWebhook } from './deliver.js';
 import type { OutboxDelivery } from './outbox.js';
+import type {
+  DeliveryRecipient,
+  NotificationPayload,
+  ProviderKind,
+  PushToken,
+  SendOutcome,
+} from './providers/provider.js';
+import type { StoredProvider } from './providers/registry.js';
 import { retryDelay, type RetryPolicy } from './retry.js';
 
 /**
- * Works through due outbox rows: claims each for one attempt, calls the webhook, and records the
- * outcome — delivered, retry later with backoff, or dead letter after the last attempt.
+ * Works through due outbox rows: claims each for one attempt, hands it to the app's provider for
+ * its channel — the channel-wide one (a custom webhook, an e-mail or SMS service), or for push
+ * without one, every provider the recipient's registered tokens name — and records the outcome:
+ * delivered, retry later with backoff, or dead letter. Tokens a push service calls dead are deleted.
  */
 
 export interface DeliverySettings {
@@ -18,13 +28,31 @@ export interface DeliverySettings {
   concurrency: number;
   /** Jitter source, in [0, 1). */
   random: () => number;
+  /** Base URLs of hosted services (see `SendContext.baseUrls`). */
+  baseUrls: Readonly<Record<string, string>>;
 }
 
 /** Calls per pass at most, so one pass cannot run for ever while new rows keep arriving. */
 const ROUNDS_PER_PASS = 50;
 
+interface Route {
+  kind: ProviderKind;
+  provider: StoredProvider;
+  tokens: PushToken[];
+}
+
+function payloadOf(body: string): NotificationPayload | undefined {
+  try {
+    const payload = JSON.parse(body) as Partial<NotificationPayload> | null;
+    return typeof payload?.data?.to?.uid === 'string' ? (payload as NotificationPayload) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class DeliveryWorker {
   constructor(
+    private readonly services: ChatServices,
     private readonly data: NotificationData,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -48,31 +76,91 @@ export class DeliveryWorker {
     return this.settings.timeoutMs * 2 + 1_000;
   }
 
+  /** Where a delivery goes: the channel-wide provider, else (push) the providers of the recipient's tokens. */
+  private async routesOf(delivery: OutboxDelivery, uid: string): Promise<Route[]> {
+    const { providers, pushTokens } = this.data;
+    const wide = await providers.channelWide(delivery.appId, delivery.channel);
+    if (wide !== undefined) return [{ ...wide, tokens: [] }];
+    if (delivery.channel !== 'push') return [];
+    const routes = new Map<string, Route>();
+    for (const token of await pushTokens.list(delivery.appId, uid)) {
+      const found = await providers.forToken(delivery.appId, token.platform, token.providerId);
+      if (found === undefined) continue;
+      const key = `${found.kind.name}/${found.provider.providerId}`;
+      const route = routes.get(key) ?? { ...found, tokens: [] };
+      route.tokens.push({ token: token.token, platform: token.platform, providerId: token.providerId });
+      routes.set(key, route);
+    }
+    return [...routes.values()];
+  }
+
+  private async recipientOf(appId: string, uid: string): Promise<Omit<DeliveryRecipient, 'pushTokens'>> {
+    const [user, contact] = await Promise.all([
+      this.services.users.find(appId, uid),
+      this.data.contacts.get(appId, uid),
+    ]);
+    return { uid, name: user?.name, email: contact.email, phone: contact.phno };
+  }
+
+  /** Sends to every route; the first failure is the attempt's, and dead tokens are pruned either way. */
+  private async send(delivery: OutboxDelivery, attempt: number, started: number): Promise<SendOutcome> {
+    const payload = payloadOf(delivery.body);
+    if (payload === undefined)
+      return { ok: false, retry: false, error: 'the stored payload names no recipient' };
+    const uid = payload.data.to.uid;
+    const routes = await this.routesOf(delivery, uid);
+    if (routes.length === 0)
+      return {
+        ok: false,
+        retry: false,
+        error: `no enabled ${delivery.channel} provider reaches the recipient`,
+      };
+    const recipient = await this.recipientOf(delivery.appId, uid);
+    const outcomes = await Promise.all(
+      routes.map(({ kind, provider, tokens }) =>
+        kind
+          .send(
+            provider.config as never,
+            {
+              appId: delivery.appId,
+              channel: delivery.channel,
+              idempotencyKey: delivery.idempotencyKey,
+              attempt,
+              body: delivery.body,
+              payload,
+              recipient: { ...recipient, pushTokens: tokens },
+            },
+            { baseUrls: this.settings.baseUrls, timeoutMs: this.settings.timeoutMs, now: started },
+          )
+          .catch((error: unknown): SendOutcome => ({
+            ok: false,
+            retry: true,
+            error: `${kind.name} failed: ${error instanceof Error ? error.name : 'error'}`,
+          })),
+      ),
+    );
+    const dead = outcomes.flatMap((outcome) => outcome.deadTokens ?? []);
+    if (dead.length > 0) {
+      await this.data.pushTokens.prune(delivery.appId, dead);
+      this.logger.info('notification_tokens_pruned', { appId: delivery.appId, count: dead.length });
+    }
+    return outcomes.find((outcome) => !outcome.ok) ?? { ok: true };
+  }
+
   private async attempt(delivery: OutboxDelivery): Promise<boolean> {
-    const { outbox, webhooks } = this.data;
+    const { outbox } = this.data;
     const started = this.clock.now();
     if (!(await outbox.claim(delivery, started + this.leaseMs))) return false;
     const attempt = delivery.attempts + 1;
     const fields = { appId: delivery.appId, channel: delivery.channel, outboxId: delivery.id, attempt };
-    const webhook = (await webhooks.all(delivery.appId)).get(delivery.channel);
-    if (webhook === undefined || !webhook.enabled) {
-      await outbox.dead(delivery.id, started, 'the webhook is disabled');
-      this.logger.warn('notification_dead_lettered', { ...fields, error: 'webhook disabled' });
-      return false;
-    }
-    const error = await postWebhook(
-      webhook,
-      delivery,
-      attempt,
-      Math.floor(started / 1000),
-      this.settings.timeoutMs,
-    );
+    const outcome = await this.send(delivery, attempt, started);
     const finished = this.clock.now();
-    if (error === undefined) {
+    if (outcome.ok) {
       await outbox.delivered(delivery.id, finished);
       return true;
     }
-    if (attempt >= this.settings.retry.maxAttempts) {
+    const { error } = outcome;
+    if (!outcome.retry || attempt >= this.settings.retry.maxAttempts) {
       await outbox.dead(delivery.id, finished, error);
       this.logger.warn('notification_dead_lettered', { ...fields, error });
       return false;

@@ -42,7 +42,7 @@ export class DigestSender {
     if (ids.length === 0) return false;
     const { appId, uid, channel, conversationId } = batch;
     const [enabled, app, user] = await Promise.all([
-      this.data.webhooks.enabled(appId),
+      this.data.providers.enabledChannels(appId),
       this.services.apps.find(appId),
       this.services.users.find(appId, uid),
     ]);

@@ -5,6 +5,7 @@ import type { ChatServices } from '../services/registry.js';
 import { systemClock, type Clock } from './clock.js';
 import { notificationDataOf, type NotificationData } from './data.js';
 import { DeliveryWorker } from './delivery.js';
+import { DEFAULT_PROVIDER_BASE_URLS } from './providers/kinds.js';
 import { DigestSender } from './digest-sender.js';
 import { EventNotifier } from './notify.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
@@ -30,14 +31,19 @@ export interface NotificationOptions {
   presence?: PresenceSource;
   readState?: ReadStateSource;
   retry?: Partial<RetryPolicy>;
-  /** Per webhook call; default 5 s (CometChat asks receivers to answer within 2 s). */
+  /** Per provider call; default 5 s (CometChat asks receivers to answer within 2 s). */
   timeoutMs?: number;
   /** How often the worker looks for due work; `false` leaves it to `runDue()` (tests). Default 1 s. */
   pollIntervalMs?: number | false;
-  /** Webhook calls in flight at once; default 16. */
+  /** Provider calls in flight at once; default 16. */
   concurrency?: number;
   /** Jitter source for retry delays, in [0, 1). */
   random?: () => number;
+  /**
+   * Base URLs of the hosted providers' APIs by kind (`fcm`, `apns`, `sendgrid`, `twilio`): their
+   * public endpoints by default; a test or a relay points them elsewhere.
+   */
+  providerBaseUrls?: Readonly<Record<string, string>>;
   /** How long logs and finished deliveries are kept; default 7 days. */
   retentionMs?: number;
 }
@@ -82,11 +88,12 @@ export class NotificationEngine {
       this.data,
       options.readState ?? storedReadState(services.store.db),
     );
-    this.delivery = new DeliveryWorker(this.data, this.clock, logger, {
+    this.delivery = new DeliveryWorker(services, this.data, this.clock, logger, {
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       timeoutMs: options.timeoutMs ?? 5_000,
       concurrency: options.concurrency ?? 16,
       random: options.random ?? Math.random,
+      baseUrls: { ...DEFAULT_PROVIDER_BASE_URLS, ...options.providerBaseUrls },
     });
     this.listeners = {
       message: (appId, message) => this.submit(() => eventOfMessage(appId, message)),

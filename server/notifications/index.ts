@@ -1,7 +1,7 @@
 /**
  * The notifications engine: decides who is notified of each chat event (settings, preferences,
  * mutes, schedules), renders titles and bodies from the app's templates, and delivers through the
- * app's push, email and SMS webhooks via a durable outbox.
+ * app's providers (webhooks, FCM, APNs, SendGrid, Twilio, …) via a durable outbox.
  */
 export { NotificationEngine, type NotificationOptions } from './engine.js';
 export { notificationDataOf, type NotificationData } from './data.js';
@@ -15,10 +15,20 @@ export {
   signWebhookBody,
   verifyWebhookSignature,
 } from './signature.js';
-export { ATTEMPT_HEADER } from './deliver.js';
+export { ATTEMPT_HEADER } from './providers/custom.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 export { SuppressReason } from './reasons.js';
-export type { Webhook, WebhookChange, WebhookView } from './webhooks.js';
+export { PROVIDER_KINDS } from './providers/kinds.js';
+export type {
+  DeliveryRecipient,
+  NotificationPayload,
+  ProviderDelivery,
+  ProviderKind,
+  PushToken,
+  SendContext,
+  SendOutcome,
+} from './providers/provider.js';
+export type { ProviderView } from './providers/registry.js';
 export type { OutboxRecord } from './outbox.js';
 export type { NotificationLog } from './logs.js';
 export type { Reaction } from './triggers.js';

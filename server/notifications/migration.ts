@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { StorageEngine } from '../db/database.js';
+import type { Channel, NotificationDb } from './tables.js';
 
 /** The notification tables (see tables.ts); like the chat core, only auto-increment ids differ per engine. */
 export function notificationTablesMigration(engine: StorageEngine): Migration {
@@ -110,4 +111,86 @@ export function notificationTablesMigration(engine: StorageEngine): Migration {
         .execute();
     },
   };
+}
+
+/**
+ * Providers replace the per-channel webhooks (issue #20): each stored webhook becomes its channel's
+ * `custom` provider, keeping its URL, signing secret and state; then the webhook table goes.
+ */
+export const notificationProvidersMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('notification_providers')
+      .addColumn('app_id', 'text', (c) => c.notNull())
+      .addColumn('channel', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('provider_id', 'text', (c) => c.notNull())
+      .addColumn('config', 'text', (c) => c.notNull())
+      .addColumn('is_default', 'integer', (c) => c.notNull())
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('notification_providers_pk', ['app_id', 'channel', 'kind', 'provider_id'])
+      .execute();
+    await db.schema
+      .createTable('notification_push_tokens')
+      .addColumn('app_id', 'text', (c) => c.notNull())
+      .addColumn('token', 'text', (c) => c.notNull())
+      .addColumn('uid', 'text', (c) => c.notNull())
+      .addColumn('platform', 'text', (c) => c.notNull())
+      .addColumn('provider_id', 'text', (c) => c.notNull())
+      .addColumn('auth_token_hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('notification_push_tokens_pk', ['app_id', 'token'])
+      .execute();
+    await db.schema
+      .createIndex('notification_push_tokens_by_user')
+      .on('notification_push_tokens')
+      .columns(['app_id', 'uid'])
+      .execute();
+    await db.schema
+      .createTable('notification_contacts')
+      .addColumn('app_id', 'text', (c) => c.notNull())
+      .addColumn('uid', 'text', (c) => c.notNull())
+      .addColumn('email', 'text')
+      .addColumn('phone', 'text')
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('notification_contacts_pk', ['app_id', 'uid'])
+      .execute();
+    const typed = db as unknown as NotificationDb;
+    const webhooks = await (db as Kysely<{ notification_webhooks: LegacyWebhook }>)
+      .selectFrom('notification_webhooks')
+      .selectAll()
+      .execute();
+    for (const webhook of webhooks) {
+      const stored: Record<string, unknown> = {
+        isEnabled: Number(webhook.enabled) === 1,
+        webhookURL: webhook.url,
+        useBasicAuth: false,
+        signingSecret: webhook.secret,
+      };
+      if (webhook.channel === 'email') stored.useStoredEmailID = false;
+      if (webhook.channel === 'sms') stored.useStoredPhNo = false;
+      await typed
+        .insertInto('notification_providers')
+        .values({
+          app_id: webhook.app_id,
+          channel: webhook.channel,
+          kind: 'custom',
+          provider_id: 'default',
+          config: JSON.stringify(stored),
+          is_default: 1,
+          updated_at: Number(webhook.updated_at),
+        })
+        .execute();
+    }
+    await db.schema.dropTable('notification_webhooks').execute();
+  },
+};
+
+interface LegacyWebhook {
+  app_id: string;
+  channel: Channel;
+  url: string;
+  secret: string;
+  enabled: number;
+  updated_at: number;
 }

@@ -106,7 +106,7 @@ export class EventNotifier {
 
   /** The enabled channels that carry this kind of event. */
   private async channelsFor(event: NotificationEvent): Promise<Set<Channel>> {
-    const enabled = await this.data.webhooks.enabled(event.appId);
+    const enabled = await this.data.providers.enabledChannels(event.appId);
     if (!DIGEST_TOPICS.has(event.topic)) {
       enabled.delete('email');
       enabled.delete('sms');

@@ -6,18 +6,40 @@ import type { ChatDatabase } from '../db/schema.js';
  * than seconds); flags are integers 0/1 so both engines share one set of queries.
  */
 
-/** The ways a notification leaves the service: each is a webhook the app configures. */
+/** The ways a notification leaves the service, each through the providers the app configures. */
 export const CHANNELS = ['push', 'email', 'sms'] as const;
 export type Channel = (typeof CHANNELS)[number];
 /** Email and SMS send messages in batches; push sends each event. */
 export type DigestChannel = Exclude<Channel, 'push'>;
 
-export type NotificationWebhookTable = {
+/** One provider configuration (providers/registry.ts); `config` is its JSON, secrets included. */
+export type NotificationProviderTable = {
   app_id: string;
   channel: Channel;
-  url: string;
-  secret: string;
-  enabled: number;
+  kind: string;
+  provider_id: string;
+  config: string;
+  is_default: number;
+  updated_at: number;
+};
+
+/** A device's push token; `auth_token_hash` ties it to the session that registered it. */
+export type NotificationPushTokenTable = {
+  app_id: string;
+  token: string;
+  uid: string;
+  platform: string;
+  provider_id: string;
+  auth_token_hash: string;
+  created_at: number;
+};
+
+/** Where a user is reached by e-mail and SMS (`/notifications/v1/contact-details`). */
+export type NotificationContactTable = {
+  app_id: string;
+  uid: string;
+  email: string | null;
+  phone: string | null;
   updated_at: number;
 };
 
@@ -87,7 +109,9 @@ export type NotificationTimezoneTable = {
 };
 
 export type NotificationTables = {
-  notification_webhooks: NotificationWebhookTable;
+  notification_providers: NotificationProviderTable;
+  notification_push_tokens: NotificationPushTokenTable;
+  notification_contacts: NotificationContactTable;
   notification_outbox: NotificationOutboxTable;
   notification_logs: NotificationLogTable;
   notification_digest_items: NotificationDigestItemTable;

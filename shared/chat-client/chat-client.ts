@@ -1,4 +1,5 @@
 import type { Fetch } from '../http.js';
+import { WEB_PUSH_KEY_PATH, WEB_PUSH_PLATFORM } from '../web-push.js';
 import { ChatClientError, isSessionEnded } from './client-error.js';
 import { Emitter } from './emitter.js';
 import { bootstrapEndpoints, sessionEndpoints, type ChatEndpoints, type ChatLocation } from './hosts.js';
@@ -413,6 +414,29 @@ export class ChatClient {
   async markInteracted(messageId: string, elementId: string, formData?: FormValues): Promise<void> {
     const body: InteractionsRequest = { interactions: [elementId], ...(formData ? { formData } : {}) };
     await this.#call({ method: 'PATCH', path: `${apiPath('messages', messageId)}/interacted`, body });
+  }
+
+  // Web Push
+
+  /** The app's VAPID public key (base64url), for `PushManager.subscribe`. */
+  async webPushPublicKey(): Promise<string> {
+    const { data } = await this.#call<{ publicKey: string }>({ method: 'GET', path: WEB_PUSH_KEY_PATH });
+    return data.publicKey;
+  }
+
+  /** Registers this browser's push subscription as the session's push token. */
+  async registerWebPush(subscription: PushSubscriptionJSON, timezone: string): Promise<void> {
+    await this.#call({
+      method: 'POST',
+      path: '/notifications/push/v1/tokens',
+      // The token is the subscription as JSON text: push tokens are strings.
+      body: { platform: WEB_PUSH_PLATFORM, timezone, webPushSubscription: JSON.stringify(subscription) },
+    });
+  }
+
+  /** Unregisters the push tokens this session registered. */
+  async unregisterPushTokens(): Promise<void> {
+    await this.#call({ method: 'DELETE', path: '/notifications/push/v1/tokens', body: {} });
   }
 
   // Read state, receipts and typing

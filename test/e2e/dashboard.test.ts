@@ -5,6 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
 import { launchChromium } from '../support/browser.js';
+import { Receiver } from '../server/notifications/support.js';
+import { callServerApi } from '../server/support.js';
 
 const APP = { appId: 'dash-app', apiKey: 'dash-full-key', authKey: 'dash-auth-key' };
 
@@ -13,17 +15,20 @@ describe('the /dashboard page', () => {
   let server: ChatServer;
   let browser: Browser;
   let page: Page;
+  let receiver: Receiver;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'parley-dashboard-'));
     server = await startChatServer({ port: 0, dataDir, app: APP, rateLimits: false, logger: silentLogger });
     browser = await launchChromium({ ignoreCertificateErrors: true, resolveAllHostsToLoopback: true });
+    receiver = await Receiver.start();
     page = await browser.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(`${server.url}/dashboard`);
   });
   afterAll(async () => {
     await browser?.close();
+    await receiver?.close();
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -78,5 +83,47 @@ describe('the /dashboard page', () => {
     expect((await server.agents.takeovers.get(APP.appId, 'knowledge', 'group_support')).takenOver).toBe(
       false,
     );
+  });
+  it('saves a notification provider from the dashboard and never shows its password', async () => {
+    const rest = (method: string, path: string, body: unknown) =>
+      callServerApi(server.url, { apiKey: APP.apiKey }, method, path, { body });
+    await rest('PATCH', '/client-settings', { apiActionOrigins: [receiver.url] });
+    await rest('POST', '/users', { uid: 'nora', name: 'Nora' });
+    const section = page.locator('#notifications');
+    await section.getByLabel('Configuration (JSON)').fill(
+      JSON.stringify({
+        isEnabled: true,
+        webhookURL: `${receiver.url}/push`,
+        useBasicAuth: true,
+        basicAuthUsername: 'parley',
+        basicAuthPassword: 'dashboard-secret-password',
+      }),
+    );
+    await section.getByRole('button', { name: 'Save provider' }).click();
+    await page.locator('#providers tbody tr', { hasText: `${receiver.url}/push` }).waitFor();
+    expect(await page.content()).not.toContain('dashboard-secret-password');
+  });
+
+  it('sends a test push from its button and shows in the delivery log how it went', async () => {
+    const section = page.locator('#notifications');
+    await section.getByLabel('To user (UID)').fill('nora');
+    await section.getByRole('button', { name: 'Test push' }).click();
+    const [push] = await receiver.waitForCalls('/push', 1);
+    expect(push?.headers.authorization).toBe(
+      `Basic ${Buffer.from('parley:dashboard-secret-password').toString('base64')}`,
+    );
+    expect(push?.body.data).toMatchObject({
+      to: { uid: 'nora' },
+      notificationDetails: { title: 'Test notification' },
+    });
+    await section.getByLabel('User (UID)', { exact: true }).fill('nora');
+    const row = page.locator('#deliveries tbody tr', { hasText: 'delivered' });
+    await expect
+      .poll(async () => {
+        await section.getByRole('button', { name: 'Show log' }).click();
+        return row.count();
+      })
+      .toBe(1);
+    expect(await row.textContent()).toContain('test');
   });
 });

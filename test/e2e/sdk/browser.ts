@@ -14,7 +14,7 @@ const OPS = fileURLToPath(new URL('./sdk-ops.ts', import.meta.url));
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>SDK contract</title></head><body>
 <script src="/sdk.js"></script><script src="/ops.js"></script>
-<script>window.ops = SdkOps.sdkOps(window.CometChat, (event) => window.__emit(event));</script>
+<script>window.ops = SdkOps.sdkOps(window.CometChat, (event) => window.__emit(event), window.CometChatNotifications);</script>
 </body></html>`;
 
 /**

@@ -8,7 +8,10 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { Agent, FormData as UndiciFormData, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
-import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
+import type {
+  CometChat as CometChatSdk,
+  CometChatNotifications as NotificationsSdk,
+} from '@cometchat/chat-sdk-javascript';
 import { sdkOps, type SdkEvent } from './sdk-ops.js';
 
 interface Config {
@@ -93,9 +96,12 @@ globals.WebSocket = class extends WebSocket {
 };
 
 const require = createRequire(import.meta.url);
-const { CometChat } = require('@cometchat/chat-sdk-javascript') as { CometChat: typeof CometChatSdk };
+const { CometChat, CometChatNotifications } = require('@cometchat/chat-sdk-javascript') as {
+  CometChat: typeof CometChatSdk;
+  CometChatNotifications: typeof NotificationsSdk;
+};
 const write = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
-const ops = sdkOps(CometChat, (event: SdkEvent) => write({ event }));
+const ops = sdkOps(CometChat, (event: SdkEvent) => write({ event }), CometChatNotifications);
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const { id, op, args } = JSON.parse(line) as { id: number; op: string; args: never[] };

@@ -3,10 +3,15 @@
  * Node process with browser shims (node-user.ts) and a page in headless Chromium (bundled into it).
  * Every op answers JSON; what the SDK's listeners hear is reported through `emit`.
  */
-import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
+import type {
+  CometChat as CometChatSdk,
+  CometChatNotifications as NotificationsSdk,
+  NotificationPreferences,
+} from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
 
 type Sdk = typeof CometChatSdk;
+type Notifications = typeof NotificationsSdk;
 export type SdkEvent = Record<string, unknown> & { kind: string };
 export type SdkOps = Record<string, (...args: never[]) => Promise<unknown>>;
 
@@ -98,6 +103,14 @@ const describe = (message: MessageLike): SdkEvent => {
   };
 };
 
+/** What the contract reads of the SDK's NotificationPreferences. */
+const preferencesOf = (preferences: NotificationPreferences) => ({
+  groupMessages: preferences.getGroupPreferences().getMessagesPreference(),
+  oneOnOneMessages: preferences.getOneOnOnePreferences().getMessagesPreference(),
+  dnd: preferences.getMutePreferences().getDNDPreference(),
+  usePrivacyTemplate: preferences.getUsePrivacyTemplate(),
+});
+
 const describeReaction = (reaction: ReactionLike) => ({
   messageId: String(reaction.getMessageId()),
   reaction: reaction.getReaction(),
@@ -105,7 +118,11 @@ const describeReaction = (reaction: ReactionLike) => ({
   reactedBy: reaction.getReactedBy().getUid(),
 });
 
-export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps {
+export function sdkOps(
+  CometChat: Sdk,
+  emit: (event: SdkEvent) => void,
+  Notifications: Notifications,
+): SdkOps {
   const received = new Map<string, MessageLike>();
   const onMessage = (message: MessageLike) => {
     received.set(String(message.getId()), message);
@@ -329,6 +346,49 @@ export function sdkOps(CometChat: Sdk, emit: (event: SdkEvent) => void): SdkOps 
     markAsInteracted: async (messageId: string, elementId: string) =>
       CometChat.markAsInteracted(messageId, elementId),
     authToken: async () => (await CometChat.getLoggedinUser())?.getAuthToken() ?? null,
+    fetchNotificationPreferences: async () => preferencesOf(await Notifications.fetchPreferences()),
+    /** Group messages to `groupMessages` (MessagesOptions' value) and do-not-disturb on or off. */
+    updateNotificationPreferences: async (groupMessages: number, dnd: boolean) => {
+      const preferences = new Notifications.NotificationPreferences();
+      const group = new Notifications.GroupPreferences();
+      group.setMessagesPreference(groupMessages);
+      preferences.setGroupPreferences(group);
+      const mute = new Notifications.MutePreferences();
+      mute.setDNDPreference(dnd ? Notifications.DNDOptions.ENABLED : Notifications.DNDOptions.DISABLED);
+      preferences.setMutePreferences(mute);
+      return preferencesOf(await Notifications.updatePreferences(preferences));
+    },
+    resetNotificationPreferences: async () => preferencesOf(await Notifications.resetPreferences()),
+    registerPushToken: async (token: string, providerId: string) =>
+      Notifications.registerPushToken(token, Notifications.PushPlatforms.FCM_WEB, providerId),
+    unregisterPushToken: async () => Notifications.unregisterPushToken(),
+    muteConversations: async (conversations: Array<{ id: string; type: string; until?: number }>) =>
+      Notifications.muteConversations(
+        conversations.map(({ id, type, until }) => {
+          const muted = new Notifications.MutedConversation();
+          muted.setId(id);
+          muted.setType(type as never);
+          if (until !== undefined) muted.setUntil(until);
+          return muted;
+        }),
+      ),
+    unmuteConversations: async (conversations: Array<{ id: string; type: string }>) =>
+      Notifications.unmuteConversations(
+        conversations.map(({ id, type }) => {
+          const unmuted = new Notifications.UnmutedConversation();
+          unmuted.setId(id);
+          unmuted.setType(type as never);
+          return unmuted;
+        }),
+      ),
+    mutedConversations: async () =>
+      (await Notifications.getMutedConversations()).map((muted) => ({
+        id: muted.getId(),
+        type: muted.getType(),
+        until: muted.getUntil() ?? null,
+      })),
+    updateTimezone: async (timezone: string) => Notifications.updateTimezone(timezone),
+    getTimezone: async () => Notifications.getTimezone(),
     logout: async () => {
       await CometChat.logout();
       return true;

@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../../server/notifications/index.js';
 import { ENGINES, createTestStore, textMessage, uniqueId, type TestStore } from '../support.js';
-import { ManualClock, Receiver, SECRET, startNotifiedServer, type NotifiedServer } from './support.js';
+import {
+  ManualClock,
+  Receiver,
+  SECRET,
+  startNotifiedServer,
+  useWebhook,
+  type NotifiedServer,
+} from './support.js';
 
 /**
  * Delivery through the outbox to a real local receiver that answers, fails, hangs and redirects:
@@ -41,9 +48,7 @@ describe.each(ENGINES)('notification delivery on %s', (engine) => {
   /** Points push at a fresh path of the receiver and sends one message; returns the path and the recipient. */
   const pushOneMessage = async (text = 'hello'): Promise<{ path: string; bob: string }> => {
     const path = `/${uniqueId('hook')}`;
-    const response = await call('PUT', '/notifications/v1/webhooks/push', {
-      body: { url: `${receiver.url}${path}`, secret: SECRET },
-    });
+    const response = await useWebhook(call, 'push', `${receiver.url}${path}`);
     expect(response.status).toBe(200);
     const [alice, bob] = [uniqueId('user'), uniqueId('user')];
     for (const uid of [alice, bob]) await call('POST', '/users', { body: { uid, name: uid } });
@@ -166,9 +171,7 @@ describe.each(ENGINES)('notification delivery on %s', (engine) => {
   it('records a receiver that refuses connections', async () => {
     const closed = await Receiver.start();
     await closed.close();
-    await call('PUT', '/notifications/v1/webhooks/push', {
-      body: { url: `${closed.url}/gone`, secret: SECRET },
-    });
+    await useWebhook(call, 'push', `${closed.url}/gone`);
     const [alice, bob] = [uniqueId('user'), uniqueId('user')];
     for (const uid of [alice, bob]) await call('POST', '/users', { body: { uid, name: uid } });
     await call('POST', '/messages', { body: textMessage(bob, 'anyone?'), onBehalfOf: alice });
@@ -186,25 +189,24 @@ describe.each(ENGINES)('notification delivery on %s', (engine) => {
     receiver.mode = 'fail';
     const { path, bob } = await pushOneMessage();
     await server.engine.runDue();
-    await call('PUT', '/notifications/v1/webhooks/push', {
-      body: { url: `${receiver.url}${path}`, enabled: false },
-    });
+    await useWebhook(call, 'push', `${receiver.url}${path}`, { enabled: false });
     clock.advance(500);
     await server.engine.runDue();
     expect(receiver.callsTo(path)).toHaveLength(1);
     const letters = (await dead()).filter((letter) => letter.idempotencyKey.endsWith(`:${bob}`));
-    expect(letters).toEqual([expect.objectContaining({ lastError: 'the webhook is disabled' })]);
+    expect(letters).toEqual([
+      expect.objectContaining({ lastError: 'no enabled push provider reaches the recipient' }),
+    ]);
   });
 
   it('delivers a call claimed by a process that died once its claim lapses, not before', async () => {
     const { outbox } = server.engine.data;
     const path = `/${uniqueId('hook')}`;
-    await call('PUT', '/notifications/v1/webhooks/push', {
-      body: { url: `${receiver.url}${path}`, secret: SECRET },
-    });
+    await useWebhook(call, 'push', `${receiver.url}${path}`);
     const key = uniqueId('orphan');
+    const ORPHAN = JSON.stringify({ id: key, data: { to: { uid: 'orphan' } } });
     await outbox.enqueue(
-      [{ appId: 'app-one', channel: 'push', idempotencyKey: key, body: '{"orphan":true}' }],
+      [{ appId: 'app-one', channel: 'push', idempotencyKey: key, body: ORPHAN }],
       clock.now(),
     );
     const [row] = (await outbox.due(clock.now(), 100)).filter((delivery) => delivery.idempotencyKey === key);
@@ -216,7 +218,7 @@ describe.each(ENGINES)('notification delivery on %s', (engine) => {
     expect(receiver.callsTo(path)).toHaveLength(0);
     clock.advance(10_000);
     await server.engine.runDue();
-    expect(receiver.callsTo(path).map((c) => c.body)).toEqual([{ orphan: true }]);
+    expect(receiver.callsTo(path).map((c) => c.raw)).toEqual([ORPHAN]);
   });
 });
 
@@ -227,9 +229,7 @@ describe.each(ENGINES)('deliveries across a restart on %s', (engine) => {
     try {
       receiver.mode = 'fail';
       const first = await startNotifiedServer(store, { retry: { baseDelayMs: 50 } });
-      await first.api.call('PUT', '/notifications/v1/webhooks/push', {
-        body: { url: `${receiver.url}/push`, secret: SECRET },
-      });
+      await useWebhook(first.api.call, 'push', `${receiver.url}/push`);
       const alice = uniqueId('user');
       const members = [uniqueId('user'), uniqueId('user'), uniqueId('user')];
       for (const uid of [alice, ...members])

@@ -13,7 +13,14 @@ import {
   uniqueId,
   type TestStore,
 } from '../support.js';
-import { ManualClock, Receiver, SECRET, startNotifiedServer, type NotifiedServer } from './support.js';
+import {
+  ManualClock,
+  Receiver,
+  SECRET,
+  startNotifiedServer,
+  useWebhook,
+  type NotifiedServer,
+} from './support.js';
 
 /**
  * The engine inside the real chat server: events from real API calls, decisions through the
@@ -34,19 +41,13 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       clock,
       presence: { isOnline: (_appId, uid) => online.has(uid) },
     });
-    const response = await call('PUT', '/notifications/v1/webhooks/push', {
-      body: { url: `${receiver.url}/push`, secret: SECRET },
-    });
+    const response = await useWebhook(call, 'push', `${receiver.url}/push`);
     expect(response.status).toBe(200);
   });
   afterEach(async () => {
     await call('DELETE', '/notifications/v1/settings');
-    await call('PUT', '/notifications/v1/webhooks/email', {
-      body: { url: `${receiver.url}/email`, secret: SECRET, enabled: false },
-    });
-    await call('PUT', '/notifications/v1/webhooks/sms', {
-      body: { url: `${receiver.url}/sms`, secret: SECRET, enabled: false },
-    });
+    await useWebhook(call, 'email', `${receiver.url}/email`, { enabled: false });
+    await useWebhook(call, 'sms', `${receiver.url}/sms`, { enabled: false });
     online.clear();
   });
   afterAll(async () => {
@@ -216,7 +217,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       ]);
     });
 
-    it('decides nothing and logs nothing for an app without enabled webhooks', async () => {
+    it('decides nothing and logs nothing for an app without enabled providers', async () => {
       const alice = uniqueId('user');
       const bob = uniqueId('user');
       const asTwo = { apikey: APP_TWO.apiKey, appId: APP_TWO.appId };
@@ -282,7 +283,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       const zone = await call('PATCH', `/notifications/v1/preferences/timezone?uid=${bob}`, {
         body: { timezone: 'Asia/Tokyo' },
       });
-      expect(zone.body).toEqual({ data: { timezone: 'Asia/Tokyo' } });
+      expect(zone.body).toEqual({ data: { success: true, timezone: 'Asia/Tokyo' } });
       const id = await send(alice, textMessage(bob, 'evening in Tokyo'));
       await settle();
       expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.tag)).toEqual([id]);
@@ -291,7 +292,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     it('answers UTC for a user who never set a time zone', async () => {
       const bob = await createUser();
       expect((await call('GET', `/notifications/v1/preferences/timezone?uid=${bob}`)).body).toEqual({
-        data: { timezone: 'UTC' },
+        data: { success: true, timezone: 'UTC' },
       });
     });
 
@@ -313,10 +314,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   describe('email and SMS batches', () => {
     const enableDigests = async (patch: Record<string, unknown>): Promise<void> => {
-      for (const channel of ['email', 'sms']) {
-        await call('PUT', `/notifications/v1/webhooks/${channel}`, {
-          body: { url: `${receiver.url}/${channel}` },
-        });
+      for (const channel of ['email', 'sms'] as const) {
+        await useWebhook(call, channel, `${receiver.url}/${channel}`);
       }
       await patchSettings({ preferences: { email: patch, sms: patch } });
     };

@@ -10,7 +10,7 @@ import {
   type TestServer,
   type TestStore,
 } from '../support.js';
-import { Receiver, SECRET } from './support.js';
+import { Receiver, useWebhook } from './support.js';
 
 /**
  * The chat server's own engine asks the realtime channel who is connected: push goes only to
@@ -25,9 +25,7 @@ describe.each(ENGINES)('push and WebSocket presence on %s', (engine) => {
     store = await createTestStore(engine);
     receiver = await Receiver.start();
     api = await startTestServer(store);
-    await api.call('PUT', '/notifications/v1/webhooks/push', {
-      body: { url: `${receiver.url}/push`, secret: SECRET },
-    });
+    await useWebhook(api.call, 'push', `${receiver.url}/push`);
   });
   afterAll(async () => {
     await api?.close();

@@ -8,9 +8,17 @@ import {
   uniqueId,
   type TestStore,
 } from '../support.js';
-import { ManualClock, Receiver, SECRET, startNotifiedServer, type NotifiedServer } from './support.js';
+import { customEmail } from '../../../server/notifications/providers/custom.js';
+import {
+  ManualClock,
+  Receiver,
+  SECRET,
+  startNotifiedServer,
+  useWebhook,
+  type NotifiedServer,
+} from './support.js';
 
-/** The delivery routes' contracts: webhooks per channel, decision logs, mutes; validation and tenancy. */
+/** The delivery routes' contracts: custom providers per channel, decision logs, mutes; validation and tenancy. */
 describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
   let store: TestStore;
   let server: NotifiedServer;
@@ -30,97 +38,172 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
     await store?.dispose();
   });
 
-  describe('PUT /notifications/v1/webhooks/{channel}', () => {
-    it('stores the webhook and answers without its secret', async () => {
-      const response = await call('PUT', '/notifications/v1/webhooks/sms', {
-        body: { url: `${receiver.url}/sms`, secret: SECRET, enabled: true },
+  describe('/notifications/{channel}/v1/providers/custom', () => {
+    const custom = (url: string, extra: Record<string, unknown> = {}) => ({
+      isEnabled: true,
+      webhookURL: url,
+      useBasicAuth: true,
+      basicAuthUsername: 'parley',
+      basicAuthPassword: PASSWORD,
+      signingSecret: SECRET,
+      ...extra,
+    });
+    const PASSWORD = 'basic-auth-password-42';
+
+    beforeAll(async () => {
+      await call('PATCH', '/client-settings', { body: { apiActionOrigins: [receiver.url] } });
+    });
+
+    it('stores the provider and answers without its secrets', async () => {
+      const response = await call('POST', '/notifications/sms/v1/providers/custom', {
+        body: custom(`${receiver.url}/sms`, { useStoredPhNo: false }),
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({
-        data: { channel: 'sms', url: `${receiver.url}/sms`, enabled: true, updatedAt: expect.any(Number) },
+      expect(response.body.data).toEqual({
+        isEnabled: true,
+        webhookURL: `${receiver.url}/sms`,
+        useBasicAuth: true,
+        basicAuthUsername: 'parley',
+        useStoredPhNo: false,
+        providerId: 'default',
+        isDefault: true,
+        updatedAt: expect.any(Number),
       });
-      const listed = await call('GET', '/notifications/v1/webhooks');
-      expect(listed.body.data).toEqual([response.body.data]);
+      const listed = await call('GET', '/notifications/sms/v1/providers/custom');
+      expect(listed.body.data).toEqual(response.body.data);
+      expect(JSON.stringify(listed.body)).not.toContain(PASSWORD);
       expect(JSON.stringify(listed.body)).not.toContain(SECRET);
     });
 
-    it('keeps the stored secret when a change leaves it out', async () => {
-      await call('PUT', '/notifications/v1/webhooks/email', {
-        body: { url: `${receiver.url}/a`, secret: SECRET },
+    it('keeps the stored secrets when an update leaves them out', async () => {
+      await call('POST', '/notifications/email/v1/providers/custom', {
+        body: custom(`${receiver.url}/a`, { useStoredEmailID: false }),
       });
-      const changed = await call('PUT', '/notifications/v1/webhooks/email', {
-        body: { url: `${receiver.url}/b`, enabled: false },
+      const changed = await call('PUT', '/notifications/email/v1/providers/custom', {
+        body: { webhookURL: `${receiver.url}/b`, isEnabled: false },
       });
-      expect(changed.body.data).toMatchObject({ url: `${receiver.url}/b`, enabled: false });
-      const stored = (await server.engine.data.webhooks.all(APP_ONE.appId)).get('email');
-      expect(stored).toMatchObject({ url: `${receiver.url}/b`, secret: SECRET, enabled: false });
+      expect(changed.body.data).toMatchObject({ webhookURL: `${receiver.url}/b`, isEnabled: false });
+      const [stored] = await server.engine.data.providers.ofKind(APP_ONE.appId, customEmail);
+      expect(stored?.config).toMatchObject({
+        basicAuthPassword: PASSWORD,
+        signingSecret: SECRET,
+        isEnabled: false,
+      });
     });
 
-    it('requires a secret for a channel that has no webhook yet', async () => {
-      const response = await call('PUT', '/notifications/v1/webhooks/push', {
-        body: { url: `${receiver.url}/push` },
+    it('answers 404 to an update of a provider never saved', async () => {
+      const response = await call('PUT', '/notifications/push/v1/providers/custom', {
+        body: { isEnabled: false },
         ...asTwo,
       });
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { field: 'secret' } });
+      expect(response.status).toBe(404);
+      expect(response.body.error).toMatchObject({
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        details: { field: 'providerId' },
+      });
+    });
+
+    it('deletes the provider, which stops the channel', async () => {
+      await call('PATCH', '/client-settings', { body: { apiActionOrigins: [receiver.url] }, ...asTwo });
+      await call('POST', '/notifications/push/v1/providers/custom', {
+        body: custom(`${receiver.url}/gone`),
+        ...asTwo,
+      });
+      expect((await server.engine.data.providers.enabledChannels(APP_TWO.appId)).has('push')).toBe(true);
+      const removed = await call('DELETE', '/notifications/push/v1/providers/custom', asTwo);
+      expect(removed.body).toEqual({ data: {} });
+      expect((await server.engine.data.providers.enabledChannels(APP_TWO.appId)).has('push')).toBe(false);
     });
 
     const refusals = [
-      {
-        name: 'an unknown channel',
-        channel: 'fax',
-        body: { url: 'http://127.0.0.1/x', secret: SECRET },
-        field: 'channel',
-      },
+      { name: 'an unknown channel', path: '/notifications/fax/v1/providers/custom', body: {}, status: 404 },
+      { name: 'an unknown provider', path: '/notifications/push/v1/providers/pigeon', body: {}, status: 404 },
       {
         name: 'a URL that is not http(s)',
-        channel: 'push',
-        body: { url: 'ftp://127.0.0.1/x', secret: SECRET },
-        field: 'url',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'ftp://127.0.0.1/x' },
+        field: 'webhookURL',
       },
       {
         name: 'a URL longer than 255 characters',
-        channel: 'push',
-        body: { url: `http://h/${'x'.repeat(250)}`, secret: SECRET },
-        field: 'url',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: `${'http://h/'}${'x'.repeat(250)}` },
+        field: 'webhookURL',
       },
       {
-        name: 'a secret shorter than 16 characters',
-        channel: 'push',
-        body: { url: 'http://127.0.0.1/x', secret: 'short' },
-        field: 'secret',
+        name: 'a loopback URL whose origin the app does not allow',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'http://127.0.0.1:1/hook' },
+        field: 'webhookURL',
       },
       {
-        name: 'enabled that is not a boolean',
-        channel: 'push',
-        body: { url: 'http://127.0.0.1/x', secret: SECRET, enabled: 'yes' },
-        field: 'enabled',
+        name: 'a private address',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'http://10.1.2.3/hook' },
+        field: 'webhookURL',
+      },
+      {
+        name: 'the cloud metadata address',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'http://169.254.169.254/latest' },
+        field: 'webhookURL',
+      },
+      {
+        name: 'localhost by name',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'http://localhost:8080/hook' },
+        field: 'webhookURL',
+      },
+      {
+        name: 'a signing secret shorter than 16 characters',
+        path: '/notifications/push/v1/providers/custom',
+        body: { signingSecret: 'short' },
+        field: 'signingSecret',
+      },
+      {
+        name: 'basic auth without a password',
+        path: '/notifications/push/v1/providers/custom',
+        body: { basicAuthPassword: undefined },
+        field: 'basicAuthPassword',
+      },
+      {
+        name: 'isEnabled that is not a boolean',
+        path: '/notifications/push/v1/providers/custom',
+        body: { isEnabled: 'yes' },
+        field: 'isEnabled',
+      },
+      {
+        name: 'a missing useStoredEmailID',
+        path: '/notifications/email/v1/providers/custom',
+        body: {},
+        field: 'useStoredEmailID',
       },
       {
         name: 'an unknown member',
-        channel: 'push',
-        body: { url: 'http://127.0.0.1/x', secret: SECRET, headers: {} },
+        path: '/notifications/push/v1/providers/custom',
+        body: { headers: {} },
         field: 'body',
       },
     ];
 
-    it.each(refusals)('refuses $name, naming the field', async ({ channel, body, field }) => {
-      const response = await call('PUT', `/notifications/v1/webhooks/${channel}`, { body });
-      expect(response.status).toBe(400);
-      expect(response.body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { field } });
+    it.each(refusals)('refuses $name, naming the field', async ({ path, body, field, status }) => {
+      const response = await call('POST', path, { body: { ...custom(`${receiver.url}/x`), ...body } });
+      expect(response.status).toBe(status ?? 400);
+      if (field !== undefined)
+        expect(response.body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { field } });
     });
 
     it('refuses an authOnly key', async () => {
-      const response = await call('PUT', '/notifications/v1/webhooks/push', {
-        body: { url: `${receiver.url}/push`, secret: SECRET },
+      const response = await call('POST', '/notifications/push/v1/providers/custom', {
+        body: custom(`${receiver.url}/push`),
         apikey: APP_ONE.authKey,
       });
       expect(response.status).toBe(403);
       expect(response.body.error.code).toBe('AUTH_ERR_NO_ACCESS');
     });
 
-    it("never shows one app another app's webhooks", async () => {
-      expect((await call('GET', '/notifications/v1/webhooks', asTwo)).body).toEqual({ data: [] });
+    it("never shows one app another app's providers", async () => {
+      expect((await call('GET', '/notifications/sms/v1/providers/custom', asTwo)).body).toEqual({ data: {} });
     });
   });
 
@@ -130,9 +213,7 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
     const ids: string[] = [];
 
     beforeAll(async () => {
-      await call('PUT', '/notifications/v1/webhooks/push', {
-        body: { url: `${receiver.url}/push`, secret: SECRET },
-      });
+      await useWebhook(call, 'push', `${receiver.url}/push`);
       [alice, bob] = [uniqueId('user'), uniqueId('user')];
       for (const uid of [alice, bob]) await call('POST', '/users', { body: { uid, name: uid } });
       for (const n of [1, 2, 3, 4, 5]) {

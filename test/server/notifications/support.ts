@@ -114,3 +114,31 @@ export class Receiver {
 }
 
 export const SECRET = 'test-webhook-secret-0123';
+
+type Call = TestServer['call'];
+
+/**
+ * Makes `url` the channel's custom provider (CometChat's webhook, signed with SECRET), first
+ * letting the app call the receiver's loopback origin, as an operator must for a private address.
+ */
+export async function useWebhook(
+  call: Call,
+  channel: 'push' | 'email' | 'sms',
+  url: string,
+  options: { enabled?: boolean; app?: { apikey: string; appId: string } } = {},
+): Promise<Awaited<ReturnType<Call>>> {
+  const as = options.app ?? {};
+  await call('PATCH', '/client-settings', { body: { apiActionOrigins: [new URL(url).origin] }, ...as });
+  const stored =
+    channel === 'email' ? { useStoredEmailID: false } : channel === 'sms' ? { useStoredPhNo: false } : {};
+  return call('POST', `/notifications/${channel}/v1/providers/custom`, {
+    body: {
+      isEnabled: options.enabled ?? true,
+      webhookURL: url,
+      useBasicAuth: false,
+      signingSecret: SECRET,
+      ...stored,
+    },
+    ...as,
+  });
+}

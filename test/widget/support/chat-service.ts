@@ -13,7 +13,7 @@ import type { Message } from '../../../shared/message.js';
 
 export const APP_ID = 'parleytest';
 export const AUTH_KEY = 'test-auth-key';
-const API_KEY = 'test-full-access-key';
+export const API_KEY = 'test-full-access-key';
 
 export type Target = { type: 'user' | 'group'; id: string };
 

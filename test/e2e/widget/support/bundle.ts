@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { widgetBundles } from '../../../../widget/bundle.js';
 
 /**
- * Builds the widget's scripts exactly as `npm run build` does (`parley-widget.js` and the /demo
- * page's `demo.js`), into a fresh temporary folder; returns the widget script.
+ * Builds the widget's scripts exactly as `npm run build` does (`parley-widget.js`, its push code and
+ * service worker, and the /demo page's `demo.js`), into a fresh temporary folder; returns the widget script.
  */
 export async function buildWidgetScript(): Promise<{ dir: string; script: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'parley-widget-'));

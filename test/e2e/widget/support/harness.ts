@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { ChatService } from '../../../widget/support/chat-service.js';
@@ -40,6 +42,13 @@ export function useWidgetHarness(): WidgetHarness {
     const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
     browser = launched;
     pages = await new PageServer(built.script).start();
+    // The push code and service worker beside the widget script, as a site that turns on push serves them.
+    for (const file of ['parley-push.js', 'parley-sw.js']) {
+      pages.pages.set(`/${file}`, {
+        body: await readFile(join(built.dir, file), 'utf8'),
+        type: 'text/javascript; charset=utf-8',
+      });
+    }
   });
   afterAll(async () => {
     await browser?.close();

@@ -11,6 +11,8 @@ export interface EmbedPageOptions {
   theme?: string;
   /** Where the script tag goes; the widget must work from either. */
   scriptIn?: 'head' | 'body';
+  /** Turns on `pushNotifications` (the worker beside the widget script). */
+  pushNotifications?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function serveEmbedPage(
     host: options.host,
     ...(options.language ? { language: options.language } : {}),
     ...(options.theme ? { theme: options.theme } : {}),
+    ...(options.pushNotifications ? { pushNotifications: {} } : {}),
   };
   const setupScript = `
     window.widgetErrors = [];
