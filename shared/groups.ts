@@ -89,3 +89,24 @@ export const GroupMember = z.looseObject({
   avatar: z.string().optional(),
 });
 export type GroupMember = z.infer<typeof GroupMember>;
+
+/** `PUT /groups/{guid}/members/{uid}`: the member's new scope (CometChat's default: participant). */
+export const ChangeScopeRequest = z.strictObject({ scope: MemberScope.default('participant') });
+export type ChangeScopeRequest = z.infer<typeof ChangeScopeRequest>;
+
+/** The member's scope after a change, as `PUT /groups/{guid}/members/{uid}` answers it. */
+export const MemberScopeChange = z.object({
+  guid: z.string(),
+  uid: z.string(),
+  scope: MemberScope,
+  joinedAt: EpochSeconds,
+});
+export type MemberScopeChange = z.infer<typeof MemberScopeChange>;
+
+/** `PATCH /groups/{guid}/owner` (the SDK's `transferGroupOwnership`): the member who becomes the owner. */
+export const TransferOwnershipRequest = z.strictObject({ owner: Uid });
+export type TransferOwnershipRequest = z.infer<typeof TransferOwnershipRequest>;
+
+/** `PUT /groups/{guid}/promote` and `DELETE /groups/{guid}/demote`: the member moved one scope up or down. */
+export const StepScopeRequest = z.strictObject({ uid: Uid });
+export type StepScopeRequest = z.infer<typeof StepScopeRequest>;

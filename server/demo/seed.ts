@@ -11,7 +11,10 @@ export const DEMO_USERS = [
 ];
 export const DEMO_GROUP = { guid: 'parley-demo', name: 'Parley demo' };
 export const DEMO_AGENT = { uid: 'knowledge', name: 'Knowledge' };
-/** Who signs in to the knowledge app's Chats: an admin of the group, so they can take it over. */
+/**
+ * Who signs in to the knowledge app's Chats: the group's owner (an admin), so they can take it
+ * over and manage its members (the UI Kit's members panel offers its menus at once only to the owner).
+ */
 export const DEMO_OPERATOR = { uid: 'operator', name: 'Operator' };
 export const DEMO_NAMESPACE = 'demo';
 
@@ -28,7 +31,7 @@ export async function demoDocuments(folder: string): Promise<{ title: string; te
 
 /**
  * Makes the demo app ready, every start: users alice and bob, the group they share with the
- * `knowledge` agent and the operator (its admin), and the agent registered, enabled and pointed at
+ * `knowledge` agent and the operator (its owner), and the agent registered, enabled and pointed at
  * `generateUrl`. Whatever already exists is kept.
  */
 export async function seedDemo(server: ChatServer, generateUrl: string): Promise<DemoConfig> {
@@ -50,9 +53,9 @@ export async function seedDemo(server: ChatServer, generateUrl: string): Promise
   if ((await groups.find(app.appId, DEMO_GROUP.guid)) === undefined) {
     await groupService.create(
       app,
-      { ...DEMO_GROUP, type: 'public' },
+      { ...DEMO_GROUP, type: 'public', owner: DEMO_OPERATOR.uid },
       undefined,
-      { participants, admins },
+      { participants },
       APP_ORIGIN,
     );
   } else {
@@ -62,7 +65,11 @@ export async function seedDemo(server: ChatServer, generateUrl: string): Promise
     };
     const missing = { participants: await absent(participants), admins: await absent(admins) };
     if (missing.participants.length + missing.admins.length > 0)
-      await groupService.addMembers(app, DEMO_GROUP.guid, undefined, missing, APP_ORIGIN);
+      await groupService.addMembers(
+        { app, kind: 'server', uid: undefined, origin: APP_ORIGIN },
+        DEMO_GROUP.guid,
+        missing,
+      );
   }
   return {
     appId: app.appId,

@@ -2,7 +2,7 @@ import { scryptSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { GroupEntity } from '../../shared/message.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
-import type { ChatDatabase, GroupMemberTable, GroupTable } from '../db/schema.js';
+import type { ChatDatabase, GroupBanTable, GroupMemberTable, GroupTable } from '../db/schema.js';
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { parseJsonColumn } from './json-column.js';
@@ -11,6 +11,7 @@ import { nameOrIdContains } from './search.js';
 
 export type GroupRow = Selectable<GroupTable>;
 export type MemberRow = Selectable<GroupMemberTable>;
+export type BanRow = Selectable<GroupBanTable>;
 type Db = Kysely<ChatDatabase>;
 
 export interface NewGroup {
@@ -120,6 +121,11 @@ export class GroupRepository {
   forgetMembers(appId: string, guid: string, uids: Iterable<string>): void {
     for (const uid of uids) this.#members.forget(appId, memberKey(guid, uid));
     this.#memberCounts.forget(appId, guid);
+  }
+
+  /** After a transaction that changed the group's row (its owner) has ended. */
+  forgetGroup(appId: string, guid: string): void {
+    this.#groups.forget(appId, guid);
   }
 
   /** After memberships of the app changed in ways the caller cannot list (a user was deleted). */
@@ -355,7 +361,7 @@ export class GroupRepository {
     return { members, total: Number(counted?.total ?? 0) };
   }
 
-  /** Adds or re-scopes a member; lifts a ban on them. */
+  /** Adds or re-scopes a member (a banned user is refused by the service before this). */
   async putMember(
     appId: string,
     guid: string,
@@ -364,12 +370,6 @@ export class GroupRepository {
     db: Db = this.db,
   ): Promise<MemberRow> {
     const row: MemberRow = { app_id: appId, guid, uid, scope, joined_at: nowSeconds() };
-    await db
-      .deleteFrom('group_bans')
-      .where('app_id', '=', appId)
-      .where('guid', '=', guid)
-      .where('uid', '=', uid)
-      .execute();
     await db
       .insertInto('group_members')
       .values(row)
@@ -390,8 +390,8 @@ export class GroupRepository {
     return Number(deleted.numDeletedRows) > 0;
   }
 
-  async isBanned(appId: string, guid: string, uid: string): Promise<boolean> {
-    const row = await this.db
+  async isBanned(appId: string, guid: string, uid: string, db: Db = this.db): Promise<boolean> {
+    const row = await db
       .selectFrom('group_bans')
       .select('uid')
       .where('app_id', '=', appId)
@@ -412,12 +412,75 @@ export class GroupRepository {
     return rows.map((row) => row.uid);
   }
 
-  async ban(appId: string, guid: string, uid: string, db: Db = this.db): Promise<void> {
+  /** Removes the user from the group and bans them; false when they were banned already. */
+  async ban(appId: string, guid: string, uid: string, db: Db = this.db): Promise<boolean> {
     await this.removeMember(appId, guid, uid, db);
-    await db
+    const inserted = await db
       .insertInto('group_bans')
       .values({ app_id: appId, guid, uid, banned_at: nowSeconds() })
       .onConflict((oc) => oc.columns(['app_id', 'guid', 'uid']).doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Lifts a ban; false when the user was not banned. */
+  async unban(appId: string, guid: string, uid: string, db: Db = this.db): Promise<boolean> {
+    const deleted = await db
+      .deleteFrom('group_bans')
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
+      .where('uid', '=', uid)
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  }
+
+  /** The group's banned users (whose name or UID contains `searchKey`), most recently banned first. */
+  async listBanned(
+    appId: string,
+    guid: string,
+    query: { searchKey?: string | undefined; page: number; perPage: number },
+  ): Promise<{ bans: BanRow[]; total: number }> {
+    let base = this.db
+      .selectFrom('group_bans')
+      .where('group_bans.app_id', '=', appId)
+      .where('group_bans.guid', '=', guid);
+    if (query.searchKey !== undefined && query.searchKey !== '') {
+      const searchKey = query.searchKey;
+      base = base.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.uid')
+            .whereRef('users.app_id', '=', 'group_bans.app_id')
+            .whereRef('users.uid', '=', 'group_bans.uid')
+            .where(nameOrIdContains('users.name', 'users.uid', searchKey)),
+        ),
+      );
+    }
+    const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    const bans = await base
+      .selectAll('group_bans')
+      .orderBy('group_bans.banned_at', 'desc')
+      .orderBy('group_bans.uid')
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute();
+    return { bans, total: Number(counted?.total ?? 0) };
+  }
+
+  /** Hands the group to `owner` inside the caller's transaction; the caller calls `forgetGroup` once it has ended. */
+  async setOwner(
+    appId: string,
+    guid: string,
+    owner: string,
+    updatedBy: string | undefined,
+    db: Db,
+  ): Promise<void> {
+    await db
+      .updateTable('groups')
+      .set({ owner, updated_at: nowSeconds(), updated_by: updatedBy ?? null })
+      .where('app_id', '=', appId)
+      .where('guid', '=', guid)
       .execute();
   }
 }

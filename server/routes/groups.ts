@@ -1,18 +1,22 @@
 import { z } from 'zod';
 import {
   AddMembersRequest,
+  ChangeScopeRequest,
   CreateGroupRequest,
   GroupMembers,
   GroupType,
   MemberScope,
+  MemberScopeChange,
+  StepScopeRequest,
+  TransferOwnershipRequest,
   UpdateGroupRequest,
   type GroupMember,
 } from '../../shared/groups.js';
-import { conversationIdFor } from '../../shared/message.js';
+import { conversationIdFor, type UserEntity } from '../../shared/message.js';
 import { SearchKey, type SuccessEnvelope } from '../../shared/users.js';
 import { badRequest, notAMember } from '../errors.js';
 import { actingUid } from '../http/actor.js';
-import type { ChatContext } from '../http/context.js';
+import type { Actor, ChatContext } from '../http/context.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { toGroupEntity } from '../repositories/groups.js';
@@ -36,6 +40,13 @@ const CreateGroup = CreateGroupRequest.safeExtend({
 /** The SDK's `createGroup` sends a whole Group object; its caller becomes the owner, with no other members. */
 const ClientCreateGroup = CreateGroup.loose();
 const UpdateGroup = UpdateGroupRequest.extend({ owner: EntityId.optional() });
+/**
+ * The SDK's `updateGroup` sends a whole Group object (`hasJoined`, `membersCount`, …): the fields a
+ * group update has are read, the rest dropped. A client never names the owner (it transfers it).
+ */
+const ClientUpdateGroup = UpdateGroupRequest.omit({ owner: true }).strip();
+const TransferOwnership = TransferOwnershipRequest.extend({ owner: EntityId });
+const StepScope = StepScopeRequest.extend({ uid: EntityId });
 const AddMembers = AddMembersRequest.safeExtend(lowerCasedMembers);
 
 const ListGroups = PageQuery.extend({
@@ -46,6 +57,13 @@ const ListGroups = PageQuery.extend({
 });
 
 const ListMembers = PageQuery.extend({ scope: MemberScope.optional(), searchKey: SearchKey.optional() });
+const ListBanned = PageQuery.extend({ searchKey: SearchKey.optional() });
+
+/** A client always acts as its session's user. */
+const callerOf = (c: ChatContext): Actor => {
+  const actor = c.get('actor');
+  return actor.kind === 'client' ? { ...actor, uid: actingUid(c) } : actor;
+};
 
 /** `joinGroup` sends a Group object; only the password matters. */
 const JoinRequest = z.looseObject({ password: z.string().max(100).optional() });
@@ -58,7 +76,6 @@ const JoinRequest = z.looseObject({ password: z.string().max(100).optional() });
 export function groupRoutes(deps: RouteDeps): ChatRoutes {
   const { groups, groupService, users } = deps.services;
   const routes = chatRoutes();
-  const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
   /** The group the path names, as the caller may know of it, with the caller's membership. */
   const visibleGroup = async (c: ChatContext) => {
@@ -122,34 +139,38 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     });
   });
 
-  documented(
-    routes,
-    'put',
-    '/groups/:guid',
-    { summary: 'Update a group', only: 'server', body: UpdateGroup },
-    async (c) => {
-      const appId = appIdOf(c);
-      const guid = pathId(c, 'guid');
-      const body = await jsonBody(c, UpdateGroup);
-      const actor = c.get('actor').uid;
-      // CometChat ignores `owner` when onBehalfOf is present; a new owner must exist.
-      const owner =
-        actor === undefined && body.owner !== undefined
-          ? (await users.get(appId, body.owner)).uid
-          : undefined;
-      if (actor !== undefined) await users.get(appId, actor);
-      const group = await groups.update(appId, guid, { ...body, owner, updatedBy: actor });
-      return c.json({ data: await groupService.view(appId, group, actor) });
-    },
-  );
-
-  documented(routes, 'delete', '/groups/:guid', { summary: 'Delete a group', only: 'server' }, async (c) => {
+  /** Moderators and admins update a group; the app may also name a new owner (`owner`). */
+  documented(routes, 'put', '/groups/:guid', { summary: 'Update a group', body: UpdateGroup }, async (c) => {
+    const caller = callerOf(c);
     const guid = pathId(c, 'guid');
-    await groups.delete(appIdOf(c), guid);
+    const body =
+      caller.kind === 'client' ? await jsonBody(c, ClientUpdateGroup) : await jsonBody(c, UpdateGroup);
+    const entity = await groupService.update(caller, guid, body);
+    return c.json({
+      data: caller.kind === 'client' ? { ...entity, hasJoined: entity.hasJoined === true } : entity,
+    });
+  });
+
+  /** Admins delete a group; its history stays. */
+  documented(routes, 'delete', '/groups/:guid', { summary: 'Delete a group' }, async (c) => {
+    const guid = await groupService.delete(callerOf(c), pathId(c, 'guid'));
     return c.json({
       data: { success: true, message: `Group with guid ${guid} has been deleted successfully.` },
     } satisfies SuccessEnvelope);
   });
+
+  /** The owner hands the group to another member (the SDK's `transferGroupOwnership`). */
+  documented(
+    routes,
+    'patch',
+    '/groups/:guid/owner',
+    { summary: 'Transfer the ownership of a group', only: 'client', body: TransferOwnership },
+    async (c) => {
+      const { owner } = await jsonBody(c, TransferOwnership);
+      const message = await groupService.transferOwnership(callerOf(c), pathId(c, 'guid'), owner);
+      return c.json({ data: { success: true, message } } satisfies SuccessEnvelope);
+    },
+  );
 
   /** The app adds members; a client joins (with the password of a password group). */
   documented(
@@ -167,7 +188,19 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
         });
       }
       const body = await jsonBody(c, AddMembers);
-      return c.json({ data: await groupService.addMembers(actor.app, guid, actor.uid, body, actor.origin) });
+      return c.json({ data: await groupService.addMembers(actor, guid, body) });
+    },
+  );
+
+  /** The SDK's `addMembersToGroup`: an admin adds, re-scopes or bans users, each reported. */
+  documented(
+    routes,
+    'put',
+    '/groups/:guid/members',
+    { summary: 'Add members (a client)', only: 'client', body: AddMembers },
+    async (c) => {
+      const body = await jsonBody(c, AddMembers);
+      return c.json({ data: await groupService.addMembers(callerOf(c), pathId(c, 'guid'), body) });
     },
   );
 
@@ -231,22 +264,127 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     },
   );
 
+  /** Moderators and admins remove a member ranked below them (kick). */
   documented(
     routes,
     'delete',
     '/groups/:guid/members/:uid',
-    { summary: 'Remove a member (kick)', only: 'server' },
+    { summary: 'Remove a member (kick)' },
     async (c) => {
       const guid = pathId(c, 'guid');
       const uid = pathId(c, 'uid');
-      const actor = c.get('actor');
-      await groupService.kick(actor.app, guid, uid, actor.uid, actor.origin);
+      await groupService.kick(callerOf(c), guid, uid);
       return c.json({
         data: {
           success: true,
           message: `The member with ${uid} has been kicked from the Group with ${guid}.`,
         },
       } satisfies SuccessEnvelope);
+    },
+  );
+
+  /** Moderators and admins change the scope of a member ranked below them. */
+  documented(
+    routes,
+    'put',
+    '/groups/:guid/members/:uid',
+    {
+      summary: "Change a member's scope",
+      body: ChangeScopeRequest,
+      response: z.object({ data: MemberScopeChange }),
+    },
+    async (c) => {
+      const { scope } = await jsonBody(c, ChangeScopeRequest);
+      const data = await groupService.changeScope(callerOf(c), pathId(c, 'guid'), pathId(c, 'uid'), scope);
+      return c.json({ data });
+    },
+  );
+
+  /**
+   * The SDK's catalogue names `PUT /groups/{guid}/promote` and `DELETE /groups/{guid}/demote`
+   * without a method that calls them: a member (`uid`) moves one scope up or down, by the rules of
+   * a scope change.
+   */
+  for (const [method, path, step, summary] of [
+    ['put', '/groups/:guid/promote', 1, 'Promote a member one scope up'],
+    ['delete', '/groups/:guid/demote', -1, 'Demote a member one scope down'],
+  ] as const) {
+    documented(
+      routes,
+      method,
+      path,
+      { summary, only: 'client', body: StepScope, response: z.object({ data: MemberScopeChange }) },
+      async (c) => {
+        const { uid } = await jsonBody(c, StepScope);
+        return c.json({
+          data: await groupService.changeScope(callerOf(c), pathId(c, 'guid'), uid, { step }),
+        });
+      },
+    );
+  }
+
+  /** Moderators and admins ban a user ranked below them: out of the group, and kept out. */
+  documented(routes, 'post', '/groups/:guid/bannedusers/:uid', { summary: 'Ban a user' }, async (c) => {
+    const guid = pathId(c, 'guid');
+    const uid = pathId(c, 'uid');
+    await groupService.ban(callerOf(c), guid, uid);
+    return c.json({
+      data: {
+        success: true,
+        message: `The user with uid ${uid} has been banned from the Group with ${guid}.`,
+      },
+    } satisfies SuccessEnvelope);
+  });
+
+  documented(routes, 'delete', '/groups/:guid/bannedusers/:uid', { summary: 'Unban a user' }, async (c) => {
+    const guid = pathId(c, 'guid');
+    const uid = pathId(c, 'uid');
+    await groupService.unban(callerOf(c), guid, uid);
+    return c.json({
+      data: {
+        success: true,
+        message: `The user with uid ${uid} has been unbanned from the Group with ${guid}.`,
+      },
+    } satisfies SuccessEnvelope);
+  });
+
+  /** The banned users, for the group's moderators and admins (the SDK's BannedMembersRequest). */
+  documented(
+    routes,
+    'get',
+    '/groups/:guid/bannedusers',
+    { summary: "List a group's banned users", query: ListBanned },
+    async (c) => {
+      const caller = callerOf(c);
+      const query = queryOf(c, ListBanned);
+      const perPage = perPageOf(caller, query);
+      const {
+        bans,
+        users: people,
+        total,
+      } = await groupService.banned(caller, pathId(c, 'guid'), {
+        searchKey: query.searchKey,
+        page: query.page,
+        perPage,
+      });
+      const viewer = caller.uid;
+      const data = bans.flatMap((ban) => {
+        const user = people.get(ban.uid);
+        if (user === undefined) return [];
+        const entity: UserEntity & { bannedAt: number } = {
+          ...userFor(caller, user),
+          bannedAt: ban.banned_at,
+        };
+        if (viewer !== undefined && viewer !== ban.uid) {
+          entity.conversationId = conversationIdFor({
+            receiverType: 'user',
+            sender: viewer,
+            receiver: ban.uid,
+          });
+        }
+        return [entity];
+      });
+      return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
     },
   );
 

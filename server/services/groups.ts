@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { GroupEntity, Message, UserEntity } from '../../shared/message.js';
-import type { MemberScope } from '../../shared/groups.js';
+import type { MemberScope, MemberScopeChange } from '../../shared/groups.js';
 import type { ChatDatabase } from '../db/schema.js';
-import { ChatError, guidNotFound, notAMember, uidNotFound } from '../errors.js';
+import { ChatError, badRequest, guidNotFound, notAMember, uidNotFound } from '../errors.js';
 import type { ChatEvents, EventOrigin } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import {
   passwordMatches,
   toGroupEntity,
+  type BanRow,
+  type GroupChanges,
   type GroupRepository,
   type GroupRow,
   type MemberRow,
@@ -17,6 +19,18 @@ import type { MessageRepository } from '../repositories/messages.js';
 import { toUserEntity, type UserRepository, type UserRow } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import { actionSnapshot, appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
+import { rankOf, requireAbove, requireGrantable, requireScope, type Authority } from './group-scopes.js';
+
+/**
+ * Who calls: the app (the server API, acting as `uid` when `onBehalfOf` names one) or a client
+ * acting as its user. The HTTP layer's actor is one.
+ */
+export interface GroupCaller {
+  app: App;
+  kind: 'server' | 'client';
+  uid: string | undefined;
+  origin: EventOrigin;
+}
 
 export interface MemberLists {
   admins?: string[] | undefined;
@@ -35,9 +49,30 @@ const SCOPE_OF: Record<Exclude<MemberList, 'usersToBan'>, MemberScope> = {
 export type MemberOutcome =
   { success: true; data?: Message } | { success: false; error: { code: string; message: string } };
 
-export type MembersReport = Partial<Record<MemberList, Record<string, MemberOutcome>>>;
+export type MembersReport = Record<MemberList, Record<string, MemberOutcome>>;
 
-type GroupAction = 'added' | 'kicked' | 'banned' | 'joined' | 'left';
+type GroupAction = 'added' | 'kicked' | 'banned' | 'unbanned' | 'scopeChanged' | 'joined' | 'left';
+
+/** One step up (promote) or down (demote) the scopes: participant, moderator, admin. */
+export type ScopeStep = { step: 1 | -1 };
+const LADDER: readonly MemberScope[] = ['participant', 'moderator', 'admin'];
+/** The scope a step away from `current`; at either end, `current` itself. */
+const stepped = (current: MemberScope, { step }: ScopeStep): MemberScope =>
+  LADDER[Math.min(LADDER.length - 1, Math.max(0, LADDER.indexOf(current) + step))] ?? current;
+
+const failure = ({ code, message }: ChatError): MemberOutcome => ({
+  success: false,
+  error: { code, message },
+});
+
+const sameScope = (uid: string, scope: MemberScope): ChatError =>
+  new ChatError(400, 'ERR_SAME_SCOPE', `scope: ${uid} is ${scope} already.`, { field: 'scope', uid, scope });
+
+const notJoined = (uid: string, guid: string): ChatError =>
+  new ChatError(403, 'ERR_GROUP_NOT_JOINED', `The user ${uid} has not joined the group ${guid}.`, {
+    uid,
+    guid,
+  });
 
 /** Group changes that write `groupMember` action messages, each with its action messages in one transaction. */
 export class GroupService {
@@ -97,49 +132,190 @@ export class GroupService {
     const { row, sent } = await this.changeMembers(appId, group.guid, joining, async (trx) => {
       const row = await this.groups.create({ ...group, owner: owner?.uid }, appId, trx);
       if (owner !== undefined) await this.groups.putMember(appId, row.guid, owner.uid, 'admin', trx);
-      const { sent } = await this.applyMembers(app, row, by, members, users, trx);
+      const authority: Authority =
+        owner === undefined
+          ? { kind: 'app' }
+          : { kind: 'member', uid: owner.uid, scope: 'admin', isOwner: true };
+      const { sent } = await this.applyMembers(app, row, authority, by, members, users, trx);
       return { row, sent };
     });
     for (const message of sent) this.events.emit('message', appId, message, origin);
     return this.view(appId, row, owner?.uid);
   }
 
-  /** Adds, re-scopes or bans users; each UID is reported, unknown ones as failures. */
-  async addMembers(
-    app: App,
-    guid: string,
-    onBehalfOf: string | undefined,
-    members: MemberLists,
-    origin: EventOrigin,
-  ): Promise<MembersReport> {
-    const appId = app.appId;
-    const group = await this.groups.get(appId, guid);
-    const by = await this.actor(app, onBehalfOf);
+  /**
+   * Adds users with a scope, re-scopes members already in, or bans users (`usersToBan`); each UID
+   * is reported on its own: unknown users, banned users, scopes the caller cannot grant and members
+   * it cannot touch are failures beside the successes. Only an admin (or the app) adds members.
+   */
+  async addMembers(caller: GroupCaller, guid: string, members: MemberLists): Promise<MembersReport> {
+    const appId = caller.app.appId;
+    const { group, authority, by } = await this.standing(caller, guid);
+    requireScope(group, authority, 'admin');
     const users = await this.usersNamed(appId, members);
     const { report, sent } = await this.changeMembers(appId, group.guid, users.keys(), (trx) =>
-      this.applyMembers(app, group, by, members, users, trx),
+      this.applyMembers(caller.app, group, authority, by, members, users, trx),
     );
-    for (const message of sent) this.events.emit('message', appId, message, origin);
+    for (const message of sent) this.events.emit('message', appId, message, caller.origin);
     return report;
   }
 
-  async kick(
-    app: App,
+  /** A moderator or admin removes a member ranked below them; the member may join again. */
+  async kick(caller: GroupCaller, guid: string, uid: string): Promise<void> {
+    const appId = caller.app.appId;
+    const { group, authority, by } = await this.standing(caller, guid);
+    requireScope(group, authority, 'moderator');
+    const user = await this.users.get(appId, uid);
+    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+      const member = await this.groups.member(appId, group.guid, user.uid, trx);
+      if (member === undefined) throw notAMember(user.uid, group.guid);
+      requireAbove(group, authority, user.uid, rankOf(group, member));
+      await this.groups.removeMember(appId, group.guid, user.uid, trx);
+      return this.writeAction(caller.app, group, by, user, 'kicked', trx);
+    });
+    this.events.emit('message', appId, message, caller.origin);
+  }
+
+  /** A moderator or admin bans a user ranked below them (a member or not): out, and kept out. */
+  async ban(caller: GroupCaller, guid: string, uid: string): Promise<void> {
+    const appId = caller.app.appId;
+    const { group, authority, by } = await this.standing(caller, guid);
+    requireScope(group, authority, 'moderator');
+    const user = await this.users.get(appId, uid);
+    const message = await this.changeMembers(appId, group.guid, [user.uid], (trx) =>
+      this.banInside(caller.app, group, authority, by, user, trx),
+    );
+    this.events.emit('message', appId, message, caller.origin);
+  }
+
+  /** A moderator or admin lifts a ban; the user may join or be added again. */
+  async unban(caller: GroupCaller, guid: string, uid: string): Promise<void> {
+    const appId = caller.app.appId;
+    const { group, authority, by } = await this.standing(caller, guid);
+    requireScope(group, authority, 'moderator');
+    const user = await this.users.get(appId, uid);
+    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+      if (!(await this.groups.unban(appId, group.guid, user.uid, trx))) {
+        throw new ChatError(
+          404,
+          'ERR_NOT_A_BANNED_USER',
+          `The user ${user.uid} is not banned from ${group.guid}.`,
+          { uid: user.uid, guid: group.guid },
+        );
+      }
+      return this.writeAction(caller.app, group, by, user, 'unbanned', trx);
+    });
+    this.events.emit('message', appId, message, caller.origin);
+  }
+
+  /** The group's banned users, for its moderators and admins (and the app). */
+  async banned(
+    caller: GroupCaller,
+    guid: string,
+    query: { searchKey?: string | undefined; page: number; perPage: number },
+  ): Promise<{ bans: BanRow[]; users: Map<string, UserRow>; total: number }> {
+    const appId = caller.app.appId;
+    const { group, authority } = await this.standing(caller, guid);
+    requireScope(group, authority, 'moderator');
+    const { bans, total } = await this.groups.listBanned(appId, group.guid, query);
+    const users = await this.users.findMany(
+      appId,
+      bans.map((ban) => ban.uid),
+    );
+    return { bans, users, total };
+  }
+
+  /**
+   * A moderator or admin changes the scope of a member ranked below them (to a scope, or a step up
+   * or down), to at most their own scope; answers the membership as it is now.
+   */
+  async changeScope(
+    caller: GroupCaller,
     guid: string,
     uid: string,
-    onBehalfOf: string | undefined,
-    origin: EventOrigin,
-  ): Promise<void> {
-    const appId = app.appId;
-    const group = await this.groups.get(appId, guid);
+    change: MemberScope | ScopeStep,
+  ): Promise<MemberScopeChange> {
+    const appId = caller.app.appId;
+    const { group, authority, by } = await this.standing(caller, guid);
+    requireScope(group, authority, 'moderator');
     const user = await this.users.get(appId, uid);
-    const by = await this.actor(app, onBehalfOf);
+    const { member, scope, message } = await this.changeMembers(
+      appId,
+      group.guid,
+      [user.uid],
+      async (trx) => {
+        const member = await this.groups.member(appId, group.guid, user.uid, trx);
+        if (member === undefined) throw notAMember(user.uid, group.guid);
+        requireAbove(group, authority, user.uid, rankOf(group, member), { peers: true });
+        const scope = typeof change === 'string' ? change : stepped(member.scope, change);
+        requireGrantable(group, authority, scope);
+        if (member.scope === scope) throw sameScope(user.uid, scope);
+        await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
+        const message = await this.writeAction(caller.app, group, by, user, 'scopeChanged', trx, {
+          scope: { new: scope, old: member.scope },
+        });
+        return { member, scope, message };
+      },
+    );
+    this.events.emit('message', appId, message, caller.origin);
+    return { guid: group.guid, uid: user.uid, scope, joinedAt: member.joined_at };
+  }
+
+  /**
+   * The owner (or the app) hands the group to another member, who becomes an admin if they were
+   * not one (with a `scopeChanged` action message); the former owner stays an admin.
+   */
+  async transferOwnership(caller: GroupCaller, guid: string, uid: string): Promise<string> {
+    const appId = caller.app.appId;
+    const { group, authority, by } = await this.standing(caller, guid);
+    if (authority.kind === 'member' && !authority.isOwner) {
+      throw new ChatError(
+        403,
+        'ERR_GROUP_NO_CLEARANCE',
+        `Only the owner of the group ${group.guid} can transfer its ownership.`,
+        { uid: authority.uid, guid: group.guid },
+      );
+    }
+    const user = await this.users.get(appId, uid);
+    if (group.owner === user.uid) throw badRequest('owner', `${user.uid} owns the group already`);
     const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
-      if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
-        throw notAMember(user.uid, group.guid);
-      return this.writeAction(app, group, by, user, 'kicked', trx);
+      const member = await this.groups.member(appId, group.guid, user.uid, trx);
+      if (member === undefined) throw notAMember(user.uid, group.guid);
+      const updatedBy = authority.kind === 'member' ? authority.uid : undefined;
+      await this.groups.setOwner(appId, group.guid, user.uid, updatedBy, trx);
+      if (member.scope === 'admin') return undefined;
+      await this.groups.putMember(appId, group.guid, user.uid, 'admin', trx);
+      const owned = { ...group, owner: user.uid };
+      return this.writeAction(caller.app, owned, by, user, 'scopeChanged', trx, {
+        scope: { new: 'admin', old: member.scope },
+      });
     });
-    this.events.emit('message', appId, message, origin);
+    this.groups.forgetGroup(appId, group.guid);
+    if (message !== undefined) this.events.emit('message', appId, message, caller.origin);
+    return `Ownership transferred to user ${user.uid} for the group with guid ${group.guid}.`;
+  }
+
+  /** A moderator or admin (or the app) updates the group; only the app names a new owner. */
+  async update(caller: GroupCaller, guid: string, changes: GroupChanges): Promise<GroupEntity> {
+    const appId = caller.app.appId;
+    const { group, authority } = await this.standing(caller, guid);
+    requireScope(group, authority, 'moderator');
+    const { owner, ...rest } = changes;
+    if (owner !== undefined && authority.kind === 'app')
+      await this.transferOwnership(caller, group.guid, owner);
+    const updated = await this.groups.update(appId, group.guid, {
+      ...rest,
+      updatedBy: authority.kind === 'member' ? authority.uid : undefined,
+    });
+    return this.view(appId, updated, caller.uid);
+  }
+
+  /** An admin (or the app) deletes the group with its members and bans; its history stays. */
+  async delete(caller: GroupCaller, guid: string): Promise<string> {
+    const { group, authority } = await this.standing(caller, guid);
+    requireScope(group, authority, 'admin');
+    await this.groups.delete(caller.app.appId, group.guid);
+    return group.guid;
   }
 
   /**
@@ -194,11 +370,19 @@ export class GroupService {
     return message;
   }
 
-  /** A member leaves on their own; answers with the `left` action message. */
+  /** A member leaves on their own; the owner must transfer the group first. Answers with the `left` action message. */
   async leave(app: App, guid: string, uid: string, origin: EventOrigin): Promise<Message> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
     const { group } = await this.visibleTo(appId, guid, user.uid);
+    if (group.owner === user.uid) {
+      throw new ChatError(
+        403,
+        'ERR_GROUP_NO_CLEARANCE',
+        `The user ${user.uid} owns the group ${group.guid}: transfer the ownership before leaving.`,
+        { uid: user.uid, guid: group.guid },
+      );
+    }
     const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
       if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
         throw notAMember(user.uid, group.guid);
@@ -226,11 +410,98 @@ export class GroupService {
     }
   }
 
-  /** Who acts: the onBehalfOf user, else the app itself. */
-  private async actor(app: App, onBehalfOf: string | undefined): Promise<UserEntity> {
-    return onBehalfOf === undefined
-      ? appSystemEntity(app)
-      : toUserEntity(await this.users.get(app.appId, onBehalfOf));
+  /**
+   * The group the caller names and what they are in it. A client does not see private groups it
+   * is not in (`ERR_GUID_NOT_FOUND`); a user who acts must have joined (`ERR_GROUP_NOT_JOINED`);
+   * the app without `onBehalfOf` acts as itself.
+   */
+  private async standing(
+    caller: GroupCaller,
+    guid: string,
+  ): Promise<{ group: GroupRow; authority: Authority; by: UserEntity }> {
+    const appId = caller.app.appId;
+    if (caller.uid === undefined) {
+      return {
+        group: await this.groups.get(appId, guid),
+        authority: { kind: 'app' },
+        by: appSystemEntity(caller.app),
+      };
+    }
+    const user = await this.users.get(appId, caller.uid);
+    const { group, member } =
+      caller.kind === 'client'
+        ? await this.visibleTo(appId, guid, user.uid)
+        : await this.groups.get(appId, guid).then(async (group) => ({
+            group,
+            member: await this.groups.member(appId, group.guid, user.uid),
+          }));
+    if (member === undefined) throw notJoined(user.uid, group.guid);
+    return {
+      group,
+      authority: { kind: 'member', uid: user.uid, scope: member.scope, isOwner: group.owner === user.uid },
+      by: toUserEntity(user),
+    };
+  }
+
+  /** Bans `user` from the group inside `trx`, if the authority ranks above them; answers the `banned` action. */
+  private async banInside(
+    app: App,
+    group: GroupRow,
+    authority: Authority,
+    by: UserEntity,
+    user: UserRow,
+    trx: Kysely<ChatDatabase>,
+  ): Promise<Message> {
+    const member = await this.groups.member(app.appId, group.guid, user.uid, trx);
+    requireAbove(group, authority, user.uid, rankOf(group, member));
+    if (!(await this.groups.ban(app.appId, group.guid, user.uid, trx))) {
+      throw new ChatError(
+        409,
+        'ERR_ALREADY_BANNED',
+        `The user ${user.uid} is banned from ${group.guid} already.`,
+        {
+          uid: user.uid,
+          guid: group.guid,
+        },
+      );
+    }
+    return this.writeAction(app, group, by, user, 'banned', trx);
+  }
+
+  /** Adds `user` with `scope`, or re-scopes them if they are in; refuses banned users. */
+  private async addInside(
+    app: App,
+    group: GroupRow,
+    authority: Authority,
+    by: UserEntity,
+    user: UserRow,
+    scope: MemberScope,
+    trx: Kysely<ChatDatabase>,
+  ): Promise<Message> {
+    const appId = app.appId;
+    requireGrantable(group, authority, scope);
+    if (await this.groups.isBanned(appId, group.guid, user.uid, trx)) {
+      throw new ChatError(
+        403,
+        'ERR_BANNED_GROUPMEMBER',
+        `The user ${user.uid} is banned from ${group.guid}.`,
+        {
+          uid: user.uid,
+          guid: group.guid,
+        },
+      );
+    }
+    const member = await this.groups.member(appId, group.guid, user.uid, trx);
+    if (member === undefined) {
+      await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
+      return this.writeAction(app, group, by, user, 'added', trx);
+    }
+    requireAbove(group, authority, user.uid, rankOf(group, member), { peers: true });
+    if (member.scope === scope) throw sameScope(user.uid, scope);
+    await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
+    return this.writeAction(app, group, by, user, 'scopeChanged', trx, {
+      scope: { new: scope, old: member.scope },
+    });
   }
 
   /**
@@ -245,19 +516,21 @@ export class GroupService {
     );
   }
 
+  /** Every list's users, each reported on its own: a refusal of one is that UID's failure. */
   private async applyMembers(
     app: App,
     group: GroupRow,
+    authority: Authority,
     by: UserEntity,
     members: MemberLists,
     users: Map<string, UserRow>,
     trx: Kysely<ChatDatabase>,
   ): Promise<{ report: MembersReport; sent: Message[] }> {
-    const appId = app.appId;
     const lists = Object.entries(members).filter(
       (entry): entry is [MemberList, string[]] => entry[1] !== undefined,
     );
-    const report: MembersReport = {};
+    // Every list is answered, asked for or not: the SDK's addMembersToGroup reads all four.
+    const report: MembersReport = { admins: {}, moderators: {}, participants: {}, usersToBan: {} };
     const sent: Message[] = [];
     for (const [list, uids] of lists) {
       const outcomes: Record<string, MemberOutcome> = {};
@@ -265,20 +538,19 @@ export class GroupService {
         const uid = requested.toLowerCase();
         const user = users.get(uid);
         if (user === undefined) {
-          const { code, message } = uidNotFound(uid);
-          outcomes[uid] = { success: false, error: { code, message } };
+          outcomes[uid] = failure(uidNotFound(uid));
           continue;
         }
-        if (list === 'usersToBan') {
-          await this.groups.ban(appId, group.guid, uid, trx);
-          const message = await this.writeAction(app, group, by, user, 'banned', trx);
+        try {
+          const message =
+            list === 'usersToBan'
+              ? await this.banInside(app, group, authority, by, user, trx)
+              : await this.addInside(app, group, authority, by, user, SCOPE_OF[list], trx);
           sent.push(message);
           outcomes[uid] = { success: true, data: message };
-        } else {
-          await this.groups.putMember(appId, group.guid, uid, SCOPE_OF[list], trx);
-          const message = await this.writeAction(app, group, by, user, 'added', trx);
-          sent.push(message);
-          outcomes[uid] = { success: true, data: message };
+        } catch (error) {
+          if (!(error instanceof ChatError)) throw error;
+          outcomes[uid] = failure(error);
         }
       }
       report[list] = outcomes;
@@ -293,6 +565,7 @@ export class GroupService {
     on: UserRow,
     action: GroupAction,
     trx: Kysely<ChatDatabase>,
+    extras?: { scope: { new: MemberScope; old: MemberScope } },
   ): Promise<Message> {
     const appId = app.appId;
     const counts = await this.groups.memberCounts(appId, [group.guid], trx);
@@ -307,6 +580,7 @@ export class GroupService {
         type: 'groupMember',
         data: actionSnapshot({
           action,
+          ...(extras === undefined ? {} : { extras }),
           entities: {
             by: userRef(by),
             on: userRef(toUserEntity(on)),

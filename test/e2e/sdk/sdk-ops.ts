@@ -9,6 +9,7 @@ import type {
   NotificationPreferences,
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
+import { groupOps, listenToGroups } from './group-ops.js';
 
 type Sdk = typeof CometChatSdk;
 type Notifications = typeof NotificationsSdk;
@@ -129,6 +130,7 @@ export function sdkOps(
     emit(describe(message));
   };
   const listen = () => {
+    listenToGroups(CometChat, emit);
     CometChat.removeMessageListener('contract');
     CometChat.addMessageListener(
       'contract',
@@ -167,6 +169,7 @@ export function sdkOps(
   };
 
   return {
+    ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
     init: async (appId: string, host: string) => {
       const settings = new CometChat.AppSettingsBuilder()
