@@ -41,6 +41,12 @@ export const SETTINGS = {
   redisUrl: { flag: '--redis-url', env: 'REDIS_URL' },
   redisPrefix: { flag: '--redis-prefix', env: 'PARLEY_REDIS_PREFIX' },
   presenceTtl: { flag: '--presence-ttl', env: 'PARLEY_PRESENCE_TTL' },
+  s3Bucket: { flag: '--s3-bucket', env: 'PARLEY_S3_BUCKET' },
+  s3Endpoint: { flag: '--s3-endpoint', env: 'PARLEY_S3_ENDPOINT' },
+  s3Region: { flag: '--s3-region', env: 'PARLEY_S3_REGION' },
+  s3Prefix: { flag: '--s3-prefix', env: 'PARLEY_S3_PREFIX' },
+  s3PathStyle: { flag: '--s3-path-style', env: 'PARLEY_S3_PATH_STYLE' },
+  mediaUrlTtl: { flag: '--media-url-ttl', env: 'PARLEY_MEDIA_URL_TTL' },
 } as const satisfies Record<string, SettingSource>;
 
 export const DEFAULT_DATA_DIR = './.parley';
@@ -50,6 +56,7 @@ export const DEFAULT_CHAT_HOST = '127.0.0.1';
 export const DEFAULT_CHAT_RATE_LIMIT = 20_000;
 export const DEFAULT_REDIS_PREFIX = 'parley:';
 export const DEFAULT_PRESENCE_TTL_SECONDS = 30;
+export const DEFAULT_MEDIA_URL_TTL_SECONDS = 3_600;
 
 /** A raw value and where it came from: the flag if given, else a non-empty environment variable. */
 interface Raw {
@@ -148,6 +155,49 @@ export interface ChatServerFlags extends ChatTlsFlags {
   redisUrl?: string;
   redisPrefix?: string;
   presenceTtl?: string;
+  s3Bucket?: string;
+  s3Endpoint?: string;
+  s3Region?: string;
+  s3Prefix?: string;
+  s3PathStyle?: boolean;
+  mediaUrlTtl?: string;
+}
+
+/**
+ * Where attachments go when not under the data dir: an S3-compatible bucket. Its credentials come
+ * only from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, or the AWS SDK's other
+ * sources), never from a flag: a command line is visible to every user.
+ */
+export interface S3Config {
+  bucket: string;
+  endpoint?: string;
+  region?: string;
+  prefix?: string;
+  forcePathStyle: boolean;
+}
+
+function s3ConfigFrom(flags: ChatServerFlags, env: Env): S3Config | undefined {
+  const bucket = text(SETTINGS.s3Bucket, flags.s3Bucket, env);
+  const endpoint = text(SETTINGS.s3Endpoint, flags.s3Endpoint, env);
+  const region = text(SETTINGS.s3Region, flags.s3Region, env);
+  const prefix = text(SETTINGS.s3Prefix, flags.s3Prefix, env);
+  if (bucket === undefined) {
+    if (endpoint !== undefined || region !== undefined || prefix !== undefined)
+      throw new ConfigError(
+        '--s3-endpoint, --s3-region and --s3-prefix need --s3-bucket (or PARLEY_S3_BUCKET).',
+      );
+    return undefined;
+  }
+  if (endpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(endpoint))
+    refuse(raw(SETTINGS.s3Endpoint, flags.s3Endpoint, env)!, 'an http(s) URL');
+  return {
+    bucket,
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(region === undefined ? {} : { region }),
+    ...(prefix === undefined ? {} : { prefix }),
+    // S3-compatible servers mostly want the bucket in the path; AWS wants it in the host.
+    forcePathStyle: enabled(SETTINGS.s3PathStyle, flags.s3PathStyle, env, endpoint !== undefined),
+  };
 }
 
 export interface ChatServerConfig extends ChatTlsConfig {
@@ -165,6 +215,10 @@ export interface ChatServerConfig extends ChatTlsConfig {
   redisPrefix: string;
   /** With Redis: how long a dead process's sockets still count as online. */
   presenceTtlMs: number;
+  /** Attachments in S3-compatible storage; none: files under the data dir. */
+  s3?: S3Config;
+  /** How long a signed attachment URL stays valid. */
+  mediaUrlTtlSeconds: number;
 }
 
 function rateLimitsFrom(
@@ -188,6 +242,7 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
   }
   const databaseUrl = text(SETTINGS.databaseUrl, undefined, env);
   const redisUrl = text(SETTINGS.redisUrl, flags.redisUrl, env);
+  const s3 = s3ConfigFrom(flags, env);
   return {
     ...chatTlsConfig(flags, env, false),
     port: port(SETTINGS.chatPort, flags.port, env, DEFAULT_CHAT_PORT),
@@ -214,6 +269,15 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
         [1, 86_400],
         'whole seconds from 1 to 86400',
       ) * 1000,
+    ...(s3 === undefined ? {} : { s3 }),
+    mediaUrlTtlSeconds: integer(
+      SETTINGS.mediaUrlTtl,
+      flags.mediaUrlTtl,
+      env,
+      DEFAULT_MEDIA_URL_TTL_SECONDS,
+      [60, 604_800],
+      'whole seconds from 60 to 604800',
+    ),
   };
 }
 

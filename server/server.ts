@@ -22,6 +22,11 @@ import { sql } from 'kysely';
 import { lockStore } from './db/store-lock.js';
 import { readinessRoute, type ReadinessChecks } from './health.js';
 import { RedisFanOut } from './realtime/redis-fan-out.js';
+import { join } from 'node:path';
+import { mediaFileRoute } from './media/file-route.js';
+import { MediaLibrary } from './media/library.js';
+import { MediaUrls } from './media/urls.js';
+import { LocalFileStore, S3FileStore, type FileStore, type S3StoreConfig } from './storage/index.js';
 
 export interface ChatServerOptions {
   port?: number;
@@ -55,6 +60,13 @@ export interface ChatServerOptions {
   redisPrefix?: string | undefined;
   /** With Redis: how long the sockets of a process that died count as online (default 30 s). */
   presenceTtlMs?: number | undefined;
+  /**
+   * Where attachments are kept: an S3-compatible bucket, which several processes and machines can
+   * share; without it, files under `<dataDir>/media`.
+   */
+  s3?: S3StoreConfig | undefined;
+  /** How long a signed attachment URL stays valid (default 1 hour). */
+  mediaUrlTtlSeconds?: number | undefined;
   /** More pages beside the APIs (`parley start` adds the demo page). */
   pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
@@ -102,7 +114,12 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     await lock.release();
     throw error;
   });
-  const services = createChatServices(store);
+  const files: FileStore =
+    options.s3 === undefined
+      ? new LocalFileStore(join(options.dataDir, 'media'))
+      : new S3FileStore(options.s3);
+  const media = new MediaLibrary(files, new MediaUrls(store.db, options.mediaUrlTtlSeconds));
+  const services = createChatServices(store, media);
   let fanOut: RedisFanOut | undefined;
   try {
     const seeded = await seedApp(services, options.app);
@@ -147,7 +164,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       rateLimits,
       rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },
       routes: [agents.routes],
-      pages: [readinessRoute(readiness), ...agents.pages, ...(options.pages ?? [])],
+      pages: [readinessRoute(readiness), mediaFileRoute(media), ...agents.pages, ...(options.pages ?? [])],
     });
     const host = options.host ?? '127.0.0.1';
     const certificate =
@@ -180,6 +197,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       tls: certificate !== undefined,
       store: store.engine,
       location: store.describe,
+      files: files.describe,
       redis: fanOut !== undefined,
       appId: seeded.app.appId,
     });
@@ -207,12 +225,14 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         await listener.close();
         await notifications.stop();
         await store.close();
+        files.close();
         await lock.release();
         logger.info('chat_server_stopped', { url });
       },
     };
   } catch (error) {
     await fanOut?.close();
+    files.close();
     await store.close();
     await lock.release();
     throw error;

@@ -4,6 +4,7 @@ import {
   DEFAULT_CHAT_HOST,
   DEFAULT_CHAT_PORT,
   DEFAULT_CHAT_RATE_LIMIT,
+  DEFAULT_MEDIA_URL_TTL_SECONDS,
   DEFAULT_PRESENCE_TTL_SECONDS,
   DEFAULT_REDIS_PREFIX,
   described,
@@ -70,6 +71,44 @@ export function registerChatServerCommand(program: Command): void {
         ),
       ),
     )
+    .addOption(
+      new Option(
+        '--s3-bucket <bucket>',
+        described(
+          'keep attachments in this S3-compatible bucket (credentials: AWS_* env)',
+          SETTINGS.s3Bucket,
+        ),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--s3-endpoint <url>',
+        described('an S3-compatible server instead of AWS', SETTINGS.s3Endpoint),
+      ),
+    )
+    .addOption(
+      new Option('--s3-region <region>', described("the bucket's region", SETTINGS.s3Region, 'us-east-1')),
+    )
+    .addOption(new Option('--s3-prefix <prefix>', described('starts every object key', SETTINGS.s3Prefix)))
+    .addOption(
+      new Option(
+        '--s3-path-style',
+        described(
+          'bucket in the path, not the host name (on by default with --s3-endpoint)',
+          SETTINGS.s3PathStyle,
+        ),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--media-url-ttl <seconds>',
+        described(
+          'how long a signed attachment URL stays valid',
+          SETTINGS.mediaUrlTtl,
+          DEFAULT_MEDIA_URL_TTL_SECONDS,
+        ),
+      ),
+    )
     .action(async (flags: ChatServerFlags, command: Command) => {
       const options = chatServerConfig(flags, process.env);
       const tls = chatCertificate(options);
@@ -83,6 +122,8 @@ export function registerChatServerCommand(program: Command): void {
         redisUrl: options.redisUrl,
         redisPrefix: options.redisPrefix,
         presenceTtlMs: options.presenceTtlMs,
+        s3: options.s3,
+        mediaUrlTtlSeconds: options.mediaUrlTtlSeconds,
         tls,
         publicHost: options.publicHost,
         rateLimits: options.rateLimits,

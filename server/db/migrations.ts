@@ -6,6 +6,7 @@ import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
+import { mediaMigration } from '../media/migration.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -204,6 +205,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0007_threads_reactions': threadsAndReactionsMigration(engine),
       '0008_notification_providers': notificationProvidersMigration,
       '0009_friends_flags_conversation_deletions': surfaceMigration,
+      '0010_media': mediaMigration,
     }),
   };
 }

@@ -144,6 +144,13 @@ export interface NotificationPreferencesTable {
 }
 
 /** Client-protocol settings of an app (JSON): first-login user creation, apiAction origins. */
+/** The secret that signs attachment URLs (`server/media/urls.ts`). */
+export interface MediaUrlKeyTable {
+  name: string;
+  secret: string;
+  created_at: number;
+}
+
 export interface AppClientSettingsTable {
   app_id: string;
   settings: string;
@@ -279,4 +286,5 @@ export interface ChatDatabase {
   user_friends: UserFriendTable;
   message_flags: MessageFlagTable;
   conversation_deletions: ConversationDeletionTable;
+  media_url_keys: MediaUrlKeyTable;
 }

@@ -6,6 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import { refusalOf, requestLines } from '../../shared/server-kit/index.js';
 import { onlineMemberRoutes } from '../client-api/online-members.js';
 import { ChatError } from '../errors.js';
+import { FORM_OVERHEAD_BYTES, MAX_UPLOAD_BYTES_CEILING } from '../media/policy.js';
 import type { Logger } from '../log.js';
 import { notificationDeliveryRoutes } from '../notifications/index.js';
 import { blockedUserRoutes } from '../routes/blocked-users.js';
@@ -38,7 +39,8 @@ export interface HttpOptions {
 export function errorResponse(error: Error, c: Context, logger: Logger): Response {
   const refusal = refusalOf(error);
   if (refusal?.status === 413 && !(refusal instanceof ChatError)) {
-    const refused = new ChatError(413, 'ERR_BAD_REQUEST', `body: at most ${MAX_BODY_BYTES} bytes`, {
+    const limit = isUpload(c) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+    const refused = new ChatError(413, 'ERR_BAD_REQUEST', `body: at most ${limit} bytes`, {
       field: 'body',
     });
     return c.json(refused.toEnvelope(), 413);
@@ -77,6 +79,15 @@ const CLIENT_HEADERS = [
 
 /** Requests larger than this are refused before they are read: a message is at most 65 KB. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/** A media message's multipart upload: the largest cap an app may set, and its form's other fields. */
+const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES_CEILING + FORM_OVERHEAD_BYTES;
+const UPLOAD_PATH = /^\/v3\/(messages|bots\/[^/]+\/messages|messages\/[^/]+\/thread)$/;
+
+/** A multipart POST to a route that sends messages: the only requests that carry files. */
+const isUpload = (c: Context): boolean =>
+  c.req.method === 'POST' &&
+  UPLOAD_PATH.test(c.req.path) &&
+  (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
 
 /**
  * The chat service's HTTP surface: one route tree under `/v3` for the server API and the client
@@ -138,22 +149,24 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
 
   const v3 = new OpenAPIHono<ChatEnv>();
   registerSecuritySchemes(v3);
-  const limitStreamedBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new HTTPException(413);
-    },
-  });
+  const refuse = () => {
+    throw new HTTPException(413);
+  };
+  const limitStreamedBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: refuse });
+  const limitStreamedUpload = bodyLimit({ maxSize: MAX_UPLOAD_BODY_BYTES, onError: refuse });
   // A declared length is checked from the header: bodyLimit reads `c.req.raw.body` first, which
   // makes @hono/node-server build a web Request and stream for every request, most of a message
-  // send's CPU time. Node's parser never hands on more than the declared length.
+  // send's CPU time. Node's parser never hands on more than the declared length. A media message's
+  // multipart upload may be larger; its route holds it to the app's own cap.
   v3.use((c, next) => {
+    const upload = isUpload(c);
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
-      if (Number(declared) > MAX_BODY_BYTES) throw new HTTPException(413);
+      if (Number(declared) > (upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES)) throw new HTTPException(413);
       return next();
     }
-    return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitStreamedBody(c, next);
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return upload ? limitStreamedUpload(c, next) : limitStreamedBody(c, next);
   });
   v3.use(resolveActor(services.apps, services.authTokens, services.users));
   if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits, options.rateLimitStore));

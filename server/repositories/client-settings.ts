@@ -4,6 +4,7 @@ import type { StorageEngine } from '../db/database.js';
 import type { ChatDatabase } from '../db/schema.js';
 import { rowCacheCapacity } from './row-cache.js';
 import { nowSeconds } from '../time.js';
+import { DEFAULT_MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_CEILING } from '../media/policy.js';
 
 /** Origins are compared as `scheme://host[:port]`, the way `URL.origin` writes them. */
 const Origin = z
@@ -23,19 +24,27 @@ const Origin = z
 
 /**
  * What an app decides about its clients: whether logging in with an unknown UID creates that user,
- * and which origins the server may call when a form button's apiAction runs (none listed: only this
- * server itself).
+ * which origins the server may call when a form button's apiAction runs (none listed: only this
+ * server itself), and how many bytes the files of one message may have together.
  */
 export const ClientSettings = z.strictObject({
   createUsersOnLogin: z.boolean(),
   apiActionOrigins: z.array(Origin).max(100, 'at most 100 origins'),
+  maxUploadBytes: z
+    .int('must be a whole number of bytes')
+    .min(1, 'must be at least 1 byte')
+    .max(MAX_UPLOAD_BYTES_CEILING, `must be at most ${MAX_UPLOAD_BYTES_CEILING} bytes`),
 });
 export type ClientSettings = z.infer<typeof ClientSettings>;
 
 export const ClientSettingsChanges = ClientSettings.partial();
 export type ClientSettingsChanges = z.infer<typeof ClientSettingsChanges>;
 
-export const DEFAULT_CLIENT_SETTINGS: ClientSettings = { createUsersOnLogin: false, apiActionOrigins: [] };
+export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
+  createUsersOnLogin: false,
+  apiActionOrigins: [],
+  maxUploadBytes: DEFAULT_MAX_UPLOAD_BYTES,
+};
 
 /**
  * Client settings per app, read on every login and form submission: cached on SQLite (one

@@ -18,6 +18,7 @@ import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination
 import type { RouteDeps } from './deps.js';
 import { readableGroup, userFor } from './policies.js';
 import { receiptOf } from '../client-api/read-state.js';
+import { isMultipart, sendUploaded } from '../media/upload.js';
 
 const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
 
@@ -147,10 +148,21 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const { messageService, messages, users, groups } = services;
   const routes = chatRoutes();
 
+  /**
+   * A JSON message, or a media message with its files in a multipart body (the SDK's
+   * `sendMediaMessage`); `parentId` makes it a reply in that message's thread.
+   */
   const send = async (c: ChatContext, senderUid: string, parentId?: string) => {
-    const request = await jsonBody(c, MessageRequest);
+    const { media } = services;
     const { app, origin } = c.get('actor');
-    const result = await messageService.send(app, senderUid, request, origin, parentId);
+    let result: Awaited<ReturnType<typeof messageService.send>>;
+    if (media !== undefined && isMultipart(c))
+      result = await sendUploaded(c, deps, media, senderUid, parentId);
+    else {
+      const request = await jsonBody(c, MessageRequest);
+      if (request.category === 'message' && request.type !== 'text') media?.refuseStoredUrls(request.data);
+      result = await messageService.send(app, senderUid, request, origin, parentId);
+    }
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
 
@@ -158,14 +170,22 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'post',
     '/messages',
-    { summary: 'Send a message as the acting user', body: MessageRequest },
+    {
+      summary:
+        'Send a message as the acting user (JSON, or multipart/form-data with files[] for a media message)',
+      body: MessageRequest,
+    },
     (c) => send(c, actingUid(c)),
   );
   documented(
     routes,
     'post',
     '/bots/:uid/messages',
-    { summary: 'Send a bot message', only: 'server', body: MessageRequest },
+    {
+      summary: 'Send a bot message (JSON, or multipart/form-data with files[] for a media message)',
+      only: 'server',
+      body: MessageRequest,
+    },
     (c) => send(c, pathId(c, 'uid')),
   );
 
@@ -302,7 +322,10 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'post',
     '/messages/:id/thread',
-    { summary: 'Reply in the thread of a message, as the acting user', body: MessageRequest },
+    {
+      summary: 'Reply in the thread of a message, as the acting user (JSON, or multipart with files[])',
+      body: MessageRequest,
+    },
     (c) => send(c, actingUid(c), c.req.param('id')),
   );
 

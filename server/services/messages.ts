@@ -18,6 +18,7 @@ import type { GroupRepository } from '../repositories/groups.js';
 import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { ReactionRepository } from '../repositories/reactions.js';
 import type { UserRepository } from '../repositories/users.js';
+import type { MediaLibrary } from '../media/library.js';
 import { nowSeconds } from '../time.js';
 import { mentionedUids } from '../../shared/mentions.js';
 import { toUserEntity } from '../repositories/users.js';
@@ -147,10 +148,27 @@ export class MessageService {
     private readonly reactions: ReactionRepository,
     private readonly events: ChatEvents,
     private readonly blocks: BlockedUserRepository,
+    /** Attachments: signs their URLs for readers and removes a deleted message's files. */
+    private readonly media?: MediaLibrary,
   ) {
     this.entities = new EntityLoader(users, groups);
   }
 
+  private async signedAction<T extends { message: Message; on: Message }>(app: App, action: T): Promise<T> {
+    if (this.media === undefined) return action;
+    const [on = action.on, message = action.message] = await this.media.signed(app, [
+      action.on,
+      action.message,
+    ]);
+    return { ...action, on, message };
+  }
+
+  /** Messages as a reader gets them: stored files' URLs signed. */
+  private signed(app: App, messages: Message[]): Promise<Message[]> | Message[] {
+    return this.media === undefined ? messages : this.media.signed(app, messages);
+  }
+
+  /** Rows to message objects, with the users and groups they name loaded in one go. */
   /**
    * Rows to message objects, with the users and groups they name loaded in one go, and each
    * message's reactions as `data.reactions` (`reactedByMe` for `viewer`).
@@ -172,11 +190,14 @@ export class MessageService {
         options.viewer,
       ),
     ]);
-    let messages = rows.map((row) => {
-      const message = toMessage(row, lookup, app);
-      const counts = reactions.get(Number(row.id));
-      return counts === undefined ? message : { ...message, data: { ...message.data, reactions: counts } };
-    });
+    let messages = await this.signed(
+      app,
+      rows.map((row) => {
+        const message = toMessage(row, lookup, app);
+        const counts = reactions.get(Number(row.id));
+        return counts === undefined ? message : { ...message, data: { ...message.data, reactions: counts } };
+      }),
+    );
     if (options.mentionsWithTags === true) messages = await this.withMentionTags(app.appId, messages);
     if (options.mentionsBlockedInfoFor !== undefined)
       messages = await this.withMentionBlocks(app.appId, options.mentionsBlockedInfoFor, messages);
@@ -288,7 +309,10 @@ export class MessageService {
       sentAt,
     }));
     const stored = await this.messages.insertAll(appId, drafts);
-    const sent = stored.map((row) => toMessage(row, lookup, app));
+    const sent = await this.signed(
+      app,
+      stored.map((row) => toMessage(row, lookup, app)),
+    );
     for (const message of sent) this.events.emit('message', appId, message, origin);
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };
@@ -437,9 +461,10 @@ export class MessageService {
       await this.messages.update(appId, Number(current.id), changes, trx);
       return this.writeMessageAction(app, { ...current, ...changes }, actor, 'edited', lookup, trx);
     });
-    this.events.emit('messageEdited', appId, action.on, origin);
-    this.events.emit('message', appId, action.message, origin);
-    return action.message;
+    const { on, message } = await this.signedAction(app, action);
+    this.events.emit('messageEdited', appId, on, origin);
+    this.events.emit('message', appId, message, origin);
+    return message;
   }
 
   /** Marks the message deleted (or removes it with `permanent`); answers with the `deleted` action message. */
@@ -460,11 +485,22 @@ export class MessageService {
       const changes = { updated_at: now, deleted_at: now, deleted_by: onBehalfOf ?? APP_SYSTEM_UID };
       if (permanent) await this.messages.deletePermanently(appId, current, trx);
       else await this.messages.update(appId, Number(current.id), changes, trx);
-      return this.writeMessageAction(app, { ...current, ...changes }, actor, 'deleted', lookup, trx);
+      const written = await this.writeMessageAction(
+        app,
+        { ...current, ...changes },
+        actor,
+        'deleted',
+        lookup,
+        trx,
+      );
+      return { ...written, data: current.data };
     });
-    this.events.emit('messageDeleted', appId, action.on, origin);
-    this.events.emit('message', appId, action.message, origin);
-    return action.message;
+    // Once the deletion is committed, its files go: a deleted message's attachments are not served.
+    await this.media?.discard(this.media.foldersOf(appId, original.conversation_id, action.data));
+    const { on, message } = await this.signedAction(app, action);
+    this.events.emit('messageDeleted', appId, on, origin);
+    this.events.emit('message', appId, message, origin);
+    return message;
   }
 
   /** Only the sender may edit or delete on their own behalf; the app (no onBehalfOf) may always. */

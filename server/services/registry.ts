@@ -17,6 +17,7 @@ import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 import { ModerationService } from './moderation.js';
+import type { MediaLibrary } from '../media/library.js';
 import { ReactionService } from './reactions.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
@@ -38,9 +39,11 @@ export interface ChatServices {
   notifications: NotificationSettingsRepository;
   friends: FriendRepository;
   moderation: ModerationService;
+  /** Attachments' files and signed URLs; none where no file store is configured. */
+  media: MediaLibrary | undefined;
 }
 
-export function createChatServices(store: ChatStore): ChatServices {
+export function createChatServices(store: ChatStore, media?: MediaLibrary): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
   const cacheCapacity = rowCacheCapacity(store.engine);
@@ -51,7 +54,16 @@ export function createChatServices(store: ChatStore): ChatServices {
   const reactions = new ReactionRepository(db);
   const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
   const conversationTags = new ConversationTagRepository(db);
-  const messageService = new MessageService(db, users, groups, messages, reactions, events, blockedUsers);
+  const messageService = new MessageService(
+    db,
+    users,
+    groups,
+    messages,
+    reactions,
+    events,
+    blockedUsers,
+    media,
+  );
   return {
     store,
     events,
@@ -78,5 +90,6 @@ export function createChatServices(store: ChatStore): ChatServices {
     notifications: new NotificationSettingsRepository(db),
     friends: new FriendRepository(db),
     moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
+    media,
   };
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SdkUser } from './drivers.js';
 import type { SdkEvent } from './sdk-ops.js';
@@ -228,6 +229,42 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
         expect(await alice.call('searchMembers', 'hikers', 'car')).toEqual([]);
         expect(await alice.call('searchMembers', 'hikers', 'alic')).toEqual(['alice']);
       });
+    });
+
+    it('sends an image and a file with sendMediaMessage (multipart), delivers them, and both download back byte for byte', async () => {
+      const image = await sharp({
+        create: { width: 64, height: 48, channels: 3, background: { r: 20, g: 120, b: 200 } },
+      })
+        .png()
+        .toBuffer();
+      const pdf = Buffer.concat([
+        Buffer.from('%PDF-1.4\n'),
+        Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251)),
+      ]);
+      for (const [type, name, bytes, mimeType, disposition] of [
+        ['image', 'photo.png', image, 'image/png', 'inline'],
+        ['file', 'notes.pdf', pdf, 'application/pdf', 'attachment'],
+      ] as const) {
+        const sent = await alice.call<SdkEvent>('sendMedia', 'bob', type, name, bytes.toString('base64'));
+        expect(sent).toMatchObject({ category: 'message', type, sender: 'alice' });
+        const received = await bob.next(message(sent.id as string), `the ${type} message`);
+        const [attachment] = received.attachments as Array<Record<string, unknown>>;
+        expect(attachment).toMatchObject({
+          name,
+          mimeType,
+          extension: name.split('.')[1],
+          size: bytes.length,
+        });
+        const download = await bob.call<{
+          status: number;
+          contentType: string;
+          disposition: string;
+          base64: string;
+        }>('download', attachment?.url);
+        expect(download).toMatchObject({ status: 200, contentType: mimeType });
+        expect(download.disposition.startsWith(disposition)).toBe(true);
+        expect(Buffer.from(download.base64, 'base64').equals(bytes)).toBe(true);
+      }
     });
 
     describe('CometChatNotifications', () => {

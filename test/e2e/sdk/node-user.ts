@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, FormData as UndiciFormData, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
 import type {
   CometChat as CometChatSdk,
@@ -86,6 +86,9 @@ globals.fetch = (input: string, init: Record<string, unknown> = {}) => {
   const { referrer: _referrer, ...rest } = init;
   return undiciFetch(input, { ...rest, dispatcher } as Parameters<typeof undiciFetch>[1]);
 };
+// The fetch above is undici's own: its FormData must be the one it knows as a multipart body
+// (Node's built-in FormData is another copy of undici's class, which it would send as text).
+globals.FormData = UndiciFormData;
 globals.WebSocket = class extends WebSocket {
   constructor(url: string, protocols?: string | string[]) {
     super(url, protocols, { ca, lookup: loopbackLookup as never });

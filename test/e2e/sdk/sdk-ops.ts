@@ -40,10 +40,28 @@ interface ReactionLike {
   getReactedBy(): { getUid(): string; getName(): string };
 }
 
+interface AttachmentLike {
+  getName(): string;
+  getExtension(): string;
+  getMimeType(): string;
+  getSize(): number;
+  getUrl(): string;
+}
+
+/** Bytes to base64 and back with what both runtimes have (no Buffer in a page). */
+const toBase64 = (bytes: Uint8Array): string => {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+};
+const fromBase64 = (base64: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+
 const describe = (message: MessageLike): SdkEvent => {
   const text = (message as unknown as { getText?: () => string }).getText?.();
   const custom = (message as unknown as { getCustomData?: () => unknown }).getCustomData?.();
   const interactive = (message as unknown as { getInteractiveData?: () => unknown }).getInteractiveData?.();
+  const attachments = (message as unknown as { getAttachments?: () => AttachmentLike[] }).getAttachments?.();
   const mentioned = message.getMentionedUsers?.() ?? [];
   return {
     kind: 'message',
@@ -56,6 +74,17 @@ const describe = (message: MessageLike): SdkEvent => {
     ...(text === undefined ? {} : { text }),
     ...(custom === undefined ? {} : { customData: custom }),
     ...(interactive === undefined ? {} : { interactiveData: interactive }),
+    ...(attachments === undefined
+      ? {}
+      : {
+          attachments: attachments.map((attachment) => ({
+            name: attachment.getName(),
+            extension: attachment.getExtension(),
+            mimeType: attachment.getMimeType(),
+            size: attachment.getSize(),
+            url: attachment.getUrl(),
+          })),
+        }),
     ...(mentioned.length === 0
       ? {}
       : {
@@ -110,6 +139,7 @@ export function sdkOps(
         onTextMessageReceived: onMessage,
         onCustomMessageReceived: onMessage,
         onInteractiveMessageReceived: onMessage,
+        onMediaMessageReceived: onMessage,
         onTypingStarted: (typing: { getSender(): { getUid(): string } }) =>
           emit({ kind: 'typingStarted', sender: typing.getSender().getUid() }),
         onTypingEnded: (typing: { getSender(): { getUid(): string } }) =>
@@ -232,6 +262,22 @@ export function sdkOps(
       const message = new CometChat.InteractiveMessage(receiver, 'user', 'form', interactiveData);
       message.setInteractionGoal(new CometChat.InteractionGoal(CometChat.GoalType.ANY_ACTION, []));
       return describe((await CometChat.sendInteractiveMessage(message)) as unknown as MessageLike);
+    },
+    /** `sendMediaMessage` with a File, as the UI Kit's composer sends a picked file. */
+    sendMedia: async (receiver: string, type: string, name: string, base64: string) => {
+      const file = new File([fromBase64(base64)], name);
+      const message = new CometChat.MediaMessage(receiver, file, type, 'user');
+      return describe((await CometChat.sendMediaMessage(message)) as unknown as MessageLike);
+    },
+    /** Fetches an attachment's URL as the page would (an <img>, a download link). */
+    download: async (url: string) => {
+      const response = await fetch(url);
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        disposition: response.headers.get('content-disposition'),
+        base64: toBase64(new Uint8Array(await response.arrayBuffer())),
+      };
     },
     /** Pages back through a one-on-one history until the SDK returns an empty page. */
     history: async (uid: string, perPage: number) => {

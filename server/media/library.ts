@@ -1,0 +1,289 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import type { Message } from '../../shared/message.js';
+import { ChatError, badRequest } from '../errors.js';
+import type { App } from '../repositories/apps.js';
+import type { FileStore } from '../storage/index.js';
+import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName, type FileKind } from './policy.js';
+import { addressOf, storageKey, uploadFolder, type FileAddress, type MediaUrls } from './urls.js';
+
+/** A file of a multipart upload, as the request gave it. */
+export interface IncomingFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** A file checked and ready to store: its safe name, kind, and for an image its size and thumbnail. */
+interface CheckedFile {
+  name: string;
+  kind: FileKind;
+  bytes: Uint8Array;
+  image?: { width: number; height: number; thumbnail: Uint8Array };
+}
+
+/** CometChat's attachment object, as the SDK's `Attachment` and the UI Kit read it. */
+export interface StoredAttachment {
+  url: string;
+  name: string;
+  extension: string;
+  mimeType: string;
+  size: number;
+  /** Images: their dimensions, as the UI Kit reads them for media. */
+  metadata?: { width: number; height: number };
+}
+
+/** What an upload adds to a message's `data`, and the folders to remove if the message is not sent. */
+export interface StoredUpload {
+  attachments: StoredAttachment[];
+  /** `metadata["@injected"].extensions["thumbnail-generation"]`, CometChat's thumbnail extension. */
+  thumbnails?: Record<string, unknown>;
+  folders: string[];
+}
+
+/** Thumbnails fit in this square; pictures are decoded with at most this many pixels. */
+const THUMBNAIL_SIZE = 480;
+const MAX_IMAGE_PIXELS = 50_000_000;
+
+const tooLarge = (maxBytes: number): ChatError =>
+  new ChatError(
+    413,
+    'ERR_FILE_TOO_LARGE',
+    `files: a message's files are at most ${maxBytes} bytes together`,
+    {
+      field: 'files',
+      maxBytes,
+    },
+  );
+
+/** Strings of a message that may be stored file URLs: its attachments, `url` and injected thumbnails. */
+function* urlHolders(data: Record<string, unknown>): Generator<[Record<string, unknown>, string]> {
+  if (typeof data.url === 'string') yield [data, 'url'];
+  for (const attachment of Array.isArray(data.attachments) ? data.attachments : []) {
+    if (
+      typeof attachment === 'object' &&
+      attachment !== null &&
+      typeof (attachment as { url?: unknown }).url === 'string'
+    )
+      yield [attachment as Record<string, unknown>, 'url'];
+  }
+  const metadata = data.metadata as Record<string, unknown> | undefined;
+  const injected = metadata?.['@injected'];
+  const walk = function* (node: unknown): Generator<[Record<string, unknown>, string]> {
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (typeof value === 'string') yield [node as Record<string, unknown>, key];
+      else yield* walk(value);
+    }
+  };
+  yield* walk(injected);
+}
+
+const parseUrl = (value: string): URL | undefined => {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Attachments: checks and stores uploaded files (allow-list, size cap, sanitised names, images
+ * decoded for their dimensions and a thumbnail), signs their URLs for the readers of a message, and
+ * removes them with their message.
+ */
+export class MediaLibrary {
+  constructor(
+    readonly files: FileStore,
+    readonly urls: MediaUrls,
+  ) {}
+
+  /**
+   * Every file checked before any is written: at least one and at most ten, their bytes together
+   * within the app's cap, each with a name left after sanitising and an allowed extension, each
+   * image decodable. The first file at fault is named (`files.N`).
+   */
+  async check(incoming: ReadonlyArray<IncomingFile>, maxBytes: number): Promise<CheckedFile[]> {
+    if (incoming.length === 0) throw badRequest('files', 'a media message needs at least one file');
+    if (incoming.length > MAX_FILES_PER_MESSAGE)
+      throw badRequest('files', `at most ${MAX_FILES_PER_MESSAGE} files a message`);
+    const total = incoming.reduce((sum, file) => sum + file.bytes.byteLength, 0);
+    if (total > maxBytes) throw tooLarge(maxBytes);
+    const checked: CheckedFile[] = [];
+    for (const [index, file] of incoming.entries()) {
+      const field = `files.${index}`;
+      if (file.bytes.byteLength === 0) throw badRequest(field, 'the file is empty');
+      const name = sanitisedName(file.name);
+      if (name === undefined) throw badRequest(field, 'the file needs a name');
+      const kind = kindOf(name);
+      if (kind === undefined) {
+        throw new ChatError(
+          415,
+          'ERR_FILE_TYPE_NOT_ALLOWED',
+          `${field}: files of this type are not accepted (${name})`,
+          { field },
+        );
+      }
+      checked.push({
+        name,
+        kind,
+        bytes: file.bytes,
+        ...(kind.image ? { image: await imageOf(file.bytes, field) } : {}),
+      });
+    }
+    return checked;
+  }
+
+  /**
+   * Writes checked files of one conversation under a fresh random folder each and answers the
+   * attachments with their (unsigned) URLs on `origin`. If a write fails, what was written is
+   * removed before the error goes on: a failed upload leaves nothing behind.
+   */
+  async store(
+    app: App,
+    conversationId: string,
+    checked: ReadonlyArray<CheckedFile>,
+    origin: string,
+  ): Promise<StoredUpload> {
+    const folders: string[] = [];
+    const attachments: StoredAttachment[] = [];
+    const thumbnailEntries: Array<{ data: Record<string, unknown>; error: null }> = [];
+    const urlOf = (address: FileAddress) => new URL(`/media/${storageKey(address)}`, origin).toString();
+    try {
+      for (const file of checked) {
+        const fileId = randomBytes(16).toString('hex');
+        const address = { appId: app.appId, conversationId, fileId, name: file.name };
+        folders.push(uploadFolder(address));
+        await this.files.put(storageKey(address), file.bytes, file.kind.mimeType);
+        attachments.push({
+          url: urlOf(address),
+          name: file.name,
+          extension: file.kind.extension,
+          mimeType: file.kind.mimeType,
+          size: file.bytes.byteLength,
+          ...(file.image === undefined
+            ? {}
+            : { metadata: { width: file.image.width, height: file.image.height } }),
+        });
+        if (file.image !== undefined) {
+          const thumbnail = {
+            ...address,
+            name: `${file.name.slice(0, -file.kind.extension.length - 1)}.thumbnail.webp`,
+          };
+          await this.files.put(storageKey(thumbnail), file.image.thumbnail, 'image/webp');
+          thumbnailEntries.push({
+            data: { name: file.name, thumbnails: { url_medium: urlOf(thumbnail) } },
+            error: null,
+          });
+        }
+      }
+    } catch (error) {
+      await this.discard(folders);
+      throw error;
+    }
+    const first = thumbnailEntries[0]?.data.thumbnails as { url_medium: string } | undefined;
+    return {
+      attachments,
+      ...(first === undefined
+        ? {}
+        : { thumbnails: { url_medium: first.url_medium, attachments: thumbnailEntries } }),
+      folders,
+    };
+  }
+
+  /** Removes upload folders (a message that was not sent, or was deleted). */
+  async discard(folders: ReadonlyArray<string>): Promise<void> {
+    await Promise.all(folders.map((folder) => this.files.deleteFolder(folder)));
+  }
+
+  /**
+   * The upload folders a message's files live in: its attachments' paths in its own app and
+   * conversation. Sends refuse URLs of stored files, so these are the files its upload wrote.
+   */
+  foldersOf(appId: string, conversationId: string, data: Record<string, unknown>): string[] {
+    const attachments = Array.isArray(data.attachments) ? data.attachments : [];
+    const folders = attachments.flatMap((attachment: unknown) => {
+      const url = parseUrl(String((attachment as { url?: unknown } | null)?.url ?? ''));
+      const address = url === undefined ? undefined : addressOf(url.pathname);
+      return address?.appId === appId && address.conversationId === conversationId
+        ? [uploadFolder(address)]
+        : [];
+    });
+    return [...new Set(folders)];
+  }
+
+  /**
+   * A sender may link files elsewhere by URL, but not a file stored here: those come only from an
+   * upload, so deleting a message removes only what its own upload wrote.
+   */
+  refuseStoredUrls(data: { url?: unknown; attachments?: ReadonlyArray<{ url?: unknown }> }): void {
+    const refuse = (value: unknown, field: string) => {
+      const url = typeof value === 'string' ? parseUrl(value) : undefined;
+      if (url !== undefined && addressOf(url.pathname) !== undefined)
+        throw badRequest(field, 'a stored file is attached by uploading it, not by its URL');
+    };
+    refuse(data.url, 'data.url');
+    data.attachments?.forEach((attachment, index) => refuse(attachment.url, `data.attachments.${index}.url`));
+  }
+
+  /**
+   * The messages with each URL of a file stored for its own app and conversation signed for a
+   * while; an action message's message (`entities.on`) too. Nothing else is touched.
+   */
+  async signed(app: App, messages: ReadonlyArray<Message>): Promise<Message[]> {
+    const sign = await this.urls.signer();
+    const signMessage = (message: Message): Message => {
+      const on = message.data.entities.on;
+      if (on?.entityType === 'message') {
+        return {
+          ...message,
+          data: {
+            ...message.data,
+            entities: { ...message.data.entities, on: { ...on, entity: signMessage(on.entity) } },
+          },
+        };
+      }
+      const { url, attachments, metadata } = message.data;
+      if (url === undefined && attachments === undefined && metadata?.['@injected'] === undefined)
+        return message;
+      const data = structuredClone(message.data) as Record<string, unknown>;
+      let changed = false;
+      for (const [holder, key] of urlHolders(data)) {
+        const url = parseUrl(String(holder[key]));
+        const address = url === undefined ? undefined : addressOf(url.pathname);
+        if (
+          url === undefined ||
+          address?.appId !== app.appId ||
+          address.conversationId !== message.conversationId
+        )
+          continue;
+        holder[key] = sign(url);
+        changed = true;
+      }
+      return changed ? { ...message, data: data as Message['data'] } : message;
+    };
+    return messages.map(signMessage);
+  }
+}
+
+/** An image's upright size and a thumbnail, or a 400 naming the file when it does not decode. */
+async function imageOf(
+  bytes: Uint8Array,
+  field: string,
+): Promise<{ width: number; height: number; thumbnail: Uint8Array }> {
+  try {
+    const image = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS });
+    const metadata = await image.metadata();
+    const thumbnail = await image
+      .clone()
+      .rotate()
+      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .webp()
+      .toBuffer();
+    return { width: metadata.autoOrient.width, height: metadata.autoOrient.height, thumbnail };
+  } catch {
+    throw badRequest(
+      field,
+      'the image cannot be read (damaged, not the type its name says, or over 50 megapixels)',
+    );
+  }
+}

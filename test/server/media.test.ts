@@ -1,0 +1,431 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { connectClient, type TestClient } from './client-support.js';
+import { APP_ONE, APP_TWO, ENGINES, apiFixtures, callServerApi, useTestServer } from './support.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read arbitrary JSON */
+
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+    .png()
+    .toBuffer();
+const bytes = (length: number, seed = 7) =>
+  Buffer.from(Array.from({ length }, (_, i) => (i * seed + 3) % 256));
+
+interface Upload {
+  fields?: Record<string, string>;
+  files: Array<{ name: string; bytes: Uint8Array<ArrayBuffer>; field?: string }>;
+}
+
+/** A multipart `POST /v3/messages` as the SDK's sendMediaMessage sends it: fields, `data` as JSON, `files[]`. */
+function formOf({ fields = {}, files }: Upload): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) form.append(file.field ?? 'files[]', new File([file.bytes], file.name));
+  return form;
+}
+
+describe.each(ENGINES)('media messages on %s', (engine) => {
+  const api = useTestServer(engine);
+  const clients = new Map<string, TestClient>();
+  const client = async (uid: string) => {
+    const existing = clients.get(uid);
+    if (existing !== undefined) return existing;
+    const created = await connectClient(api.server, APP_ONE, uid, { socket: false });
+    clients.set(uid, created);
+    return created;
+  };
+  const people = async () => {
+    const { createUser } = apiFixtures(api.call);
+    return { alice: await createUser('alice'), bob: await createUser('bob'), eve: await createUser('eve') };
+  };
+  const upload = async (uid: string, body: Upload, app: { appId: string } = APP_ONE) => {
+    const sender = await client(uid);
+    const response = await fetch(`${api.url}/v3/messages`, {
+      method: 'POST',
+      headers: { appId: app.appId, authToken: sender.authToken, resource: sender.deviceId },
+      body: formOf(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const toUser = (receiver: string, type = 'file', data = '{}') => ({
+    receiver,
+    receiverType: 'user',
+    category: 'message',
+    type,
+    data,
+  });
+  /** The upload folders stored for a conversation, in the local file store under the data dir. */
+  const storedFolders = (appSegment: string, conversationId: string): string[] => {
+    const folder = join(mediaDir(), appSegment, conversationId);
+    return existsSync(folder) ? readdirSync(folder) : [];
+  };
+  const mediaDir = () => (api.server.services.media?.files.describe ?? '').replace(/^local:/, '');
+
+  it('sends an image as the SDK does (multipart, files[]), answering the attachment with its size, dimensions and a thumbnail', async () => {
+    const { alice, bob } = await people();
+    const image = await png(640, 400);
+    const sent = await upload(alice, {
+      fields: toUser(bob, 'image', JSON.stringify({ text: 'the view', metadata: { place: 'hill' } })),
+      files: [{ name: 'view.png', bytes: image }],
+    });
+    expect(sent.status).toBe(200);
+    const message = sent.body.data;
+    expect(message).toMatchObject({ type: 'image', category: 'message', receiver: bob, sender: alice });
+    expect(message.data.text).toBe('the view');
+    expect(message.data.metadata.place).toBe('hill');
+    const [attachment] = message.data.attachments;
+    expect(attachment).toMatchObject({
+      name: 'view.png',
+      extension: 'png',
+      mimeType: 'image/png',
+      size: image.length,
+      metadata: { width: 640, height: 400 },
+    });
+    expect(attachment.url).toMatch(
+      new RegExp(
+        `^${api.url}/media/app-one/${message.conversationId}/[0-9a-f]{32}/view\\.png\\?expires=\\d+&signature=`,
+      ),
+    );
+    const thumbnails = message.data.metadata['@injected'].extensions['thumbnail-generation'];
+    expect(thumbnails.url_medium).toMatch(/\/view\.thumbnail\.webp\?expires=/);
+    expect(thumbnails.attachments[0].data.thumbnails.url_medium).toBe(thumbnails.url_medium);
+    const thumbnail = await fetch(thumbnails.url_medium);
+    expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+    const size = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
+    expect([size.width, size.height]).toEqual([480, 300]);
+  });
+
+  it("serves the file back byte for byte to the receiver, through the signed URL in the receiver's own read of the message", async () => {
+    const { alice, bob } = await people();
+    const image = await png(20, 10);
+    const sent = await upload(alice, {
+      fields: toUser(bob, 'image'),
+      files: [{ name: 'dot.png', bytes: image }],
+    });
+    const read = await (await client(bob)).call('GET', `/messages/${sent.body.data.id}`);
+    const response = await fetch(read.body.data.data.attachments[0].url);
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer()).equals(image)).toBe(true);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-disposition')).toBe('inline; filename=dot.png');
+  });
+
+  it('serves a file that is not an image as a download, with its content type', async () => {
+    const { alice, bob } = await people();
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), bytes(3000)]);
+    const sent = await upload(alice, { fields: toUser(bob), files: [{ name: 'Q3 report.pdf', bytes: pdf }] });
+    expect(sent.status).toBe(200);
+    const response = await fetch(sent.body.data.data.attachments[0].url);
+    expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="Q3 report.pdf"');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers a byte range with 206 and Content-Range (audio and video seek), and 416 for a range outside the file', async () => {
+    const { alice, bob } = await people();
+    const audio = bytes(10_000, 13);
+    const sent = await upload(alice, {
+      fields: toUser(bob, 'audio'),
+      files: [{ name: 'voice.mp3', bytes: audio }],
+    });
+    const url = sent.body.data.data.attachments[0].url;
+    const partial = await fetch(url, { headers: { range: 'bytes=100-199' } });
+    expect(partial.status).toBe(206);
+    expect(partial.headers.get('content-range')).toBe('bytes 100-199/10000');
+    expect(partial.headers.get('accept-ranges')).toBe('bytes');
+    expect(partial.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Buffer.from(await partial.arrayBuffer()).equals(audio.subarray(100, 200))).toBe(true);
+    const outside = await fetch(url, { headers: { range: 'bytes=20000-' } });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe('bytes */10000');
+  });
+
+  it('takes files larger than a JSON body may be, up to the app cap, on the send routes only', async () => {
+    const { alice, bob } = await people();
+    const archive = bytes(1_500_000, 11);
+    const sent = await upload(alice, {
+      fields: toUser(bob),
+      files: [{ name: 'photos.zip', bytes: archive }],
+    });
+    expect(sent.status).toBe(200);
+    const download = await fetch(sent.body.data.data.attachments[0].url);
+    expect(Buffer.from(await download.arrayBuffer()).equals(archive)).toBe(true);
+    const elsewhere = await fetch(`${api.url}/v3/users`, {
+      method: 'POST',
+      headers: { appId: APP_ONE.appId, apikey: APP_ONE.apiKey },
+      body: formOf({ fields: { uid: 'big' }, files: [{ name: 'photos.zip', bytes: archive }] }),
+    });
+    expect(elsewhere.status).toBe(413);
+  });
+
+  it('replies in a thread with a file (multipart on POST /messages/{id}/thread)', async () => {
+    const { alice, bob } = await people();
+    const parent = await (
+      await client(alice)
+    ).call('POST', '/messages', {
+      receiver: bob,
+      receiverType: 'user',
+      category: 'message',
+      type: 'text',
+      data: { text: 'send me the slides' },
+    });
+    const replier = await client(bob);
+    const response = await fetch(`${api.url}/v3/messages/${parent.body.data.id}/thread`, {
+      method: 'POST',
+      headers: { appId: APP_ONE.appId, authToken: replier.authToken },
+      body: formOf({ fields: toUser(alice), files: [{ name: 'slides.pdf', bytes: bytes(2000) }] }),
+    });
+    const body = (await response.json()) as any;
+    expect(response.status).toBe(200);
+    expect(body.data.parentId).toBe(parent.body.data.id);
+    expect(body.data.data.attachments[0].name).toBe('slides.pdf');
+  });
+
+  it('takes a media message with a file from the server API too (multipart, onBehalfOf)', async () => {
+    const { alice, bob } = await people();
+    const text = Buffer.from('minutes of the meeting\n');
+    const form = formOf({
+      fields: toUser(bob),
+      files: [{ name: 'minutes.txt', bytes: text, field: 'file' }],
+    });
+    const response = await fetch(`${api.url}/v3/messages`, {
+      method: 'POST',
+      headers: { appId: APP_ONE.appId, apikey: APP_ONE.apiKey, onBehalfOf: alice },
+      body: form,
+    });
+    const body = (await response.json()) as any;
+    expect(response.status).toBe(200);
+    expect(body.data.sender).toBe(alice);
+    const file = await fetch(body.data.data.attachments[0].url);
+    expect(await file.text()).toBe('minutes of the meeting\n');
+    expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  });
+
+  describe('as an attacker', () => {
+    it('gets 403 for a forged signature, an altered expiry, or a signed path changed to another file', async () => {
+      const { alice, bob } = await people();
+      const sent = await upload(alice, { fields: toUser(bob), files: [{ name: 'a.txt', bytes: bytes(10) }] });
+      const url = new URL(sent.body.data.data.attachments[0].url);
+      const forged = new URL(url);
+      forged.searchParams.set('signature', Buffer.alloc(32, 1).toString('base64url'));
+      const later = new URL(url);
+      later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 600));
+      const otherFile = new URL(url);
+      otherFile.pathname = url.pathname.replace(/\/[0-9a-f]{32}\//, `/${'0'.repeat(32)}/`);
+      const unsigned = new URL(url.pathname, url.origin);
+      for (const attempt of [forged, later, otherFile, unsigned]) {
+        const response = await fetch(attempt);
+        expect(response.status, attempt.toString()).toBe(403);
+        expect(((await response.json()) as any).error.code).toBe('ERR_MEDIA_URL_INVALID');
+      }
+    });
+
+    it('gets 403 for a URL whose signature has expired', async () => {
+      const { alice, bob } = await people();
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [{ name: 'old.txt', bytes: bytes(10) }],
+      });
+      const url = new URL(sent.body.data.data.attachments[0].url);
+      const urls = api.server.services.media!.urls;
+      const sign = await urls.signer(Math.floor(Date.now() / 1000) - 2 * urls.ttlSeconds);
+      const expired = new URL(sign(url));
+      expect(Number(expired.searchParams.get('expires'))).toBeLessThan(Date.now() / 1000);
+      expect((await fetch(expired)).status).toBe(403);
+    });
+
+    it("sees no URL of a conversation it is not in: another user's message answers as a missing one", async () => {
+      const { alice, bob, eve } = await people();
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [{ name: 'private.txt', bytes: bytes(10) }],
+      });
+      const read = await (await client(eve)).call('GET', `/messages/${sent.body.data.id}`);
+      expect(read.status).toBe(404);
+      expect(JSON.stringify(read.body)).not.toContain('/media/');
+      const history = await (await client(eve)).call('GET', `/users/${alice}/messages`);
+      expect(JSON.stringify(history.body)).not.toContain('private.txt');
+    });
+
+    it('cannot upload into a group it is not a member of, and nothing it sent is stored', async () => {
+      const { alice, eve } = await people();
+      const guid = await apiFixtures(api.call).createGroup(alice);
+      const sent = await upload(eve, {
+        fields: { receiver: guid, receiverType: 'group', category: 'message', type: 'file' },
+        files: [{ name: 'spam.pdf', bytes: bytes(100) }],
+      });
+      expect(sent.status).toBe(403);
+      expect(sent.body.error.code).toBe('ERR_NOT_A_MEMBER');
+      expect(storedFolders('app-one', `group_${guid}`)).toEqual([]);
+    });
+
+    it("from another app, reads none of this app's messages and cannot move a signed URL to its own app", async () => {
+      const { alice, bob } = await people();
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [{ name: 'app.txt', bytes: bytes(10) }],
+      });
+      const read = await callServerApi(api.url, APP_TWO, 'GET', `/messages/${sent.body.data.id}`);
+      expect(read.status).toBe(404);
+      const url = new URL(sent.body.data.data.attachments[0].url);
+      url.pathname = url.pathname.replace('/media/app-one/', '/media/app-two/');
+      expect((await fetch(url)).status).toBe(403);
+    });
+
+    it('gets path traversal names reduced to their last segment, stored inside the conversation folder', async () => {
+      const { alice, bob } = await people();
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [
+          { name: '../../../etc/passwd.txt', bytes: bytes(10) },
+          { name: '..\\..\\boot.ini.txt', bytes: bytes(10) },
+          { name: '.hidden\u0000 "quoted" <x>.pdf', bytes: bytes(10) },
+        ],
+      });
+      expect(sent.status).toBe(200);
+      const attachments = sent.body.data.data.attachments;
+      expect(attachments.map((attachment: any) => attachment.name)).toEqual([
+        'passwd.txt',
+        'boot.ini.txt',
+        'hidden _quoted_ _x_.pdf',
+      ]);
+      expect(storedFolders('app-one', sent.body.data.conversationId)).toHaveLength(3);
+      const escaped = new URL(attachments[0].url);
+      escaped.pathname = escaped.pathname.replace('passwd.txt', '..%2F..%2Fpasswd.txt');
+      expect((await fetch(escaped)).status).toBe(403);
+    });
+
+    it("gets 413 naming files for an upload over its app's cap, and nothing is stored", async () => {
+      const { createUser } = apiFixtures((method, path, options) =>
+        callServerApi(api.url, APP_TWO, method, path, options),
+      );
+      const [sender, receiver] = [await createUser('sender'), await createUser('receiver')];
+      const settings = await callServerApi(api.url, APP_TWO, 'PATCH', '/client-settings', {
+        body: { maxUploadBytes: 4096 },
+      });
+      expect(settings.body.data.maxUploadBytes).toBe(4096);
+      const member = await connectClient(api.server, APP_TWO, sender, { socket: false });
+      const response = await fetch(`${api.url}/v3/messages`, {
+        method: 'POST',
+        headers: { appId: APP_TWO.appId, authToken: member.authToken },
+        body: formOf({ fields: toUser(receiver), files: [{ name: 'big.zip', bytes: bytes(5000) }] }),
+      });
+      const body = (await response.json()) as any;
+      expect(response.status).toBe(413);
+      expect(body.error).toMatchObject({ code: 'ERR_FILE_TOO_LARGE', details: { field: 'files' } });
+      expect(existsSync(join(mediaDir(), 'app-two'))).toBe(false);
+      // App one keeps its own, default cap.
+      const { alice, bob } = await people();
+      expect(
+        (await upload(alice, { fields: toUser(bob), files: [{ name: 'ok.zip', bytes: bytes(5000) }] }))
+          .status,
+      ).toBe(200);
+    });
+
+    it('gets 415 naming the file for a type off the allow-list (HTML, SVG, executables, no extension), checked before anything is written', async () => {
+      const { alice, bob } = await people();
+      for (const name of ['page.html', 'logo.svg', 'setup.exe', 'README']) {
+        const sent = await upload(alice, {
+          fields: toUser(bob),
+          files: [
+            { name: 'fine.txt', bytes: bytes(10) },
+            { name, bytes: bytes(10) },
+          ],
+        });
+        expect(sent.status, name).toBe(415);
+        expect(sent.body.error).toMatchObject({
+          code: 'ERR_FILE_TYPE_NOT_ALLOWED',
+          details: { field: 'files.1' },
+        });
+      }
+      expect(storedFolders('app-one', [alice, bob].sort().join('_user_'))).toEqual([]);
+    });
+
+    it('gets 400 naming the file for an image that does not decode', async () => {
+      const { alice, bob } = await people();
+      const sent = await upload(alice, {
+        fields: toUser(bob, 'image'),
+        files: [{ name: 'fake.png', bytes: bytes(500) }],
+      });
+      expect(sent.status).toBe(400);
+      expect(sent.body.error.details.field).toBe('files.0');
+    });
+
+    it('cannot attach a stored file by its URL to a message of its own (deleting it would delete the original)', async () => {
+      const { alice, bob } = await people();
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [{ name: 'orig.txt', bytes: bytes(10) }],
+      });
+      const response = await (
+        await client(bob)
+      ).call('POST', '/messages', {
+        receiver: alice,
+        receiverType: 'user',
+        category: 'message',
+        type: 'file',
+        data: { attachments: [{ url: sent.body.data.data.attachments[0].url, name: 'orig.txt' }] },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.details.field).toBe('data.attachments.0.url');
+    });
+  });
+
+  it('leaves nothing stored when the message is refused after its files were written (an unknown receiver)', async () => {
+    const { alice } = await people();
+    const sent = await upload(alice, {
+      fields: toUser('nobody-here'),
+      files: [{ name: 'lost.txt', bytes: bytes(10) }],
+    });
+    expect(sent.status).toBe(404);
+    expect(sent.body.error.code).toBe('ERR_UID_NOT_FOUND');
+    expect(storedFolders('app-one', [alice, 'nobody-here'].sort().join('_user_'))).toEqual([]);
+  });
+
+  it('refuses a body that is not multipart form data, and files sent to several receivers at once, naming the field', async () => {
+    const { alice, bob } = await people();
+    const sender = await client(alice);
+    const broken = await fetch(`${api.url}/v3/messages`, {
+      method: 'POST',
+      headers: {
+        appId: APP_ONE.appId,
+        authToken: sender.authToken,
+        'content-type': 'multipart/form-data; boundary=x',
+      },
+      body: 'not a form',
+    });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as any).error.details.field).toBe('body');
+    const several = await upload(alice, {
+      fields: { ...toUser(bob), multipleReceivers: JSON.stringify({ uids: [bob] }) },
+      files: [{ name: 'a.txt', bytes: bytes(10) }],
+    });
+    expect(several.status).toBe(400);
+    expect(several.body.error.details.field).toBe('multipleReceivers');
+  });
+
+  it("deletes a message's files with it: its URLs then answer 404", async () => {
+    const { alice, bob } = await people();
+    const image = await png(30, 30);
+    const sent = await upload(alice, {
+      fields: toUser(bob, 'image'),
+      files: [{ name: 'gone.png', bytes: image }],
+    });
+    const url = sent.body.data.data.attachments[0].url;
+    const thumbnail = sent.body.data.data.metadata['@injected'].extensions['thumbnail-generation'].url_medium;
+    expect((await fetch(url)).status).toBe(200);
+    const deleted = await (await client(alice)).call('DELETE', `/messages/${sent.body.data.id}`);
+    expect(deleted.status).toBe(200);
+    for (const link of [url, thumbnail]) {
+      const response = await fetch(link);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as any).error.code).toBe('ERR_MEDIA_NOT_FOUND');
+    }
+    expect(storedFolders('app-one', sent.body.data.conversationId)).toEqual([]);
+  });
+});
