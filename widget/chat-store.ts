@@ -135,7 +135,10 @@ export class ChatStore {
       ),
       on('sent', ({ muid, message }) => this.#onSent(muid, message)),
       on('sendFailed', ({ muid }) => this.#setPendingStatus(muid, 'failed')),
-      on('resynced', () => void this.#loadConversations()),
+      on('resynced', () => {
+        void this.#loadConversations();
+        void this.#reloadOpenReplies();
+      }),
       on('sessionEnded', () => this.#set({ phase: 'signed-out', me: undefined })),
     ];
   }
@@ -351,6 +354,13 @@ export class ChatStore {
     if (!replies?.older || replies.loading) return;
     this.#setReplies(target, replies.parent.id, (r) => ({ ...r, loading: true }));
     await this.#loadReplies(target, replies.parent.id, replies.older);
+  }
+
+  /** After missing realtime for a while, the open thread fetches its newest replies again. */
+  async #reloadOpenReplies(): Promise<void> {
+    const target = this.#state.active;
+    const parentId = this.thread(target)?.replies?.parent.id;
+    if (target && parentId !== undefined) await this.#loadReplies(target, parentId);
   }
 
   async #loadReplies(target: ChatTarget, parentId: string, before?: MessageCursor): Promise<void> {

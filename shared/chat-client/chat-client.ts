@@ -349,7 +349,8 @@ export class ChatClient {
       const envelope = await this.#call<Message[]>({
         method: 'GET',
         path: `${conversationPath(target)}/messages`,
-        query: { per_page: perPage, affix: 'append', id: cursor.id, sentAt: cursor.sentAt },
+        // As `messages` reads a conversation: replies count on their parent, which a page already has.
+        query: { per_page: perPage, affix: 'append', id: cursor.id, sentAt: cursor.sentAt, hideReplies: 1 },
       });
       const page = envelope.data.filter((message) => newer(cursorOf(message), cursor));
       found.push(...page);
