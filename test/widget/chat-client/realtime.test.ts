@@ -7,7 +7,7 @@ import type {
   Message,
   SocketLike,
 } from '../../../shared/chat-client/index.js';
-import { ChatService } from '../support/chat-service.js';
+import { API_KEY, APP_ID, ChatService } from '../support/chat-service.js';
 import { clientOf, closeClients, Wire } from '../support/client.js';
 import { NetworkProxy } from '../support/network-proxy.js';
 import { waitFor } from '../support/wait.js';
@@ -176,6 +176,34 @@ describe('staying connected', () => {
     await service.sendAs('bob', toAlice, { data: { text: 'before the socket was up' } });
     socketsReachTheService = true;
     await waitFor(() => texts(received).includes('before the socket was up'), 'the message sent meanwhile');
+  });
+
+  it('does not repeat, when catching up, a reply that its parent already counts', async () => {
+    let socketsReachTheService = false;
+    const alice = clientOf(service, {
+      createSocket: (url) =>
+        new WebSocket(socketsReachTheService ? url : url.replace(/:\d+\//, ':1/')) as unknown as SocketLike,
+    });
+    const received = collect(alice, 'message');
+    await alice.login({ uid: 'alice' });
+    const parent = await service.sendAs('bob', toAlice, { data: { text: 'a question' } });
+    const reply = await fetch(`${service.url}/v3/messages/${parent.id}/thread`, {
+      method: 'POST',
+      headers: { apikey: API_KEY, appid: APP_ID, onBehalfOf: 'bob', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        receiver: 'alice',
+        receiverType: 'user',
+        category: 'message',
+        type: 'text',
+        data: { text: 'a reply' },
+      }),
+    });
+    expect(reply.status).toBe(200);
+    await alice.messages(toBob); // the parent, its reply counted on it
+    await service.sendAs('bob', toAlice, { data: { text: 'after the reply' } });
+    socketsReachTheService = true;
+    await waitFor(() => texts(received).includes('after the reply'), 'the message sent meanwhile');
+    expect(texts(received)).toEqual(['after the reply']);
   });
 
   it('ends the session when the service refuses the socket because the token was revoked', async () => {
