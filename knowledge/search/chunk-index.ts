@@ -161,27 +161,33 @@ export class SearchIndex implements ChunkIndex {
       limit,
       documentOf: onePerDocument ? (slot) => this.slotDocument[slot] as number : undefined,
     });
+    const snippetTerms = options.snippets ? this.snippetTerms(query) : [];
     return ranked.map(({ slot, score }) => {
       const chunk = this.store.get(this.slotChunkIds[slot] as string) as Chunk;
       return options.snippets
-        ? { chunk, score, snippet: this.snippet(slot, chunk.text, query) }
+        ? { chunk, score, snippet: this.snippet(slot, chunk.text, query, snippetTerms) }
         : { chunk, score };
     });
+  }
+
+  /** The ids of the query's distinct terms, as makeSnippet looks for them (all of them, not only the 64 ranked). */
+  private snippetTerms(query: string): number[] {
+    const termIds: number[] = [];
+    for (const term of new Set(this.tokenizer.terms(query))) {
+      const termId = this.index.termId(term);
+      if (termId !== undefined) termIds.push(termId);
+    }
+    return termIds;
   }
 
   /**
    * makeSnippet's snippet, from the slot's forward terms and their offsets in the text instead of
    * tokenizing the text again: the same words, found by term id.
    */
-  private snippet(slot: number, text: string, query: string): string {
+  private snippet(slot: number, text: string, query: string, termIds: readonly number[]): string {
     const first = this.offsets.first(slot);
     if (text.length <= DEFAULT_SNIPPET_LENGTH || first < 0 || !this.snippetsFromIndex)
       return makeSnippet(text, query);
-    const termIds: number[] = [];
-    for (const term of new Set(this.tokenizer.terms(query))) {
-      const termId = this.index.termId(term);
-      if (termId !== undefined) termIds.push(termId);
-    }
     const hits = startHits(termIds.length);
     const termMarks = this.scratch.accumulator.termMarks;
     const keyOf = termMarks.mark(termIds, this.index.termCount);
