@@ -153,7 +153,7 @@ function spans(
     }
     const cut = breakPoint(text, start + Math.floor(maxChars / 2), start + maxChars);
     result.push([start, trimEnd(text, start, cut)]);
-    const next = overlapChars > 0 ? overlapStart(text, cut - overlapChars, cut) : cut;
+    const next = overlapChars > 0 ? overlapStart(text, cut - overlapChars, cut, start + maxChars * 0.7) : cut;
     start = skipSpace(text, Math.max(next, start + 1), end);
   }
   return result;
@@ -174,8 +174,18 @@ function breakPoint(text: string, min: number, max: number): number {
   return /[\uDC00-\uDFFF]/.test(text[max] ?? '') ? max - 1 : max;
 }
 
-/** Where the next chunk starts so it repeats the end of the last one: a sentence start, else a word start. */
-function overlapStart(text: string, from: number, cut: number): number {
+/**
+ * Where the next chunk starts so it repeats the end of the last one: a line start (a table row, a
+ * definition's term, a paragraph, repeated whole rather than from its middle, where a row would
+ * lose its label), within the overlap or, for a longer last line, from no earlier than `earliest`;
+ * else a sentence start, else a word start.
+ */
+function overlapStart(text: string, from: number, cut: number, earliest: number): number {
+  const firstLine = text.indexOf('\n', from - 1);
+  if (firstLine >= 0 && firstLine + 1 < cut && text.slice(firstLine + 1, cut).trim() !== '')
+    return firstLine + 1;
+  const lastLine = text.lastIndexOf('\n', from) + 1;
+  if (lastLine > earliest) return lastLine;
   const window = text.slice(from, cut);
   const sentence = firstMatchEnd(window, /[.!?…]["'’”)\]]*\s+/gu);
   if (sentence >= 0 && sentence < window.length) return from + sentence;
