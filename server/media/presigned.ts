@@ -156,6 +156,13 @@ export function mediaUploadRoute(
       413: { description: "The file is over the app's cap." },
     },
   });
+  const preflight = createRoute({
+    method: 'options',
+    path: route.path,
+    summary: "The browser's CORS preflight for a presigned upload",
+    request: { params: route.request.params },
+    responses: { 204: { description: 'POST from any origin is allowed (the signature is the authority).' } },
+  });
   // The page that uploads is another origin: it may read the answer (an XHR fails on none).
   const cors = { 'access-control-allow-origin': '*' };
   const refuse = (error: ChatError) =>
@@ -165,7 +172,7 @@ export function mediaUploadRoute(
     });
   return (app) => {
     // The uploader listens for progress, so the browser asks before it sends.
-    app.options(`${UPLOAD_PREFIX}/*`, (c) =>
+    app.openapi(preflight, (c) =>
       c.body(null, 204, {
         ...cors,
         'access-control-allow-methods': 'POST',
