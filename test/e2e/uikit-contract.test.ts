@@ -221,9 +221,7 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
     await online.first().waitFor();
     const blocked = () =>
       page.evaluate(async () => {
-        const { CometChat } = window as unknown as {
-          CometChat: typeof import('@cometchat/chat-sdk-javascript').CometChat;
-        };
+        const { CometChat } = window as unknown as SdkWindow;
         const list = await new CometChat.BlockedUsersRequestBuilder().setLimit(30).build().fetchNext();
         return list.map((user) => user.getUid());
       });
