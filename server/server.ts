@@ -24,6 +24,7 @@ import { readinessRoute, type ReadinessChecks } from './health.js';
 import { RedisFanOut } from './realtime/redis-fan-out.js';
 import { join } from 'node:path';
 import { mediaFileRoute } from './media/file-route.js';
+import { mediaUploadRoute } from './media/presigned.js';
 import { MediaLibrary } from './media/library.js';
 import { MediaUrls } from './media/urls.js';
 import { LocalFileStore, S3FileStore, type FileStore, type S3StoreConfig } from './storage/index.js';
@@ -164,7 +165,13 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       rateLimits,
       rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },
       routes: [agents.routes],
-      pages: [readinessRoute(readiness), mediaFileRoute(media), ...agents.pages, ...(options.pages ?? [])],
+      pages: [
+        readinessRoute(readiness),
+        mediaFileRoute(media),
+        mediaUploadRoute(media, client.clientSettings),
+        ...agents.pages,
+        ...(options.pages ?? []),
+      ],
     });
     const host = options.host ?? '127.0.0.1';
     const certificate =

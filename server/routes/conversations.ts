@@ -1,3 +1,4 @@
+import { SearchKey } from '../../shared/users.js';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
 import { ChatError } from '../errors.js';
@@ -21,6 +22,8 @@ const ListConversations = PageQuery.extend({
   conversationType: z.enum(['user', 'group'], { error: 'must be user or group' }).optional(),
   /** Only conversations the acting user tagged with any of these. */
   tags: TagList.optional(),
+  /** The SDK's `setSearchKeyword`: conversations with a user or group whose name or id has it. */
+  searchKey: SearchKey.optional(),
   /** Accepted as the SDK sends it: a conversation's tags are always included when it has any. */
   withTags: QueryBoolean.optional(),
 });
@@ -143,6 +146,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       const { conversations: page, total } = await conversations.listFor(actor.app.appId, viewer.uid, guids, {
         conversationType: query.conversationType,
         tags: query.tags,
+        searchKey: query.searchKey,
         page: query.page,
         perPage,
       });

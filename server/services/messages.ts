@@ -108,8 +108,11 @@ function withMentions(
   return rest;
 }
 
-/** A one-to-one message between users where either blocked the other: the sender learns which way. */
-function blockedError(sender: string, receiver: string, block: BlockRelation): ChatError {
+/**
+ * A one-to-one message (or a reaction to one) between users where either blocked the other: the
+ * sender learns which way.
+ */
+export function blockedError(sender: string, receiver: string, block: BlockRelation): ChatError {
   return block.blockedByMeAt !== undefined
     ? refused('ERR_BLOCKED_RECEIVER', `The user ${sender} has blocked the user ${receiver}.`, {
         uid: receiver,

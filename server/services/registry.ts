@@ -75,7 +75,7 @@ export function createChatServices(store: ChatStore, media?: MediaLibrary): Chat
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
-    reactions: new ReactionService(db, messages, reactions, messageService, users, events),
+    reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
     conversations,
     conversationService: new ConversationService(
       conversations,
