@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { ClientSettingsRepository } from './repositories/client-settings.js';
 import { ReadStateRepository } from './client-api/read-state.js';
+import { Receipts } from './client-api/receipts.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';
 import type { Logger } from './log.js';
@@ -40,6 +41,7 @@ export class ClientProtocol {
     this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();
+    const receipts = new Receipts(this.readState, this.fanOut);
     const forms = new FormSubmissions(services, this.clientSettings, {
       selfOrigins: () => this.selfOrigins,
       logger,
@@ -49,6 +51,7 @@ export class ClientProtocol {
       services,
       clientSettings: this.clientSettings,
       readState: this.readState,
+      receipts,
       socketTokens: this.socketTokens,
       forms,
       publicHost: options.publicHost,
@@ -57,7 +60,7 @@ export class ClientProtocol {
       services,
       fanOut: this.fanOut,
       socketTokens: this.socketTokens,
-      readState: this.readState,
+      receipts,
       logger,
     });
     this.unpublish = publishChatEvents(services.events, this.fanOut, services, logger);

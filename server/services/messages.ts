@@ -298,7 +298,8 @@ export class MessageService {
       lookup.memberCounts.set(guid, counts.get(guid) ?? 0);
     }
     const sentAt = nowSeconds();
-    const mentioned = await this.mentionsOf(appId, request, receivers);
+    const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
+    const mentioned = await this.mentionsOf(appId, text, receivers);
     const drafts = receivers.map((receiver, index): MessageDraft => ({
       conversationId: conversationIdFor({ ...receiver, sender: sender.uid }),
       sender: sender.uid,
@@ -332,10 +333,9 @@ export class MessageService {
    */
   private async mentionsOf(
     appId: string,
-    request: MessageRequest,
+    text: unknown,
     receivers: ReadonlyArray<Receiver>,
   ): Promise<Array<Record<string, UserEntity> | undefined>> {
-    const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
     const uids = typeof text === 'string' ? mentionedUids(text) : [];
     if (uids.length === 0) return receivers.map(() => undefined);
     const people = await this.users.findMany(appId, uids);
@@ -435,6 +435,13 @@ export class MessageService {
     const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
     const now = nowSeconds();
     const editedBy = onBehalfOf ?? APP_SYSTEM_UID;
+    // An edited text mentions whom it now names (read before the lock: the receiver never changes).
+    const [mentioned] =
+      edit.text === undefined
+        ? [undefined]
+        : await this.mentionsOf(appId, edit.text, [
+            { receiverType: original.receiver_type, receiver: original.receiver },
+          ]);
     // Who may edit rests on fields that never change; the data is read again under the lock, so a
     // concurrent edit, deletion or interaction is never overwritten with what was read before it.
     const action = await this.db.transaction().execute(async (trx) => {
@@ -447,11 +454,11 @@ export class MessageService {
           { id },
         );
       }
-      const data = { ...current.data };
+      let data = { ...current.data };
       if (edit.text !== undefined) {
         if (typeof data.text !== 'string')
           throw badRequest('data.text', `the message ${id} has no text to edit`);
-        data.text = edit.text;
+        data = withMentions({ ...data, text: edit.text }, mentioned);
       }
       if (edit.metadata !== undefined) data.metadata = edit.metadata;
       const changes = {
