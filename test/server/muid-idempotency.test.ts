@@ -3,9 +3,7 @@ import {
   apiFixtures,
   createTestStore,
   startTestServer,
-  testRedis,
   textMessage,
-  uniqueId,
   type TestServer,
   type TestStore,
 } from './support.js';
@@ -72,46 +70,5 @@ describe('a muid sent again through one process (SQLite)', () => {
     expect(again.body.data).toEqual(first.body.data);
     expect(await conversationTexts(server, alice, bob)).toEqual(['to both']);
     expect(await conversationTexts(server, alice, carol)).toEqual(['to both']);
-  });
-});
-
-describe('a muid sent through two processes at once (PostgreSQL joined by Redis)', () => {
-  let store: TestStore;
-  let first: TestServer;
-  let second: TestServer;
-
-  beforeAll(async () => {
-    store = await createTestStore('postgres');
-    const redis = testRedis();
-    first = await startTestServer(store, { redis });
-    second = await startTestServer(store, { redis });
-  });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await store?.dispose();
-  });
-
-  it('stores each racing muid once, and both processes answer 200 with its id', async () => {
-    const { createUser } = apiFixtures(first.call);
-    const [alice, bob] = [await createUser('alice'), await createUser('bob')];
-    const muids = Array.from({ length: 8 }, () => uniqueId('muid'));
-    const races = await Promise.all(
-      muids.map((muid) =>
-        Promise.all(
-          [first, second].map((server) =>
-            server.call('POST', '/messages', {
-              body: { ...textMessage(bob, muid), muid },
-              onBehalfOf: alice,
-            }),
-          ),
-        ),
-      ),
-    );
-    for (const answers of races) {
-      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-      expect(answers[0]?.body.data.id).toBe(answers[1]?.body.data.id);
-    }
-    expect((await conversationTexts(second, alice, bob)).sort()).toEqual([...muids].sort());
   });
 });
