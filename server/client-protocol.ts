@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { PROCESS_ALONE, type ChangeNotices } from './repositories/app-cache.js';
 import { ClientSettingsRepository } from './repositories/client-settings.js';
 import { ReadStateRepository } from './client-api/read-state.js';
 import { Receipts } from './client-api/receipts.js';
@@ -16,6 +17,8 @@ export interface ClientProtocolOptions {
   publicHost: string | undefined;
   /** Another fan-out (a broker) instead of this process's own. */
   fanOut?: FanOut;
+  /** How the processes sharing the store tell each other of changes to what they cache. */
+  notices?: ChangeNotices;
   /** Lets tests and embedders point apiActions at a fetch of their own. */
   actionFetch?: typeof fetch;
 }
@@ -37,7 +40,7 @@ export class ClientProtocol {
 
   constructor(services: ChatServices, options: ClientProtocolOptions) {
     const { logger } = options;
-    this.clientSettings = new ClientSettingsRepository(services.store.db, services.store.engine);
+    this.clientSettings = new ClientSettingsRepository(services.store.db, options.notices ?? PROCESS_ALONE);
     this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();

@@ -142,24 +142,30 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const client = new ClientProtocol(services, {
       logger,
       publicHost: options.publicHost,
-      ...(fanOut === undefined ? {} : { fanOut }),
+      ...(fanOut === undefined ? {} : { fanOut, notices: fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
     const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
-    const agents = new AgentFeature(services, client.clientSettings, logger, {
-      ...bridgeOptions,
-      ...(fanOut === undefined
-        ? {}
-        : {
-            conversationLocks: new RedisConversationLocks(
-              fanOut.redis,
-              redisPrefix,
-              logger,
-              // Every question queued ahead may run its attempts to the end.
-              bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
-            ),
-          }),
-    });
+    const agents = new AgentFeature(
+      services,
+      client.clientSettings,
+      logger,
+      {
+        ...bridgeOptions,
+        ...(fanOut === undefined
+          ? {}
+          : {
+              conversationLocks: new RedisConversationLocks(
+                fanOut.redis,
+                redisPrefix,
+                logger,
+                // Every question queued ahead may run its attempts to the end.
+                bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
+              ),
+            }),
+      },
+      fanOut,
+    );
     const http = createHttpApp(client.routeDeps, {
       logger,
       rateLimits,

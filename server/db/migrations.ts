@@ -7,6 +7,7 @@ import { agentTakeoversMigration } from '../agents/migration.js';
 import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
+import { messageMuidsMigration } from './migrations-muids.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -206,6 +207,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0008_notification_providers': notificationProvidersMigration,
       '0009_friends_flags_conversation_deletions': surfaceMigration,
       '0010_media': mediaMigration,
+      '0011_message_muids': messageMuidsMigration,
     }),
   };
 }

@@ -253,7 +253,8 @@ export class MessageService {
   /**
    * Checks that the sender and every receiver exist and that the sender belongs to each group,
    * then stores one message per receiver in a single transaction: all are sent, or none. The
-   * checks read cached rows, so a send is usually one write and no reads.
+   * checks read cached rows, so a send is usually one write and no reads. A `muid` the sender
+   * already used in a conversation answers the message first sent with it, in any process.
    */
   async send(
     app: App,
@@ -312,12 +313,15 @@ export class MessageService {
       parentId: parent === undefined ? undefined : Number(parent.id),
       sentAt,
     }));
-    const stored = await this.messages.insertAll(appId, drafts);
+    const written = await this.messages.insertAll(appId, drafts);
     const sent = await this.signed(
       app,
-      stored.map((row) => toMessage(row, lookup, app)),
+      written.map(({ message }) => toMessage(message, lookup, app)),
     );
-    for (const message of sent) this.events.emit('message', appId, message, origin);
+    // A send retried with its muid answers the message stored first; only new ones are announced.
+    sent.forEach((message, index) => {
+      if (written[index]?.replayed === false) this.events.emit('message', appId, message, origin);
+    });
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };
     const fanOut: FanOutResult = { uids: {}, guids: {} };
