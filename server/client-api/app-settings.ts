@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
-import { toUserEntity, type UserRow } from '../repositories/users.js';
+import { toUserEntity, type User } from '../repositories/users.js';
 import { flagReasonsFor } from '../services/moderation.js';
 
 /** The settings object of `GET /settings` and `PUT /me` (protocol §1.5), as the SDK reads it. */
@@ -52,6 +52,6 @@ export function appSettingsFor(
 }
 
 /** A user as the SDK shows it: its presence says `online`, where the server API says `available`. */
-export function clientUser(row: UserRow): UserEntity {
+export function clientUser(row: User): UserEntity {
   return { ...toUserEntity(row), status: row.status === 'available' ? 'online' : 'offline' };
 }

@@ -3,7 +3,7 @@ import type { ChatDatabase } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
-import type { UserRow } from './users.js';
+import { userOf, type User } from './users.js';
 
 /** Which side of a block a list shows: whom the user blocked, who blocked the user, or both. */
 export type BlockDirection = 'both' | 'blockedByMe' | 'hasBlockedMe';
@@ -118,11 +118,7 @@ export class BlockedUserRepository {
   }
 
   /** A page of the users on the asked side of `uid`'s blocks, by name. */
-  async list(
-    appId: string,
-    uid: string,
-    query: BlockedUserQuery,
-  ): Promise<{ users: UserRow[]; total: number }> {
+  async list(appId: string, uid: string, query: BlockedUserQuery): Promise<{ users: User[]; total: number }> {
     let base = this.db
       .selectFrom('users')
       .where('app_id', '=', appId)
@@ -151,6 +147,6 @@ export class BlockedUserRepository {
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute();
-    return { users, total: Number(counted?.total ?? 0) };
+    return { users: users.map(userOf), total: Number(counted?.total ?? 0) };
   }
 }

@@ -5,10 +5,11 @@ import type { GroupType, MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase, GroupBanTable, GroupMemberTable, GroupTable } from '../db/schema.js';
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
-import { parseJsonColumn } from './json-column.js';
+import { frozen, parseJsonColumn } from './json-column.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
+/** The groups table's row: only repositories see it. */
 export type GroupRow = Selectable<GroupTable>;
 export type MemberRow = Selectable<GroupMemberTable>;
 export type BanRow = Selectable<GroupBanTable>;
@@ -64,30 +65,64 @@ export function passwordMatches(password: string, stored: string): boolean {
   return timingSafeEqual(expected, actual);
 }
 
+/** A group as the service knows it: stored JSON (metadata, tags) parsed once, here. */
+export interface Group {
+  guid: string;
+  name: string;
+  type: GroupType;
+  /** A salted scrypt hash (`hashPassword`) for a password group. */
+  passwordHash: string | undefined;
+  icon: string | undefined;
+  description: string | undefined;
+  metadata: Record<string, unknown> | undefined;
+  owner: string | undefined;
+  tags: string[];
+  createdAt: number;
+  updatedAt: number | undefined;
+  updatedBy: string | undefined;
+}
+
+/** The one place a groups row becomes a group. */
+export function groupOf(row: GroupRow): Group {
+  return {
+    guid: row.guid,
+    name: row.name,
+    type: row.type,
+    passwordHash: row.password_hash ?? undefined,
+    icon: row.icon ?? undefined,
+    description: row.description ?? undefined,
+    metadata: frozen(parseJsonColumn<Record<string, unknown>>(row.metadata)),
+    owner: row.owner ?? undefined,
+    tags: frozen(parseJsonColumn<string[]>(row.tags) ?? []),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at ?? undefined,
+    updatedBy: row.updated_by ?? undefined,
+  };
+}
+
 /** What the group looks like to one member (scope, joinedAt), or to the app when `member` is absent. */
 export function toGroupEntity(
-  row: GroupRow,
+  group: Group,
   membersCount: number,
   member?: MemberRow,
   options: { withTags?: boolean } = { withTags: true },
 ): GroupEntity {
-  const entity: GroupEntity = { guid: row.guid, name: row.name, type: row.type };
-  if (row.description !== null) entity.description = row.description;
-  if (row.icon !== null) entity.icon = row.icon;
-  const metadata = parseJsonColumn<Record<string, unknown>>(row.metadata);
-  if (metadata !== undefined) entity.metadata = metadata;
+  const entity: GroupEntity = { guid: group.guid, name: group.name, type: group.type };
+  if (group.description !== undefined) entity.description = group.description;
+  if (group.icon !== undefined) entity.icon = group.icon;
+  if (group.metadata !== undefined) entity.metadata = group.metadata;
   if (member !== undefined) {
     entity.scope = member.scope;
     entity.joinedAt = member.joined_at;
     entity.hasJoined = true;
   }
   entity.membersCount = membersCount;
-  entity.conversationId = `group_${row.guid}`;
-  entity.createdAt = row.created_at;
-  if (row.owner !== null) entity.owner = row.owner;
-  if (row.updated_at !== null) entity.updatedAt = row.updated_at;
-  if (row.updated_by !== null) entity.updatedBy = row.updated_by;
-  if (options.withTags !== false) entity.tags = parseJsonColumn<string[]>(row.tags) ?? [];
+  entity.conversationId = `group_${group.guid}`;
+  entity.createdAt = group.createdAt;
+  if (group.owner !== undefined) entity.owner = group.owner;
+  if (group.updatedAt !== undefined) entity.updatedAt = group.updatedAt;
+  if (group.updatedBy !== undefined) entity.updatedBy = group.updatedBy;
+  if (options.withTags !== false) entity.tags = group.tags;
   return entity;
 }
 
@@ -103,7 +138,7 @@ const memberKey = (guid: string, uid: string): string => `${guid} ${uid}`;
  * may have cached the rows as they were before.
  */
 export class GroupRepository {
-  readonly #groups: RowCache<GroupRow>;
+  readonly #groups: RowCache<Group>;
   readonly #members: RowCache<MemberRow>;
   readonly #memberCounts: RowCache<number>;
 
@@ -134,7 +169,7 @@ export class GroupRepository {
     this.#memberCounts.forgetApp(appId);
   }
 
-  async create(group: NewGroup, appId: string, db: Db = this.db): Promise<GroupRow> {
+  async create(group: NewGroup, appId: string, db: Db = this.db): Promise<Group> {
     const row: GroupRow = {
       app_id: appId,
       guid: group.guid,
@@ -160,28 +195,30 @@ export class GroupRepository {
         guid: group.guid,
       });
     }
-    return row;
+    return groupOf(row);
   }
 
-  async find(appId: string, guid: string, db: Db = this.db): Promise<GroupRow | undefined> {
+  async find(appId: string, guid: string, db: Db = this.db): Promise<Group | undefined> {
     const key = guid.toLowerCase();
-    const read = () =>
-      db
+    const read = async () => {
+      const row = await db
         .selectFrom('groups')
         .selectAll()
         .where('app_id', '=', appId)
         .where('guid', '=', key)
         .executeTakeFirst();
+      return row === undefined ? undefined : groupOf(row);
+    };
     return db === this.db ? this.#groups.load(appId, key, read) : read();
   }
 
-  async get(appId: string, guid: string, db: Db = this.db): Promise<GroupRow> {
+  async get(appId: string, guid: string, db: Db = this.db): Promise<Group> {
     const group = await this.find(appId, guid, db);
     if (group === undefined) throw guidNotFound(guid);
     return group;
   }
 
-  async findMany(appId: string, guids: Iterable<string>): Promise<Map<string, GroupRow>> {
+  async findMany(appId: string, guids: Iterable<string>): Promise<Map<string, Group>> {
     return this.#groups.loadMany(appId, guids, async (missing) => {
       const rows = await this.db
         .selectFrom('groups')
@@ -189,11 +226,11 @@ export class GroupRepository {
         .where('app_id', '=', appId)
         .where('guid', 'in', missing)
         .execute();
-      return new Map(rows.map((row) => [row.guid, row]));
+      return new Map(rows.map((row) => [row.guid, groupOf(row)]));
     });
   }
 
-  async list(appId: string, query: GroupQuery): Promise<{ groups: GroupRow[]; total: number }> {
+  async list(appId: string, query: GroupQuery): Promise<{ groups: Group[]; total: number }> {
     let base = this.db.selectFrom('groups').where('groups.app_id', '=', appId);
     if (query.searchKey !== undefined && query.searchKey !== '') {
       base = base.where(nameOrIdContains('groups.name', 'groups.guid', query.searchKey));
@@ -221,33 +258,44 @@ export class GroupRepository {
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute();
-    return { groups, total: Number(counted?.total ?? 0) };
+    return { groups: groups.map(groupOf), total: Number(counted?.total ?? 0) };
   }
 
-  async update(appId: string, guid: string, changes: GroupChanges): Promise<GroupRow> {
+  async update(appId: string, guid: string, changes: GroupChanges): Promise<Group> {
     const current = await this.get(appId, guid);
     const unset = new Set(changes.unset ?? []);
-    const next: Partial<GroupRow> = { updated_at: nowSeconds(), updated_by: changes.updatedBy ?? null };
-    if (changes.name !== undefined) next.name = changes.name;
-    if (changes.type !== undefined) next.type = changes.type;
-    if (changes.password !== undefined) next.password_hash = hashPassword(changes.password);
-    if (changes.owner !== undefined) next.owner = changes.owner;
-    if (changes.tags !== undefined) next.tags = JSON.stringify(changes.tags);
-    next.icon = unset.has('icon') ? null : (changes.icon ?? current.icon);
-    next.description = unset.has('description') ? null : (changes.description ?? current.description);
-    next.metadata = unset.has('metadata')
-      ? null
-      : changes.metadata !== undefined
-        ? JSON.stringify(changes.metadata)
-        : current.metadata;
+    const next: Group = {
+      ...current,
+      name: changes.name ?? current.name,
+      type: changes.type ?? current.type,
+      passwordHash: changes.password === undefined ? current.passwordHash : hashPassword(changes.password),
+      owner: changes.owner ?? current.owner,
+      tags: changes.tags ?? current.tags,
+      icon: unset.has('icon') ? undefined : (changes.icon ?? current.icon),
+      description: unset.has('description') ? undefined : (changes.description ?? current.description),
+      metadata: unset.has('metadata') ? undefined : (changes.metadata ?? current.metadata),
+      updatedAt: nowSeconds(),
+      updatedBy: changes.updatedBy,
+    };
     await this.db
       .updateTable('groups')
-      .set(next)
+      .set({
+        name: next.name,
+        type: next.type,
+        password_hash: next.passwordHash ?? null,
+        owner: next.owner ?? null,
+        tags: JSON.stringify(next.tags),
+        icon: next.icon ?? null,
+        description: next.description ?? null,
+        metadata: next.metadata === undefined ? null : JSON.stringify(next.metadata),
+        updated_at: next.updatedAt ?? null,
+        updated_by: next.updatedBy ?? null,
+      })
       .where('app_id', '=', appId)
       .where('guid', '=', current.guid)
       .execute();
     this.#groups.forget(appId, current.guid);
-    return { ...current, ...next };
+    return next;
   }
 
   /** Removes the group with its members, bans and conversation; its messages stay in the history. */

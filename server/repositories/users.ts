@@ -4,11 +4,45 @@ import type { ChatDatabase, UserTable } from '../db/schema.js';
 import { ChatError, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
-import { parseJsonColumn } from './json-column.js';
+import { frozen, parseJsonColumn } from './json-column.js';
 import { RowCache } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
+/** The users table's row: only repositories see it. */
 export type UserRow = Selectable<UserTable>;
+
+/** A user as the service knows it: stored JSON (metadata, tags) parsed once, here. */
+export interface User {
+  uid: string;
+  name: string;
+  avatar: string | undefined;
+  link: string | undefined;
+  role: string;
+  statusMessage: string | undefined;
+  metadata: Record<string, unknown> | undefined;
+  tags: string[];
+  /** Presence: `available` while one of the user's sockets is open, else `offline`. */
+  status: string;
+  createdAt: number;
+  updatedAt: number | undefined;
+}
+
+/** The one place a users row becomes a user. */
+export function userOf(row: UserRow): User {
+  return {
+    uid: row.uid,
+    name: row.name,
+    avatar: row.avatar ?? undefined,
+    link: row.link ?? undefined,
+    role: row.role,
+    statusMessage: row.status_message ?? undefined,
+    metadata: frozen(parseJsonColumn<Record<string, unknown>>(row.metadata)),
+    tags: frozen(parseJsonColumn<string[]>(row.tags) ?? []),
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at ?? undefined,
+  };
+}
 
 export interface NewUser {
   uid: string;
@@ -49,16 +83,15 @@ export const DEFAULT_ROLE = 'default';
 export const OFFLINE = 'offline';
 
 /** The wire shape of a user; `tags` only where CometChat includes them. */
-export function toUserEntity(row: UserRow, options: { withTags?: boolean } = {}): UserEntity {
-  const entity: UserEntity = { uid: row.uid, name: row.name, status: row.status, role: row.role };
-  if (row.avatar !== null) entity.avatar = row.avatar;
-  if (row.link !== null) entity.link = row.link;
-  if (row.status_message !== null) entity.statusMessage = row.status_message;
-  const metadata = parseJsonColumn<Record<string, unknown>>(row.metadata);
-  if (metadata !== undefined) entity.metadata = metadata;
-  entity.createdAt = row.created_at;
-  if (row.updated_at !== null) entity.updatedAt = row.updated_at;
-  if (options.withTags === true) entity.tags = parseJsonColumn<string[]>(row.tags) ?? [];
+export function toUserEntity(user: User, options: { withTags?: boolean } = {}): UserEntity {
+  const entity: UserEntity = { uid: user.uid, name: user.name, status: user.status, role: user.role };
+  if (user.avatar !== undefined) entity.avatar = user.avatar;
+  if (user.link !== undefined) entity.link = user.link;
+  if (user.statusMessage !== undefined) entity.statusMessage = user.statusMessage;
+  if (user.metadata !== undefined) entity.metadata = user.metadata;
+  entity.createdAt = user.createdAt;
+  if (user.updatedAt !== undefined) entity.updatedAt = user.updatedAt;
+  if (options.withTags === true) entity.tags = user.tags;
   return entity;
 }
 
@@ -74,7 +107,7 @@ export interface MembershipChanges {
  * once it is written.
  */
 export class UserRepository {
-  readonly #active: RowCache<UserRow>;
+  readonly #active: RowCache<User>;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
@@ -85,7 +118,7 @@ export class UserRepository {
     this.#active = new RowCache(cacheCapacity);
   }
 
-  async create(appId: string, user: NewUser): Promise<UserRow> {
+  async create(appId: string, user: NewUser): Promise<User> {
     const now = nowSeconds();
     const row: UserRow = {
       app_id: appId,
@@ -112,31 +145,32 @@ export class UserRepository {
         uid: user.uid,
       });
     }
-    return row;
+    return userOf(row);
   }
 
   /** An active (not deactivated) user, or undefined. */
-  async find(appId: string, uid: string): Promise<UserRow | undefined> {
+  async find(appId: string, uid: string): Promise<User | undefined> {
     const key = uid.toLowerCase();
-    return this.#active.load(appId, key, () =>
-      this.db
+    return this.#active.load(appId, key, async () => {
+      const row = await this.db
         .selectFrom('users')
         .selectAll()
         .where('app_id', '=', appId)
         .where('uid', '=', key)
         .where('deactivated_at', 'is', null)
-        .executeTakeFirst(),
-    );
+        .executeTakeFirst();
+      return row === undefined ? undefined : userOf(row);
+    });
   }
 
-  async get(appId: string, uid: string): Promise<UserRow> {
+  async get(appId: string, uid: string): Promise<User> {
     const user = await this.find(appId, uid);
     if (user === undefined) throw uidNotFound(uid);
     return user;
   }
 
   /** Active users by UID, for filling message entities in one query. */
-  async findMany(appId: string, uids: Iterable<string>): Promise<Map<string, UserRow>> {
+  async findMany(appId: string, uids: Iterable<string>): Promise<Map<string, User>> {
     return this.#active.loadMany(appId, uids, async (missing) => {
       const rows = await this.db
         .selectFrom('users')
@@ -145,11 +179,11 @@ export class UserRepository {
         .where('uid', 'in', missing)
         .where('deactivated_at', 'is', null)
         .execute();
-      return new Map(rows.map((row) => [row.uid, row]));
+      return new Map(rows.map((row) => [row.uid, userOf(row)]));
     });
   }
 
-  async list(appId: string, query: UserQuery): Promise<{ users: UserRow[]; total: number }> {
+  async list(appId: string, query: UserQuery): Promise<{ users: User[]; total: number }> {
     let base = this.db.selectFrom('users').where('app_id', '=', appId).where('deactivated_at', 'is', null);
     if (query.searchKey !== undefined && query.searchKey !== '') {
       base = base.where(nameOrIdContains('users.name', 'users.uid', query.searchKey));
@@ -198,32 +232,40 @@ export class UserRepository {
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute();
-    return { users, total: Number(counted?.total ?? 0) };
+    return { users: users.map(userOf), total: Number(counted?.total ?? 0) };
   }
 
-  async update(appId: string, uid: string, changes: UserChanges): Promise<UserRow> {
+  async update(appId: string, uid: string, changes: UserChanges): Promise<User> {
     const current = await this.get(appId, uid);
     const unset = new Set(changes.unset ?? []);
-    const next: Partial<UserRow> = { updated_at: nowSeconds() };
-    if (changes.name !== undefined) next.name = changes.name;
-    if (changes.role !== undefined) next.role = changes.role;
-    if (changes.statusMessage !== undefined) next.status_message = changes.statusMessage;
-    if (changes.tags !== undefined) next.tags = JSON.stringify(changes.tags);
-    next.avatar = unset.has('avatar') ? null : (changes.avatar ?? current.avatar);
-    next.link = unset.has('link') ? null : (changes.link ?? current.link);
-    next.metadata = unset.has('metadata')
-      ? null
-      : changes.metadata !== undefined
-        ? JSON.stringify(changes.metadata)
-        : current.metadata;
+    const next: User = {
+      ...current,
+      name: changes.name ?? current.name,
+      role: changes.role ?? current.role,
+      statusMessage: changes.statusMessage ?? current.statusMessage,
+      tags: changes.tags ?? current.tags,
+      avatar: unset.has('avatar') ? undefined : (changes.avatar ?? current.avatar),
+      link: unset.has('link') ? undefined : (changes.link ?? current.link),
+      metadata: unset.has('metadata') ? undefined : (changes.metadata ?? current.metadata),
+      updatedAt: nowSeconds(),
+    };
     await this.db
       .updateTable('users')
-      .set(next)
+      .set({
+        name: next.name,
+        role: next.role,
+        status_message: next.statusMessage ?? null,
+        tags: JSON.stringify(next.tags),
+        avatar: next.avatar ?? null,
+        link: next.link ?? null,
+        metadata: next.metadata === undefined ? null : JSON.stringify(next.metadata),
+        updated_at: next.updatedAt,
+      })
       .where('app_id', '=', appId)
       .where('uid', '=', current.uid)
       .execute();
     this.#active.forget(appId, current.uid);
-    return { ...current, ...next };
+    return next;
   }
 
   /** Presence as the realtime channel sees it: `available` while one of the user's sockets is open. */

@@ -4,8 +4,8 @@ import { clientUser } from '../client-api/app-settings.js';
 import { notAMember } from '../errors.js';
 import { actingUid } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
-import type { GroupRow } from '../repositories/groups.js';
-import { toUserEntity, type UserRow } from '../repositories/users.js';
+import type { Group } from '../repositories/groups.js';
+import { toUserEntity, type User } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
 import { PageNumber, PageSize } from '../validation.js';
 
@@ -29,7 +29,7 @@ export function perPageOf(
 }
 
 /** A user as the caller's API shows it: the SDK's presence says `online` where the REST API says `available`. */
-export function userFor(actor: Actor, row: UserRow, options: { withTags?: boolean } = {}): UserEntity {
+export function userFor(actor: Actor, row: User, options: { withTags?: boolean } = {}): UserEntity {
   return actor.kind === 'client' ? clientUser(row) : toUserEntity(row, options);
 }
 
@@ -38,7 +38,7 @@ export function userFor(actor: Actor, row: UserRow, options: { withTags?: boolea
  * private group it does not belong to does not exist for it; the server reads any group, as
  * `onBehalfOf` a member when it names a user.
  */
-export async function readableGroup(c: ChatContext, services: ChatServices, guid: string): Promise<GroupRow> {
+export async function readableGroup(c: ChatContext, services: ChatServices, guid: string): Promise<Group> {
   const { app, kind, uid } = c.get('actor');
   if (kind === 'client') return services.groupService.ofMember(app.appId, guid, actingUid(c));
   const group = await services.groups.get(app.appId, guid);

@@ -1,14 +1,14 @@
 import { redactInteractiveForm, type InteractiveFormData } from '../../shared/interactive.js';
 import type { EntityRef, GroupEntity, Message, UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
-import { toGroupEntity, type GroupRepository, type GroupRow } from '../repositories/groups.js';
+import { toGroupEntity, type GroupRepository, type Group } from '../repositories/groups.js';
 import type { StoredMessage } from '../repositories/messages.js';
 import {
   DEFAULT_ROLE,
   OFFLINE,
   toUserEntity,
   type UserRepository,
-  type UserRow,
+  type User,
 } from '../repositories/users.js';
 import { presentTo } from './private-metadata.js';
 
@@ -33,8 +33,8 @@ export const groupRef = (entity: GroupEntity): EntityRef => ({ entity, entityTyp
 
 /** Users, groups and member counts a set of messages refers to, loaded once per response. */
 export interface EntityLookup {
-  users: Map<string, UserRow>;
-  groups: Map<string, GroupRow>;
+  users: Map<string, User>;
+  groups: Map<string, Group>;
   memberCounts: Map<string, number>;
 }
 

@@ -1,6 +1,6 @@
 import type { MemberScope } from '../../shared/groups.js';
 import { ChatError } from '../errors.js';
-import type { GroupRow, MemberRow } from '../repositories/groups.js';
+import type { Group, MemberRow } from '../repositories/groups.js';
 
 /**
  * Who may do what in a group, by scope: owner > admin > moderator > participant (CometChat's
@@ -18,19 +18,19 @@ const OWNER_RANK = 4;
 const APP_RANK = 5;
 
 /** A user's rank in the group: 0 for someone who is not a member. */
-export function rankOf(group: GroupRow, member: MemberRow | undefined): number {
+export function rankOf(group: Group, member: MemberRow | undefined): number {
   if (member === undefined) return 0;
   return group.owner === member.uid ? OWNER_RANK : RANK[member.scope];
 }
 
-const authorityRank = (group: GroupRow, authority: Authority): number =>
+const authorityRank = (group: Group, authority: Authority): number =>
   authority.kind === 'app' ? APP_RANK : authority.isOwner ? OWNER_RANK : RANK[authority.scope];
 
 const refused = (code: string, message: string, details: Record<string, unknown>): ChatError =>
   new ChatError(403, code, message, details);
 
 /** Admin-only changes (adding members, deleting the group) and moderator ones (kick, ban, re-scope, update). */
-export function requireScope(group: GroupRow, authority: Authority, needed: 'admin' | 'moderator'): void {
+export function requireScope(group: Group, authority: Authority, needed: 'admin' | 'moderator'): void {
   if (authority.kind === 'app' || authorityRank(group, authority) >= RANK[needed]) return;
   throw refused(
     needed === 'admin' ? 'ERR_GROUP_NO_ADMIN_SCOPE' : 'ERR_GROUP_NO_MODERATOR_SCOPE',
@@ -45,7 +45,7 @@ export function requireScope(group: GroupRow, authority: Authority, needed: 'adm
  * re-scope another admin, as CometChat's UI Kit offers it.
  */
 export function requireAbove(
-  group: GroupRow,
+  group: Group,
   authority: Authority,
   target: string,
   targetRank: number,
@@ -76,7 +76,7 @@ export function requireAbove(
 }
 
 /** A member grants scopes up to their own (the owner and the app grant admin). */
-export function requireGrantable(group: GroupRow, authority: Authority, scope: MemberScope): void {
+export function requireGrantable(group: Group, authority: Authority, scope: MemberScope): void {
   if (Math.min(authorityRank(group, authority), RANK.admin) >= RANK[scope]) return;
   throw refused(
     'ERR_GROUP_NO_SCOPE_CLEARANCE',

@@ -11,12 +11,12 @@ import {
   type BanRow,
   type GroupChanges,
   type GroupRepository,
-  type GroupRow,
+  type Group,
   type MemberRow,
   type NewGroup,
 } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
-import { toUserEntity, type UserRepository, type UserRow } from '../repositories/users.js';
+import { toUserEntity, type UserRepository, type User } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import { actionSnapshot, appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
 import { rankOf, requireAbove, requireGrantable, requireScope, type Authority } from './group-scopes.js';
@@ -88,11 +88,7 @@ export class GroupService {
    * The group `uid` names, as far as they may know of it: a private group they do not belong to
    * is answered exactly like a group that does not exist, naming nothing about it.
    */
-  async visibleTo(
-    appId: string,
-    guid: string,
-    uid: string,
-  ): Promise<{ group: GroupRow; member?: MemberRow }> {
+  async visibleTo(appId: string, guid: string, uid: string): Promise<{ group: Group; member?: MemberRow }> {
     const group = await this.groups.find(appId, guid);
     const member = group === undefined ? undefined : await this.groups.member(appId, group.guid, uid);
     if (group === undefined || (group.type === 'private' && member === undefined)) throw guidNotFound(guid);
@@ -100,14 +96,14 @@ export class GroupService {
   }
 
   /** The group `uid` names, which they must belong to: its conversation, history and (unless public) members. */
-  async ofMember(appId: string, guid: string, uid: string): Promise<GroupRow> {
+  async ofMember(appId: string, guid: string, uid: string): Promise<Group> {
     const { group, member } = await this.visibleTo(appId, guid, uid);
     if (member === undefined) throw notAMember(uid, group.guid);
     return group;
   }
 
   /** The group as `uid` sees it (scope, joinedAt) when given, else as the app sees it. */
-  async view(appId: string, group: GroupRow, uid: string | undefined): Promise<GroupEntity> {
+  async view(appId: string, group: Group, uid: string | undefined): Promise<GroupEntity> {
     const [counts, member] = await Promise.all([
       this.groups.memberCounts(appId, [group.guid]),
       uid === undefined ? undefined : this.groups.member(appId, group.guid, uid),
@@ -213,7 +209,7 @@ export class GroupService {
     caller: GroupCaller,
     guid: string,
     query: { searchKey?: string | undefined; page: number; perPage: number },
-  ): Promise<{ bans: BanRow[]; users: Map<string, UserRow>; total: number }> {
+  ): Promise<{ bans: BanRow[]; users: Map<string, User>; total: number }> {
     const appId = caller.app.appId;
     const { group, authority } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
@@ -356,7 +352,7 @@ export class GroupService {
     }
     if (
       group.type === 'password' &&
-      (password === undefined || !passwordMatches(password, group.password_hash ?? ''))
+      (password === undefined || !passwordMatches(password, group.passwordHash ?? ''))
     ) {
       throw new ChatError(403, 'ERR_WRONG_GROUP_PASS', `Wrong password for the group ${group.guid}.`, {
         guid: group.guid,
@@ -418,7 +414,7 @@ export class GroupService {
   private async standing(
     caller: GroupCaller,
     guid: string,
-  ): Promise<{ group: GroupRow; authority: Authority; by: UserEntity }> {
+  ): Promise<{ group: Group; authority: Authority; by: UserEntity }> {
     const appId = caller.app.appId;
     if (caller.uid === undefined) {
       return {
@@ -446,10 +442,10 @@ export class GroupService {
   /** Bans `user` from the group inside `trx`, if the authority ranks above them; answers the `banned` action. */
   private async banInside(
     app: App,
-    group: GroupRow,
+    group: Group,
     authority: Authority,
     by: UserEntity,
-    user: UserRow,
+    user: User,
     trx: Kysely<ChatDatabase>,
   ): Promise<Message> {
     const member = await this.groups.member(app.appId, group.guid, user.uid, trx);
@@ -471,10 +467,10 @@ export class GroupService {
   /** Adds `user` with `scope`, or re-scopes them if they are in; refuses banned users. */
   private async addInside(
     app: App,
-    group: GroupRow,
+    group: Group,
     authority: Authority,
     by: UserEntity,
-    user: UserRow,
+    user: User,
     scope: MemberScope,
     trx: Kysely<ChatDatabase>,
   ): Promise<Message> {
@@ -508,7 +504,7 @@ export class GroupService {
    * Loaded before the transaction opens: SQLite runs on one connection, so a query outside the
    * transaction while it is open would wait for it forever.
    */
-  private usersNamed(appId: string, members: MemberLists): Promise<Map<string, UserRow>> {
+  private usersNamed(appId: string, members: MemberLists): Promise<Map<string, User>> {
     const uids = Object.values(members).flatMap((list: string[] | undefined) => list ?? []);
     return this.users.findMany(
       appId,
@@ -519,11 +515,11 @@ export class GroupService {
   /** Every list's users, each reported on its own: a refusal of one is that UID's failure. */
   private async applyMembers(
     app: App,
-    group: GroupRow,
+    group: Group,
     authority: Authority,
     by: UserEntity,
     members: MemberLists,
-    users: Map<string, UserRow>,
+    users: Map<string, User>,
     trx: Kysely<ChatDatabase>,
   ): Promise<{ report: MembersReport; sent: Message[] }> {
     const lists = Object.entries(members).filter(
@@ -560,9 +556,9 @@ export class GroupService {
 
   private async writeAction(
     app: App,
-    group: GroupRow,
+    group: Group,
     by: UserEntity,
-    on: UserRow,
+    on: User,
     action: GroupAction,
     trx: Kysely<ChatDatabase>,
     extras?: { scope: { new: MemberScope; old: MemberScope } },

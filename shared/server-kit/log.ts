@@ -1,7 +1,8 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
+import pino, { destination, type DestinationStream, type Logger as PinoLogger } from 'pino';
 
 /**
- * Structured logs: one JSON line per event, `{time, level, event, …fields}`, on standard error.
+ * Structured logs: one JSON line per event, `{level, time, event, …fields}`, on standard error.
  * Callers pass identifiers and counts, never keys, tokens or message bodies.
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
@@ -12,16 +13,34 @@ export interface Logger {
   error(event: string, fields?: LogFields): void;
 }
 
-type Level = 'info' | 'warn' | 'error';
+/**
+ * Standard error, written asynchronously: a line costs the request an append to a buffer, and the
+ * lines logged while a write is under way leave together in the next one (a synchronous write per
+ * line was a tenth of a message send's CPU time). What is buffered is flushed when the process exits.
+ */
+let standardError: DestinationStream | undefined;
+const stderrDestination = (): DestinationStream => (standardError ??= destination({ dest: 2, sync: false }));
 
-export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
-  const emit = (level: Level, event: string, fields: LogFields = {}): void => {
-    write(`${JSON.stringify({ time: new Date().toISOString(), level, event, ...fields })}\n`);
-  };
+/** pino, configured for our one line format: ISO time, the level's name, the event as `event`. */
+function lineLogger(destination: DestinationStream): PinoLogger {
+  return pino(
+    {
+      base: null,
+      messageKey: 'event',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+}
+
+/** A logger writing to standard error, or handing each line (with its newline) to `write`. */
+export function createLogger(write?: (line: string) => void): Logger {
+  const lines = lineLogger(write === undefined ? stderrDestination() : { write });
   return {
-    info: (event, fields) => emit('info', event, fields),
-    warn: (event, fields) => emit('warn', event, fields),
-    error: (event, fields) => emit('error', event, fields),
+    info: (event, fields) => lines.info(fields, event),
+    warn: (event, fields) => lines.warn(fields, event),
+    error: (event, fields) => lines.error(fields, event),
   };
 }
 
