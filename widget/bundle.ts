@@ -3,7 +3,7 @@ import type { BuildOptions } from 'esbuild';
 /**
  * The widget's browser builds, used by `scripts/build.ts` (into dist/widget), the browser tests and
  * the benchmark: one minified script for a `<script>` tag (`window.ParleyWidget`) with its lazily
- * loaded push code and service worker, and an ES module
+ * loaded push code, code for sending files, German strings and service worker, and an ES module
  * build for bundlers and SSR that leaves `lit` to the importer (whose Node build shims the DOM).
  */
 export function widgetBundles(outdir: string): BuildOptions[] {
@@ -30,6 +30,22 @@ export function widgetBundles(outdir: string): BuildOptions[] {
       outfile: `${outdir}/parley-push.js`,
       format: 'iife',
       globalName: 'ParleyWidgetPush',
+    },
+    {
+      // Loaded by parley-widget.js when a user first attaches a file.
+      ...common,
+      entryPoints: ['widget/attach.ts'],
+      outfile: `${outdir}/parley-attach.js`,
+      format: 'iife',
+      globalName: 'ParleyWidgetAttach',
+    },
+    {
+      // Loaded by parley-widget.js when a page selects German.
+      ...common,
+      entryPoints: ['widget/locales/de.ts'],
+      outfile: `${outdir}/parley-de.js`,
+      format: 'iife',
+      globalName: 'ParleyWidgetDe',
     },
     {
       // The service worker that shows pushes; the page's origin serves a copy (see README).

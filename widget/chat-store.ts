@@ -4,6 +4,7 @@ import {
   sameTarget,
   targetKey,
   type ChatClient,
+  type ChatClientError,
   type ChatTarget,
   type Conversation,
   type FormValues,
@@ -15,9 +16,10 @@ import {
 } from '../shared/chat-client/index.js';
 import { Emitter, isAgentRole } from '../shared/chat-client/index.js';
 import { changedMessage } from './action-text.js';
+import { attachModule } from './attach-assets.js';
 import type { MentionCandidate } from './mentions.js';
 import { conversationTarget, isGroup, type Peer } from './peers.js';
-import type { ChatState, PendingMessage, RepliesState, Submission, ThreadState } from './state.js';
+import type { ChatState, PendingMessage, RepliesState, Submission, ThreadState, Upload } from './state.js';
 
 export interface ChatStoreEvents {
   change: ChatState;
@@ -57,6 +59,8 @@ function emptyThread(target: ChatTarget): ThreadState {
     submissions: {},
     mentionCandidates: [],
     reactors: {},
+    drafts: [],
+    uploads: [],
   };
 }
 
@@ -107,6 +111,9 @@ export class ChatStore {
   /** Replies already counted on their parent, so one seen twice (answer and frame) counts once. */
   #countedReplies = new Set<string>();
   #unsubscribe: Array<() => void> = [];
+  #uploading = new Map<string, AbortController>();
+  /** Messages fetched again for fresh file URLs: once each, so a file that is gone is not asked for forever. */
+  #refreshed = new Set<string>();
 
   constructor(readonly client: ChatClient) {
     const on = client.events.on.bind(client.events);
@@ -202,6 +209,7 @@ export class ChatStore {
     this.#set({ active: target });
     const existing = this.thread(target);
     if (existing && !existing.error) {
+      this.#markUnreadFrom(target);
       void this.#markRead(target);
       return;
     }
@@ -229,10 +237,25 @@ export class ChatStore {
         readUpTo: Math.max(thread.readUpTo, ...this.#receiptIds(page.messages, 'readAt')),
         deliveredUpTo: Math.max(thread.deliveredUpTo, ...this.#receiptIds(page.messages, 'deliveredAt')),
       }));
+      this.#markUnreadFrom(target);
       void this.#markRead(target);
     } catch (error) {
       this.#setThread(target, (thread) => ({ ...thread, loading: false, error: errorText(error) }));
     }
+  }
+
+  /**
+   * Puts "New messages" above the first message from others after this user's read pointer. With
+   * nothing unread (opened again, or twice at once) the separator stays where it was.
+   */
+  #markUnreadFrom(target: ChatTarget): void {
+    const me = this.#state.me?.uid.toLowerCase();
+    const conversation = this.#conversationOf(target);
+    const lastRead = Number(conversation?.lastReadMessageId);
+    const first = this.thread(target)?.messages.find(
+      (m) => Number(m.id) > lastRead && m.sender.toLowerCase() !== me,
+    );
+    if (first) this.#setThread(target, (t) => ({ ...t, unreadFrom: first.id }));
   }
 
   /** Back to the conversation list. */
@@ -306,6 +329,85 @@ export class ChatStore {
       };
     });
     this.#setSubmission(id, { state: 'done', elementId });
+  }
+
+  /** Adds files to send to the conversation, for a look first; loads the code for sending files. */
+  async attach(target: ChatTarget, files: readonly File[]): Promise<void> {
+    if (files.length === 0) return;
+    try {
+      await attachModule();
+    } catch (error) {
+      this.#setThread(target, (t) => ({ ...t, error: errorText(error) }));
+      return;
+    }
+    this.#setThread(target, (t) => ({ ...t, drafts: [...t.drafts, ...files] }));
+  }
+
+  unattach(target: ChatTarget, index: number): void {
+    this.#setThread(target, (t) => ({ ...t, drafts: t.drafts.filter((_, i) => i !== index) }));
+  }
+
+  /**
+   * Sends the attached files as one media message. Its `uploads` entry shows the progress, and the
+   * service's refusal (too large, a type not accepted) until `cancelUpload` takes it away.
+   */
+  async sendAttached(target: ChatTarget): Promise<void> {
+    const files = this.thread(target)?.drafts ?? [];
+    if (files.length === 0) return;
+    const muid = `parley-${randomHex(12)}`;
+    const controller = new AbortController();
+    this.#uploading.set(muid, controller);
+    const upload = (change: (u: Upload) => Upload) =>
+      this.#setThread(target, (t) => ({
+        ...t,
+        uploads: t.uploads.map((u) => (u.muid === muid ? change(u) : u)),
+      }));
+    this.#setThread(target, (t) => ({
+      ...t,
+      drafts: [],
+      uploads: [...t.uploads, { muid, files, progress: 0 }],
+    }));
+    try {
+      const { sendMedia } = await attachModule();
+      const message = await sendMedia(this.client, target, files, {
+        muid,
+        signal: controller.signal,
+        onProgress: (progress) => upload((u) => ({ ...u, progress })),
+      });
+      this.#setThread(target, (t) => ({ ...t, uploads: t.uploads.filter((u) => u.muid !== muid) }));
+      this.#onSent(muid, message);
+    } catch (error) {
+      const { code = 'ERR_NETWORK', details = {} } = error as Partial<ChatClientError>;
+      if (!controller.signal.aborted)
+        upload((u) => ({ ...u, error: { code, message: errorText(error), details } }));
+    } finally {
+      this.#uploading.delete(muid);
+    }
+  }
+
+  /** Stops an upload (a message the service had already made of it is deleted), or dismisses a failed one. */
+  async cancelUpload(target: ChatTarget, muid: string): Promise<void> {
+    const controller = this.#uploading.get(muid);
+    this.#setThread(target, (t) => ({ ...t, uploads: t.uploads.filter((u) => u.muid !== muid) }));
+    if (!controller) return;
+    controller.abort();
+    try {
+      await (await attachModule()).discardSent(this.client, muid);
+    } catch (error) {
+      this.#setThread(target, (t) => ({ ...t, error: errorText(error) }));
+    }
+  }
+
+  /** A message's file URLs failed (signed URLs expire): fetches the message once for fresh ones. */
+  async refresh(messageId: string): Promise<void> {
+    if (this.#refreshed.has(messageId)) return;
+    this.#refreshed.add(messageId);
+    try {
+      const fresh = await this.client.message(messageId);
+      this.#patchMessage(messageId, (m) => ({ ...m, data: { ...m.data, ...fresh.data } }));
+    } catch {
+      // The files stay as they were; the message may have been deleted meanwhile.
+    }
   }
 
   /** Gives this user's `reaction` to a message, or takes it back when they had given it. */
@@ -397,7 +499,11 @@ export class ChatStore {
     const lastFromOthers = [...thread.messages]
       .reverse()
       .find((m) => m.sender.toLowerCase() !== me.toLowerCase());
-    this.#updateConversation(target, (c) => ({ ...c, unreadMessageCount: 0 }));
+    this.#updateConversation(target, (c) => ({
+      ...c,
+      unreadMessageCount: 0,
+      ...(lastFromOthers ? { lastReadMessageId: lastFromOthers.id } : {}),
+    }));
     if (!lastFromOthers) return;
     this.client.sendReceipt(lastFromOthers, 'read');
     try {

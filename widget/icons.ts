@@ -12,3 +12,6 @@ export const checkIcon = icon(svg`<path d="M5 12.5l4.5 4.5L19 7.5" />`);
 export const doubleCheckIcon = icon(svg`<path d="M2 12.5l4.5 4.5L16 7.5" /><path d="M11 16l1 1 9.5-9.5" />`);
 export const clockIcon = icon(svg`<circle cx="12" cy="12" r="8" /><path d="M12 8v4l3 2" />`);
 export const alertIcon = icon(svg`<circle cx="12" cy="12" r="9" /><path d="M12 7.5v5.5M12 16.5v.01" />`);
+export const attachIcon = icon(
+  svg`<path d="M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7" />`,
+);

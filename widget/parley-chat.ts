@@ -249,6 +249,12 @@ export class ParleyChat extends LitElement {
               @parley-close-replies=${() => this.#withActive((target) => this.store?.closeReplies(target))}
               @parley-load-older-replies=${() => this.#withActive((target) => this.store?.loadOlderReplies(target))}
               @parley-reply=${(e: CustomEvent<string>) => this.#withActive((target) => this.store?.reply(target, e.detail))}
+              @parley-attach=${(e: CustomEvent<File[]>) => this.#withActive((target) => this.store?.attach(target, e.detail))}
+              @parley-unattach=${(e: CustomEvent<number>) => this.#withActive((target) => this.store?.unattach(target, e.detail))}
+              @parley-send-attached=${() => this.#withActive((target) => this.store?.sendAttached(target))}
+              @parley-cancel-upload=${(e: CustomEvent<string>) =>
+                this.#withActive((target) => this.store?.cancelUpload(target, e.detail))}
+              @parley-media-failed=${(e: CustomEvent<string>) => this.store?.refresh(e.detail)}
             >
               <div class="top">
                 <h2>${t.chats}</h2>

@@ -1,6 +1,6 @@
 import { html, LitElement, nothing } from 'lit';
 import { ENGLISH, type Locale } from './i18n.js';
-import { sendIcon } from './icons.js';
+import { attachIcon, sendIcon } from './icons.js';
 import {
   insertMention,
   matchCandidates,
@@ -9,17 +9,21 @@ import {
   type MentionQuery,
 } from './mentions.js';
 import { composerStyles } from './parley-composer.styles.js';
+import type { Upload } from './state.js';
 
 const MAX_ROWS = 6;
 
 /**
  * The message box: Enter sends, Shift+Enter starts a new line, `@` suggests people and agents to
- * mention (a combobox: arrows choose, Enter or Tab inserts, Escape closes).
+ * mention (a combobox: arrows choose, Enter or Tab inserts, Escape closes). Files come by the attach
+ * button or a paste; they wait in <parley-attachments> (loaded on first use) until sent.
  */
 export class ParleyComposer extends LitElement {
   static override properties = {
     locale: { attribute: false },
     candidates: { attribute: false },
+    drafts: { attribute: false },
+    uploads: { attribute: false },
     text: { state: true },
     mention: { state: true },
     highlighted: { state: true },
@@ -29,6 +33,9 @@ export class ParleyComposer extends LitElement {
 
   declare locale: Locale;
   declare candidates: MentionCandidate[];
+  /** Files chosen to send and files on their way; without them (a thread's replies) nothing can be attached. */
+  declare drafts: File[] | undefined;
+  declare uploads: Upload[] | undefined;
   declare text: string;
   declare mention: MentionQuery | undefined;
   declare highlighted: number;
@@ -80,7 +87,37 @@ export class ParleyComposer extends LitElement {
             </ul>`
           : nothing
       }
+      ${
+        this.drafts?.length || this.uploads?.length
+          ? html`<parley-attachments
+              .drafts=${this.drafts}
+              .uploads=${this.uploads}
+              .locale=${this.locale}
+            ></parley-attachments>`
+          : nothing
+      }
       <div class="box">
+        ${
+          this.drafts
+            ? html`<input
+                  type="file"
+                  multiple
+                  hidden
+                  @change=${(event: Event) => {
+                    const input = event.target as HTMLInputElement;
+                    this.#attach([...(input.files ?? [])]);
+                    input.value = '';
+                  }}
+                /><button
+                  class="icon-button"
+                  type="button"
+                  aria-label=${t.attach}
+                  @click=${() => this.renderRoot.querySelector('input')?.click()}
+                >
+                  ${attachIcon}
+                </button>`
+            : nothing
+        }
         <textarea
           rows=${rows}
           aria-label=${t.composer}
@@ -96,13 +133,14 @@ export class ParleyComposer extends LitElement {
           @input=${this.#onInput}
           @keydown=${this.#onKeydown}
           @click=${this.#updateMention}
+          @paste=${this.#onPaste}
           @blur=${() => (this.mention = undefined)}
         ></textarea>
         <button
           class="icon-button send"
           type="button"
           aria-label=${t.send}
-          ?disabled=${this.text.trim() === ''}
+          ?disabled=${this.text.trim() === '' && !this.drafts?.length}
           @click=${this.#send}
         >
           ${sendIcon}
@@ -111,10 +149,26 @@ export class ParleyComposer extends LitElement {
     `;
   }
 
+  /** Pasted files (a screenshot, files copied in a file manager) are attached; pasted text is typed. */
+  #onPaste(event: ClipboardEvent): void {
+    const files = [...(event.clipboardData?.files ?? [])];
+    if (!this.drafts || files.length === 0) return;
+    event.preventDefault();
+    this.#attach(files);
+  }
+
+  #attach(files: File[]): void {
+    if (files.length > 0) this.#emit('parley-attach', files);
+  }
+
+  #emit(type: string, detail?: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
   #onInput(event: Event): void {
     this.text = (event.target as HTMLTextAreaElement).value;
     this.#updateMention();
-    this.dispatchEvent(new CustomEvent('parley-typing', { bubbles: true, composed: true }));
+    this.#emit('parley-typing');
   }
 
   #updateMention(): void {
@@ -124,7 +178,7 @@ export class ParleyComposer extends LitElement {
     if (found?.query !== this.mention?.query || found?.start !== this.mention?.start) this.highlighted = 0;
     this.mention = found;
     if (found && this.candidates.length === 0) {
-      this.dispatchEvent(new CustomEvent('parley-mention-candidates', { bubbles: true, composed: true }));
+      this.#emit('parley-mention-candidates');
     }
   }
 
@@ -172,8 +226,9 @@ export class ParleyComposer extends LitElement {
 
   #send(): void {
     const text = this.text.trim();
+    if (this.drafts?.length) this.#emit('parley-send-attached');
     if (text === '') return;
-    this.dispatchEvent(new CustomEvent('parley-send', { detail: text, bubbles: true, composed: true }));
+    this.#emit('parley-send', text);
     this.text = '';
     this.mention = undefined;
     this.#textarea?.focus();

@@ -81,6 +81,30 @@ export const messageStyles = [
       background: var(--_mine);
       color: var(--_on-mine);
     }
+    .media {
+      display: grid;
+      gap: 6px;
+      padding: 4px;
+    }
+    .media img,
+    .media video {
+      display: block;
+      inline-size: 240px;
+      max-inline-size: 100%;
+      block-size: auto;
+      border-radius: 8px;
+    }
+    .media audio {
+      max-inline-size: 100%;
+    }
+    .file {
+      padding: 4px 8px;
+      color: inherit;
+    }
+    .file span {
+      display: block;
+      font-size: 0.8em;
+    }
     .text {
       white-space: pre-wrap;
       margin: 0;

@@ -3,7 +3,7 @@ import type { Message, UserEntity } from '../shared/chat-client/index.js';
 import type { InteractiveFormData } from '../shared/interactive.js';
 import { answerBody, answerSources } from './agent-answer.js';
 import { isoTime, timeLabel } from './dates.js';
-import { ENGLISH, format, type Locale } from './i18n.js';
+import { ENGLISH, format, formatBytes, type Locale } from './i18n.js';
 import { checkIcon, doubleCheckIcon } from './icons.js';
 import { parseMarkdown } from './markdown.js';
 import { renderBlocks } from './markdown-view.js';
@@ -168,6 +168,66 @@ export class ParleyMessage extends LitElement {
     (from ?? this).dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
+  /**
+   * Attachments: images (their thumbnail, lazily, in the space their dimensions reserve) open in
+   * full; audio and video play in place; other files download. A file that fails to load (its signed
+   * URL expired) asks for the message again (`parley-media-failed`).
+   */
+  #media(message: Message) {
+    const t = this.locale.strings;
+    const failed = () => this.#emit('parley-media-failed', message.id);
+    const injected = message.data.metadata?.['@injected'] as
+      | {
+          extensions?: Record<
+            string,
+            { attachments?: { data?: { thumbnails?: { url_medium?: string } } }[] }
+          >;
+        }
+      | undefined;
+    const thumbnails = injected?.extensions?.['thumbnail-generation']?.attachments ?? [];
+    return html`<div class="bubble media">
+      ${message.data.attachments!.map(
+        ({ url, name = t.attachment, mimeType = '', size, metadata }, index) => {
+          const { width, height } = (metadata ?? {}) as { width?: number; height?: number };
+          const [kind] = mimeType.split('/');
+          return kind === 'image'
+            ? html`<a href=${url} target="_blank" rel="noopener noreferrer"
+                ><img
+                  src=${thumbnails[index]?.data?.thumbnails?.url_medium ?? url}
+                  alt=${name}
+                  width=${width ?? nothing}
+                  height=${height ?? nothing}
+                  loading="lazy"
+                  @error=${failed}
+                /><span class="sr-only"> ${t.newTab}</span></a
+              >`
+            : kind === 'audio'
+              ? html`<audio
+                  controls
+                  preload="metadata"
+                  src=${url}
+                  aria-label=${name}
+                  @error=${failed}
+                ></audio>`
+              : kind === 'video'
+                ? html`<video
+                    controls
+                    preload="metadata"
+                    src=${url}
+                    aria-label=${name}
+                    width=${width ?? nothing}
+                    height=${height ?? nothing}
+                    @error=${failed}
+                  ></video>`
+                : html`<a class="file" href=${url} download=${name}
+                    >${name}
+                    <span>${formatBytes(Number(size ?? 0), this.locale.language)} · ${mimeType}</span></a
+                  >`;
+        },
+      )}
+    </div>`;
+  }
+
   #body(message: Message, sender: UserEntity | undefined) {
     const t = this.locale.strings;
     if (message.category === 'interactive' && message.type === 'form') {
@@ -183,6 +243,7 @@ export class ParleyMessage extends LitElement {
     }
     if (message.deletedAt !== undefined)
       return html`<div class="bubble deleted"><p class="text">${t.deleted}</p></div>`;
+    if (message.data.attachments?.length) return this.#media(message);
     const text = message.data.text;
     if (typeof text !== 'string') return html`<div class="bubble"><p class="text">${t.unsupported}</p></div>`;
     const sources = answerSources(message);

@@ -70,6 +70,9 @@ export const threadStyles = [
       border-radius: 10px;
       background: var(--_surface);
     }
+    .unread {
+      color: var(--_accent);
+    }
     .pending {
       align-self: flex-end;
       display: flex;

@@ -53,6 +53,14 @@ export class ParleyThread extends LitElement {
     this.me = '';
     this.narrow = false;
     this.locale = ENGLISH;
+    // Files dropped anywhere on the conversation are attached.
+    this.addEventListener('dragover', (event) => event.preventDefault());
+    this.addEventListener('drop', (event) => {
+      const files = [...(event.dataTransfer?.files ?? [])];
+      if (files.length === 0) return;
+      event.preventDefault();
+      this.dispatchEvent(new CustomEvent('parley-attach', { detail: files, bubbles: true, composed: true }));
+    });
   }
 
   get #log(): HTMLElement | null {
@@ -163,7 +171,12 @@ export class ParleyThread extends LitElement {
         </div>
       </div>
       <p class="typing" aria-live="polite">${typing}</p>
-      <parley-composer .locale=${this.locale} .candidates=${thread.mentionCandidates}></parley-composer>
+      <parley-composer
+        .locale=${this.locale}
+        .candidates=${thread.mentionCandidates}
+        .drafts=${thread.drafts}
+        .uploads=${thread.uploads}
+      ></parley-composer>
       ${
         thread.replies
           ? html`<parley-replies
@@ -180,6 +193,7 @@ export class ParleyThread extends LitElement {
   #messages(thread: ThreadState): TemplateResult[] {
     const now = Date.now() / 1000;
     const group = thread.target.type === 'group';
+    const t = this.locale.strings;
     const out: TemplateResult[] = [];
     let previousDay = '';
     let previousSender = '';
@@ -198,6 +212,7 @@ export class ParleyThread extends LitElement {
         continue;
       }
       const mine = message.sender.toLowerCase() === this.me.toLowerCase();
+      if (message.id === thread.unreadFrom) out.push(html`<h3 class="day unread">${t.newMessages}</h3>`);
       out.push(
         html`<parley-message
           .message=${message}

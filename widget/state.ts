@@ -32,6 +32,19 @@ export type Submission =
 
 export const IDLE_SUBMISSION: Submission = { state: 'idle' };
 
+/** Files on their way as one media message: shown with their progress until the service has it. */
+export interface Upload {
+  muid: string;
+  files: File[];
+  /** The share of the bytes sent, from 0 to 1. */
+  progress: number;
+  /**
+   * Why it failed: the service's code and details (`ERR_FILE_TOO_LARGE` with `maxBytes`,
+   * `ERR_FILE_TYPE_NOT_ALLOWED` with the `field` of the file, `files.N`), or `ERR_NETWORK`.
+   */
+  error?: { code: string; message: string; details: Record<string, unknown> };
+}
+
 /** The replies to one message, shown over its conversation. */
 export interface RepliesState {
   parent: Message;
@@ -66,6 +79,11 @@ export interface ThreadState {
   replies?: RepliesState;
   /** Names of who reacted, by `<message id> <reaction>`, once asked for. */
   reactors: Readonly<Record<string, string[]>>;
+  /** Files chosen to send, shown for a look before they are sent. */
+  drafts: File[];
+  uploads: Upload[];
+  /** The first message that was unread when the conversation opened ("New messages" goes above it). */
+  unreadFrom?: string;
 }
 
 export interface ChatState {

@@ -1,4 +1,4 @@
-import type { Fetch } from '../http.js';
+import { joinUrl, type Fetch } from '../http.js';
 import { WEB_PUSH_KEY_PATH, WEB_PUSH_PLATFORM } from '../web-push.js';
 import { ChatClientError, isSessionEnded } from './client-error.js';
 import { Emitter } from './emitter.js';
@@ -339,6 +339,26 @@ export class ChatClient {
   async reactors(messageId: string, reaction: string): Promise<Reaction[]> {
     const path = apiPath('messages', messageId, 'reactions', reaction);
     return (await this.#call<Reaction[]>({ method: 'GET', path, query: { limit: 100 } })).data;
+  }
+
+  /** One message as the service has it now, e.g. with fresh signed URLs for its attachments. */
+  async message(id: string): Promise<Message> {
+    return (await this.#call<Message>({ method: 'GET', path: apiPath('messages', id) })).data;
+  }
+
+  /** A client API call as this session, for what is loaded beside this class (`upload.ts`). */
+  request<T>(call: Omit<RestCall, 'base' | 'credential'>): Promise<Envelope<T>> {
+    return this.#call<T>(call);
+  }
+
+  /** The URL and headers of a client API call as this session, for a transport other than fetch. */
+  endpoint(path: string): { url: string; headers: Record<string, string> } {
+    const session = this.#session;
+    if (!session) throw new ChatClientError('ERR_NOT_LOGGED_IN', 'log in first');
+    return {
+      url: joinUrl(session.endpoints.clientApi, path),
+      headers: this.#rest.headers(this.#auth(session).credential),
+    };
   }
 
   /** Messages newer than `after`, oldest first, following pages until there are no more. */

@@ -1,7 +1,8 @@
 /**
  * A failure of the chat client. `code` is the service's CometChat code (`AUTH_ERR_AUTH_TOKEN_NOT_FOUND`,
  * `ERR_UID_NOT_FOUND`, …) or one of the client's own: `ERR_NETWORK` when the service could not be
- * reached (the only retryable kind), `ERR_BAD_RESPONSE`, `ERR_NOT_LOGGED_IN`, `ERR_INVALID_OPTION`.
+ * reached (the only retryable kind), `ERR_BAD_RESPONSE`, `ERR_NOT_LOGGED_IN`, `ERR_INVALID_OPTION`, `ERR_CANCELLED` (an upload
+ * the user cancelled).
  */
 export class ChatClientError extends Error {
   override readonly name = 'ChatClientError';

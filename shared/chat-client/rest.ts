@@ -24,6 +24,13 @@ export function apiPath(...segments: string[]): string {
   return segments.map((segment) => `/${encodeURIComponent(segment)}`).join('');
 }
 
+/** The envelope of an answer, or the service's error it carries (any HTTP status: the SDK resolves on `data`). */
+export function envelopeOf<T>(status: number, body: unknown): Envelope<T> {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (data === undefined || data === null || typeof data !== 'object') throw errorFrom(status, body);
+  return body as Envelope<T>;
+}
+
 function errorFrom(status: number, body: unknown): ChatClientError {
   const error = (body as { error?: unknown } | null)?.error;
   if (error !== null && typeof error === 'object') {
@@ -52,14 +59,20 @@ export class RestTransport {
     private readonly fetchImpl: Fetch,
   ) {}
 
-  async call<T>(call: RestCall): Promise<Envelope<T>> {
+  /** The protocol's headers of a call with `credential`. */
+  headers(credential?: Credential): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       appid: this.appId,
       resource: this.sessionId,
     };
-    if (call.credential && 'authToken' in call.credential) headers.authtoken = call.credential.authToken;
-    if (call.credential && 'apiKey' in call.credential) headers.apikey = call.credential.apiKey;
+    if (credential && 'authToken' in credential) headers.authtoken = credential.authToken;
+    if (credential && 'apiKey' in credential) headers.apikey = credential.apiKey;
+    return headers;
+  }
+
+  async call<T>(call: RestCall): Promise<Envelope<T>> {
+    const headers = this.headers(call.credential);
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -85,9 +98,6 @@ export class RestTransport {
         response.status,
       );
     }
-    const data = (body as { data?: unknown } | null)?.data;
-    if (data === undefined || data === null || typeof data !== 'object')
-      throw errorFrom(response.status, body);
-    return body as Envelope<T>;
+    return envelopeOf<T>(response.status, body);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { format, loadLocale, toLanguage } from '../../widget/i18n.js';
+import { format, loadLocale, toLanguage, useLocaleAssets } from '../../widget/i18n.js';
 import { de } from '../../widget/locales/de.js';
 import { en } from '../../widget/locales/en.js';
 
@@ -15,6 +15,7 @@ describe('locales', () => {
   });
 
   it('load German when asked for de or a German region', async () => {
+    useLocaleAssets(async () => de);
     expect((await loadLocale('de-AT')).strings.send).toBe('Senden');
   });
 

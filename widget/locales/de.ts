@@ -48,6 +48,8 @@ export const de: Strings = {
   retry: 'Erneut versuchen',
   unsupported: 'Diese Nachricht kann hier nicht angezeigt werden.',
   attachment: 'Anhang',
+  attach: 'Dateien anhängen',
+  newMessages: 'Neue Nachrichten',
   deleted: 'Diese Nachricht wurde gelöscht.',
   edited: 'bearbeitet',
   react: 'Reaktion hinzufügen',

@@ -46,6 +46,8 @@ export const en = {
   retry: 'Try again',
   unsupported: 'This message cannot be shown here.',
   attachment: 'Attachment',
+  attach: 'Attach files',
+  newMessages: 'New messages',
   deleted: 'This message was deleted.',
   edited: 'edited',
   react: 'Add a reaction',

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A TCP hop between the client and the chat service, to give tests the network's failure modes:
  * `freeze` stops forwarding bytes without closing anything (a dead Wi-Fi), `cut` drops every
- * connection (a lost network), `thaw` lets traffic and new connections through again.
+ * connection (a lost network), `thaw` lets traffic and new connections through again. With
+ * `uploadBytesPerSecond`, what clients send goes on at that pace (a slow uplink), in tenths of a second.
  */
 export class NetworkProxy {
   #server: Server | undefined;
@@ -12,7 +13,10 @@ export class NetworkProxy {
   #frozen = false;
   #port = 0;
 
-  constructor(private readonly targetPort: number) {}
+  constructor(
+    private readonly targetPort: number,
+    private readonly uploadBytesPerSecond?: number,
+  ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.#port}`;
@@ -27,7 +31,8 @@ export class NetworkProxy {
         from.on('data', (chunk) => {
           if (!this.#frozen) to.write(chunk);
         });
-      forward(client, upstream);
+      if (this.uploadBytesPerSecond === undefined) forward(client, upstream);
+      else this.#paced(client, upstream, Math.max(1, Math.round(this.uploadBytesPerSecond / 10)));
       forward(upstream, client);
       const close = () => {
         this.#pairs.delete(pair);
@@ -39,6 +44,20 @@ export class NetworkProxy {
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
     this.#port = (this.#server.address() as AddressInfo).port;
     return this;
+  }
+
+  /** Forwards at most `slice` bytes every tenth of a second, holding the sender back meanwhile. */
+  #paced(from: Socket, to: Socket, slice: number): void {
+    from.on('data', (chunk) => {
+      from.pause();
+      const send = (offset: number) => {
+        if (to.destroyed) return;
+        if (!this.#frozen) to.write(chunk.subarray(offset, offset + slice));
+        if (offset + slice < chunk.length) setTimeout(() => send(offset + slice), 100);
+        else from.resume();
+      };
+      send(0);
+    });
   }
 
   freeze(): void {

@@ -42,8 +42,8 @@ export function useWidgetHarness(): WidgetHarness {
     const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
     browser = launched;
     pages = await new PageServer(built.script).start();
-    // The push code and service worker beside the widget script, as a site that turns on push serves them.
-    for (const file of ['parley-push.js', 'parley-sw.js']) {
+    // The files beside the widget script (push code, service worker, code for sending files, German), as a site serves them.
+    for (const file of ['parley-push.js', 'parley-sw.js', 'parley-attach.js', 'parley-de.js']) {
       pages.pages.set(`/${file}`, {
         body: await readFile(join(built.dir, file), 'utf8'),
         type: 'text/javascript; charset=utf-8',
