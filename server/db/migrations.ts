@@ -4,7 +4,11 @@ import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
 import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
-import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
+import {
+  notificationHoldsMigration,
+  notificationProvidersMigration,
+  notificationTablesMigration,
+} from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
 
@@ -206,6 +210,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0008_notification_providers': notificationProvidersMigration,
       '0009_friends_flags_conversation_deletions': surfaceMigration,
       '0010_media': mediaMigration,
+      '0011_notification_holds': notificationHoldsMigration,
     }),
   };
 }
