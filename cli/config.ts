@@ -3,7 +3,9 @@ import { agentConfigFromEnv, DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../k
 import {
   ConfigError,
   NOTIFICATION_PROVIDER_SETTINGS,
+  readSetting,
   readSettings,
+  SECRET_KEY_SETTING,
   S3_SETTINGS,
   type Env,
 } from './settings.js';
@@ -226,6 +228,8 @@ export interface ChatServerConfig extends ChatTlsConfig {
   s3?: S3Config;
   /** How long a signed attachment URL stays valid. */
   mediaUrlTtlSeconds: number;
+  /** `PARLEY_SECRET_KEY`; none: the data dir's key. */
+  secretKey?: Buffer;
   /** Base URLs of the hosted notification services (`fcm`, `googleOAuth`, `apns`, `sendgrid`, `twilio`). */
   providerBaseUrls: Record<string, string>;
 }
@@ -252,7 +256,9 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
   const databaseUrl = text(SETTINGS.databaseUrl, undefined, env);
   const redisUrl = text(SETTINGS.redisUrl, flags.redisUrl, env);
   const s3 = s3ConfigFrom(flags, env);
+  const secretKey = readSetting(SECRET_KEY_SETTING, flags, env);
   return {
+    ...(secretKey === undefined ? {} : { secretKey }),
     ...chatTlsConfig(flags, env, false),
     port: port(SETTINGS.chatPort, flags.port, env, DEFAULT_CHAT_PORT),
     host: text(SETTINGS.chatHost, flags.host, env) ?? DEFAULT_CHAT_HOST,
@@ -303,6 +309,8 @@ export interface StartConfig extends ChatTlsConfig {
   /** The address both servers bind. */
   host: string;
   databaseUrl?: string;
+  /** `PARLEY_SECRET_KEY`; none: the data dir's key. */
+  secretKey?: Buffer;
   agent: AgentServerConfig;
 }
 
@@ -312,8 +320,10 @@ export interface StartConfig extends ChatTlsConfig {
  */
 export function startConfig(flags: StartFlags, env: Env, dataDir: string): StartConfig {
   const databaseUrl = text(SETTINGS.databaseUrl, undefined, env);
+  const secretKey = readSetting(SECRET_KEY_SETTING, {}, env);
   return {
     ...chatTlsConfig(flags, env, true),
+    ...(secretKey === undefined ? {} : { secretKey }),
     port: port(SETTINGS.chatPort, flags.port, env, DEFAULT_CHAT_PORT),
     agentPort: port(SETTINGS.startAgentPort, flags.agentPort, env, DEFAULT_AGENT_PORT),
     host: text(SETTINGS.chatHost, flags.host, env) ?? DEFAULT_CHAT_HOST,

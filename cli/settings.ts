@@ -1,3 +1,5 @@
+import { parseSecretKey } from '../server/secret-box.js';
+
 /*
  * Table-driven settings: each is declared once — its flag, environment variable, parser, default
  * and help text — and read the same way everywhere: a flag beats its variable, which beats the
@@ -116,6 +118,23 @@ export function describedSetting(setting: Setting<unknown>): string {
   ];
   return notes.length === 0 ? setting.doc : `${setting.doc} (${notes.join(', ')})`;
 }
+
+/** 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`). */
+export const secretKey: Parser<Buffer> = {
+  expected: 'a 32-byte key in hex (64 digits) or base64',
+  // Imported from its own module, light enough for `--help`: the server is loaded only to run.
+  parse: parseSecretKey,
+};
+
+/**
+ * The key sealing secrets in the chat store: only from the environment (a command line is visible
+ * to every user); without it, `<data dir>/secret.key`, created on first start.
+ */
+export const SECRET_KEY_SETTING: Setting<Buffer> = {
+  env: 'PARLEY_SECRET_KEY',
+  parser: secretKey,
+  doc: "the key sealing provider secrets in the chat store (default: the data dir's secret.key)",
+};
 
 /** Attachments in an S3-compatible bucket (`chat-server`); credentials only from AWS_* variables. */
 export const S3_SETTINGS = {

@@ -100,6 +100,7 @@ export function registerChatServerCommand(program: Command): void {
       s3: options.s3,
       mediaUrlTtlSeconds: options.mediaUrlTtlSeconds,
       notifications: { providerBaseUrls: options.providerBaseUrls },
+      secretKey: options.secretKey,
       tls,
       publicHost: options.publicHost,
       rateLimits: options.rateLimits,

@@ -10,7 +10,7 @@ import {
   startConfig,
   type SettingSource,
 } from '../../cli/config.js';
-import { NOTIFICATION_PROVIDER_SETTINGS, S3_SETTINGS } from '../../cli/settings.js';
+import { NOTIFICATION_PROVIDER_SETTINGS, S3_SETTINGS, SECRET_KEY_SETTING } from '../../cli/settings.js';
 
 const DATA_DIR = '/tmp/parley-config-test';
 
@@ -112,7 +112,7 @@ describe('configuration from flags and environment', () => {
     const tables = [S3_SETTINGS, NOTIFICATION_PROVIDER_SETTINGS].flatMap((settings) =>
       Object.values(settings),
     );
-    const sources = [...(Object.values(SETTINGS) as SettingSource[]), ...tables];
+    const sources = [...(Object.values(SETTINGS) as SettingSource[]), ...tables, SECRET_KEY_SETTING];
     for (const source of sources) {
       if (source.flag !== undefined) expect(table).toContain(source.flag.split(' ')[0]);
       if (source.env !== undefined) expect(table).toContain(`\`${source.env}\``);
