@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Vitest's default on a 2-core machine is one worker, so every file waits for the last; most
+    // files spend their time waiting on a browser, a child process or PostgreSQL, so two run side
+    // by side.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],

@@ -9,12 +9,14 @@
 import { cpus, loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { startCluster, type Cluster } from './cluster.js';
+import { startChatCluster, type ChatCluster } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
+/** On loopback, and no rate limit: a benchmark measures the service, not its limits. */
+const SERVER_ARGS = ['--host', '127.0.0.1', '--rate-limit', 'off'];
 const APP = { appId: 'bench', apiKey: 'bench-full-key', authKey: 'bench-auth-key' };
 const headers = { apikey: APP.apiKey, 'content-type': 'application/json' };
 
@@ -46,7 +48,7 @@ const median = (values: number[]): number => {
 };
 
 /** One run: every process loaded at once, each with its share of the connections. */
-async function load(cluster: Cluster, duration: number): Promise<Figures> {
+async function load(cluster: ChatCluster, duration: number): Promise<Figures> {
   const share = Math.max(1, Math.round(CONNECTIONS / cluster.urls.length));
   const results = await Promise.all(
     cluster.urls.map((url) =>
@@ -64,7 +66,12 @@ async function load(cluster: Cluster, duration: number): Promise<Figures> {
 }
 
 async function measure(processes: number): Promise<{ runs: Figures[]; median: Figures }> {
-  const cluster = await startCluster({ app: APP, engine: 'postgres', processes });
+  const cluster = await startChatCluster({
+    app: APP,
+    engine: 'postgres',
+    count: processes,
+    args: SERVER_ARGS,
+  });
   try {
     for (const uid of ['bench-sender', 'bench-receiver']) {
       const response = await fetch(`${cluster.urls[0]}/v3/users`, {
@@ -81,7 +88,7 @@ async function measure(processes: number): Promise<{ runs: Figures[]; median: Fi
     const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
     return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)] as Figures };
   } finally {
-    await cluster.stop();
+    await cluster.dispose();
   }
 }
 

@@ -5,11 +5,11 @@
  * so the pair is measured several times (BENCH_RUNS) and medians are reported, with the server's
  * own CPU time per request, which other processes' load disturbs far less than requests/s.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir, cpus, loadavg } from 'node:os';
+import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { spawnChatServer } from '../test/support/chat-server-process.js';
+import { startChatCluster, type ChatProcess } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -18,9 +18,8 @@ const APP = { appId: 'bench', apiKey: 'bench-full-key', authKey: 'bench-auth-key
 const TARGET_MESSAGES_PER_SECOND = 3_000;
 const TARGET_RATIO = 0.25;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-chat-'));
-const { child: server, listening } = spawnChatServer({ dataDir, app: APP, args: ['--rate-limit', 'off'] });
-const url = await listening;
+const cluster = await startChatCluster({ app: APP, engine: 'sqlite', args: ['--rate-limit', 'off'] });
+const [{ child: server, url, dataDir }] = cluster.processes.started as [ChatProcess];
 
 const headers = { apikey: APP.apiKey, 'content-type': 'application/json' };
 for (const uid of ['bench-sender', 'bench-receiver']) {
@@ -140,13 +139,12 @@ const counted = await fetch(`${url}/v3/users/bench-receiver/messages?limit=1`, {
 const storedMessages = ((await counted.json()) as { meta: { pagination: { total: number } } }).meta.pagination
   .total;
 
-server.kill('SIGTERM');
-await new Promise((resolve) => server.once('exit', resolve));
+await cluster.processes.stopAll();
 const databaseBytes = ['chat.db', 'chat.db-wal']
   .map((file) => join(dataDir, file))
   .filter((file) => existsSync(file))
   .reduce((sum, file) => sum + statSync(file).size, 0);
-rmSync(dataDir, { recursive: true, force: true });
+await cluster.dispose();
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 const results = {

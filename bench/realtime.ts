@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { startCluster, type Cluster } from './cluster.js';
+import { startChatCluster, type ChatCluster } from '../test/support/chat-cluster.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 3_000);
 const GROUP_SIZE = Number(process.env.BENCH_GROUP_SIZE ?? 10);
@@ -25,6 +25,8 @@ const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
 const DRAIN_MS = 15_000;
 /** The whole run is bounded: setup, load and drain of both setups. */
 const DEADLINE_MS = 20 * 60_000;
+/** On loopback, and no rate limit: a benchmark measures the service, not its limits. */
+const SERVER_ARGS = ['--host', '127.0.0.1', '--rate-limit', 'off'];
 const APP = { appId: 'bench-realtime', apiKey: 'bench-rt-full-key', authKey: 'bench-rt-auth-key' };
 
 const deadline = setTimeout(() => {
@@ -68,7 +70,7 @@ const asApp = { apikey: APP.apiKey };
 type Figures = Awaited<ReturnType<typeof measure>>;
 
 /** One setup: sockets connected and load sent through `cluster`'s processes in turn. */
-async function measure(cluster: Cluster) {
+async function measure(cluster: ChatCluster) {
   const { urls } = cluster;
   const urlFor = (index: number) => urls[index % urls.length] as string;
 
@@ -230,11 +232,11 @@ async function measure(cluster: Cluster) {
 }
 
 async function measureOn(engine: 'sqlite' | 'postgres', processes: number): Promise<Figures> {
-  const cluster = await startCluster({ app: APP, engine, processes });
+  const cluster = await startChatCluster({ app: APP, engine, count: processes, args: SERVER_ARGS });
   try {
     return await measure(cluster);
   } finally {
-    await cluster.stop();
+    await cluster.dispose();
   }
 }
 

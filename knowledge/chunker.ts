@@ -8,7 +8,7 @@
  * `documentText(doc).slice(start, end)`.
  */
 import { linesWithFences } from './loaders/markdown.js';
-import { definitionTermAt } from './structure.js';
+import { definitionTermAt, TABLE_ROW_SEPARATOR } from './structure.js';
 import { PAGE_SEPARATOR, type Chunk, type LoadedDocument } from './types.js';
 
 export interface ChunkOptions {
@@ -153,7 +153,7 @@ function spans(
     }
     const cut = breakPoint(text, start + Math.floor(maxChars / 2), start + maxChars);
     result.push([start, trimEnd(text, start, cut)]);
-    const next = overlapChars > 0 ? overlapStart(text, cut - overlapChars, cut) : cut;
+    const next = overlapChars > 0 ? overlapStart(text, cut - overlapChars, cut, start + maxChars / 2) : cut;
     start = skipSpace(text, Math.max(next, start + 1), end);
   }
   return result;
@@ -174,8 +174,18 @@ function breakPoint(text: string, min: number, max: number): number {
   return /[\uDC00-\uDFFF]/.test(text[max] ?? '') ? max - 1 : max;
 }
 
-/** Where the next chunk starts so it repeats the end of the last one: a sentence start, else a word start. */
-function overlapStart(text: string, from: number, cut: number): number {
+/**
+ * Where the next chunk starts so it repeats the end of the last one: a line start within the
+ * overlap (a definition's term, a paragraph, repeated whole); the start of a table row longer than
+ * the overlap, from no earlier than `earliest` (from its middle, the row would lose its label);
+ * else a sentence start, else a word start.
+ */
+function overlapStart(text: string, from: number, cut: number, earliest: number): number {
+  const firstLine = text.indexOf('\n', from - 1);
+  if (firstLine >= 0 && firstLine + 1 < cut && text.slice(firstLine + 1, cut).trim() !== '')
+    return firstLine + 1;
+  const lastLine = text.lastIndexOf('\n', from) + 1;
+  if (lastLine > earliest && text.slice(lastLine, cut).includes(TABLE_ROW_SEPARATOR)) return lastLine;
   const window = text.slice(from, cut);
   const sentence = firstMatchEnd(window, /[.!?…]["'’”)\]]*\s+/gu);
   if (sentence >= 0 && sentence < window.length) return from + sentence;

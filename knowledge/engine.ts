@@ -5,7 +5,6 @@ import { ParsePool, defaultPoolSize } from './ingest/pool.js';
 import { ingestPlan, type IngestEvent } from './ingest/queue.js';
 import { isInside, isSkippedSegment, planSources, type PlanOptions } from './ingest/sources.js';
 import { SUPPORTED_EXTENSIONS } from './loaders/index.js';
-import { makeSnippet } from './search/index.js';
 import { KnowledgeError } from './store/errors.js';
 import { isMissing, listNamespaceNames, namespaceLayout, parseNamespace } from './store/layout.js';
 import { readManifest, type ManifestEntry } from './store/manifest.js';
@@ -150,8 +149,13 @@ export class KnowledgeEngine {
     }
     const store = await this.existingStore(namespace);
     if (!store) return [];
-    return store.search(text, { limit, onePerDocument: options.onePerDocument }).map(({ chunk, score }) => ({
-      text: options.snippets ? makeSnippet(chunk.text, text) : chunk.text,
+    const ranked = store.search(text, {
+      limit,
+      onePerDocument: options.onePerDocument,
+      snippets: options.snippets,
+    });
+    return ranked.map(({ chunk, score, snippet }) => ({
+      text: snippet ?? chunk.text,
       score,
       source: {
         documentId: chunk.documentId,

@@ -8,7 +8,7 @@
 import { linesWithFences } from './loaders/markdown.js';
 
 export const DEFINITION_MARK = ': ';
-const ROW_SEPARATOR = ' | ';
+export const TABLE_ROW_SEPARATOR = ' | ';
 
 /** One table row as a line: each cell after its column's header, when there is one. */
 export function tableRowText(headers: readonly string[], cells: readonly string[]): string {
@@ -19,7 +19,7 @@ export function tableRowText(headers: readonly string[], cells: readonly string[
       return header && flat(cell) ? `${header}: ${flat(cell)}` : flat(cell);
     })
     .filter((cell) => cell !== '')
-    .join(ROW_SEPARATOR);
+    .join(TABLE_ROW_SEPARATOR);
 }
 
 export type BlockKind = 'heading' | 'code' | 'row' | 'definition' | 'text';
@@ -92,7 +92,7 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
       blocks.push({ kind: 'definition', text: definitionText(lines), ...(term ? { term } : {}) });
       continue;
     }
-    const row = paragraph.text.includes(ROW_SEPARATOR) && !paragraph.text.includes('\n');
+    const row = paragraph.text.includes(TABLE_ROW_SEPARATOR) && !paragraph.text.includes('\n');
     blocks.push({ kind: row ? 'row' : 'text', text: paragraph.text });
   }
   return blocks;

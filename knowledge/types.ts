@@ -48,6 +48,8 @@ export interface Chunk {
 export interface RankedChunk {
   chunk: Chunk;
   score: number;
+  /** The part of the chunk's text around the query's terms, when snippets were asked for. */
+  snippet?: string;
 }
 
 /** What a loader is asked to read. `detectSource` in loaders/ turns a CLI or API string into one. */
@@ -76,6 +78,9 @@ export interface ChunkIndex {
   readonly size: number;
   add(chunks: Chunk[]): void;
   removeDocument(documentId: string): void;
-  search(query: string, options?: { limit?: number; onePerDocument?: boolean }): RankedChunk[];
+  search(
+    query: string,
+    options?: { limit?: number; onePerDocument?: boolean; snippets?: boolean },
+  ): RankedChunk[];
   snapshot(): Uint8Array;
 }

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
+import { PROCESS_ALONE, type ChangeNotices } from './repositories/app-cache.js';
 import { ClientSettingsRepository } from './repositories/client-settings.js';
 import { ReadStateRepository } from './client-api/read-state.js';
+import { Receipts } from './client-api/receipts.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';
 import type { Logger } from './log.js';
@@ -15,6 +17,8 @@ export interface ClientProtocolOptions {
   publicHost: string | undefined;
   /** Another fan-out (a broker) instead of this process's own. */
   fanOut?: FanOut;
+  /** How the processes sharing the store tell each other of changes to what they cache. */
+  notices?: ChangeNotices;
   /** Lets tests and embedders point apiActions at a fetch of their own. */
   actionFetch?: typeof fetch;
 }
@@ -36,10 +40,11 @@ export class ClientProtocol {
 
   constructor(services: ChatServices, options: ClientProtocolOptions) {
     const { logger } = options;
-    this.clientSettings = new ClientSettingsRepository(services.store.db, services.store.engine);
+    this.clientSettings = new ClientSettingsRepository(services.store.db, options.notices ?? PROCESS_ALONE);
     this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();
+    const receipts = new Receipts(this.readState, this.fanOut);
     const forms = new FormSubmissions(services, this.clientSettings, {
       selfOrigins: () => this.selfOrigins,
       logger,
@@ -49,6 +54,7 @@ export class ClientProtocol {
       services,
       clientSettings: this.clientSettings,
       readState: this.readState,
+      receipts,
       socketTokens: this.socketTokens,
       forms,
       publicHost: options.publicHost,
@@ -57,7 +63,7 @@ export class ClientProtocol {
       services,
       fanOut: this.fanOut,
       socketTokens: this.socketTokens,
-      readState: this.readState,
+      receipts,
       logger,
     });
     this.unpublish = publishChatEvents(services.events, this.fanOut, services, logger);

@@ -25,6 +25,7 @@ import { readinessRoute, type ReadinessChecks } from './health.js';
 import { RedisFanOut } from './realtime/redis-fan-out.js';
 import { join } from 'node:path';
 import { mediaFileRoute } from './media/file-route.js';
+import { mediaUploadRoute } from './media/presigned.js';
 import { MediaLibrary } from './media/library.js';
 import { MediaUrls } from './media/urls.js';
 import { LocalFileStore, S3FileStore, type FileStore, type S3StoreConfig } from './storage/index.js';
@@ -153,30 +154,42 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const client = new ClientProtocol(services, {
       logger,
       publicHost: options.publicHost,
-      ...(fanOut === undefined ? {} : { fanOut }),
+      ...(fanOut === undefined ? {} : { fanOut, notices: fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
     const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
-    const agents = new AgentFeature(services, client.clientSettings, logger, {
-      ...bridgeOptions,
-      ...(fanOut === undefined
-        ? {}
-        : {
-            conversationLocks: new RedisConversationLocks(
-              fanOut.redis,
-              redisPrefix,
-              logger,
-              // Every question queued ahead may run its attempts to the end.
-              bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
-            ),
-          }),
-    });
+    const agents = new AgentFeature(
+      services,
+      client.clientSettings,
+      logger,
+      {
+        ...bridgeOptions,
+        ...(fanOut === undefined
+          ? {}
+          : {
+              conversationLocks: new RedisConversationLocks(
+                fanOut.redis,
+                redisPrefix,
+                logger,
+                // Every question queued ahead may run its attempts to the end.
+                bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
+              ),
+            }),
+      },
+      fanOut,
+    );
     const http = createHttpApp(client.routeDeps, {
       logger,
       rateLimits,
       rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },
       routes: [agents.routes],
-      pages: [readinessRoute(readiness), mediaFileRoute(media), ...agents.pages, ...(options.pages ?? [])],
+      pages: [
+        readinessRoute(readiness),
+        mediaFileRoute(media),
+        mediaUploadRoute(media, client.clientSettings),
+        ...agents.pages,
+        ...(options.pages ?? []),
+      ],
     });
     const host = options.host ?? '127.0.0.1';
     const certificate =

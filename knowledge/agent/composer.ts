@@ -37,6 +37,8 @@ interface Candidate {
 }
 
 const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
+/** A contents line of a PDF ("6.1 Default packages . . . . . 24") points to a page, it says nothing. */
+const DOT_LEADERS = /(?:\.\s?){5,}/;
 const MAX_SENTENCE_CHARS = 600;
 /** Shorter sentences ("See below.") are quoted only as the neighbour of a longer one. */
 const MIN_QUOTED_CHARS = 12;
@@ -50,6 +52,10 @@ const RELATIVE_FLOOR = 0.5;
 const SIBLING_ROW_TIE = 0.9;
 /** Added to a sentence's score (question terms held, 0 to 1) when it spells all the question's literals. */
 const LITERAL_BONUS = 0.3;
+/** Added when the definition holding the sentence is the entry the question names (`work_mem`, not `hash_mem_multiplier`). */
+const ENTRY_BONUS = 0.3;
+/** Added when the sentence (or its neighbour) states what kind of value the question asks for: a default, a limit. */
+const STATEMENT_BONUS = 0.2;
 /** How far after a sentence its neighbour holding the value asked for may be. */
 const NEIGHBOUR_REACH = 3;
 
@@ -75,7 +81,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         ? [block.text]
         : [...sentences.segment(block.text.replace(/\s+/g, ' '))].map(({ segment }) => segment.trim());
     for (const sentence of parts) {
-      if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS) continue;
+      if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({
         hitIndex,
         position: found.length,
@@ -131,18 +137,45 @@ const SYMBOL_LITERAL = /(?<=^|\s)(-{1,2}[A-Za-z][\w-]*|%[A-Za-z]|[^\s\w]{1,3})(?
 
 /**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
- * beside 'h'), dotted names (gc.auto, sys.float_info.dig), names with digits (uuid5) and symbol
- * literals (-n, %j), each as a case-sensitive pattern.
+ * beside 'h'), dotted names (gc.auto, sys.float_info.dig), names with digits (uuid5), identifiers
+ * in snake_case or camelCase (work_mem, DefaultScoringM) and symbol literals (-n, %j).
  */
-function questionLiterals(question: string): RegExp[] {
+function questionLiterals(question: string): string[] {
   const quoted = [...question.matchAll(/[`'"‘“]([^\s`'"‘’“”]{1,40})[`'"’”]/g)].map((match) => match[1]!);
   const names =
-    question.match(/[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b/g) ?? [];
+    question.match(
+      /[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b|\b[A-Za-z][A-Za-z\d]*(?:_[A-Za-z\d]+)+\b|\b[A-Za-z][a-z\d]+(?:[A-Z][a-z\d]*)+\b/g,
+    ) ?? [];
   const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => match[1]!);
-  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols])].map(
-    (literal) => new RegExp(`(?<![\\w-])${escapeRegExp(literal)}(?![\\w])`),
-  );
+  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols])];
 }
+
+/** A literal as a case-sensitive pattern that a longer name containing it does not match. */
+const literalPattern = (literal: string): RegExp =>
+  new RegExp(`(?<![\\w-])${escapeRegExp(literal)}(?![\\w])`);
+
+/**
+ * The name a definition's term gives its entry: `work_mem` in "work_mem (integer)", `--abbrev` in
+ * "--abbrev=<n>", `-F` in "-F format, --format=format" (each spelling of the term).
+ */
+const entryNames = (label: string): string[] =>
+  label.split(/,\s+/).map((spelling) => spelling.trim().split(/[\s(=[]/)[0] ?? '');
+
+/**
+ * Whether a table row is the one the question names: every term of its first cell's value
+ * (`Name: date`, `Item: columns per table`) is a question term, as `timestamp`'s row is not for
+ * "the highest value of the date type", though it mentions dates.
+ */
+function rowNamedBy(candidate: Candidate, questionTerms: ReadonlySet<string>): boolean {
+  if (!candidate.row) return false;
+  const firstCell = candidate.sentence.split(' | ')[0] ?? '';
+  const label = distinctTerms(firstCell.slice(firstCell.indexOf(': ') + 1));
+  return label.size > 0 && [...label].every((term) => questionTerms.has(term));
+}
+
+/** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
+const namesEntry = (candidate: Candidate, literals: readonly string[]): boolean =>
+  candidate.label !== undefined && entryNames(candidate.label).some((name) => literals.includes(name));
 
 /**
  * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
@@ -177,7 +210,8 @@ function scoreSentences(
 ): Candidate[] {
   const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
   for (const candidate of candidates) {
-    const neighbour = valueNeighbour(candidate, candidates, question, questionTerms);
+    const neighbour =
+      valueNeighbour(candidate, candidates, question, questionTerms) ?? description(candidate, candidates);
     if (neighbour) candidate.neighbour = neighbour;
   }
   const has = (candidate: Candidate, term: string): boolean =>
@@ -196,7 +230,9 @@ function scoreSentences(
   const contextTerms = new Map(
     relevant.map((hitIndex) => [hitIndex, distinctTerms(passageContext(hits[hitIndex]!))]),
   );
-  const literals = questionLiterals(question);
+  const literalNames = questionLiterals(question);
+  const literals = literalNames.map(literalPattern);
+  const asked = askedStatement(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   for (const candidate of candidates) {
     if (candidate.sentence.length < MIN_QUOTED_CHARS) continue;
@@ -210,7 +246,13 @@ function scoreSentences(
     const literal = literalShare(candidate, literals);
     if (matched > 0 || literal > 0)
       candidate.score =
-        (matched + 0.3 * context) / (total || 1) + LITERAL_BONUS * literal + rankBonus(candidate);
+        (matched + 0.3 * context) / (total || 1) +
+        LITERAL_BONUS * literal +
+        (namesEntry(candidate, literalNames) || rowNamedBy(candidate, queryTerms) ? ENTRY_BONUS : 0) +
+        (asked && (asked.test(candidate.sentence) || asked.test(candidate.neighbour?.sentence ?? ''))
+          ? STATEMENT_BONUS
+          : 0) +
+        rankBonus(candidate);
   }
   const matching = candidates.filter((candidate) => candidate.score > 0);
   if (matching.length > 0) return candidates;
@@ -220,10 +262,38 @@ function scoreSentences(
   return candidates;
 }
 
+/** A sentence that states a default: "The default is 4MB", "defaults to a4", "(the default)", "[default: yes]". */
+const DEFAULT_STATEMENT =
+  /\bdefaults?\b(?:\s+(?:value|setting))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
+/** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns". */
+const LIMIT_STATEMENT =
+  /\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b[^.;]*?\d/i;
+
+/**
+ * The kind of statement that answers the question, when it asks for a default or a bound: what
+ * such a sentence says ("The default is 128MB") rather than the words it shares with the question.
+ */
+function askedStatement(question: string): RegExp | undefined {
+  if (/\bdefaults?\b/i.test(question)) return DEFAULT_STATEMENT;
+  if (/\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i.test(question))
+    return LIMIT_STATEMENT;
+  return undefined;
+}
+
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
 const ASKS_FOR_VALUE =
   /\b(default|defaults|value|values|how (many|much|long|large|big|often)|max(imum)?|min(imum)?|limits?|size|number|port|level|width|height|depth|length|precision|timeout|range|version)\b/i;
 const VALUE_WORDS = /\b(defaults?|defaulting|maximum|minimum|limit(ed)?|at (most|least)|always|currently)\b/i;
+
+/** "value", "number", "setting": in "the default value of X" they say what is asked, not what about. */
+const ASK_WORDS = distinctTerms('value values setting settings number');
+
+/** The terms that name what a question asks about: without its ask words when it asks for a value and names something else. */
+function withoutAskWords(terms: ReadonlySet<string>, question: string): ReadonlySet<string> {
+  if (!ASKS_FOR_VALUE.test(question)) return terms;
+  const subject = new Set([...terms].filter((term) => !ASK_WORDS.has(term)));
+  return subject.size > 0 ? subject : terms;
+}
 
 /** Whether a sentence states a value the question does not already name. */
 function holdsValue(
@@ -258,6 +328,27 @@ function valueNeighbour(
     if (holdsValue(next, questionTerms, wantsDefault)) return next;
   }
   return undefined;
+}
+
+/** A line that only names something is short and ends without a sentence's punctuation. */
+const MAX_NAME_LINE_CHARS = 120;
+
+/**
+ * The sentence that says what a bare name line is (`gen_random_uuid () → uuid`, a signature or a
+ * caption written as a paragraph of its own, with no definition list to tie them): the first
+ * sentence of the next paragraph. Quoted alone, the line would answer nothing.
+ */
+function description(picked: Candidate, candidates: readonly Candidate[]): Candidate | undefined {
+  if (picked.row || picked.label !== undefined || picked.sentence.length > MAX_NAME_LINE_CHARS)
+    return undefined;
+  if (/[.!?:;]["'’”)\]]*$/.test(picked.sentence)) return undefined;
+  const index = candidates.indexOf(picked);
+  const next = candidates[index + 1];
+  const alone =
+    candidates[index - 1]?.block !== picked.block || candidates[index - 1]?.hitIndex !== picked.hitIndex;
+  return alone && next?.hitIndex === picked.hitIndex && next.block === picked.block + 1 && !next.row
+    ? next
+    : undefined;
 }
 
 /**
@@ -359,7 +450,7 @@ export function composeExtractiveAnswer(
 ): ComposedAnswer {
   const { maxSentences = 4, minCoverage = 0.5 } = options;
   const questionTerms = distinctTerms(input.question);
-  const queryTerms = distinctTerms(input.retrievalQuery);
+  const queryTerms = withoutAskWords(distinctTerms(input.retrievalQuery), input.question);
   const relevanceTerms = questionTerms.size > 0 ? questionTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
   const picked =

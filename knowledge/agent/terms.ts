@@ -23,7 +23,24 @@ const REQUEST_WORDS = [
 const IGNORED = new Set([...stopwords, ...REQUEST_WORDS]);
 const words = new Intl.Segmenter('und', { granularity: 'word' });
 
-const term = (word: string): string => (/^[a-z]+$/.test(word) ? stemmer(word) : word);
+/**
+ * Comparatives and superlatives of the adjectives manuals state bounds with ("the highest value",
+ * "larger than"), which stemming keeps apart from the word a table or text uses ("High Value").
+ */
+const GRADED = /^(high|low|larg|small|long|short|bigg|wid|great|earli|lat|fast|slow|old|new)(?:er|est)$/;
+const GRADED_BASE: Record<string, string> = {
+  larg: 'large',
+  bigg: 'big',
+  wid: 'wide',
+  earli: 'early',
+  lat: 'late',
+};
+
+const term = (word: string): string => {
+  if (!/^[a-z]+$/.test(word)) return word;
+  const graded = GRADED.exec(word)?.[1];
+  return stemmer(graded ? (GRADED_BASE[graded] ?? graded) : word);
+};
 
 /**
  * Normalised content terms of a text: word-like segments of any script, lower case, stemmed, no

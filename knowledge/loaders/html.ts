@@ -41,7 +41,18 @@ const NEVER_CONTENT = [
   '[hidden]',
   // Sphinx's permalink marks (¶) after headings and terms.
   'a.headerlink',
+  // DocBook's Prev/Up/Next bars and per-page tables of contents (PostgreSQL, many GNU manuals).
+  '.navheader',
+  '.navfooter',
+  '.toc',
 ].join(', ');
+
+/**
+ * A list of at least NAVIGATION_MIN_ITEMS items, no paragraphs, and at least this share of link
+ * text only points elsewhere: a contents list or an index ("abs, Mathematical Functions").
+ */
+const NAVIGATION_LINK_SHARE = 0.4;
+const NAVIGATION_MIN_ITEMS = 3;
 
 const markdown = new TurndownService({
   headingStyle: 'atx',
@@ -100,6 +111,9 @@ function tableText(table: Element): string {
  * one, and every paragraph of a definition starts with the mark that ties it to its term.
  */
 function markDefinitions(root: Element): void {
+  // One term written as several lines (`-j njobs<br>--jobs=njobs`, DocBook's option synopses)
+  // names its spellings, which would otherwise run together as "-j njobs--jobs=njobs".
+  for (const lineBreak of root.querySelectorAll('dt br')) lineBreak.replaceWith(', ');
   for (const term of root.querySelectorAll('dt')) {
     let next = term.nextElementSibling;
     while (next?.tagName === 'DT') {
@@ -125,10 +139,30 @@ export function readHtml(html: string): HtmlText {
   for (const element of root.querySelectorAll('header, footer')) {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
   }
+  dropNavigationLists(root);
   markDefinitions(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
   return { text, title };
+}
+
+/**
+ * Lists made mostly of links (a page's contents, a book's index: "serial, Serial Types, serial2,
+ * Serial Types, …") name where things are said rather than say them: as passages they outrank the
+ * pages they point to on the very words asked about, and quote as a run of names.
+ */
+function dropNavigationLists(root: Element): void {
+  for (const list of root.querySelectorAll('dl, ul, ol')) {
+    if (!list.isConnected) continue;
+    const items = [...list.children].filter((item) => item.tagName === 'LI' || item.tagName === 'DT').length;
+    const text = flat(list.textContent ?? '').length;
+    if (items < NAVIGATION_MIN_ITEMS || text === 0 || list.querySelector('p, pre, table')) continue;
+    const linked = [...list.querySelectorAll('a')].reduce(
+      (sum, a) => sum + flat(a.textContent ?? '').length,
+      0,
+    );
+    if (linked / text >= NAVIGATION_LINK_SHARE) list.remove();
+  }
 }
 
 function mainContent(document: Document): Element {

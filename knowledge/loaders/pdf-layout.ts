@@ -219,3 +219,40 @@ function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
+
+/** A page's first or last paragraph repeated on at least this many pages (numbers aside) is a running header or footer. */
+const RUNNING_MIN_PAGES = 3;
+/** Running headers and footers are short: a title, a chapter name, a page number. */
+const RUNNING_MAX_CHARS = 150;
+
+/**
+ * The pages without their running headers and footers ("Auto Multiple Choice 12 / 92",
+ * "Chapter 2: Installing R under Unix-alikes 8", a lone page number): a first or last paragraph
+ * that, numbers aside, opens or closes at least RUNNING_MIN_PAGES pages. They carry the manual's
+ * or chapter's words into every passage and say nothing of the page's own.
+ */
+export function withoutRunningLines(pages: readonly string[]): string[] {
+  const shape = (paragraph: string): string => paragraph.replace(/\d+/g, '#').trim();
+  const ends = pages.map((text) => {
+    const paragraphs = text.split('\n\n');
+    return {
+      paragraphs,
+      first: paragraphs[0] ?? '',
+      last: paragraphs.length > 1 ? (paragraphs.at(-1) ?? '') : '',
+    };
+  });
+  const count = new Map<string, number>();
+  for (const { first, last } of ends)
+    for (const paragraph of new Set([first, last]))
+      if (paragraph !== '' && paragraph.length <= RUNNING_MAX_CHARS)
+        count.set(shape(paragraph), (count.get(shape(paragraph)) ?? 0) + 1);
+  const running = (paragraph: string): boolean =>
+    paragraph.length <= RUNNING_MAX_CHARS && (count.get(shape(paragraph)) ?? 0) >= RUNNING_MIN_PAGES;
+  return ends.map(({ paragraphs }) => {
+    let from = 0;
+    let to = paragraphs.length;
+    if (to - from > 1 && running(paragraphs[from] ?? '')) from++;
+    if (to - from > 1 && running(paragraphs[to - 1] ?? '')) to--;
+    return paragraphs.slice(from, to).join('\n\n');
+  });
+}

@@ -1,6 +1,6 @@
 /**
  * PDF text with pdf.js, one page at a time: each page's text runs are put in reading order
- * (pdf-layout.ts), the page's resources are released before the next page is read, and pages
+ * (pdf-layout.ts), running headers and footers are dropped once all pages are read, the page's resources are released before the next page is read, and pages
  * without any text are reported by range, since a scanned PDF yields no text without OCR.
  */
 import { createRequire } from 'node:module';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { DocumentPage, LoadOptions } from '../types.js';
 import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
-import { pageText, type PositionedText } from './pdf-layout.js';
+import { pageText, withoutRunningLines, type PositionedText } from './pdf-layout.js';
 
 export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
 
@@ -69,6 +69,8 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
       options.onPage?.(n, pdf.numPages);
     }
     if (!pages.some((p) => p.text !== '')) throw new SourceError(NO_TEXT_MESSAGE);
+    const texts = withoutRunningLines(pages.map((p) => p.text));
+    pages.forEach((p, i) => (p.text = texts[i] ?? p.text));
     const { info } = await pdf.getMetadata();
     const title = cleanTitle(String((info as { Title?: unknown } | undefined)?.Title ?? '')) || undefined;
     return { pages, title, warnings: emptyPageWarnings(pages) };

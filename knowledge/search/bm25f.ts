@@ -66,17 +66,16 @@ export class Bm25fScorer {
         for (let at = ranges[2 * block] as number; at < to; at += 2) {
           const slot = pool[at] as number;
           if (live[slot] !== 1) continue;
+          const before = scores[slot] as number;
+          // Expansion re-weights only chunks already found: the others are passed over unscored.
+          if (before === 0 && touchedOnly) continue;
           const packed = pool[at + 1] as number;
           const titleTf = packed >>> 16;
           const tf =
             (packed & 0xffff) * (body[slot] as number) +
             (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
           if (tf === 0) continue;
-          const before = scores[slot] as number;
-          if (before === 0) {
-            if (touchedOnly) continue;
-            touched[count++] = slot;
-          }
+          if (before === 0) touched[count++] = slot;
           scores[slot] = before + (factor * tf) / (k1 + tf);
         }
       }

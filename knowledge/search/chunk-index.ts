@@ -9,8 +9,16 @@ import { ensureLength } from './growable.js';
 import { InvertedIndex } from './inverted-index.js';
 import { ClosenessMemo } from './proximity.js';
 import { rankSlots, type RankingScratch } from './ranking.js';
-import { resolveSettings, type IndexSettings, type IndexSettingsInput } from './settings.js';
-import { decodeSnapshot, encodeSnapshot, SnapshotError } from './snapshot.js';
+import {
+  DEFAULT_SETTINGS,
+  resolveSettings,
+  type IndexSettings,
+  type IndexSettingsInput,
+  type TokenizerSettings,
+} from './settings.js';
+import { DEFAULT_SNIPPET_LENGTH, makeSnippet, snippetAround, startHits } from './snippet.js';
+import { decodeSnapshot, encodeSnapshot, SnapshotError, type DecodedSnapshot } from './snapshot.js';
+import { TermOffsets, type TermOffsetSections } from './term-offsets.js';
 import { createTokenizer, type Tokenizer } from './tokenizer.js';
 
 export interface ChunkSearchOptions {
@@ -18,6 +26,8 @@ export interface ChunkSearchOptions {
   limit?: number;
   /** At most one chunk per document (the best); default true. */
   onePerDocument?: boolean;
+  /** Give each result a snippet around the query's terms (see makeSnippet); default false. */
+  snippets?: boolean;
 }
 
 const DEFAULT_LIMIT = 10;
@@ -46,6 +56,7 @@ interface IndexState {
   slotChunkIds: string[];
   slotDocument: Uint32Array;
   documentIds: string[];
+  offsets: TermOffsets;
 }
 
 /**
@@ -56,6 +67,9 @@ export class SearchIndex implements ChunkIndex {
   private readonly scratch: RankingScratch;
   private index: InvertedIndex;
   private store: ChunkStore;
+  private offsets: TermOffsets;
+  /** Whether snippets may be made from the index: it tokenizes as makeSnippet does. */
+  private readonly snippetsFromIndex: boolean;
   /** Slot → chunk id; empty for removed chunks. */
   private slotChunkIds: string[];
   private readonly chunkSlots = new Map<string, number>();
@@ -77,6 +91,11 @@ export class SearchIndex implements ChunkIndex {
     };
     this.index = state?.index ?? new InvertedIndex();
     this.store = state?.store ?? ChunkStore.empty();
+    this.offsets = state?.offsets ?? new TermOffsets();
+    const snippetTokenizer = DEFAULT_SETTINGS.tokenizer;
+    this.snippetsFromIndex = (Object.keys(snippetTokenizer) as (keyof TokenizerSettings)[]).every(
+      (key) => settings.tokenizer[key] === snippetTokenizer[key],
+    );
     this.slotChunkIds = state?.slotChunkIds ?? [];
     this.slotDocument = state?.slotDocument ?? new Uint32Array(256);
     this.slotChunkIds.forEach((chunkId, slot) => {
@@ -142,10 +161,52 @@ export class SearchIndex implements ChunkIndex {
       limit,
       documentOf: onePerDocument ? (slot) => this.slotDocument[slot] as number : undefined,
     });
-    return ranked.map(({ slot, score }) => ({
-      chunk: this.store.get(this.slotChunkIds[slot] as string) as Chunk,
-      score,
-    }));
+    const snippetTerms = options.snippets ? this.snippetTerms(query) : [];
+    return ranked.map(({ slot, score }) => {
+      const chunk = this.store.get(this.slotChunkIds[slot] as string) as Chunk;
+      return options.snippets
+        ? { chunk, score, snippet: this.snippet(slot, chunk.text, query, snippetTerms) }
+        : { chunk, score };
+    });
+  }
+
+  /** The ids of the query's distinct terms, as makeSnippet looks for them (all of them, not only the 64 ranked). */
+  private snippetTerms(query: string): number[] {
+    const termIds: number[] = [];
+    for (const term of new Set(this.tokenizer.terms(query))) {
+      const termId = this.index.termId(term);
+      if (termId !== undefined) termIds.push(termId);
+    }
+    return termIds;
+  }
+
+  /**
+   * makeSnippet's snippet, from the slot's forward terms and their offsets in the text instead of
+   * tokenizing the text again: the same words, found by term id.
+   */
+  private snippet(slot: number, text: string, query: string, termIds: readonly number[]): string {
+    const first = this.offsets.first(slot);
+    if (text.length <= DEFAULT_SNIPPET_LENGTH || first < 0 || !this.snippetsFromIndex)
+      return makeSnippet(text, query);
+    const hits = startHits(termIds.length);
+    const termMarks = this.scratch.accumulator.termMarks;
+    const keyOf = termMarks.mark(termIds, this.index.termCount);
+    try {
+      const { forward, start, titleLength, bodyLength } = this.index.slotArrays();
+      const count = this.offsets.termCount(slot);
+      // The text's terms are the last of the slot's sequence.
+      const base =
+        (start[slot] as number) + (titleLength[slot] as number) + (bodyLength[slot] as number) - count;
+      const offsets = this.offsets.array();
+      for (let i = 0; i < count; i++) {
+        const key = keyOf[forward[base + i] as number] as number;
+        if (key >= 0)
+          hits.push(key, offsets[2 * (first + i)] as number, offsets[2 * (first + i) + 1] as number);
+      }
+    } finally {
+      termMarks.unmark(termIds);
+    }
+    return snippetAround(text, hits);
   }
 
   snapshot(): Uint8Array {
@@ -184,6 +245,7 @@ export class SearchIndex implements ChunkIndex {
       chunkHeadingPath: columns.headingPath,
       chunkPath: columns.path,
       chunkUrl: columns.url,
+      ...termOffsetSections(this.offsets.sections(this.index.slotCount)),
     });
   }
 
@@ -256,13 +318,15 @@ export class SearchIndex implements ChunkIndex {
     ) {
       throw new SnapshotError('index snapshot sections disagree on the number of chunks');
     }
-    const store = ChunkStore.adopting(decodeChunkColumns(columns));
+    const chunks = decodeChunkColumns(columns);
+    const store = ChunkStore.adopting(chunks);
     return new SearchIndex(snapshot.settings, {
       index,
       store,
       slotChunkIds: ids,
       slotDocument: columns.document,
       documentIds,
+      offsets: restoredTermOffsets(snapshot, chunks, snapshot.settings, ids.length),
     });
   }
 
@@ -270,7 +334,7 @@ export class SearchIndex implements ChunkIndex {
     // A document's first heading is usually its title: counted once, as in the text it came from.
     const titleText = [...new Set([chunk.title, ...chunk.headingPath])].join('\n');
     const titleTerms = this.tokenizer.terms(titleText);
-    const bodyTerms = this.tokenizer.terms(chunk.text);
+    const { terms: bodyTerms, starts, ends } = termsWithOffsets(this.tokenizer, chunk.text);
     this.store.add(chunk);
     const slot =
       this.settings.fields === 'single'
@@ -278,6 +342,7 @@ export class SearchIndex implements ChunkIndex {
         : this.index.addSlot(titleTerms, bodyTerms);
     this.slotChunkIds[slot] = chunk.id;
     this.chunkSlots.set(chunk.id, slot);
+    this.offsets.set(slot, chunk.text.length, starts, ends);
     this.slotDocument = ensureLength(this.slotDocument, slot + 1);
     this.slotDocument[slot] = this.documentNumber(chunk.documentId);
   }
@@ -325,11 +390,71 @@ export class SearchIndex implements ChunkIndex {
       slotDocument[mapped] = this.slotDocument[slot] as number;
       this.chunkSlots.set(chunkId, mapped);
     });
+    this.offsets = this.offsets.compacted(slotMap, index.slotCount);
     this.index = index;
     this.slotChunkIds = slotChunkIds;
     this.slotDocument = slotDocument;
     this.store = this.store.compacted();
   }
+}
+
+/** A text's terms with the [start, end) offsets of the word each came from. */
+function termsWithOffsets(
+  tokenizer: Tokenizer,
+  text: string,
+): { terms: string[]; starts: number[]; ends: number[] } {
+  const terms: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  tokenizer.forEachTerm(text, (term, start, end) => {
+    terms.push(term);
+    starts.push(start);
+    ends.push(end);
+  });
+  return { terms, starts, ends };
+}
+
+function termOffsetSections(sections: TermOffsetSections): Record<string, Uint8Array | Uint32Array> {
+  const { offsets } = sections;
+  return {
+    textTermOffsets: new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength),
+    slotTextTermFirst: sections.slotFirst,
+    slotTextTerms: sections.slotTerms,
+  };
+}
+
+/**
+ * The term offsets a snapshot holds, or, from a snapshot written before it held them, the offsets
+ * found by tokenizing the chunks' texts again (once, on load).
+ */
+function restoredTermOffsets(
+  snapshot: DecodedSnapshot,
+  chunks: readonly Chunk[],
+  settings: IndexSettings,
+  slotCount: number,
+): TermOffsets {
+  if (snapshot.has('textTermOffsets')) {
+    const bytes = snapshot.u8('textTermOffsets');
+    const sections = {
+      offsets: new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 1),
+      slotFirst: snapshot.u32('slotTextTermFirst'),
+      slotTerms: snapshot.u32('slotTextTerms'),
+    };
+    if (
+      bytes.byteLength % 2 !== 0 ||
+      sections.slotFirst.length !== slotCount ||
+      sections.slotTerms.length !== slotCount
+    )
+      throw new SnapshotError('index snapshot term offsets disagree with the number of chunks');
+    return new TermOffsets(sections);
+  }
+  const tokenizer = createTokenizer(settings.tokenizer);
+  const offsets = new TermOffsets();
+  chunks.forEach((chunk, slot) => {
+    const { starts, ends } = termsWithOffsets(tokenizer, chunk.text);
+    offsets.set(slot, chunk.text.length, starts, ends);
+  });
+  return offsets;
 }
 
 function isStringArray(value: unknown): value is string[] {

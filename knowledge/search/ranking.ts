@@ -53,6 +53,7 @@ export function rankSlots(
     scorer.accumulate(query, accumulator);
     let proximityTerms = query;
     let feedbackCandidates: number[] | undefined;
+    let expanded = false;
     // Both re-ranks score the query's own terms: the second reads the first's sums where it can.
     const { closeness } = scratch;
     const firstBest = ranking.feedback ? bestSlots(accumulator, depth) : [];
@@ -60,6 +61,7 @@ export function rankSlots(
       ranking.feedback &&
       confident(scorer, query, accumulator, firstBest, ranking.feedback.minConfidence)
     ) {
+      expanded = true;
       const { documents, terms, originalQueryWeight } = ranking.feedback;
       const firstPass = rerankByProximity(
         index,
@@ -101,11 +103,12 @@ export function rankSlots(
       );
     }
     // The feedback candidates only gained, every other chunk stayed below them: the best are among them.
+    // Without feedback the scores are the first pass's, whose best are known already.
     const best = feedbackCandidates
       ? scored(accumulator, feedbackCandidates)
           .sort((x, y) => y.score - x.score || x.slot - y.slot)
           .slice(0, depth)
-      : scored(accumulator, bestSlots(accumulator, depth));
+      : scored(accumulator, ranking.feedback && !expanded ? firstBest : bestSlots(accumulator, depth));
     const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness);
     if (!documentOf) return ranked.slice(0, limit);
 

@@ -35,6 +35,8 @@ interface Header {
 
 export interface DecodedSnapshot {
   settings: IndexSettings;
+  /** Whether the snapshot holds a section of this name (one added since version 1 may be missing). */
+  has(name: string): boolean;
   u32(name: string): Uint32Array;
   u8(name: string): Uint8Array;
   json(name: string): unknown;
@@ -135,6 +137,7 @@ export function decodeSnapshot(bytes: Uint8Array): DecodedSnapshot {
 
   return {
     settings,
+    has: (name) => header.sections.some((candidate) => candidate.name === name),
     // Copies into a fresh, aligned buffer that does not keep the whole snapshot alive. (Not
     // slice(): on a Node Buffer it returns a view of the same memory.)
     u32: (name) => {

@@ -1,8 +1,9 @@
+import { ensureLength } from './growable.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { createTokenizer } from './tokenizer.js';
 
 const tokenizer = createTokenizer(DEFAULT_SETTINGS.tokenizer);
-const DEFAULT_SNIPPET_LENGTH = 300;
+export const DEFAULT_SNIPPET_LENGTH = 300;
 const ELLIPSIS = '…';
 
 /**
@@ -12,34 +13,73 @@ const ELLIPSIS = '…';
  */
 export function makeSnippet(text: string, query: string, maxLength = DEFAULT_SNIPPET_LENGTH): string {
   if (text.length <= maxLength) return collapse(text);
-  const wanted = queryTerms(query);
-  const hits: { term: string; start: number; end: number }[] = [];
-  tokenizer.forEachTermIn(text, wanted, (term, start, end) => hits.push({ term, start, end }));
+  const { set, keys } = queryTerms(query);
+  const hits = startHits(keys.size);
+  tokenizer.forEachTermIn(text, set, (term, start, end) => hits.push(keys.get(term) as number, start, end));
+  return snippetAround(text, hits, maxLength);
+}
 
+/**
+ * Where the query's terms occur in a text, in reading order: which query term (a number below the
+ * query's count of distinct terms) and the [start, end) of the word it came from. One instance is
+ * reused by every snippet: snippets are made one at a time.
+ */
+export class SnippetHits {
+  terms = new Int32Array(64);
+  starts = new Int32Array(64);
+  ends = new Int32Array(64);
+  count = 0;
+  /** Occurrences in the window, per query term. */
+  inWindow = new Int32Array(16);
+
+  push(term: number, start: number, end: number): void {
+    if (this.count === this.terms.length) {
+      this.terms = ensureLength(this.terms, this.count + 1);
+      this.starts = ensureLength(this.starts, this.count + 1);
+      this.ends = ensureLength(this.ends, this.count + 1);
+    }
+    this.terms[this.count] = term;
+    this.starts[this.count] = start;
+    this.ends[this.count++] = end;
+  }
+}
+
+const sharedHits = new SnippetHits();
+
+/** The shared hits, emptied, for a query of `termCount` distinct terms. */
+export function startHits(termCount: number): SnippetHits {
+  sharedHits.count = 0;
+  sharedHits.inWindow = ensureLength(sharedHits.inWindow, termCount);
+  sharedHits.inWindow.fill(0, 0, termCount);
+  return sharedHits;
+}
+
+/** The snippet of a text longer than `maxLength` around the hits found in it. */
+export function snippetAround(text: string, hits: SnippetHits, maxLength = DEFAULT_SNIPPET_LENGTH): string {
+  const { terms, starts, ends, count, inWindow } = hits;
   let bestStart = 0;
   let bestDistinct = 0;
   let bestCount = 0;
-  const inWindow = new Map<string, number>();
-  for (let first = 0, last = 0; first < hits.length; first++) {
-    const windowStart = (hits[first] as (typeof hits)[number]).start;
-    for (
-      ;
-      last < hits.length && (hits[last] as (typeof hits)[number]).end - windowStart <= maxLength;
-      last++
-    ) {
-      const term = (hits[last] as (typeof hits)[number]).term;
-      inWindow.set(term, (inWindow.get(term) ?? 0) + 1);
+  let distinct = 0;
+  for (let first = 0, last = 0; first < count; first++) {
+    const windowStart = starts[first] as number;
+    for (; last < count && (ends[last] as number) - windowStart <= maxLength; last++) {
+      const term = terms[last] as number;
+      if (inWindow[term] === 0) distinct++;
+      inWindow[term] = (inWindow[term] as number) + 1;
     }
-    const count = last - first;
-    if (inWindow.size > bestDistinct || (inWindow.size === bestDistinct && count > bestCount)) {
-      bestDistinct = inWindow.size;
-      bestCount = count;
+    const inside = last - first;
+    if (distinct > bestDistinct || (distinct === bestDistinct && inside > bestCount)) {
+      bestDistinct = distinct;
+      bestCount = inside;
       bestStart = windowStart;
     }
-    const leaving = (hits[first] as (typeof hits)[number]).term;
-    const remaining = (inWindow.get(leaving) ?? 1) - 1;
-    if (remaining === 0) inWindow.delete(leaving);
-    else inWindow.set(leaving, remaining);
+    const leaving = terms[first] as number;
+    // A window that took no hit in (one word longer than maxLength) holds none to let go of.
+    if ((inWindow[leaving] as number) > 0) {
+      inWindow[leaving] = (inWindow[leaving] as number) - 1;
+      if (inWindow[leaving] === 0) distinct--;
+    }
   }
 
   // Start a little before the first hit, at a word boundary, so the match reads in context.
@@ -56,13 +96,17 @@ export function makeSnippet(text: string, query: string, maxLength = DEFAULT_SNI
   return `${start > 0 ? ELLIPSIS : ''}${collapse(text.slice(start, end))}${end < text.length ? ELLIPSIS : ''}`;
 }
 
-/** The last query's terms: a search makes one snippet per result for the same query. */
+/** The last query's distinct terms, each with its number: a search makes one snippet per result for the same query. */
 let lastQuery: string | undefined;
-let lastQueryTerms: ReadonlySet<string> = new Set();
+let lastQueryTerms: { set: ReadonlySet<string>; keys: ReadonlyMap<string, number> } = {
+  set: new Set(),
+  keys: new Map(),
+};
 
-function queryTerms(query: string): ReadonlySet<string> {
+function queryTerms(query: string): typeof lastQueryTerms {
   if (query !== lastQuery) {
-    lastQueryTerms = new Set(tokenizer.terms(query));
+    const set = new Set(tokenizer.terms(query));
+    lastQueryTerms = { set, keys: new Map([...set].map((term, key) => [term, key])) };
     lastQuery = query;
   }
   return lastQueryTerms;
@@ -71,6 +115,6 @@ function queryTerms(query: string): ReadonlySet<string> {
 /** Whitespace other than single spaces: what collapsing changes inside a text. */
 const UNCOLLAPSED = /[^\S ]| {2}/;
 
-function collapse(text: string): string {
+export function collapse(text: string): string {
   return (UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }

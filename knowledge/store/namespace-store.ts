@@ -100,7 +100,10 @@ export class NamespaceStore {
     return [...this.entries.values()];
   }
 
-  search(query: string, options: { limit?: number; onePerDocument?: boolean }): RankedChunk[] {
+  search(
+    query: string,
+    options: { limit?: number; onePerDocument?: boolean; snippets?: boolean },
+  ): RankedChunk[] {
     return this.index.search(query, options);
   }
 

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { PROCESS_ALONE, type ChangeNotices } from '../repositories/app-cache.js';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { ChatEnv } from '../http/context.js';
 import type { ChatRoutes } from '../http/openapi.js';
@@ -33,8 +34,9 @@ export class AgentFeature {
     clientSettings: ClientSettingsRepository,
     logger: Logger,
     options: Partial<AgentBridgeOptions> = {},
+    notices: ChangeNotices = PROCESS_ALONE,
   ) {
-    this.registry = new AgentRegistry(services.store.db, services.users, services.store.engine);
+    this.registry = new AgentRegistry(services.store.db, services.users, notices);
     this.takeovers = new AgentTakeovers(services.store.db);
     this.bridge = new AgentBridge(services, this.registry, this.takeovers, logger, options);
     this.bridge.attach(services.events);

@@ -2,9 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { HttpUrl } from '../../shared/interactive.js';
 import { Namespace } from '../../shared/agent.js';
-import type { StorageEngine } from '../db/database.js';
 import type { AgentTable, ChatDatabase } from '../db/schema.js';
-import { rowCacheCapacity } from '../repositories/row-cache.js';
+import { AppCache, type ChangeNotices } from '../repositories/app-cache.js';
 import { ChatError } from '../errors.js';
 import type { UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
@@ -58,35 +57,30 @@ const agentNotFound = (agentId: string): ChatError =>
 
 /**
  * AI agents registered per app. Registering one also makes it a chat user (the product needs a
- * user to send its answers as); the bridge reads the enabled ones on every message, so on SQLite
- * (one process) they are cached. On PostgreSQL another process may register or disable an agent,
- * and nothing tells this one, so every read goes to the store (as the row caches do).
+ * user to send its answers as). The bridge reads them on every message, so they are cached per
+ * process; a change through any process is announced to the others (`ChangeNotices`).
  */
 export class AgentRegistry {
-  private readonly cache = new Map<string, Agent[]>();
-  private readonly caching: boolean;
+  private readonly cache: AppCache<Agent[]>;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
     private readonly users: UserRepository,
-    engine: StorageEngine,
+    notices: ChangeNotices,
   ) {
-    this.caching = rowCacheCapacity(engine) > 0;
+    this.cache = new AppCache('agents', notices);
   }
 
-  async list(appId: string): Promise<Agent[]> {
-    let agents = this.cache.get(appId);
-    if (agents === undefined) {
+  list(appId: string): Promise<Agent[]> {
+    return this.cache.get(appId, async () => {
       const rows = await this.db
         .selectFrom('agents')
         .selectAll()
         .where('app_id', '=', appId)
         .orderBy('uid')
         .execute();
-      agents = rows.map(toAgent);
-      if (this.caching) this.cache.set(appId, agents);
-    }
-    return agents;
+      return rows.map(toAgent);
+    });
   }
 
   async get(appId: string, agentId: string): Promise<Agent> {
@@ -135,7 +129,7 @@ export class AgentRegistry {
         }),
       )
       .execute();
-    this.cache.delete(appId);
+    this.cache.changed(appId);
     return this.get(appId, uid);
   }
 
@@ -155,6 +149,6 @@ export class AgentRegistry {
   async remove(appId: string, agentId: string): Promise<void> {
     const agent = await this.get(appId, agentId);
     await this.db.deleteFrom('agents').where('app_id', '=', appId).where('uid', '=', agent.uid).execute();
-    this.cache.delete(appId);
+    this.cache.changed(appId);
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
+import { messageMuidsMigration } from './migrations-muids.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -210,7 +211,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0008_notification_providers': notificationProvidersMigration,
       '0009_friends_flags_conversation_deletions': surfaceMigration,
       '0010_media': mediaMigration,
-      '0011_notification_holds': notificationHoldsMigration,
+      '0011_message_muids': messageMuidsMigration,
+      '0012_notification_holds': notificationHoldsMigration,
     }),
   };
 }

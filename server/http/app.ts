@@ -1,3 +1,4 @@
+import { uploadUrlRoutes } from '../media/presigned.js';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
@@ -176,6 +177,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     blockedUserRoutes(deps),
     groupRoutes(deps),
     messageRoutes(deps),
+    uploadUrlRoutes(deps),
     reactionRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),

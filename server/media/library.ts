@@ -14,7 +14,7 @@ export interface IncomingFile {
 }
 
 /** A file checked and ready to store: its safe name, kind, and for an image its size and thumbnail. */
-interface CheckedFile {
+export interface CheckedFile {
   name: string;
   kind: FileKind;
   bytes: Uint8Array;
@@ -153,7 +153,7 @@ export class MediaLibrary {
         const fileId = randomBytes(16).toString('hex');
         const address = { appId: app.appId, conversationId, fileId, name: file.name };
         folders.push(uploadFolder(address));
-        await this.files.put(storageKey(address), file.bytes, file.kind.mimeType);
+        await this.put(address, file);
         attachments.push({
           url: urlOf(address),
           name: file.name,
@@ -165,13 +165,8 @@ export class MediaLibrary {
             : { metadata: { width: file.image.width, height: file.image.height } }),
         });
         if (file.image !== undefined) {
-          const thumbnail = {
-            ...address,
-            name: `${file.name.slice(0, -file.kind.extension.length - 1)}.thumbnail.webp`,
-          };
-          await this.files.put(storageKey(thumbnail), file.image.thumbnail, 'image/webp');
           thumbnailEntries.push({
-            data: { name: file.name, thumbnails: { url_medium: urlOf(thumbnail) } },
+            data: { name: file.name, thumbnails: { url_medium: urlOf(thumbnailOf(address, file.kind)) } },
             error: null,
           });
         }
@@ -188,6 +183,16 @@ export class MediaLibrary {
         : { thumbnails: { url_medium: first.url_medium, attachments: thumbnailEntries } }),
       folders,
     };
+  }
+
+  /**
+   * Writes one checked file at its address, an image's thumbnail first: the file itself is the
+   * last write, so where it exists, all of it does.
+   */
+  async put(address: FileAddress, file: CheckedFile): Promise<void> {
+    if (file.image !== undefined)
+      await this.files.put(storageKey(thumbnailOf(address, file.kind)), file.image.thumbnail, 'image/webp');
+    await this.files.put(storageKey(address), file.bytes, file.kind.mimeType);
   }
 
   /** Removes upload folders (a message that was not sent, or was deleted). */
@@ -212,17 +217,42 @@ export class MediaLibrary {
   }
 
   /**
-   * A sender may link files elsewhere by URL, but not a file stored here: those come only from an
-   * upload, so deleting a message removes only what its own upload wrote.
+   * A sender may link files elsewhere by URL, but a file stored here only when they uploaded it
+   * themselves through a presigned URL (`/files/upload-url`) for this very conversation, and it
+   * arrived: so deleting a message removes only files its own sender put there. Answers the data
+   * with those attachments' URLs unsigned and their sizes as stored; anything else stored is a 400.
+   * `conversationId` is undefined where the message goes to several conversations (none may link).
    */
-  refuseStoredUrls(data: { url?: unknown; attachments?: ReadonlyArray<{ url?: unknown }> }): void {
-    const refuse = (value: unknown, field: string) => {
+  async linkUploads<T extends { url?: unknown; attachments?: ReadonlyArray<Record<string, unknown>> }>(
+    appId: string,
+    uid: string,
+    conversationId: string | undefined,
+    data: T,
+  ): Promise<T> {
+    const refused = (field: string) =>
+      badRequest(field, 'a stored file is attached by uploading it, not by its URL');
+    const addressIn = (value: unknown) => {
       const url = typeof value === 'string' ? parseUrl(value) : undefined;
-      if (url !== undefined && addressOf(url.pathname) !== undefined)
-        throw badRequest(field, 'a stored file is attached by uploading it, not by its URL');
+      return url === undefined ? undefined : { url, address: addressOf(url.pathname) };
     };
-    refuse(data.url, 'data.url');
-    data.attachments?.forEach((attachment, index) => refuse(attachment.url, `data.attachments.${index}.url`));
+    if (addressIn(data.url)?.address !== undefined) throw refused('data.url');
+    if (data.attachments === undefined) return data;
+    const attachments = await Promise.all(
+      data.attachments.map(async (attachment, index) => {
+        const found = addressIn(attachment.url);
+        if (found?.address === undefined) return attachment;
+        const { url, address } = found;
+        const size =
+          address.appId === appId &&
+          address.conversationId === conversationId &&
+          (await this.urls.isUploadBy(address, uid))
+            ? await this.files.size(storageKey(address))
+            : undefined;
+        if (size === undefined) throw refused(`data.attachments.${index}.url`);
+        return { ...attachment, url: `${url.origin}${url.pathname}`, size };
+      }),
+    );
+    return { ...data, attachments };
   }
 
   /**
@@ -264,6 +294,12 @@ export class MediaLibrary {
     return messages.map(signMessage);
   }
 }
+
+/** Where an image's thumbnail is kept: beside it, as `<name>.thumbnail.webp`. */
+const thumbnailOf = (address: FileAddress, kind: FileKind): FileAddress => ({
+  ...address,
+  name: `${address.name.slice(0, -kind.extension.length - 1)}.thumbnail.webp`,
+});
 
 /** An image's upright size and a thumbnail, or a 400 naming the file when it does not decode. */
 async function imageOf(

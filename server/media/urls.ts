@@ -106,6 +106,30 @@ export class MediaUrls {
     };
   }
 
+  /**
+   * A file id for a presigned upload by `uid` into a conversation: eight random bytes, then a mark
+   * only this service can make binding them to the uploader, so only that user's message can
+   * later link the file (see `MediaLibrary.linkUploads`).
+   */
+  async uploadFileId(appId: string, conversationId: string, uid: string): Promise<string> {
+    const nonce = randomBytes(8).toString('hex');
+    return `${nonce}${await this.uploadMark(appId, conversationId, uid, nonce)}`;
+  }
+
+  /** Whether the file at `address` was presigned for `uid` (its id carries `uid`'s mark). */
+  async isUploadBy(address: FileAddress, uid: string): Promise<boolean> {
+    const nonce = address.fileId.slice(0, 16);
+    const expected = await this.uploadMark(address.appId, address.conversationId, uid, nonce);
+    return timingSafeEqual(Buffer.from(address.fileId.slice(16)), Buffer.from(expected));
+  }
+
+  private async uploadMark(appId: string, conversationId: string, uid: string, nonce: string) {
+    return createHmac('sha256', await this.key())
+      .update(`upload\n${appId}\n${conversationId}\n${uid}\n${nonce}`)
+      .digest('hex')
+      .slice(0, 16);
+  }
+
   /** Whether `signature` signs `pathname` until `expires`, and that time has not passed. */
   async verify(
     pathname: string,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { EndedSessions } from '../events.js';
+import type { ChangeNotices } from '../repositories/app-cache.js';
 import type { Logger } from '../log.js';
 import type { RealtimeFrame } from '../../shared/realtime.js';
 import { LocalFanOut, type FanOut, type Subscriber } from './fan-out.js';
@@ -13,7 +14,8 @@ export const PRESENCE_TTL_MS = 30_000;
 type Broadcast =
   | { op: 'frame'; from: string; appId: string; uids: string[]; frame: RealtimeFrame }
   | { op: 'presence'; from: string; appId: string; role: string; frame: RealtimeFrame }
-  | { op: 'close'; from: string; appId: string; ended: EndedSessions };
+  | { op: 'close'; from: string; appId: string; ended: EndedSessions }
+  | { op: 'changed'; from: string; appId: string; topic: string };
 
 export interface RedisFanOutOptions {
   /** `redis://[:password@]host:port[/db]` */
@@ -42,9 +44,10 @@ export const redactRedisUrl = (url: string): string => {
  * per user of the processes holding a socket for them, scored by when that claim expires. Each
  * process renews its claims every third of the TTL; a process that stops renewing (SIGKILL, lost
  * host) is swept by the next process whose heartbeat finds it expired, which reports the users who
- * had no other socket as gone offline.
+ * had no other socket as gone offline. It carries the processes' change notices too, so what each
+ * caches (agents, client settings) is forgotten everywhere when one changes it.
  */
-export class RedisFanOut implements FanOut {
+export class RedisFanOut implements FanOut, ChangeNotices {
   private readonly local = new LocalFanOut();
   /** Names the host and pid, so an operator (or a test) can tell which process holds a user's sockets. */
   private readonly processId = `${hostname()}:${process.pid}:${randomUUID()}`;
@@ -52,6 +55,7 @@ export class RedisFanOut implements FanOut {
   private readonly ttlMs: number;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly expiredListeners: Array<(appId: string, uid: string) => void> = [];
+  private readonly changeListeners = new Map<string, Array<(appId: string | undefined) => void>>();
   private beating: Promise<void> = Promise.resolve();
   private closing: Promise<void> | undefined;
 
@@ -64,6 +68,11 @@ export class RedisFanOut implements FanOut {
     this.ttlMs = options.presenceTtlMs ?? PRESENCE_TTL_MS;
     subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.channel) this.deliver(text);
+    });
+    // Back after an outage (ioredis resubscribes): changes announced meanwhile went unheard.
+    subscriber.on('ready', () => {
+      for (const listeners of this.changeListeners.values())
+        for (const listener of listeners) listener(undefined);
     });
     this.heartbeat = setInterval(() => {
       this.beating = this.beating.then(() => this.beat());
@@ -161,6 +170,16 @@ export class RedisFanOut implements FanOut {
     this.expiredListeners.push(listener);
   }
 
+  announce(topic: string, appId: string): void {
+    this.broadcast({ op: 'changed', from: this.processId, appId, topic });
+  }
+
+  listen(topic: string, listener: (appId: string | undefined) => void): void {
+    const listeners = this.changeListeners.get(topic);
+    if (listeners === undefined) this.changeListeners.set(topic, [listener]);
+    else listeners.push(listener);
+  }
+
   /** Stops renewing, withdraws this process (its sockets have closed by now) and disconnects. */
   close(): Promise<void> {
     return (this.closing ??= this.shutDown());
@@ -226,6 +245,8 @@ export class RedisFanOut implements FanOut {
     else if (message.op === 'presence')
       this.local.publishPresence(message.appId, message.frame, message.role);
     else if (message.op === 'close') this.local.closeSessions(message.appId, message.ended);
+    else if (message.op === 'changed')
+      for (const listener of this.changeListeners.get(message.topic) ?? []) listener(message.appId);
   }
 
   /** Renews this process's claims, then sweeps processes that stopped renewing theirs. */

@@ -11,7 +11,7 @@ import {
   type FrameError,
   type RealtimeFrame,
 } from '../../shared/realtime.js';
-import type { ReadStateRepository } from '../client-api/read-state.js';
+import type { Receipts } from '../client-api/receipts.js';
 import type { SocketTokens } from '../client-api/socket-token.js';
 import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
@@ -59,7 +59,7 @@ export interface SocketServerDeps {
   services: ChatServices;
   fanOut: FanOut;
   socketTokens: SocketTokens;
-  readState: ReadStateRepository;
+  receipts: Receipts;
   logger: Logger;
 }
 
@@ -352,22 +352,6 @@ export class SocketServer {
         ? row.receiver === connection.uid
         : (await groups.member(connection.appId, row.receiver, connection.uid)) !== undefined;
     if (!visible) return;
-    const timestamp = await this.deps.readState.mark(
-      connection.appId,
-      row.conversation_id,
-      connection.uid,
-      action,
-      Number(row.id),
-    );
-    this.deps.fanOut.publish(connection.appId, [row.sender], {
-      appId: connection.appId,
-      receiver: row.receiver_type === 'user' ? row.sender : row.receiver,
-      receiverType: row.receiver_type,
-      deviceId: connection.deviceId,
-      type: 'receipts',
-      sender: connection.uid,
-      messageSender: row.sender,
-      body: { action, messageId: String(row.id), user: connection.user, timestamp },
-    });
+    await this.deps.receipts.give(connection.appId, connection.user, row, action, connection.deviceId);
   }
 }

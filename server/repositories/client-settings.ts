@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { StorageEngine } from '../db/database.js';
 import type { ChatDatabase } from '../db/schema.js';
-import { rowCacheCapacity } from './row-cache.js';
+import { AppCache, type ChangeNotices } from './app-cache.js';
 import { nowSeconds } from '../time.js';
 import { DEFAULT_MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES_CEILING } from '../media/policy.js';
 
@@ -47,34 +46,30 @@ export const DEFAULT_CLIENT_SETTINGS: ClientSettings = {
 };
 
 /**
- * Client settings per app, read on every login and form submission: cached on SQLite (one
- * process). On PostgreSQL another process may change them, so every read goes to the store.
+ * Client settings per app, read on every login and form submission: cached per process, and a
+ * change through any process is announced to the others (`ChangeNotices`).
  */
 export class ClientSettingsRepository {
-  private readonly cache = new Map<string, ClientSettings>();
-  private readonly caching: boolean;
+  private readonly cache: AppCache<ClientSettings>;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
-    engine: StorageEngine,
+    notices: ChangeNotices,
   ) {
-    this.caching = rowCacheCapacity(engine) > 0;
+    this.cache = new AppCache('client-settings', notices);
   }
 
-  async get(appId: string): Promise<ClientSettings> {
-    const cached = this.cache.get(appId);
-    if (cached !== undefined) return cached;
-    const row = await this.db
-      .selectFrom('app_client_settings')
-      .select('settings')
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    const settings =
-      row === undefined
+  get(appId: string): Promise<ClientSettings> {
+    return this.cache.get(appId, async () => {
+      const row = await this.db
+        .selectFrom('app_client_settings')
+        .select('settings')
+        .where('app_id', '=', appId)
+        .executeTakeFirst();
+      return row === undefined
         ? DEFAULT_CLIENT_SETTINGS
         : { ...DEFAULT_CLIENT_SETTINGS, ...(JSON.parse(row.settings) as Partial<ClientSettings>) };
-    if (this.caching) this.cache.set(appId, settings);
-    return settings;
+    });
   }
 
   async update(appId: string, changes: ClientSettingsChanges): Promise<ClientSettings> {
@@ -87,7 +82,7 @@ export class ClientSettingsRepository {
         oc.column('app_id').doUpdateSet({ settings: JSON.stringify(next), updated_at: now }),
       )
       .execute();
-    if (this.caching) this.cache.set(appId, next);
+    this.cache.changed(appId);
     return next;
   }
 }

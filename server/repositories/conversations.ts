@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChatDatabase, ConversationTable } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
+import { nameOrIdContains } from './search.js';
 
 /** A conversation as the service works with it: who is in it and its latest message. */
 export interface StoredConversation {
@@ -60,6 +61,8 @@ export class ConversationRepository {
       conversationType?: 'user' | 'group' | undefined;
       /** Only conversations the user tagged with any of these. */
       tags?: ReadonlyArray<string> | undefined;
+      /** Only conversations with a user or group whose name or id contains this (any case). */
+      searchKey?: string | undefined;
       page: number;
       perPage: number;
     },
@@ -76,6 +79,23 @@ export class ConversationRepository {
           .where('conversation_tags.app_id', '=', appId)
           .where('conversation_tags.uid', '=', uid)
           .where('conversation_tags.tag', 'in', [...tags]),
+      );
+    }
+    const searchKey = query.searchKey;
+    if (searchKey !== undefined && searchKey !== '') {
+      const users = this.db
+        .selectFrom('users')
+        .select('users.uid')
+        .where('users.app_id', '=', appId)
+        .where('users.uid', '!=', uid)
+        .where(nameOrIdContains('users.name', 'users.uid', searchKey));
+      const groups = this.db
+        .selectFrom('groups')
+        .select('groups.guid')
+        .where('groups.app_id', '=', appId)
+        .where(nameOrIdContains('groups.name', 'groups.guid', searchKey));
+      base = base.where((eb) =>
+        eb.or([eb('first_uid', 'in', users), eb('second_uid', 'in', users), eb('guid', 'in', groups)]),
       );
     }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();

@@ -1,5 +1,5 @@
 import { scryptSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { GroupEntity } from '../../shared/message.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
 import type { ChatDatabase, GroupBanTable, GroupMemberTable, GroupTable } from '../db/schema.js';
@@ -347,16 +347,41 @@ export class GroupRepository {
     return new Map([...found.values()].map((row) => [row.guid, row]));
   }
 
+  /** The group's members (of one scope, whose name or UID contains `searchKey`), earliest to join first. */
   async listMembers(
     appId: string,
     guid: string,
     query: { scope?: MemberScope | undefined; searchKey?: string | undefined; page: number; perPage: number },
   ): Promise<{ members: MemberRow[]; total: number }> {
+    const { rows, total } = await this.pageOfGroupUsers<MemberRow>('group_members', appId, guid, query, {
+      column: 'joined_at',
+      direction: 'asc',
+    });
+    return { members: rows, total };
+  }
+
+  /**
+   * One page of a group's members or bans, both keyed by (app_id, guid, uid), with how many match:
+   * of one scope (members only), whose user's name or UID contains `searchKey`, in `order` then UID.
+   */
+  private async pageOfGroupUsers<Row>(
+    table: 'group_members' | 'group_bans',
+    appId: string,
+    guid: string,
+    query: { scope?: MemberScope | undefined; searchKey?: string | undefined; page: number; perPage: number },
+    order: { column: 'joined_at' | 'banned_at'; direction: 'asc' | 'desc' },
+  ): Promise<{ rows: Row[]; total: number }> {
+    const entries = sql<{
+      app_id: string;
+      guid: string;
+      uid: string;
+      scope: MemberScope;
+    }>`${sql.table(table)}`.as('entries');
     let base = this.db
-      .selectFrom('group_members')
-      .where('group_members.app_id', '=', appId)
-      .where('group_members.guid', '=', guid);
-    if (query.scope !== undefined) base = base.where('group_members.scope', '=', query.scope);
+      .selectFrom(entries)
+      .where('entries.app_id', '=', appId)
+      .where('entries.guid', '=', guid);
+    if (query.scope !== undefined) base = base.where('entries.scope', '=', query.scope);
     if (query.searchKey !== undefined && query.searchKey !== '') {
       const searchKey = query.searchKey;
       base = base.where((eb) =>
@@ -364,21 +389,21 @@ export class GroupRepository {
           eb
             .selectFrom('users')
             .select('users.uid')
-            .whereRef('users.app_id', '=', 'group_members.app_id')
-            .whereRef('users.uid', '=', 'group_members.uid')
+            .whereRef('users.app_id', '=', 'entries.app_id')
+            .whereRef('users.uid', '=', 'entries.uid')
             .where(nameOrIdContains('users.name', 'users.uid', searchKey)),
         ),
       );
     }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
-    const members = await base
-      .selectAll('group_members')
-      .orderBy('group_members.joined_at')
-      .orderBy('group_members.uid')
+    const rows = await base
+      .selectAll('entries')
+      .orderBy(sql.ref(`entries.${order.column}`), order.direction)
+      .orderBy('entries.uid')
       .limit(query.perPage)
       .offset((query.page - 1) * query.perPage)
       .execute();
-    return { members, total: Number(counted?.total ?? 0) };
+    return { rows: rows as Row[], total: Number(counted?.total ?? 0) };
   }
 
   /** Adds or re-scopes a member (a banned user is refused by the service before this). */
@@ -460,32 +485,11 @@ export class GroupRepository {
     guid: string,
     query: { searchKey?: string | undefined; page: number; perPage: number },
   ): Promise<{ bans: BanRow[]; total: number }> {
-    let base = this.db
-      .selectFrom('group_bans')
-      .where('group_bans.app_id', '=', appId)
-      .where('group_bans.guid', '=', guid);
-    if (query.searchKey !== undefined && query.searchKey !== '') {
-      const searchKey = query.searchKey;
-      base = base.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('users')
-            .select('users.uid')
-            .whereRef('users.app_id', '=', 'group_bans.app_id')
-            .whereRef('users.uid', '=', 'group_bans.uid')
-            .where(nameOrIdContains('users.name', 'users.uid', searchKey)),
-        ),
-      );
-    }
-    const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
-    const bans = await base
-      .selectAll('group_bans')
-      .orderBy('group_bans.banned_at', 'desc')
-      .orderBy('group_bans.uid')
-      .limit(query.perPage)
-      .offset((query.page - 1) * query.perPage)
-      .execute();
-    return { bans, total: Number(counted?.total ?? 0) };
+    const { rows, total } = await this.pageOfGroupUsers<BanRow>('group_bans', appId, guid, query, {
+      column: 'banned_at',
+      direction: 'desc',
+    });
+    return { bans: rows, total };
   }
 
   /** Hands the group to `owner` inside the caller's transaction; the caller calls `forgetGroup` once it has ended. */

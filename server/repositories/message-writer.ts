@@ -22,12 +22,29 @@ export interface MessageDraft {
   sentAt: number;
 }
 
-/** Stores sent messages: each call's drafts in one transaction with their conversation rows. */
-export interface MessageWriter {
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]>;
+/**
+ * A draft as stored. `replayed` when the sender had already sent a message with the draft's `muid`
+ * to that conversation: that message is the answer, and nothing new was written.
+ */
+export interface WrittenMessage {
+  message: StoredMessage;
+  replayed: boolean;
 }
 
-type MessageValues = Omit<Selectable<MessageTable>, 'id'>;
+/** Stores sent messages: each call's drafts in one transaction with their conversation rows. */
+export interface MessageWriter {
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]>;
+}
+
+type MessageColumns = Selectable<MessageTable>;
+type MessageValues = Omit<MessageColumns, 'id'>;
+
+/** A message as read from the store, its JSON columns parsed: the one place that reads them. */
+export const parseStoredMessage = (row: MessageColumns): StoredMessage => ({
+  ...row,
+  data: JSON.parse(row.data) as Record<string, unknown>,
+  tags: row.tags === null ? undefined : (JSON.parse(row.tags) as string[]),
+});
 
 function messageValues(appId: string, draft: MessageDraft): MessageValues {
   return {
@@ -81,10 +98,41 @@ function conversationValues(
   };
 }
 
-/** The statement that stores a message: one for both engines. */
+/**
+ * The statement that stores a message: one for both engines. A draft whose `muid` the sender
+ * already used in the conversation inserts nothing (the unique index `messages_by_muid` decides,
+ * so two processes racing with one muid store it once); its caller reads the first one back.
+ */
 function insertMessageQuery(db: Db, values: MessageValues) {
-  return db.insertInto('messages').values(values).returning('id');
+  return db
+    .insertInto('messages')
+    .values(values)
+    .onConflict((oc) => oc.columns(['app_id', 'sender', 'conversation_id', 'muid']).doNothing())
+    .returning('id');
 }
+
+type MuidKey = Pick<MessageValues, 'app_id' | 'sender' | 'conversation_id' | 'muid'>;
+
+/** The statement that reads back the message a draft's `muid` already names. */
+function messageByMuidQuery(db: Db, key: MuidKey) {
+  return db
+    .selectFrom('messages')
+    .selectAll()
+    .where('app_id', '=', key.app_id)
+    .where('sender', '=', key.sender)
+    .where('conversation_id', '=', key.conversation_id)
+    .where('muid', '=', key.muid);
+}
+
+const muidKey = (values: MessageValues): MuidKey => ({
+  app_id: values.app_id,
+  sender: values.sender,
+  conversation_id: values.conversation_id,
+  muid: values.muid,
+});
+
+const replayedMuid = (values: MessageValues): Error =>
+  new Error(`message with muid ${values.muid} was neither stored nor found`);
 
 /** The statement that makes a conversation row current: one for both engines. */
 function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) {
@@ -117,23 +165,28 @@ function countReplyQuery(db: Db, parent: ParentKey) {
 }
 
 /** One message, its conversation upsert and its parent's reply count through Kysely, inside the caller's transaction. */
-export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<StoredMessage> {
+export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
-  const { id } = await insertMessageQuery(db, values).executeTakeFirstOrThrow();
-  const messageId = Number(id);
+  const inserted = await insertMessageQuery(db, values).executeTakeFirst();
+  if (inserted === undefined) {
+    const first = await messageByMuidQuery(db, muidKey(values)).executeTakeFirst();
+    if (first === undefined) throw replayedMuid(values);
+    return { message: parseStoredMessage(first), replayed: true };
+  }
+  const messageId = Number(inserted.id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   if (draft.parentId !== undefined)
     await countReplyQuery(db, { app_id: appId, id: draft.parentId }).execute();
-  return storedMessage(values, messageId, draft);
+  return { message: storedMessage(values, messageId, draft), replayed: false };
 }
 
 /** PostgreSQL (and any engine without a faster path): one Kysely transaction per call. */
 export class KyselyMessageWriter implements MessageWriter {
   constructor(private readonly db: Db) {}
 
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]> {
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
     return this.db.transaction().execute(async (trx) => {
-      const rows: StoredMessage[] = [];
+      const rows: WrittenMessage[] = [];
       for (const draft of drafts) rows.push(await insertMessage(trx, appId, draft));
       return rows;
     });
@@ -166,6 +219,7 @@ function prepareByName<Row extends object>(
 
 interface Statements {
   insertMessage: PreparedStatement<MessageValues>;
+  messageByMuid: PreparedStatement<MuidKey>;
   upsertConversation: PreparedStatement<Insertable<ConversationTable>>;
   countReply: PreparedStatement<ParentKey>;
 }
@@ -173,7 +227,7 @@ interface Statements {
 interface PendingWrite {
   appId: string;
   drafts: ReadonlyArray<MessageDraft>;
-  resolve(rows: StoredMessage[]): void;
+  resolve(rows: WrittenMessage[]): void;
   reject(error: unknown): void;
 }
 
@@ -192,7 +246,7 @@ export class SqliteMessageWriter implements MessageWriter {
     private readonly connection: SqliteConnection,
   ) {}
 
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]> {
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
     return new Promise((resolve, reject) => {
       if (this.#pending.push({ appId, drafts, resolve, reject }) === 1)
         setImmediate(() => void this.#flush());
@@ -210,9 +264,9 @@ export class SqliteMessageWriter implements MessageWriter {
   }
 
   #write(database: SQLite.Database, batch: PendingWrite[]): void {
-    const store = (write: PendingWrite): StoredMessage[] =>
+    const store = (write: PendingWrite): WrittenMessage[] =>
       write.drafts.map((draft) => this.#insert(database, write.appId, draft));
-    let stored: StoredMessage[][];
+    let stored: WrittenMessage[][];
     try {
       stored = database.transaction(() => batch.map(store))();
     } catch {
@@ -228,21 +282,29 @@ export class SqliteMessageWriter implements MessageWriter {
     batch.forEach((write, index) => write.resolve(stored[index] ?? []));
   }
 
-  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): StoredMessage {
+  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): WrittenMessage {
     const values = messageValues(appId, draft);
     const statements = (this.#statements ??= {
       insertMessage: prepareByName(database, values, (row) => insertMessageQuery(this.db, row)),
+      messageByMuid: prepareByName(database, muidKey(values), (key) => messageByMuidQuery(this.db, key)),
       upsertConversation: prepareByName(database, conversationValues(appId, draft, 0), (row) =>
         upsertConversationQuery(this.db, row),
       ),
       countReply: prepareByName(database, { app_id: appId, id: 0 }, (row) => countReplyQuery(this.db, row)),
     });
-    const { insertMessage, upsertConversation, countReply } = statements;
-    const { id } = insertMessage.statement.get(insertMessage.bind(values)) as { id: number | bigint };
-    const messageId = Number(id);
+    const { insertMessage, messageByMuid, upsertConversation, countReply } = statements;
+    const inserted = insertMessage.statement.get(insertMessage.bind(values)) as
+      { id: number | bigint } | undefined;
+    if (inserted === undefined) {
+      const first = messageByMuid.statement.get(messageByMuid.bind(muidKey(values))) as
+        MessageColumns | undefined;
+      if (first === undefined) throw replayedMuid(values);
+      return { message: parseStoredMessage(first), replayed: true };
+    }
+    const messageId = Number(inserted.id);
     upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
     if (draft.parentId !== undefined)
       countReply.statement.run(countReply.bind({ app_id: appId, id: draft.parentId }));
-    return storedMessage(values, messageId, draft);
+    return { message: storedMessage(values, messageId, draft), replayed: false };
   }
 }

@@ -7,11 +7,13 @@ import {
   KyselyMessageWriter,
   SqliteMessageWriter,
   insertMessage,
+  parseStoredMessage as stored,
   type MessageDraft,
   type MessageWriter,
+  type WrittenMessage,
 } from './message-writer.js';
 
-export type { MessageDraft } from './message-writer.js';
+export type { MessageDraft, WrittenMessage } from './message-writer.js';
 
 type MessageColumns = Selectable<MessageTable>;
 type Db = Kysely<ChatDatabase>;
@@ -32,12 +34,6 @@ export type MessageChanges = Partial<
     'data' | 'tags' | 'updated_at' | 'edited_at' | 'edited_by' | 'deleted_at' | 'deleted_by'
   >
 >;
-
-const stored = (row: MessageColumns): StoredMessage => ({
-  ...row,
-  data: JSON.parse(row.data) as Record<string, unknown>,
-  tags: row.tags === null ? undefined : (JSON.parse(row.tags) as string[]),
-});
 
 export type Affix = 'append' | 'prepend';
 
@@ -110,14 +106,14 @@ export class MessageRepository {
         : new SqliteMessageWriter(store.db, store.sqlite);
   }
 
-  /** Messages people send: all of one call's drafts are stored, or none. */
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<StoredMessage[]> {
+  /** Messages people send: all of one call's drafts are stored (or replayed, by `muid`), or none. */
+  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
     return this.writer.insertAll(appId, drafts);
   }
 
   /** One message inside the caller's transaction `db`, e.g. an action message beside the change it reports. */
-  insert(appId: string, draft: MessageDraft, db: Db): Promise<StoredMessage> {
-    return insertMessage(db, appId, draft);
+  async insert(appId: string, draft: MessageDraft, db: Db): Promise<StoredMessage> {
+    return (await insertMessage(db, appId, draft)).message;
   }
 
   async find(appId: string, id: number, db: Db = this.db): Promise<StoredMessage | undefined> {

@@ -68,18 +68,14 @@ export function blockedUserRoutes(deps: RouteDeps): ChatRoutes {
       ]),
     );
 
-  const block = async (c: ChatContext, uid: string) => {
-    await users.get(c.get('actor').app.appId, uid);
+  /** Blocks or unblocks the users of the body for `uid`. */
+  const change = async (c: ChatContext, uid: string, done: 'blocked' | 'unblocked') => {
+    const { appId } = c.get('actor').app;
+    await users.get(appId, uid);
     const named = await namedUsers(c, uid);
-    await blockedUsers.block(c.get('actor').app.appId, uid, named);
-    return c.json({ data: answer(uid, named, 'blocked') });
-  };
-
-  const unblock = async (c: ChatContext, uid: string) => {
-    await users.get(c.get('actor').app.appId, uid);
-    const named = await namedUsers(c, uid);
-    await blockedUsers.unblock(c.get('actor').app.appId, uid, named);
-    return c.json({ data: answer(uid, named, 'unblocked') });
+    if (done === 'blocked') await blockedUsers.block(appId, uid, named);
+    else await blockedUsers.unblock(appId, uid, named);
+    return c.json({ data: answer(uid, named, done) });
   };
 
   const list = async (c: ChatContext, uid: string) => {
@@ -114,48 +110,46 @@ export function blockedUserRoutes(deps: RouteDeps): ChatRoutes {
     return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
   };
 
-  documented(
-    routes,
-    'post',
-    '/blockedusers',
-    { summary: 'Block users (the SDK: as the session user)', only: 'client', body: BlockRequest },
-    (c) => block(c, actingUid(c)),
-  );
-  documented(
-    routes,
-    'delete',
-    '/blockedusers',
-    { summary: 'Unblock users (the SDK: as the session user)', only: 'client', body: BlockRequest },
-    (c) => unblock(c, actingUid(c)),
-  );
-  documented(
-    routes,
-    'get',
-    '/blockedusers',
-    { summary: "List the session user's blocked users", only: 'client', query: ListBlocked },
-    (c) => list(c, actingUid(c)),
-  );
-  documented(
-    routes,
-    'post',
-    '/users/:uid/blockedusers',
-    { summary: 'Block users on behalf of a user', only: 'server', body: BlockRequest },
-    (c) => block(c, pathId(c, 'uid')),
-  );
-  documented(
-    routes,
-    'delete',
-    '/users/:uid/blockedusers',
-    { summary: 'Unblock users on behalf of a user', only: 'server', body: BlockRequest },
-    (c) => unblock(c, pathId(c, 'uid')),
-  );
-  documented(
-    routes,
-    'get',
-    '/users/:uid/blockedusers',
-    { summary: "List a user's blocked users", only: 'server', query: ListBlocked },
-    (c) => list(c, pathId(c, 'uid')),
-  );
+  // The SDK's routes act as the session's user; the REST API's on behalf of the user in the path.
+  const sides = [
+    {
+      base: '/blockedusers',
+      only: 'client',
+      as: '(the SDK: as the session user)',
+      whose: "the session user's",
+      uid: actingUid,
+    },
+    {
+      base: '/users/:uid/blockedusers',
+      only: 'server',
+      as: 'on behalf of a user',
+      whose: "a user's",
+      uid: (c: ChatContext) => pathId(c, 'uid'),
+    },
+  ] as const;
+  for (const side of sides) {
+    documented(
+      routes,
+      'post',
+      side.base,
+      { summary: `Block users ${side.as}`, only: side.only, body: BlockRequest },
+      (c) => change(c, side.uid(c), 'blocked'),
+    );
+    documented(
+      routes,
+      'delete',
+      side.base,
+      { summary: `Unblock users ${side.as}`, only: side.only, body: BlockRequest },
+      (c) => change(c, side.uid(c), 'unblocked'),
+    );
+    documented(
+      routes,
+      'get',
+      side.base,
+      { summary: `List ${side.whose} blocked users`, only: side.only, query: ListBlocked },
+      (c) => list(c, side.uid(c)),
+    );
+  }
 
   return routes;
 }

@@ -1,12 +1,15 @@
+import { SearchKey } from '../../shared/users.js';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
 import { ChatError } from '../errors.js';
+import { clientUser } from '../client-api/app-settings.js';
 import type { ReceiptKind } from '../client-api/read-state.js';
 import { actingUid } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, pathId, queryOf } from '../http/request.js';
 import type { StoredConversation } from '../repositories/conversations.js';
+import type { StoredMessage } from '../repositories/messages.js';
 import { QueryBoolean, Tags, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { PageQuery, perPageOf, readableGroup } from './policies.js';
@@ -21,6 +24,8 @@ const ListConversations = PageQuery.extend({
   conversationType: z.enum(['user', 'group'], { error: 'must be user or group' }).optional(),
   /** Only conversations the acting user tagged with any of these. */
   tags: TagList.optional(),
+  /** The SDK's `setSearchKeyword`: conversations with a user or group whose name or id has it. */
+  searchKey: SearchKey.optional(),
   /** Accepted as the SDK sends it: a conversation's tags are always included when it has any. */
   withTags: QueryBoolean.optional(),
 });
@@ -64,7 +69,7 @@ const conversationNotFound = (conversationId: string): ChatError =>
  * carry its read pointer (`lastReadMessageId`), and it marks whole conversations read or delivered.
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
-  const { services, readState } = deps;
+  const { services, readState, receipts } = deps;
   const { conversations, conversationService, conversationTags, users, groups, messages } = services;
   const routes = chatRoutes();
 
@@ -92,7 +97,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     appId: string,
     conversationId: string,
     messageId: string | number,
-  ): Promise<number> => {
+  ): Promise<StoredMessage> => {
     const named = await messages.find(appId, Number(messageId));
     if (named?.conversation_id !== conversationId) {
       throw new ChatError(
@@ -105,7 +110,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         },
       );
     }
-    return Number(named.id);
+    return named;
   };
 
   /**
@@ -143,6 +148,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       const { conversations: page, total } = await conversations.listFor(actor.app.appId, viewer.uid, guids, {
         conversationType: query.conversationType,
         tags: query.tags,
+        searchKey: query.searchKey,
         page: query.page,
         perPage,
       });
@@ -210,14 +216,19 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         `${base}/${receipt}`,
         { summary: `Mark the conversation ${receipt}`, body: MarkUpTo },
         async (c) => {
-          const { appId } = c.get('actor').app;
+          const { app, origin } = c.get('actor');
           const conversationId = await conversationOf(c, kind);
           const { messageId } = await jsonBody(c, MarkUpTo);
-          const upTo =
-            messageId === undefined
-              ? (await conversations.find(appId, conversationId))?.lastMessageId
-              : await messageIn(appId, conversationId, messageId);
-          if (upTo !== undefined) await readState.mark(appId, conversationId, actingUid(c), receipt, upTo);
+          const last = async () => {
+            const lastId = (await conversations.find(app.appId, conversationId))?.lastMessageId;
+            return lastId === undefined ? undefined : messages.find(app.appId, lastId);
+          };
+          const message =
+            messageId === undefined ? await last() : await messageIn(app.appId, conversationId, messageId);
+          if (message !== undefined) {
+            const reader = clientUser(await users.get(app.appId, actingUid(c)));
+            await receipts.give(app.appId, reader, message, receipt, origin.deviceId);
+          }
           return c.json({
             data: { success: true, message: `The conversation ${conversationId} is marked ${receipt}.` },
           });
@@ -238,7 +249,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         const conversationId = await conversationOf(c, kind);
         const { messageId } = await jsonBody(c, UnreadFrom);
         const { appId } = c.get('actor').app;
-        const from = await messageIn(appId, conversationId, messageId);
+        const from = Number((await messageIn(appId, conversationId, messageId)).id);
         await readState.markUnreadFrom(appId, conversationId, actingUid(c), from);
         return c.json({
           data: {

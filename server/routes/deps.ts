@@ -1,5 +1,6 @@
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { ReadStateRepository } from '../client-api/read-state.js';
+import type { Receipts } from '../client-api/receipts.js';
 import type { SocketTokens } from '../client-api/socket-token.js';
 import type { FormSubmissions } from '../forms/submissions.js';
 import type { ChatServices } from '../services/registry.js';
@@ -9,6 +10,7 @@ export interface RouteDeps {
   services: ChatServices;
   clientSettings: ClientSettingsRepository;
   readState: ReadStateRepository;
+  receipts: Receipts;
   socketTokens: SocketTokens;
   forms: FormSubmissions;
   /** `host[:port]` clients reach this server at, when it differs from the Host they send. */

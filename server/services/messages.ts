@@ -108,8 +108,11 @@ function withMentions(
   return rest;
 }
 
-/** A one-to-one message between users where either blocked the other: the sender learns which way. */
-function blockedError(sender: string, receiver: string, block: BlockRelation): ChatError {
+/**
+ * A one-to-one message (or a reaction to one) between users where either blocked the other: the
+ * sender learns which way.
+ */
+export function blockedError(sender: string, receiver: string, block: BlockRelation): ChatError {
   return block.blockedByMeAt !== undefined
     ? refused('ERR_BLOCKED_RECEIVER', `The user ${sender} has blocked the user ${receiver}.`, {
         uid: receiver,
@@ -250,7 +253,8 @@ export class MessageService {
   /**
    * Checks that the sender and every receiver exist and that the sender belongs to each group,
    * then stores one message per receiver in a single transaction: all are sent, or none. The
-   * checks read cached rows, so a send is usually one write and no reads.
+   * checks read cached rows, so a send is usually one write and no reads. A `muid` the sender
+   * already used in a conversation answers the message first sent with it, in any process.
    */
   async send(
     app: App,
@@ -295,7 +299,8 @@ export class MessageService {
       lookup.memberCounts.set(guid, counts.get(guid) ?? 0);
     }
     const sentAt = nowSeconds();
-    const mentioned = await this.mentionsOf(appId, request, receivers);
+    const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
+    const mentioned = await this.mentionsOf(appId, text, receivers);
     const drafts = receivers.map((receiver, index): MessageDraft => ({
       conversationId: conversationIdFor({ ...receiver, sender: sender.uid }),
       sender: sender.uid,
@@ -308,12 +313,15 @@ export class MessageService {
       parentId: parent === undefined ? undefined : Number(parent.id),
       sentAt,
     }));
-    const stored = await this.messages.insertAll(appId, drafts);
+    const written = await this.messages.insertAll(appId, drafts);
     const sent = await this.signed(
       app,
-      stored.map((row) => toMessage(row, lookup, app)),
+      written.map(({ message }) => toMessage(message, lookup, app)),
     );
-    for (const message of sent) this.events.emit('message', appId, message, origin);
+    // A send retried with its muid answers the message stored first; only new ones are announced.
+    sent.forEach((message, index) => {
+      if (written[index]?.replayed === false) this.events.emit('message', appId, message, origin);
+    });
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };
     const fanOut: FanOutResult = { uids: {}, guids: {} };
@@ -329,10 +337,9 @@ export class MessageService {
    */
   private async mentionsOf(
     appId: string,
-    request: MessageRequest,
+    text: unknown,
     receivers: ReadonlyArray<Receiver>,
   ): Promise<Array<Record<string, UserEntity> | undefined>> {
-    const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
     const uids = typeof text === 'string' ? mentionedUids(text) : [];
     if (uids.length === 0) return receivers.map(() => undefined);
     const people = await this.users.findMany(appId, uids);
@@ -432,6 +439,13 @@ export class MessageService {
     const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
     const now = nowSeconds();
     const editedBy = onBehalfOf ?? APP_SYSTEM_UID;
+    // An edited text mentions whom it now names (read before the lock: the receiver never changes).
+    const [mentioned] =
+      edit.text === undefined
+        ? [undefined]
+        : await this.mentionsOf(appId, edit.text, [
+            { receiverType: original.receiver_type, receiver: original.receiver },
+          ]);
     // Who may edit rests on fields that never change; the data is read again under the lock, so a
     // concurrent edit, deletion or interaction is never overwritten with what was read before it.
     const action = await this.db.transaction().execute(async (trx) => {
@@ -444,11 +458,11 @@ export class MessageService {
           { id },
         );
       }
-      const data = { ...current.data };
+      let data = { ...current.data };
       if (edit.text !== undefined) {
         if (typeof data.text !== 'string')
           throw badRequest('data.text', `the message ${id} has no text to edit`);
-        data.text = edit.text;
+        data = withMentions({ ...data, text: edit.text }, mentioned);
       }
       if (edit.metadata !== undefined) data.metadata = edit.metadata;
       const changes = {

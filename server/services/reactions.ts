@@ -5,12 +5,13 @@ import type { ChatDatabase } from '../db/schema.js';
 import { ChatError } from '../errors.js';
 import type { ChatEvents, EventOrigin } from '../events.js';
 import type { App } from '../repositories/apps.js';
+import type { BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { ReactionCursor, ReactionRepository, ReactionRow } from '../repositories/reactions.js';
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import { actionSnapshot } from './entities.js';
-import type { MessageService } from './messages.js';
+import { blockedError, type MessageService } from './messages.js';
 
 /** How many different reactions one user may leave on one message. */
 export const MAX_REACTIONS_PER_USER = 20;
@@ -18,7 +19,9 @@ export const MAX_REACTIONS_PER_USER = 20;
 /**
  * Reactions to messages: whoever can see a message may react to it with any number of different
  * reactions (up to `MAX_REACTIONS_PER_USER`), each once. Adding one twice or removing one never
- * given changes nothing and is answered with the message as it stands.
+ * given changes nothing and is answered with the message as it stands. Two users where either
+ * blocked the other cannot react in their one-to-one conversation, as they cannot message there;
+ * taking back a reaction left before the block stays possible.
  */
 export class ReactionService {
   constructor(
@@ -27,6 +30,7 @@ export class ReactionService {
     private readonly reactions: ReactionRepository,
     private readonly messageService: MessageService,
     private readonly users: UserRepository,
+    private readonly blocks: BlockedUserRepository,
     private readonly events: ChatEvents,
   ) {}
 
@@ -50,7 +54,12 @@ export class ReactionService {
   ): Promise<Message> {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
-    await this.messageService.getVisible(app, id, user.uid);
+    const visible = await this.messageService.getVisible(app, id, user.uid);
+    if (action === 'message_reaction_added' && visible.receiver_type === 'user') {
+      const other = visible.sender === user.uid ? visible.receiver : visible.sender;
+      const block = (await this.blocks.relations(appId, user.uid, [other])).get(other);
+      if (block !== undefined) throw blockedError(user.uid, other, block);
+    }
     // The message is read again under the write lock, so a reaction never lands on a message
     // deleted in between.
     const { message, changed } = await this.db.transaction().execute(async (trx) => {

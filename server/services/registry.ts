@@ -78,7 +78,7 @@ export function createChatServices(store: ChatStore, secrets: SecretBox, media?:
     groupService: new GroupService(db, users, groups, messages, events),
     messages,
     messageService,
-    reactions: new ReactionService(db, messages, reactions, messageService, users, events),
+    reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
     conversations,
     conversationService: new ConversationService(
       conversations,

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../../kno
 import type { KnowledgeEngine } from '../../knowledge/index.js';
 import { Receiver, SECRET } from '../server/notifications/support.js';
 import { createTestStore, testRedis, type TestRedis, type TestStore } from '../server/support.js';
-import { spawnChatServer } from '../support/chat-server-process.js';
+import { ChatProcesses } from '../support/chat-cluster.js';
 import { startBalancer, type Balancer } from '../support/nginx.js';
 import { NodeSdkUser, type SdkUser } from './sdk/drivers.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
@@ -28,11 +27,6 @@ const HANDBOOK = `# Office handbook
 ## Parking
 Visitors park in the north garage on level two. The garage opens at seven in the morning.`;
 
-interface ChatProcess {
-  child: ChildProcess;
-  url: string;
-}
-
 let store: TestStore;
 let redis: TestRedis;
 let redisClient: Redis;
@@ -41,29 +35,9 @@ let receiver: Receiver;
 let agentDir: string;
 let engine: KnowledgeEngine;
 let agent: Awaited<ReturnType<typeof startAgentServer>>;
-const processes: ChatProcess[] = [];
-const dataDirs: string[] = [];
+let processes: ChatProcesses;
 const sdkUsers: SdkUser[] = [];
 let dispatcher: Agent;
-
-async function startProcess(): Promise<ChatProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-balanced-'));
-  dataDirs.push(dataDir);
-  const { child, listening } = spawnChatServer({
-    dataDir,
-    app: APP,
-    args: ['--rate-limit', 'off', '--presence-ttl', String(PRESENCE_TTL_SECONDS)],
-    env: {
-      DATABASE_URL: store.databaseUrl ?? '',
-      REDIS_URL: redis.url,
-      PARLEY_REDIS_PREFIX: redis.prefix,
-    },
-  });
-  const started = { child, url: '' };
-  processes.push(started);
-  started.url = await listening;
-  return started;
-}
 
 /** The server REST API through the balancer, as a backend calls it. */
 async function api(method: string, path: string, body?: unknown, onBehalfOf?: string) {
@@ -121,32 +95,27 @@ beforeAll(async () => {
   engine = await openAgentEngine(join(agentDir, 'agent'), config);
   await engine.ingest('handbook', [{ kind: 'text', title: 'Office handbook', text: HANDBOOK }]);
   agent = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0 });
-  // One at a time: the first migrates the database, the others find it done.
-  for (let index = 0; index < 3; index += 1) await startProcess();
-  balancer = await startBalancer(processes.map((started) => new URL(started.url).host));
+  processes = new ChatProcesses({
+    app: APP,
+    args: ['--rate-limit', 'off', '--presence-ttl', String(PRESENCE_TTL_SECONDS)],
+    env: { DATABASE_URL: store.databaseUrl ?? '', REDIS_URL: redis.url, PARLEY_REDIS_PREFIX: redis.prefix },
+  });
+  await processes.startMany(3);
+  balancer = await startBalancer(processes.urls.map((url) => new URL(url).host));
   dispatcher = new Agent({ connect: { ca: readFileSync(balancer.certPath, 'utf8') } });
 });
 
 afterAll(async () => {
   await Promise.all(sdkUsers.map((user) => user.close()));
   await balancer?.stop();
-  await Promise.all(
-    processes
-      .filter(({ child }) => child.exitCode === null && child.signalCode === null)
-      .map(({ child }) => {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        return exited;
-      }),
-  );
+  await processes?.dispose();
   await dispatcher?.close();
   redisClient?.disconnect();
   await receiver?.close();
   await agent?.close();
   await engine?.close();
   await store?.dispose();
-  for (const dir of [...dataDirs, agentDir])
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  if (agentDir !== undefined) rmSync(agentDir, { recursive: true, force: true });
 });
 
 describe('three chat-server processes behind nginx', () => {
@@ -193,7 +162,7 @@ describe('three chat-server processes behind nginx', () => {
 
   it('keeps every answered message exactly once when a process is killed mid-traffic, and its clients reconnect and catch up', async () => {
     const victim = await pidHolding('bob');
-    const killed = processes.find(({ child }) => child.pid === victim);
+    const killed = processes.started.find(({ child }) => child.pid === victim);
     if (killed === undefined) throw new Error(`no test process has pid ${victim}`);
     const marker = await alice.call<SdkEvent>('sendText', 'bob', 'user', 'before the burst');
     const answered: string[] = [];

@@ -1,50 +1,34 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, createTestStore, type TestStore } from '../server/support.js';
-import { NodeSdkUser, type SdkUser } from './sdk/drivers.js';
-import { CONTRACT_APP, startContractServer, type ContractServer } from './sdk/fixtures.js';
+import type { SdkUser } from './sdk/drivers.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
+import {
+  SDK_RUNS,
+  SESSION_START_TIMEOUT_MS,
+  publicGroup,
+  startSdkSession,
+  type SdkSession,
+} from './sdk/sessions.js';
 
 type Counts = Record<string, unknown>;
 
 /**
  * Blocking, unread counts, marking unread, conversation tags and keyword search as CometChat's
- * official SDK 4.2.0 (unmodified, in Node) calls them against Parley over TLS, on both engines.
+ * official SDK 4.2.0 (unmodified) calls them against Parley over TLS.
  */
-describe.each(ENGINES)('CometChat SDK 4.2.0 everyday features on %s', (engine) => {
-  let store: TestStore;
-  let server: ContractServer;
+describe.each(SDK_RUNS)('CometChat SDK 4.2.0 everyday features in $runtime on $engine', (run) => {
+  let session: SdkSession<'alice' | 'bob'>;
   let alice: SdkUser;
   let bob: SdkUser;
-  const users: SdkUser[] = [];
 
-  const startUser = async (uid: string): Promise<SdkUser> => {
-    const user = await NodeSdkUser.start({
-      caFile: server.server.tls?.certPath ?? '',
-      storageFile: join(server.dataDir, `${uid}.storage.json`),
-    });
-    users.push(user);
-    expect(await user.call('init', CONTRACT_APP.appId, server.sdkHost)).toBeNull();
-    await user.call('login', uid, CONTRACT_APP.authKey);
-    return user;
-  };
   const received = (user: SdkUser, id: string) =>
     user.next((event: SdkEvent) => event.kind === 'message' && event.id === id, `message ${id}`);
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    server = await startContractServer({ databaseUrl: store.databaseUrl });
-    const group = { guid: 'crew', name: 'Crew', type: 'public', owner: 'alice' };
-    expect(
-      (await server.serverApi('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status,
-    ).toBe(200);
-    alice = await startUser('alice');
-    bob = await startUser('bob');
-  });
+    session = await startSdkSession(run, ['alice', 'bob'], publicGroup('crew', ['bob']));
+    ({ alice, bob } = session.users);
+  }, SESSION_START_TIMEOUT_MS);
   afterAll(async () => {
-    await Promise.all(users.map((user) => user.close()));
-    await server?.close();
-    await store?.dispose();
+    await session?.close();
   });
 
   describe('blocked users', () => {

@@ -1,19 +1,22 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, createTestStore, type TestStore } from '../server/support.js';
-import { NodeSdkUser, type SdkUser } from './sdk/drivers.js';
-import { CONTRACT_APP, startContractServer, type ContractServer } from './sdk/fixtures.js';
+import type { SdkUser } from './sdk/drivers.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
+import {
+  SDK_RUNS,
+  SESSION_START_TIMEOUT_MS,
+  publicGroup,
+  startSdkSession,
+  type SdkSession,
+} from './sdk/sessions.js';
 
 /**
- * Group administration through CometChat's unmodified SDK 4.2.0 in Node: Alice owns the group,
- * Bob and Carol are participants. Each step builds on the one before, as a chat app's would.
+ * Group administration through CometChat's unmodified SDK 4.2.0: Alice owns the group, Bob and
+ * Carol are participants. Each step builds on the one before, as a chat app's would.
  */
-describe.each(ENGINES)('group administration through the SDK on %s', (engine) => {
+describe.each(SDK_RUNS)('group administration through the SDK in $runtime on $engine', (run) => {
   const guid = 'crew';
-  let store: TestStore;
-  let server: ContractServer;
-  const users = {} as Record<'alice' | 'bob' | 'carol', SdkUser>;
+  let session: SdkSession<'alice' | 'bob' | 'carol'>;
+  let users: SdkSession<'alice' | 'bob' | 'carol'>['users'];
 
   /** The `group` event with this action on `uid` that `user` hears. */
   const hears = (user: SdkUser, action: string, on: string) =>
@@ -29,37 +32,11 @@ describe.each(ENGINES)('group administration through the SDK on %s', (engine) =>
     );
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    server = await startContractServer({ databaseUrl: store.databaseUrl });
-    expect((await server.serverApi('POST', '/users', { uid: 'carol', name: 'Carol' })).status).toBe(200);
-    const created = await server.serverApi('POST', '/groups', {
-      guid,
-      name: 'Crew',
-      type: 'public',
-      owner: 'alice',
-      members: { participants: ['bob', 'carol'] },
-    });
-    expect(created.status).toBe(200);
-    const caFile = server.server.tls?.certPath ?? '';
-    for (const uid of ['alice', 'bob', 'carol'] as const) {
-      const user = await NodeSdkUser.start({
-        caFile,
-        storageFile: join(server.dataDir, `${uid}.storage.json`),
-      });
-      users[uid] = user;
-      await user.call('init', CONTRACT_APP.appId, server.sdkHost);
-      await user.call('login', uid, CONTRACT_APP.authKey);
-    }
-    const online = (uid: string) => server.server.client.fanOut.isOnline(CONTRACT_APP.appId, uid);
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      if ((await online('alice')) && (await online('bob')) && (await online('carol'))) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  });
+    session = await startSdkSession(run, ['alice', 'bob', 'carol'], publicGroup(guid, ['bob', 'carol']));
+    users = session.users;
+  }, SESSION_START_TIMEOUT_MS);
   afterAll(async () => {
-    await Promise.all(Object.values(users).map((user) => user.close()));
-    await server?.close();
-    await store?.dispose();
+    await session?.close();
   });
 
   it('updateGroupMemberScope: the owner makes Bob a moderator, and every member hears it', async () => {

@@ -1,52 +1,34 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, createTestStore, type TestStore } from '../server/support.js';
-import { NodeSdkUser } from './sdk/drivers.js';
-import { CONTRACT_APP, startContractServer, type ContractServer } from './sdk/fixtures.js';
+import type { SdkUser } from './sdk/drivers.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
+import {
+  SDK_RUNS,
+  SESSION_START_TIMEOUT_MS,
+  publicGroup,
+  startSdkSession,
+  type SdkSession,
+} from './sdk/sessions.js';
 
 type Described = SdkEvent & { id: string; replyCount: number; reactions: unknown[] };
 
 /**
- * Threads and reactions as CometChat's official SDK 4.2.0 does them (Node, over TLS), on SQLite and
- * PostgreSQL: thread replies and their pages, reply counts, reactions with counts and who reacted,
- * and the reaction events its listeners fire.
+ * Threads and reactions as CometChat's official SDK 4.2.0 does them (over TLS): thread replies and
+ * their pages, reply counts, reactions with counts and who reacted, and the reaction events its
+ * listeners fire.
  */
-describe.each(ENGINES)('CometChat SDK 4.2.0 threads and reactions on %s', (engine) => {
-  let store: TestStore;
-  let server: ContractServer;
-  let alice: NodeSdkUser;
-  let bob: NodeSdkUser;
+describe.each(SDK_RUNS)('CometChat SDK 4.2.0 threads and reactions in $runtime on $engine', (run) => {
+  let session: SdkSession<'alice' | 'bob'>;
+  let alice: SdkUser;
+  let bob: SdkUser;
   let parent: Described;
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    server = await startContractServer({ databaseUrl: store.databaseUrl });
-    const group = { guid: 'crew', name: 'Crew', type: 'public', owner: 'alice' };
-    expect(
-      (await server.serverApi('POST', '/groups', { ...group, members: { participants: ['bob'] } })).status,
-    ).toBe(200);
-    const caFile = server.server.tls?.certPath ?? '';
-    const start = (uid: string) =>
-      NodeSdkUser.start({ caFile, storageFile: join(server.dataDir, `${uid}.storage.json`) });
-    alice = await start('alice');
-    bob = await start('bob');
-    for (const [user, uid] of [
-      [alice, 'alice'],
-      [bob, 'bob'],
-    ] as const) {
-      await user.call('init', CONTRACT_APP.appId, server.sdkHost);
-      await user.call('login', uid, CONTRACT_APP.authKey);
-    }
-    const online = (uid: string) => server.server.client.fanOut.isOnline(CONTRACT_APP.appId, uid);
-    for (let attempt = 0; attempt < 200 && !((await online('alice')) && (await online('bob'))); attempt += 1)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    session = await startSdkSession(run, ['alice', 'bob'], publicGroup('crew', ['bob']));
+    ({ alice, bob } = session.users);
     parent = await alice.call<Described>('sendText', 'crew', 'group', 'where do we meet?');
-  });
+  }, SESSION_START_TIMEOUT_MS);
   afterAll(async () => {
-    await Promise.all([alice?.close(), bob?.close()]);
-    await server?.close();
-    await store?.dispose();
+    await session?.close();
   });
 
   it('sends a thread reply the receiver gets in realtime with its parent message id', async () => {

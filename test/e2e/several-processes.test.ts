@@ -1,9 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnChatServer } from '../support/chat-server-process.js';
+import { ChatProcesses, type ChatProcess } from '../support/chat-cluster.js';
 import { connectClient, type Frame, type TestClient } from '../server/client-support.js';
 import {
   callServerApi,
@@ -21,28 +18,13 @@ const APP = { appId: 'scale', apiKey: 'scale-full-key', authKey: 'scale-auth-key
 /** Short, so a killed process's users go offline within the test; renewed every third of it. */
 const PRESENCE_TTL_SECONDS = 3;
 
-interface ServerProcess {
-  child: ChildProcess;
-  url: string;
-  dataDir: string;
-}
-
-const children: ChildProcess[] = [];
-const dataDirs: string[] = [];
-
-/** A real `parley chat-server` process (TLS on, for the SDK) with its own data dir. */
-async function startProcess(env: Record<string, string>, dataDir?: string): Promise<ServerProcess> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'parley-scale-'));
-  if (dataDir === undefined) dataDirs.push(dir);
-  const { child, listening } = spawnChatServer({
-    dataDir: dir,
-    app: APP,
-    args: ['--rate-limit', 'off', '--tls', '--presence-ttl', String(PRESENCE_TTL_SECONDS)],
-    env,
-  });
-  children.push(child);
-  return { child, url: await listening, dataDir: dir };
-}
+/** Real `parley chat-server` processes (TLS on, for the SDK), each with its own data dir. */
+const processes = new ChatProcesses({
+  app: APP,
+  args: ['--rate-limit', 'off', '--tls', '--presence-ttl', String(PRESENCE_TTL_SECONDS)],
+});
+const startProcess = (env: Record<string, string>, dataDir?: string): Promise<ChatProcess> =>
+  processes.start({ env, ...(dataDir === undefined ? {} : { dataDir }) });
 
 const joinedEnv = (store: TestStore, redis: TestRedis) => ({
   DATABASE_URL: store.databaseUrl ?? '',
@@ -50,7 +32,7 @@ const joinedEnv = (store: TestStore, redis: TestRedis) => ({
   PARLEY_REDIS_PREFIX: redis.prefix,
 });
 
-const serverApi = (server: ServerProcess, method: string, path: string, options = {}) =>
+const serverApi = (server: ChatProcess, method: string, path: string, options = {}) =>
   callServerApi(server.url, APP, method, path, options);
 
 const isMessage = (text: string) => (frame: Frame) =>
@@ -58,33 +40,22 @@ const isMessage = (text: string) => (frame: Frame) =>
 const isPresence = (uid: string, action: string) => (frame: Frame) =>
   frame.type === 'presence' && frame.sender === uid && frame.body?.action === action;
 
-async function createUsers(server: ServerProcess, ...uids: string[]): Promise<void> {
+async function createUsers(server: ChatProcess, ...uids: string[]): Promise<void> {
   for (const uid of uids) {
     const created = await serverApi(server, 'POST', '/users', { body: { uid, name: uid } });
     expect(created.status).toBe(200);
   }
 }
 
-afterAll(async () => {
-  await Promise.all(
-    children
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map((child) => {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        return exited;
-      }),
-  );
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => processes.dispose());
 
 describe('two chat-server processes joined by Redis on one PostgreSQL database', () => {
   let store: TestStore;
   let redis: TestRedis;
-  let first: ServerProcess;
-  let second: ServerProcess;
+  let first: ChatProcess;
+  let second: ChatProcess;
   const clients: TestClient[] = [];
-  const connect = async (server: ServerProcess, uid: string) => {
+  const connect = async (server: ChatProcess, uid: string) => {
     const client = await connectClient(server, APP, uid);
     clients.push(client);
     return client;
@@ -215,7 +186,7 @@ describe('two chat-server processes joined by Redis on one PostgreSQL database',
     let alice: SdkUser;
     let bob: SdkUser;
     const [aliceUid, bobUid] = [uniqueId('sdk-alice'), uniqueId('sdk-bob')];
-    const sdkUser = async (server: ServerProcess, uid: string) => {
+    const sdkUser = async (server: ChatProcess, uid: string) => {
       const user = await NodeSdkUser.start({
         caFile: join(server.dataDir, 'tls', 'localhost-cert.pem'),
         storageFile: join(server.dataDir, `${uid}.storage.json`),
@@ -325,14 +296,4 @@ describe('refusing to start', () => {
 });
 
 /** Stops the processes still running, so a test's database can be dropped. */
-async function stopAll(): Promise<void> {
-  await Promise.all(
-    children
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map((child) => {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        return exited;
-      }),
-  );
-}
+const stopAll = (): Promise<void> => processes.stopAll();

@@ -184,3 +184,22 @@ describe('chunkDocument', () => {
     expect(() => chunkDocument(markdown('x'), 'd', { maxChars: 500, overlapChars: 300 })).toThrow(RangeError);
   });
 });
+
+describe('chunking a table of rows longer than the overlap', () => {
+  it('starts the next chunk at the start of a row, so every row is whole in some chunk with its labels', () => {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `Name: type${i} | Storage Size: ${i + 2} bytes | Description: a user-specified precision, exact | ` +
+        `Range: up to ${1000 + i} digits before the decimal point; up to ${100 + i} digits after it`,
+    );
+    const doc: LoadedDocument = {
+      ...markdown(`## Numeric Types\n\n${rows.join('\n\n')}`),
+      format: 'markdown',
+    };
+    const chunks = chunkDocument(doc, 'doc1');
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks.slice(1)) expect(chunk.text).toMatch(/^Name: type\d+ \|/);
+    for (const row of rows) expect(chunks.some((chunk) => chunk.text.includes(row))).toBe(true);
+  });
+});

@@ -16,6 +16,9 @@ describe.each(ENGINES)('blocked users on %s', (engine) => {
   let aliceClient: TestClient;
   let bobClient: TestClient;
   let carolClient: TestClient;
+  /** One-to-one messages each way, sent before the block; Alice reacted to Bob's. */
+  let fromBob: string;
+  let fromAlice: string;
 
   beforeAll(async () => {
     const { createUser } = apiFixtures(api.call);
@@ -26,10 +29,17 @@ describe.each(ENGINES)('blocked users on %s', (engine) => {
     aliceClient = await connectClient(api.server, APP_ONE, alice, { socket: false });
     bobClient = await connectClient(api.server, APP_ONE, bob, { socket: false });
     carolClient = await connectClient(api.server, APP_ONE, carol, { socket: false });
+    fromBob = (await sendAs(bobClient, alice, 'before the block')).body.data.id;
+    fromAlice = (await sendAs(aliceClient, bob, 'mine before the block')).body.data.id;
+    expect((await react(aliceClient, 'POST', fromBob, '👍')).status).toBe(200);
   });
 
-  const sendAs = (client: TestClient, receiver: string, text: string) =>
-    client.call('POST', '/messages', textMessage(receiver, text));
+  function sendAs(client: TestClient, receiver: string, text: string) {
+    return client.call('POST', '/messages', textMessage(receiver, text));
+  }
+  function react(client: TestClient, method: 'POST' | 'DELETE', id: string, reaction: string) {
+    return client.call(method, `/messages/${id}/reactions/${encodeURIComponent(reaction)}`);
+  }
 
   it('blocks a user for the session user and answers per UID, as the SDK reads it', async () => {
     const response = await aliceClient.call('POST', '/blockedusers', { blockedUids: [bob] });
@@ -45,7 +55,29 @@ describe.each(ENGINES)('blocked users on %s', (engine) => {
     expect(toBlocker.status).toBe(403);
     expect(toBlocker.body.error.code).toBe('ERR_BLOCKED_SENDER');
     const history = await api.call('GET', `/users/${bob}/messages`, { onBehalfOf: alice });
-    expect(history.body.data).toEqual([]);
+    expect(history.body.data.map((message: { id: string }) => message.id)).toEqual([fromBob, fromAlice]);
+  });
+
+  it("refuses a reaction to the other's one-to-one message both ways and on both APIs, naming which way", async () => {
+    const byBlocker = await react(aliceClient, 'POST', fromBob, '🎉');
+    expect(byBlocker.status).toBe(403);
+    expect(byBlocker.body.error.code).toBe('ERR_BLOCKED_RECEIVER');
+    const byBlocked = await react(bobClient, 'POST', fromAlice, '🎉');
+    expect(byBlocked.status).toBe(403);
+    expect(byBlocked.body.error.code).toBe('ERR_BLOCKED_SENDER');
+    const onBehalf = await api.call('POST', `/messages/${fromAlice}/reactions/${encodeURIComponent('🎉')}`, {
+      onBehalfOf: bob,
+    });
+    expect(onBehalf.status).toBe(403);
+    const left = await api.call('GET', `/messages/${fromBob}/reactions`);
+    expect(left.body.data.map((item: { reaction: string }) => item.reaction)).toEqual(['👍']);
+    expect((await api.call('GET', `/messages/${fromAlice}/reactions`)).body.data).toEqual([]);
+  });
+
+  it('lets the blocker take back a reaction left before the block', async () => {
+    const removed = await react(aliceClient, 'DELETE', fromBob, '👍');
+    expect(removed.status).toBe(200);
+    expect((await api.call('GET', `/messages/${fromBob}/reactions`)).body.data).toEqual([]);
   });
 
   it('refuses a multi-receiver send naming a blocked user, and sends to nobody', async () => {
@@ -108,6 +140,10 @@ describe.each(ENGINES)('blocked users on %s', (engine) => {
       .data.mentions;
     expect(mentions[bob]).toMatchObject({ blockedByMe: true, hasBlockedMe: false });
     expect(mentions[carol]).toMatchObject({ blockedByMe: false, hasBlockedMe: false });
+    // A block is about the two users' own conversation: in a group they share, both still react.
+    const inGroup = history.body.data.find((message: { category: string }) => message.category === 'message');
+    expect((await react(bobClient, 'POST', inGroup.id, '👍')).status).toBe(200);
+    expect((await react(aliceClient, 'POST', inGroup.id, '👍')).status).toBe(200);
   });
 
   it('hides blocked users, either way, from a user list asked with hideBlockedUsers', async () => {

@@ -285,7 +285,10 @@ describe.each(ENGINES)('client protocol on %s', (engine) => {
         messageSender: 'alice',
         body: { action: 'read', messageId: sent.body.data.id },
       });
-      const receipt = await alice.next((frame) => frame.type === 'receipts', 'the receipt');
+      const receipt = await alice.next(
+        (frame) => frame.type === 'receipts' && frame.body?.messageId === sent.body.data.id,
+        'the receipt',
+      );
       expect(receipt).toMatchObject({
         sender: 'bob',
         messageSender: 'alice',

@@ -55,6 +55,19 @@ describe.each(ENGINES)('conversation tags on %s', (engine) => {
     expect(response.body.data).toMatchObject({ conversationType: 'group', tags: ['work'] });
   });
 
+  it("filters the conversation list by the SDK's searchKey: the other user's or the group's name or id, never the reader's own", async () => {
+    const withBob = await aliceClient.call('GET', `/conversations?searchKey=${encodeURIComponent(bob)}`);
+    expect(withBob.status).toBe(200);
+    expect(
+      withBob.body.data.map((item: { conversationWith: { uid?: string } }) => item.conversationWith.uid),
+    ).toEqual([bob]);
+    expect(idsOf(await aliceClient.call('GET', `/conversations?searchKey=${guid}`))).toEqual([
+      `group_${guid}`,
+    ]);
+    expect(idsOf(await aliceClient.call('GET', `/conversations?searchKey=${alice}`))).toEqual([]);
+    expect(idsOf(await aliceClient.call('GET', '/conversations?searchKey=nothing-like-this'))).toEqual([]);
+  });
+
   it('filters the conversation list to those tagged with any of the tags', async () => {
     const work = await aliceClient.call('GET', '/conversations?tags=work');
     expect(idsOf(work).sort()).toEqual([`group_${guid}`, expect.stringContaining(bob)].sort());

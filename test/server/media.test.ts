@@ -409,6 +409,101 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     expect(several.body.error.details.field).toBe('multipleReceivers');
   });
 
+  describe('presigned uploads (the UI Kit composer: POST /files/upload-url, then the file, then a JSON send)', () => {
+    /** What the SDK's PresignClient asks for one file, as `uid`. */
+    const presign = async (
+      uid: string,
+      receiver: string,
+      file: { name: string; size: number },
+      receiverType = 'user',
+    ) =>
+      (await client(uid)).call('POST', '/files/upload-url', {
+        files: { f1: { fileId: 'f1', ...file, mimeType: 'application/octet-stream' } },
+        receiver,
+        receiverType,
+      });
+    /** What the SDK's XhrUploader sends: the request's body fields, then `file`. */
+    const put = (
+      target: { url: string; body: Record<string, string> },
+      name: string,
+      content: Uint8Array<ArrayBuffer>,
+    ) => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(target.body)) form.append(key, value);
+      form.append('file', new File([content], name));
+      return fetch(target.url, { method: 'POST', body: form });
+    };
+    const sendWith = async (uid: string, receiver: string, attachment: unknown) =>
+      (await client(uid)).call('POST', '/messages', {
+        receiver,
+        receiverType: 'user',
+        category: 'message',
+        type: 'file',
+        data: { attachments: [attachment] },
+      });
+
+    it('stores the file at its signed target, and the sender links it in a JSON send; the receiver downloads it byte for byte', async () => {
+      const { alice, bob } = await people();
+      const content = bytes(3000);
+      const presigned = await presign(alice, bob, { name: 'plan.txt', size: content.byteLength });
+      expect(presigned.status).toBe(200);
+      const { request, attachment } = presigned.body.data.f1;
+      expect(attachment).toMatchObject({
+        name: 'plan.txt',
+        extension: 'txt',
+        mimeType: 'text/plain; charset=utf-8',
+        size: 3000,
+      });
+      expect((await put(request, 'plan.txt', content)).status).toBe(204);
+      const sent = await sendWith(alice, bob, attachment);
+      expect(sent.status).toBe(200);
+      const read = await (await client(bob)).call('GET', `/messages/${sent.body.data.id}`);
+      const served = await fetch(read.body.data.data.attachments[0].url);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(content);
+    });
+
+    it('answers a type off the allow-list and a file over the cap with an error in its place', async () => {
+      const { alice, bob } = await people();
+      const html = await presign(alice, bob, { name: 'page.html', size: 10 });
+      expect(html.body.data.f1.error.code).toBe('ERR_FILE_TYPE_NOT_ALLOWED');
+      const huge = await presign(alice, bob, { name: 'huge.zip', size: 26 * 1024 * 1024 });
+      expect(huge.body.data.f1.error.code).toBe('ERR_FILE_TOO_LARGE');
+    });
+
+    describe('as an attacker', () => {
+      it('cannot presign into a group it is not a member of', async () => {
+        const { alice, eve } = await people();
+        const guid = await apiFixtures(api.call).createGroup(alice, []);
+        const response = await presign(eve, guid, { name: 'x.txt', size: 5 }, 'group');
+        expect(response.status).toBe(403);
+        expect(response.body.error.code).toBe('ERR_NOT_A_MEMBER');
+      });
+
+      it("cannot link another user's upload, nor its own into another conversation, nor one never uploaded", async () => {
+        const { alice, bob, eve } = await people();
+        const { request, attachment } = (await presign(alice, bob, { name: 'mine.txt', size: 10 })).body.data
+          .f1;
+        expect((await sendWith(alice, bob, attachment)).status).toBe(400); // not uploaded yet
+        expect((await put(request, 'mine.txt', bytes(10))).status).toBe(204);
+        const byBob = await sendWith(bob, alice, attachment);
+        expect(byBob.status).toBe(400);
+        expect(byBob.body.error.details.field).toBe('data.attachments.0.url');
+        expect((await sendWith(alice, eve, attachment)).status).toBe(400);
+      });
+
+      it('gets 403 for an upload link with a forged signature, and 409 uploading twice to one link', async () => {
+        const { alice, bob } = await people();
+        const { request } = (await presign(alice, bob, { name: 'once.txt', size: 10 })).body.data.f1;
+        const forged = new URL(request.url);
+        forged.searchParams.set('signature', 'A'.repeat(43));
+        expect((await put({ ...request, url: forged.toString() }, 'once.txt', bytes(10))).status).toBe(403);
+        expect((await put(request, 'once.txt', bytes(10))).status).toBe(204);
+        expect((await put(request, 'once.txt', bytes(12))).status).toBe(409);
+      });
+    });
+  });
+
   it("deletes a message's files with it: its URLs then answer 404", async () => {
     const { alice, bob } = await people();
     const image = await png(30, 30);

@@ -83,6 +83,19 @@ describe.each(ENGINES)('mentions on %s', (engine) => {
     expect(JSON.stringify(response.body.error)).toContain('hasMentions');
   });
 
+  it('recomputes the mentions when the text is edited: a new mention counts, a removed one no longer does', async () => {
+    const id = (await send(alice, textMessage(guid, 'see you there', 'group'))).body.data.id as string;
+    const edit = (text: string) => api.call('PUT', `/messages/${id}`, { body: { text }, onBehalfOf: alice });
+    expect((await edit(`see you there, <@uid:${bob}>`)).status).toBe(200);
+    const mentions = async () => (await api.call('GET', `/messages/${id}`)).body.data.data.mentions;
+    expect(Object.keys((await mentions()) as object)).toEqual([bob]);
+    expect(await idsOf('myMentionsOnly=true', bob)).toContain(id);
+    expect(JSON.stringify(await mentions())).not.toContain('555-0100');
+    expect((await edit('see you there, everyone')).status).toBe(200);
+    expect(await mentions()).toBeUndefined();
+    expect(await idsOf('myMentionsOnly=true', bob)).not.toContain(id);
+  });
+
   it('lists the group members whose name or UID contains the searchKey, literally', async () => {
     const uidsOf = async (searchKey: string) => {
       const response = await api.call(

@@ -37,7 +37,7 @@ describe('SQLite message writes', () => {
     const rows = await Promise.all(
       ['one', 'two', 'three'].map((text) => messages.insertAll('app', [draft(text)])),
     );
-    const ids = rows.map(([row]) => row?.id ?? 0);
+    const ids = rows.map(([row]) => row?.message.id ?? 0);
     expect(ids[0]! < ids[1]! && ids[1]! < ids[2]!).toBe(true);
     const stored = await messages.findMany('app', ids);
     expect(ids.map((id) => stored.get(id)?.data.text)).toEqual(['one', 'two', 'three']);
@@ -68,8 +68,8 @@ describe('SQLite message writes', () => {
       .selectAll()
       .where('app_id', '=', 'app2')
       .executeTakeFirstOrThrow();
-    expect(conversation.last_message_id).toBe(second?.id);
-    expect(conversation.last_message_id).toBeGreaterThan(first?.id ?? Infinity);
+    expect(conversation.last_message_id).toBe(second?.message.id);
+    expect(conversation.last_message_id).toBeGreaterThan(first?.message.id ?? Infinity);
   });
 
   it('waits for a transaction that holds the connection instead of joining it', async () => {
@@ -89,6 +89,6 @@ describe('SQLite message writes', () => {
     releaseTransaction();
     await expect(transaction).rejects.toThrow('roll back');
     const [row] = await sent;
-    expect(row === undefined ? undefined : (await messages.findMany('app3', [row.id])).size).toBe(1);
+    expect(row === undefined ? undefined : (await messages.findMany('app3', [row.message.id])).size).toBe(1);
   });
 });

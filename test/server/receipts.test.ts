@@ -108,6 +108,47 @@ describe.each(ENGINES)('stored receipts on %s', (engine) => {
     expect(JSON.stringify(body)).not.toContain('555-0101');
   });
 
+  it('tells the sender in realtime when a one-to-one conversation is marked read through REST, as a client receipt does', async () => {
+    const sender = await connectClient(api.server, APP_ONE, alice);
+    try {
+      const id = await send(alice, textMessage(bob, 'seen it?'));
+      expect((await mark(bob, `/users/${alice}/conversation/read`)).status).toBe(200);
+      const receipt = await sender.next(
+        (frame) => frame.type === 'receipts' && frame.body?.messageId === id,
+        'the read receipt',
+      );
+      expect(receipt).toMatchObject({
+        sender: bob,
+        messageSender: alice,
+        receiverType: 'user',
+        body: { action: 'read', messageId: id, user: { uid: bob }, timestamp: expect.any(Number) },
+      });
+      expect(JSON.stringify(receipt)).not.toContain('555-0101');
+    } finally {
+      await sender.close();
+    }
+  });
+
+  it("tells a group message's sender in realtime when a member marks the group delivered through REST", async () => {
+    const sender = await connectClient(api.server, APP_ONE, alice);
+    try {
+      const id = await send(alice, textMessage(guid, 'on its way', 'group'));
+      expect((await mark(bob, `/groups/${guid}/conversation/delivered`, { messageId: id })).status).toBe(200);
+      const receipt = await sender.next(
+        (frame) => frame.type === 'receipts' && frame.body?.messageId === id,
+        'the delivery receipt',
+      );
+      expect(receipt).toMatchObject({
+        sender: bob,
+        receiver: guid,
+        receiverType: 'group',
+        body: { action: 'delivered', messageId: id, user: { uid: bob } },
+      });
+    } finally {
+      await sender.close();
+    }
+  });
+
   it('answers a user outside the conversation about its receipts as about a missing message', async () => {
     const id = await send(alice, textMessage(guid, 'members only', 'group'));
     const outsider = await connectClient(api.server, APP_ONE, carol, { socket: false });

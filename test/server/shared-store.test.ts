@@ -9,13 +9,15 @@ import {
   startTestServer,
   testRedis,
   textMessage,
+  uniqueId,
   type TestServer,
   type TestStore,
 } from './support.js';
 
 /**
  * Several chat-service processes (joined by Redis) may share one PostgreSQL database: what one of
- * them changes, the next request to another sees, even for the rows every message send reads.
+ * them changes, the next request to another sees, even for the rows every message send reads;
+ * what they cache (agents, client settings) follows as soon as the other's notice arrives.
  */
 describe('two server instances on one PostgreSQL database', () => {
   let store: TestStore;
@@ -34,6 +36,12 @@ describe('two server instances on one PostgreSQL database', () => {
   });
 
   const fixtures = () => apiFixtures((...args) => first.call(...args));
+  /**
+   * Agents and client settings are cached per process: a change through one reaches the other's
+   * cache by a notice over Redis, a moment later. Nothing else expires them, so only the notice
+   * can make these pass.
+   */
+  const SEEN_WITHIN = { timeout: 15_000, interval: 50 };
   const sendThrough = (server: TestServer, sender: string, body: unknown) =>
     server.call('POST', '/messages', { body, onBehalfOf: sender });
 
@@ -84,17 +92,55 @@ describe('two server instances on one PostgreSQL database', () => {
       },
     });
     expect(registered.status).toBe(200);
-    const listed = (await second.call('GET', '/ai-agents')).body.data as Array<{ agentId: string }>;
-    expect(listed.map((agent) => agent.agentId)).toEqual(['helper']);
+    const listed = async () =>
+      ((await second.call('GET', '/ai-agents')).body.data as Array<{ agentId: string }>).map(
+        (agent) => agent.agentId,
+      );
+    await expect.poll(listed, SEEN_WITHIN).toEqual(['helper']);
   });
 
   it('reads on one instance the client settings the other changed after it had looked', async () => {
     expect((await second.call('GET', '/client-settings')).body.data.createUsersOnLogin).toBe(false);
     const changed = await first.call('PATCH', '/client-settings', { body: { createUsersOnLogin: true } });
     expect(changed.status).toBe(200);
-    expect((await second.call('GET', '/client-settings')).body.data.createUsersOnLogin).toBe(true);
+    await expect
+      .poll(
+        async () => (await second.call('GET', '/client-settings')).body.data.createUsersOnLogin,
+        SEEN_WITHIN,
+      )
+      .toBe(true);
+  });
+
+  it('stores each racing muid once, and both processes answer 200 with its id', async () => {
+    const { createUser } = apiFixtures(first.call);
+    const [alice, bob] = [await createUser('alice'), await createUser('bob')];
+    const muids = Array.from({ length: 8 }, () => uniqueId('muid'));
+    const races = await Promise.all(
+      muids.map((muid) =>
+        Promise.all(
+          [first, second].map((server) =>
+            server.call('POST', '/messages', {
+              body: { ...textMessage(bob, muid), muid },
+              onBehalfOf: alice,
+            }),
+          ),
+        ),
+      ),
+    );
+    for (const answers of races) {
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers[0]?.body.data.id).toBe(answers[1]?.body.data.id);
+    }
+    expect((await conversationTexts(second, alice, bob)).sort()).toEqual([...muids].sort());
   });
 });
+
+/** The texts of a one-to-one conversation, as `uid` lists them through `server`. */
+async function conversationTexts(server: TestServer, uid: string, other: string): Promise<string[]> {
+  const listed = await server.call('GET', `/users/${other}/messages?perPage=100`, { onBehalfOf: uid });
+  expect(listed.status).toBe(200);
+  return (listed.body.data as Array<{ data: { text?: string } }>).map((message) => message.data.text ?? '');
+}
 
 /** Sends the SDK's auth frame with `jwt` to the socket of `url` and resolves the answer. */
 async function authenticateSocket(url: string, uid: string, jwt: string): Promise<Frame> {

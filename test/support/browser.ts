@@ -5,6 +5,11 @@ export interface ChromiumOptions {
   ignoreCertificateErrors?: boolean;
   /** Resolve every host name to this machine, so pages can use real-looking origins. */
   resolveAllHostsToLoopback?: boolean;
+  /**
+   * Connections to port 443 of any host go to this port of this machine: CometChat's SDK asks its
+   * online counts at its chat host with no port.
+   */
+  httpsPortTo?: number;
 }
 
 /** Debian's Chromium, headless; never a downloaded browser. */
@@ -20,7 +25,15 @@ export function launchChromium(options: ChromiumOptions = {}): Promise<Browser> 
       '--disable-component-update',
       '--no-first-run',
       ...(options.ignoreCertificateErrors === true ? ['--ignore-certificate-errors'] : []),
-      ...(options.resolveAllHostsToLoopback === true ? ['--host-resolver-rules=MAP * 127.0.0.1'] : []),
+      ...hostResolverRules(options),
     ],
   });
+}
+
+function hostResolverRules(options: ChromiumOptions): string[] {
+  const rules = [
+    ...(options.httpsPortTo === undefined ? [] : [`MAP *:443 127.0.0.1:${options.httpsPortTo}`]),
+    ...(options.resolveAllHostsToLoopback === true ? ['MAP * 127.0.0.1'] : []),
+  ];
+  return rules.length === 0 ? [] : [`--host-resolver-rules=${rules.join(', ')}`];
 }

@@ -1,27 +1,11 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnowledgeEngine } from '../../../knowledge/index.js';
-import { knowledgeAppUi } from '../../../knowledge/server/app-ui.js';
-import {
-  agentConfigFromEnv,
-  openAgentEngine,
-  startAgentServer,
-  type RunningAgentServer,
-} from '../../../knowledge/server/index.js';
-import { DEMO_GROUP, DEMO_NAMESPACE, DEMO_OPERATOR, seedDemo } from '../../../server/demo/index.js';
-import {
-  certificateFingerprint,
-  silentLogger,
-  startChatServer,
-  type ChatServer,
-} from '../../../server/index.js';
-import type { ChatConnection } from '../../../shared/chat-connection.js';
+import { DEMO_GROUP, DEMO_NAMESPACE, DEMO_OPERATOR } from '../../../server/demo/index.js';
 import { buildPdf } from '../../knowledge/support/pdf.js';
 import { launchChromium } from '../../support/browser.js';
-import { buildWindow, MANUAL_PAGES } from './support.js';
+import { MANUAL_PAGES, startChatsWindow, type ChatsWindow } from './support.js';
 import { callServerApi } from '../../server/support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'chats');
@@ -66,14 +50,10 @@ function installDesktopWithoutChats(): void {
  * built window served by the agent with the demo's connection. The steps run in order on one page.
  */
 describe('Chats in the knowledge app window', () => {
-  let root: string;
-  let engine: KnowledgeEngine;
-  let agent: RunningAgentServer;
-  let chat: ChatServer;
-  let browser: Browser;
+  let chats: ChatsWindow;
+  let chat: ChatsWindow['chat'];
   let page: Page;
   let apiKey: string;
-  let connection: ChatConnection | undefined;
   const errors: string[] = [];
 
   const screenshot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
@@ -91,13 +71,11 @@ describe('Chats in the knowledge app window', () => {
     page.locator('.chats-conversation').getByText(text, { exact: false }).last();
 
   beforeAll(async () => {
-    root = await realpath(await mkdtemp(join(tmpdir(), 'parley-chats-')));
     await mkdir(ARTIFACTS, { recursive: true });
-    const windowFolder = await buildWindow(join(root, 'build'));
-    const agentDir = join(root, 'agent');
-    const config = agentConfigFromEnv({}, agentDir);
-    engine = await openAgentEngine(agentDir, config);
-    const manual = join(config.uploadDir, 'rotor-manual.pdf');
+    chats = await startChatsWindow();
+    chat = chats.chat;
+    apiKey = chat.seeded.apiKey;
+    const manual = join(chats.config.uploadDir, 'rotor-manual.pdf');
     await writeFile(
       manual,
       await buildPdf(
@@ -105,33 +83,8 @@ describe('Chats in the knowledge app window', () => {
         { title: 'Tail rotor manual' },
       ),
     );
-    await engine.ingest(DEMO_NAMESPACE, [{ kind: 'file', path: manual }]);
-    agent = await startAgentServer({
-      config,
-      backend: engine,
-      host: '127.0.0.1',
-      port: 0,
-      ui: knowledgeAppUi(windowFolder, { chatConnection: () => connection }),
-    });
-    chat = await startChatServer({
-      port: 0,
-      dataDir: join(root, 'chat'),
-      rateLimits: false,
-      logger: silentLogger,
-      tls: 'self-signed',
-    });
-    apiKey = chat.seeded.apiKey;
-    const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
-    connection = {
-      appId: demo.appId,
-      region: demo.region,
-      operatorUid: DEMO_OPERATOR.uid,
-      host: `localhost:${chat.port}`,
-      certificateFingerprint: chat.tls ? certificateFingerprint(chat.tls.cert) : null,
-      authKey: demo.authKey,
-    };
-    browser = await launchChromium({ ignoreCertificateErrors: true });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await chats.engine.ingest(DEMO_NAMESPACE, [{ kind: 'file', path: manual }]);
+    page = await chats.browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
@@ -140,15 +93,11 @@ describe('Chats in the knowledge app window', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await chat?.close();
-    await agent?.close();
-    await engine?.close();
-    if (root) await rm(root, { recursive: true, force: true });
+    await chats?.close();
   });
 
   it('opens Chats signed in as the operator and shows the demo group', async () => {
-    await page.goto(agent.apiUrl.replace(/\/api$/, '/'));
+    await page.goto(chats.url);
     await page.getByRole('link', { name: 'Chats' }).click();
     await page.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
     await page.getByRole('tab', { name: 'Groups' }).click();
@@ -243,13 +192,13 @@ describe('Chats in the knowledge app window', () => {
   });
 
   it('asks for the connection where none is served, and keeps its key in memory only unless remembered', async () => {
-    const served = connection;
+    const served = chats.connection;
     if (served?.authKey === undefined) throw new Error('the demo connection has no auth key');
-    connection = undefined;
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    chats.connection = undefined;
+    const context = await chats.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
       const tab = await context.newPage();
-      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.goto(`${chats.url}#/chats`);
       await tab.getByRole('heading', { name: 'Connect to a chat service' }).waitFor();
       await tab.getByLabel('App ID').fill(served.appId);
       await tab.getByLabel('Operator UID').fill(served.operatorUid);
@@ -263,17 +212,17 @@ describe('Chats in the knowledge app window', () => {
       await tab.getByRole('heading', { name: 'Connect to a chat service' }).waitFor();
     } finally {
       await context.close();
-      connection = served;
+      chats.connection = served;
     }
   });
 
   it('in the desktop app with nothing set up, signs in from the local demo in one click', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await chats.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
       await context.addInitScript(installDesktopWithoutChats);
       const tab = await context.newPage();
       tab.setDefaultTimeout(20_000);
-      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.goto(`${chats.url}#/chats`);
       await tab.getByRole('heading', { name: 'Set up Chats' }).waitFor();
       await tab.screenshot({ path: join(ARTIFACTS, '09-set-up-chats.png') });
       await tab.getByRole('button', { name: 'Use the local demo' }).click();
@@ -298,7 +247,7 @@ describe('Chats in the knowledge app window', () => {
       });
       const sockets: string[] = [];
       tab.on('websocket', (socket) => sockets.push(socket.url()));
-      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.goto(`${chats.url}#/chats`);
       await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
       await tab.getByRole('tab', { name: 'Groups' }).click();
       await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
@@ -333,16 +282,16 @@ describe('Chats in the knowledge app window', () => {
   });
 
   it('in a plain browser, asks to accept the certificate of a chat host elsewhere once, then connects', async () => {
-    const served = connection;
+    const served = chats.connection;
     if (served === undefined) throw new Error('no demo connection');
     // A chat host by name, not on loopback: it keeps TLS, so the browser must trust its certificate.
-    connection = { ...served, host: `chat.parley.test:${chat.port}` };
+    chats.connection = { ...served, host: `chat.parley.test:${chat.port}` };
     const plainBrowser = await launchChromium({ resolveAllHostsToLoopback: true });
     try {
       const context = await plainBrowser.newContext({ viewport: { width: 1400, height: 900 } });
       const tab = await context.newPage();
       tab.setDefaultTimeout(20_000);
-      await tab.goto(`${agent.apiUrl.replace(/\/api$/, '/')}#/chats`);
+      await tab.goto(`${chats.url}#/chats`);
       await tab.getByText('Chats could not connect.').waitFor();
       await tab.screenshot({ path: join(ARTIFACTS, '12-certificate-not-trusted.png') });
       const [certificatePage] = await Promise.all([
@@ -374,7 +323,7 @@ describe('Chats in the knowledge app window', () => {
       await tab.screenshot({ path: join(ARTIFACTS, '13-certificate-accepted.png') });
     } finally {
       await plainBrowser.close();
-      connection = served;
+      chats.connection = served;
     }
   });
 });

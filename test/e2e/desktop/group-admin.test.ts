@@ -1,27 +1,10 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KnowledgeEngine } from '../../../knowledge/index.js';
-import { knowledgeAppUi } from '../../../knowledge/server/app-ui.js';
-import {
-  agentConfigFromEnv,
-  openAgentEngine,
-  startAgentServer,
-  type RunningAgentServer,
-} from '../../../knowledge/server/index.js';
-import { DEMO_GROUP, DEMO_OPERATOR, seedDemo } from '../../../server/demo/index.js';
-import {
-  certificateFingerprint,
-  silentLogger,
-  startChatServer,
-  type ChatServer,
-} from '../../../server/index.js';
-import type { ChatConnection } from '../../../shared/chat-connection.js';
-import { launchChromium } from '../../support/browser.js';
+import { DEMO_GROUP } from '../../../server/demo/index.js';
 import { callServerApi } from '../../server/support.js';
-import { buildWindow } from './support.js';
+import { startChatsWindow, type ChatsWindow } from './support.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'group-admin');
 
@@ -31,15 +14,10 @@ const ARTIFACTS = join(import.meta.dirname, '..', '..', '.artifacts', 'group-adm
  * Alice, signed in on another page with the same panel open, sees her list follow live.
  */
 describe('group administration from the UI Kit members panel', () => {
-  let root: string;
-  let engine: KnowledgeEngine;
-  let agent: RunningAgentServer;
-  let chat: ChatServer;
-  let browser: Browser;
+  let chats: ChatsWindow;
   let operator: Page;
   let alice: Page;
   let aliceContext: BrowserContext;
-  let connection: ChatConnection | undefined;
   const errors: string[] = [];
 
   const members = async () =>
@@ -47,8 +25,8 @@ describe('group administration from the UI Kit members panel', () => {
       (
         (
           await callServerApi(
-            chat.url,
-            { apiKey: chat.seeded.apiKey },
+            chats.chat.url,
+            { apiKey: chats.chat.seeded.apiKey },
             'GET',
             `/groups/${DEMO_GROUP.guid}/members`,
           )
@@ -59,7 +37,7 @@ describe('group administration from the UI Kit members panel', () => {
   const row = (page: Page, name: string) =>
     page.locator('.chats-members [role="option"]').filter({ has: page.getByText(name, { exact: true }) });
   const openMembers = async (page: Page) => {
-    await page.goto(agent.apiUrl.replace(/\/api$/, '/#/chats'));
+    await page.goto(`${chats.url}#/chats`);
     await page.getByRole('tab', { name: 'Groups' }).click();
     await page.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
     await page.getByRole('button', { name: 'Members' }).click();
@@ -73,58 +51,26 @@ describe('group administration from the UI Kit members panel', () => {
   };
 
   beforeAll(async () => {
-    root = await realpath(await mkdtemp(join(tmpdir(), 'parley-group-admin-')));
     await mkdir(ARTIFACTS, { recursive: true });
-    const windowFolder = await buildWindow(join(root, 'build'));
-    const agentDir = join(root, 'agent');
-    const config = agentConfigFromEnv({}, agentDir);
-    engine = await openAgentEngine(agentDir, config);
-    agent = await startAgentServer({
-      config,
-      backend: engine,
-      host: '127.0.0.1',
-      port: 0,
-      ui: knowledgeAppUi(windowFolder, { chatConnection: () => connection }),
-    });
-    chat = await startChatServer({
-      port: 0,
-      dataDir: join(root, 'chat'),
-      rateLimits: false,
-      logger: silentLogger,
-      tls: 'self-signed',
-    });
-    const demo = await seedDemo(chat, `${agent.apiUrl}/agents/knowledge/generate`);
-    const served: ChatConnection = {
-      appId: demo.appId,
-      region: demo.region,
-      operatorUid: DEMO_OPERATOR.uid,
-      host: `localhost:${chat.port}`,
-      certificateFingerprint: chat.tls ? certificateFingerprint(chat.tls.cert) : null,
-      authKey: demo.authKey,
-    };
-    browser = await launchChromium({ ignoreCertificateErrors: true });
+    chats = await startChatsWindow();
     const track = (page: Page) => {
       page.setDefaultTimeout(20_000);
       page.on('pageerror', (error) => errors.push(error.message));
     };
     // Alice signs in first (the window reads its connection when it opens), then the operator.
-    connection = { ...served, operatorUid: 'alice' };
-    aliceContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    chats.connection = { ...chats.demo, operatorUid: 'alice' };
+    aliceContext = await chats.browser.newContext({ viewport: { width: 1400, height: 900 } });
     alice = await aliceContext.newPage();
     track(alice);
     await openMembers(alice);
-    connection = served;
-    operator = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    chats.connection = chats.demo;
+    operator = await chats.browser.newPage({ viewport: { width: 1400, height: 900 } });
     track(operator);
     await openMembers(operator);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await chat?.close();
-    await agent?.close();
-    await engine?.close();
-    if (root) await rm(root, { recursive: true, force: true });
+    await chats?.close();
   });
 
   it("changes Bob's scope to moderator, and Alice's list shows it", async () => {
@@ -144,8 +90,8 @@ describe('group administration from the UI Kit members panel', () => {
     await row(alice, 'Bob').waitFor({ state: 'detached' });
     expect((await members()).bob).toBeUndefined();
     const banned = await callServerApi(
-      chat.url,
-      { apiKey: chat.seeded.apiKey },
+      chats.chat.url,
+      { apiKey: chats.chat.seeded.apiKey },
       'GET',
       `/groups/${DEMO_GROUP.guid}/bannedusers`,
     );

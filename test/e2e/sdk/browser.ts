@@ -69,17 +69,26 @@ export class PageSdkUser implements SdkUser {
     return user;
   }
 
-  call<T = unknown>(op: string, ...args: unknown[]): Promise<T> {
-    return this.page.evaluate(
+  /** Rejects as the Node driver does: with the op's error message (a refusal's JSON), nothing around it. */
+  async call<T = unknown>(op: string, ...args: unknown[]): Promise<T> {
+    const outcome = await this.page.evaluate(
       async ([name, values]) => {
         try {
-          return await (window as unknown as OpsWindow).ops[name as string]?.(...(values as unknown[]));
+          const result: unknown = await (window as unknown as OpsWindow).ops[name as string]?.(
+            ...(values as unknown[]),
+          );
+          return { ok: true as const, result };
         } catch (error) {
-          throw new Error(error instanceof Error ? error.message : JSON.stringify(error));
+          return {
+            ok: false as const,
+            error: error instanceof Error ? error.message : JSON.stringify(error),
+          };
         }
       },
       [op, args] as const,
-    ) as Promise<T>;
+    );
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.result as T;
   }
 
   next(match: (event: SdkEvent) => boolean, what: string): Promise<SdkEvent> {

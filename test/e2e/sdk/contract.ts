@@ -2,14 +2,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SdkUser } from './drivers.js';
 import type { SdkEvent } from './sdk-ops.js';
-import { CONTRACT_APP, type ContractServer } from './fixtures.js';
-
-export interface ContractHarness {
-  server: ContractServer;
-  /** A fresh SDK user; the same `storage` name again is the same browser storage (a reload). */
-  user(storage: string): Promise<SdkUser>;
-  close(): Promise<void>;
-}
+import { CONTRACT_APP, startContractServer, type ContractServer } from './fixtures.js';
+import { startSdkRuntime, type SdkRuntime, type SdkRuntimeHost } from './sessions.js';
 
 const SURVEY = {
   title: 'Lunch survey',
@@ -25,11 +19,11 @@ const SURVEY = {
 
 /**
  * The SDK contract: what CometChat's official JavaScript SDK 4.2.0 does against Parley over TLS,
- * the same scenario for every way of running it (Node with shims, headless Chromium).
+ * the same scenario for every way of running it (Node with shims, headless Chromium), on SQLite.
  */
-export function describeSdkContract(runtime: string, start: () => Promise<ContractHarness>): void {
+export function describeSdkContract(runtime: SdkRuntime): void {
   describe(`CometChat SDK 4.2.0 in ${runtime} against Parley`, () => {
-    let harness: ContractHarness;
+    let harness: { server: ContractServer } & SdkRuntimeHost;
     let alice: SdkUser;
     let bob: SdkUser;
     const isOnline = (uid: string) => harness.server.server.client.fanOut.isOnline(CONTRACT_APP.appId, uid);
@@ -42,7 +36,16 @@ export function describeSdkContract(runtime: string, start: () => Promise<Contra
     const message = (id: string) => (event: SdkEvent) => event.kind === 'message' && event.id === id;
 
     beforeAll(async () => {
-      harness = await start();
+      const server = await startContractServer();
+      const host = await startSdkRuntime(runtime, server);
+      harness = {
+        server,
+        user: (storage) => host.user(storage),
+        close: async () => {
+          await host.close();
+          await server.close();
+        },
+      };
       alice = await harness.user('alice');
       bob = await harness.user('bob');
       for (const user of [alice, bob]) {

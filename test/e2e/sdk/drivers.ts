@@ -98,7 +98,11 @@ export class NodeSdkUser implements SdkUser {
     });
   }
 
-  static async start(config: { caFile: string; storageFile: string }): Promise<NodeSdkUser> {
+  static async start(config: {
+    caFile: string;
+    storageFile: string;
+    httpsPort?: number;
+  }): Promise<NodeSdkUser> {
     const child = spawn(process.execPath, ['--import', 'tsx', NODE_USER, JSON.stringify(config)], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, NODE_NO_WARNINGS: '1' },

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { Agent, FormData as UndiciFormData, fetch as undiciFetch } from 'undici';
+import { Agent, FormData as UndiciFormData, buildConnector, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
 import type {
   CometChat as CometChatSdk,
@@ -17,6 +17,8 @@ import { sdkOps, type SdkEvent } from './sdk-ops.js';
 interface Config {
   caFile: string;
   storageFile: string;
+  /** Where the SDK's requests to port 443 go (it asks its online counts there, with no port). */
+  httpsPort?: number;
 }
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
 const ca = readFileSync(config.caFile, 'utf8');
@@ -66,7 +68,16 @@ class FileStorage {
   }
 }
 
-const dispatcher = new Agent({ connect: { ca, lookup: loopbackLookup } });
+const connectLoopback = buildConnector({ ca, lookup: loopbackLookup });
+const dispatcher = new Agent({
+  connect: (options, callback) =>
+    connectLoopback(
+      config.httpsPort !== undefined && options.protocol === 'https:' && (options.port || '443') === '443'
+        ? { ...options, port: String(config.httpsPort) }
+        : options,
+      callback,
+    ),
+});
 const globals = globalThis as Record<string, unknown>;
 globals.window = globalThis;
 globals.localStorage = new FileStorage();

@@ -1,6 +1,6 @@
 /**
- * The SDK ops for flags, per-user conversation deletion and the friends-only user list, each
- * answering plain JSON of what the SDK's own objects say.
+ * The SDK ops for flags, per-user conversation deletion, the friends-only user list and online
+ * counts, each answering plain JSON of what the SDK's own objects say.
  */
 import type { CometChat as CometChatSdk } from '@cometchat/chat-sdk-javascript';
 
@@ -20,5 +20,7 @@ export function surfaceOps(CometChat: Sdk) {
       const request = new CometChat.UsersRequestBuilder().setLimit(30).friendsOnly(true).build();
       return (await request.fetchNext()).map((user) => user.getUid());
     },
+    onlineUserCount: async () => CometChat.getOnlineUserCount(),
+    onlineGroupMemberCount: async (guids: string[]) => CometChat.getOnlineGroupMemberCount(guids),
   };
 }

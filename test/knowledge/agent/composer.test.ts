@@ -272,3 +272,74 @@ describe('composeExtractiveAnswer on manuals', () => {
     for (const sentence of sentences) expect(sentence).toMatch(/ \[\d+\]$/);
   });
 });
+
+describe('composeExtractiveAnswer on the entries of a reference manual', () => {
+  it('quotes the entry the question names first, before a sibling entry that mentions it', () => {
+    const { body, citations } = answerTo('What is the default value of cache_size?', [
+      manual(
+        'cache_size_multiplier (floating point)\n: Used to compute how much memory hash tables may use. ' +
+          'The default value is 1.5, which lets them use half again the usual cache_size.',
+        'server-config-hash',
+        'Memory',
+      ),
+      manual(
+        'cache_size (integer)\n: Sets the base amount of memory a query step may use before spilling to disk. ' +
+          'The default value is four megabytes (4MB).',
+        'server-config',
+        'Memory',
+      ),
+    ]);
+    expect(citations[0]?.documentId).toBe('server-config');
+    expect(body).toMatch(/^cache_size \(integer\): .* The default value is four megabytes \(4MB\)\. \[1\]/);
+  });
+
+  it('picks the table row whose first cell the question names over rows that mention it', () => {
+    const { body } = answerTo('What is the highest value of the date type?', [
+      manual(
+        'Name: timestamp | Storage Size: 8 bytes | Description: both date and time | High Value: 294276 AD\n\n' +
+          'Name: date | Storage Size: 4 bytes | Description: day of the calendar | High Value: 5874897 AD',
+        'types',
+        'Date/Time Types',
+      ),
+    ]);
+    expect(body).toBe(
+      'Name: date | Storage Size: 4 bytes | Description: day of the calendar | High Value: 5874897 AD [1]',
+    );
+  });
+
+  it('quotes a signature line with the sentence after it that says what it returns', () => {
+    const { body } = answerTo('What kind of identifier does make_random_id return?', [
+      manual(
+        'The server includes one function to generate an identifier:\n\n' +
+          '`make_random_id` () → `ident`\n\n' +
+          'This function returns a version 4 (random) identifier. It suits most applications.',
+        'functions',
+        'Identifier Functions',
+      ),
+    ]);
+    expect(body).toContain(
+      '`make_random_id` () → `ident` [1] This function returns a version 4 (random) identifier. [1]',
+    );
+  });
+
+  it('names the camelCase option the question spells over the other options of its list', () => {
+    const { body } = answerTo('What is the default value of DefaultScoringS?', [
+      manual(
+        'DefaultScoringM\n: Default scoring strategy for questions with several correct answers.\n\n' +
+          'DefaultScoringS\n: Default scoring strategy for questions with one correct answer. The default value is "e=0,v=0,b=1,m=0".',
+        'options',
+        'Options',
+      ),
+    ]);
+    expect(body).toMatch(/^DefaultScoringS: /);
+    expect(body).toContain('e=0,v=0,b=1,m=0');
+  });
+
+  it('never quotes a contents line with dot leaders', () => {
+    const { body } = answerTo('Which packages are loaded by default?', [
+      manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),
+      manual('The set of packages loaded on startup by default is datasets, utils and stats.', 'packages'),
+    ]);
+    expect(body).toBe('The set of packages loaded on startup by default is datasets, utils and stats. [1]');
+  });
+});

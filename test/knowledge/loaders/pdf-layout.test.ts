@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageText, type PositionedText } from '../../../knowledge/loaders/pdf-layout.js';
+import { pageText, withoutRunningLines, type PositionedText } from '../../../knowledge/loaders/pdf-layout.js';
 
 /** Lines of 10-point text from (x, y) down, 12 points apart, about 5 points per character. */
 function lines(x: number, y: number, texts: string[]): PositionedText[] {
@@ -82,5 +82,29 @@ describe('PDF page reading order', () => {
 
   it('gives no text for a page without runs', () => {
     expect(pageText([{ text: '  ', x: 0, y: 0, width: 5, size: 10 }])).toBe('');
+  });
+});
+
+describe('running headers and footers of a PDF manual', () => {
+  const pages = [
+    '1\n\n1 Obtaining R\n\nSources can be obtained via CRAN.',
+    'Chapter 1: Obtaining R 2\n\nThe tarballs are available daily.\n\nSee the FAQ.',
+    'Chapter 1: Obtaining R 3\n\nUse rsync to fetch the recommended packages.',
+    'Chapter 1: Obtaining R 4\n\nChecking the sources takes a while.',
+    '5\n\n2 Installing R\n\nRun configure, then make.',
+    'Chapter 2: Installing R 6\n\nSee the FAQ.',
+    '7\n\n3 Running R\n\nR expects a stack of at least 8MB.',
+  ];
+
+  it('are dropped from every page, numbers aside, with lone page numbers', () => {
+    expect(withoutRunningLines(pages)).toEqual([
+      '1 Obtaining R\n\nSources can be obtained via CRAN.',
+      'The tarballs are available daily.\n\nSee the FAQ.',
+      'Use rsync to fetch the recommended packages.',
+      'Checking the sources takes a while.',
+      '2 Installing R\n\nRun configure, then make.',
+      'Chapter 2: Installing R 6\n\nSee the FAQ.',
+      '3 Running R\n\nR expects a stack of at least 8MB.',
+    ]);
   });
 });

@@ -171,3 +171,40 @@ describe('chunks inside definitions', () => {
     ]);
   });
 });
+
+describe('HTML reference pages (DocBook)', () => {
+  it('keep the spellings of a term written on several lines apart', () => {
+    const text = html(`
+      <dl class="variablelist">
+        <dt><span class="term"><code>-j <em>njobs</em></code><br><code>--jobs=<em>njobs</em></code></span></dt>
+        <dd><p>Run the dump in parallel by dumping <em>njobs</em> tables simultaneously.</p></dd>
+      </dl>`);
+    expect(text).toContain('-j njobs, --jobs=njobs\n: Run the dump in parallel');
+  });
+
+  it('drop the navigation bars, the contents list and an index made of links', () => {
+    const text = readHtml(`<html><body>
+      <div class="navheader"><table><tr><th>8.1. Numeric Types</th></tr>
+        <tr><td><a href="prev.html">Prev</a></td><td><a href="up.html">Up</a></td></tr></table></div>
+      <h2>8.1. Numeric Types</h2>
+      <div class="toc"><dl class="toc"><dt><a href="#int">8.1.1. Integer Types</a></dt>
+        <dt><a href="#serial">8.1.4. Serial Types</a></dt></dl></div>
+      <p>Numeric types consist of two-, four-, and eight-byte integers.</p>
+      <h3>Index</h3>
+      <dl><dt>serial, <a href="numeric.html">Serial Types</a></dt><dt>serial2, <a href="numeric.html">Serial Types</a></dt>
+        <dt>serial4, <a href="numeric.html">Serial Types</a></dt></dl>
+      <div class="navfooter"><a href="next.html">Next</a></div>
+    </body></html>`).text;
+    expect(text).toBe(
+      '## 8.1. Numeric Types\n\nNumeric types consist of two-, four-, and eight-byte integers.\n\n### Index',
+    );
+  });
+
+  it('keep a definition list whose terms link elsewhere but whose definitions say something', () => {
+    const text = html(`<dl>
+      <dt><a href="a.html">alpha</a></dt><dd><p>The first letter.</p></dd>
+      <dt><a href="b.html">beta</a></dt><dd><p>The second letter.</p></dd>
+      <dt><a href="c.html">gamma</a></dt><dd><p>The third letter.</p></dd></dl>`);
+    expect(text).toContain('beta\n: The second letter.');
+  });
+});

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { StorageEngine } from '../../server/index.js';
+
+/** The PostgreSQL server every machine of this project runs (trust auth). */
+const POSTGRES_ADMIN_URL =
+  process.env.PARLEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh, empty store location: a temp dir for SQLite, a uniquely named database for PostgreSQL. */
+export interface TestStore {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  dispose(): Promise<void>;
+}
+
+export async function createTestStore(engine: StorageEngine): Promise<TestStore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-chat-'));
+  if (engine === 'sqlite') {
+    return {
+      dataDir,
+      databaseUrl: undefined,
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `parley_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    dispose: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The machine's Redis, under a key prefix of one test file's own (processes given it are joined). */
+export interface TestRedis {
+  url: string;
+  prefix: string;
+}
+
+export const testRedis = (): TestRedis => ({
+  url: process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  prefix: `parley-test-${randomBytes(6).toString('hex')}:`,
+});
