@@ -13,7 +13,13 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { Message } from '../shared/message.js';
-import { createChatServices, openChatStore, silentLogger, type StorageEngine } from '../server/index.js';
+import {
+  createChatServices,
+  openChatStore,
+  SecretBox,
+  silentLogger,
+  type StorageEngine,
+} from '../server/index.js';
 import { NotificationEngine } from '../server/notifications/index.js';
 import { decide, type Recipient } from '../server/notifications/decide.js';
 import { customPush } from '../server/notifications/providers/custom.js';
@@ -51,7 +57,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   const location = await createTestStore(engine);
   const store = await openChatStore({ dataDir: location.dataDir, databaseUrl: location.databaseUrl });
   try {
-    const services = createChatServices(store);
+    const services = createChatServices(store, await SecretBox.load(location.dataDir));
     const { app } = await services.apps.ensure(APP);
     const uids = Array.from({ length: MEMBERS }, (_, index) => memberUid(index));
     for (const uid of [SENDER, ...uids])

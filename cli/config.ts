@@ -1,18 +1,22 @@
 import type { AgentServerConfig } from '../knowledge/server/config.js';
 import { agentConfigFromEnv, DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../knowledge/server/config.js';
+import {
+  ConfigError,
+  NOTIFICATION_PROVIDER_SETTINGS,
+  readSetting,
+  readSettings,
+  SECRET_KEY_SETTING,
+  S3_SETTINGS,
+  type Env,
+} from './settings.js';
+
+export { ConfigError, type Env };
 
 /*
  * Every command's configuration, read by pure functions from its flags and the environment:
  * a flag beats its environment variable, which beats the default. Commander only parses the
  * flags; the README's Configuration table lists the same settings.
  */
-
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** A value no setting can take, with the flag or variable it came from named first. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 /** Where a setting comes from: its flag, its environment variable, or both. */
 export type SettingSource = { flag: string; env?: string } | { flag?: undefined; env: string };
@@ -41,11 +45,6 @@ export const SETTINGS = {
   redisUrl: { flag: '--redis-url', env: 'REDIS_URL' },
   redisPrefix: { flag: '--redis-prefix', env: 'PARLEY_REDIS_PREFIX' },
   presenceTtl: { flag: '--presence-ttl', env: 'PARLEY_PRESENCE_TTL' },
-  s3Bucket: { flag: '--s3-bucket', env: 'PARLEY_S3_BUCKET' },
-  s3Endpoint: { flag: '--s3-endpoint', env: 'PARLEY_S3_ENDPOINT' },
-  s3Region: { flag: '--s3-region', env: 'PARLEY_S3_REGION' },
-  s3Prefix: { flag: '--s3-prefix', env: 'PARLEY_S3_PREFIX' },
-  s3PathStyle: { flag: '--s3-path-style', env: 'PARLEY_S3_PATH_STYLE' },
   mediaUrlTtl: { flag: '--media-url-ttl', env: 'PARLEY_MEDIA_URL_TTL' },
 } as const satisfies Record<string, SettingSource>;
 
@@ -155,12 +154,9 @@ export interface ChatServerFlags extends ChatTlsFlags {
   redisUrl?: string;
   redisPrefix?: string;
   presenceTtl?: string;
-  s3Bucket?: string;
-  s3Endpoint?: string;
-  s3Region?: string;
-  s3Prefix?: string;
-  s3PathStyle?: boolean;
   mediaUrlTtl?: string;
+  /** The flags of the table-driven settings (`S3_SETTINGS`, `NOTIFICATION_PROVIDER_SETTINGS`), by commander's keys. */
+  [flag: string]: unknown;
 }
 
 /**
@@ -177,10 +173,13 @@ export interface S3Config {
 }
 
 function s3ConfigFrom(flags: ChatServerFlags, env: Env): S3Config | undefined {
-  const bucket = text(SETTINGS.s3Bucket, flags.s3Bucket, env);
-  const endpoint = text(SETTINGS.s3Endpoint, flags.s3Endpoint, env);
-  const region = text(SETTINGS.s3Region, flags.s3Region, env);
-  const prefix = text(SETTINGS.s3Prefix, flags.s3Prefix, env);
+  const {
+    s3Bucket: bucket,
+    s3Endpoint: endpoint,
+    s3Region: region,
+    s3Prefix: prefix,
+    s3PathStyle,
+  } = readSettings(S3_SETTINGS, flags, env);
   if (bucket === undefined) {
     if (endpoint !== undefined || region !== undefined || prefix !== undefined)
       throw new ConfigError(
@@ -188,15 +187,25 @@ function s3ConfigFrom(flags: ChatServerFlags, env: Env): S3Config | undefined {
       );
     return undefined;
   }
-  if (endpoint !== undefined && !/^https?:\/\/[^\s]+$/.test(endpoint))
-    refuse(raw(SETTINGS.s3Endpoint, flags.s3Endpoint, env)!, 'an http(s) URL');
   return {
     bucket,
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(region === undefined ? {} : { region }),
     ...(prefix === undefined ? {} : { prefix }),
     // S3-compatible servers mostly want the bucket in the path; AWS wants it in the host.
-    forcePathStyle: enabled(SETTINGS.s3PathStyle, flags.s3PathStyle, env, endpoint !== undefined),
+    forcePathStyle: s3PathStyle ?? endpoint !== undefined,
+  };
+}
+
+/** The hosted notification services' base URLs, by the names the notifications engine uses. */
+function providerBaseUrlsFrom(flags: ChatServerFlags, env: Env): Record<string, string> {
+  const urls = readSettings(NOTIFICATION_PROVIDER_SETTINGS, flags, env);
+  return {
+    fcm: urls.fcmUrl,
+    googleOAuth: urls.fcmOauthUrl,
+    ...(urls.apnsUrl === undefined ? {} : { apns: urls.apnsUrl }),
+    sendgrid: urls.sendgridUrl,
+    twilio: urls.twilioUrl,
   };
 }
 
@@ -219,6 +228,10 @@ export interface ChatServerConfig extends ChatTlsConfig {
   s3?: S3Config;
   /** How long a signed attachment URL stays valid. */
   mediaUrlTtlSeconds: number;
+  /** `PARLEY_SECRET_KEY`; none: the data dir's key. */
+  secretKey?: Buffer;
+  /** Base URLs of the hosted notification services (`fcm`, `googleOAuth`, `apns`, `sendgrid`, `twilio`). */
+  providerBaseUrls: Record<string, string>;
 }
 
 function rateLimitsFrom(
@@ -243,7 +256,9 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
   const databaseUrl = text(SETTINGS.databaseUrl, undefined, env);
   const redisUrl = text(SETTINGS.redisUrl, flags.redisUrl, env);
   const s3 = s3ConfigFrom(flags, env);
+  const secretKey = readSetting(SECRET_KEY_SETTING, flags, env);
   return {
+    ...(secretKey === undefined ? {} : { secretKey }),
     ...chatTlsConfig(flags, env, false),
     port: port(SETTINGS.chatPort, flags.port, env, DEFAULT_CHAT_PORT),
     host: text(SETTINGS.chatHost, flags.host, env) ?? DEFAULT_CHAT_HOST,
@@ -278,6 +293,7 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
       [60, 604_800],
       'whole seconds from 60 to 604800',
     ),
+    providerBaseUrls: providerBaseUrlsFrom(flags, env),
   };
 }
 
@@ -293,6 +309,8 @@ export interface StartConfig extends ChatTlsConfig {
   /** The address both servers bind. */
   host: string;
   databaseUrl?: string;
+  /** `PARLEY_SECRET_KEY`; none: the data dir's key. */
+  secretKey?: Buffer;
   agent: AgentServerConfig;
 }
 
@@ -302,8 +320,10 @@ export interface StartConfig extends ChatTlsConfig {
  */
 export function startConfig(flags: StartFlags, env: Env, dataDir: string): StartConfig {
   const databaseUrl = text(SETTINGS.databaseUrl, undefined, env);
+  const secretKey = readSetting(SECRET_KEY_SETTING, {}, env);
   return {
     ...chatTlsConfig(flags, env, true),
+    ...(secretKey === undefined ? {} : { secretKey }),
     port: port(SETTINGS.chatPort, flags.port, env, DEFAULT_CHAT_PORT),
     agentPort: port(SETTINGS.startAgentPort, flags.agentPort, env, DEFAULT_AGENT_PORT),
     host: text(SETTINGS.chatHost, flags.host, env) ?? DEFAULT_CHAT_HOST,

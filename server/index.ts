@@ -7,6 +7,7 @@ export { createChatServices, type ChatServices } from './services/registry.js';
 export { ChatEvents, type ChatEventMap, type EventOrigin } from './events.js';
 export { ChatError } from './errors.js';
 export { createLogger, silentLogger, type Logger } from './log.js';
+export { SecretBox, SecretKeyMismatch, parseSecretKey } from './secret-box.js';
 export type { App, AppSeed, SeededApp } from './repositories/apps.js';
 export {
   AgentFeature,

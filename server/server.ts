@@ -13,7 +13,8 @@ import { createHttpApp } from './http/app.js';
 import type { ChatEnv } from './http/context.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
-import { NotificationEngine, type NotificationOptions } from './notifications/index.js';
+import { NotificationEngine, notificationDataOf, type NotificationOptions } from './notifications/index.js';
+import { SecretBox } from './secret-box.js';
 import type { AppSeed, SeededApp } from './repositories/apps.js';
 import { createChatServices, type ChatServices } from './services/registry.js';
 import { localhostCertificate, type TlsCertificate } from './tls/certificate.js';
@@ -41,6 +42,11 @@ export interface ChatServerOptions {
   logger?: Logger;
   /** Clock, presence source and delivery timing of the notifications engine. */
   notifications?: NotificationOptions;
+  /**
+   * The key sealing secrets in the store (`PARLEY_SECRET_KEY`, 32 bytes); without it the data
+   * dir's `secret.key`, created on first start. Processes sharing a database need the same key.
+   */
+  secretKey?: Buffer | undefined;
   /**
    * Serve https/wss as well (the SDK speaks nothing else): a given certificate, or `self-signed`
    * for a localhost certificate kept in the data dir. Plain http stays open to this machine.
@@ -120,9 +126,15 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       ? new LocalFileStore(join(options.dataDir, 'media'))
       : new S3FileStore(options.s3);
   const media = new MediaLibrary(files, new MediaUrls(store.db, options.mediaUrlTtlSeconds));
-  const services = createChatServices(store, media);
   let fanOut: RedisFanOut | undefined;
   try {
+    const services = createChatServices(
+      store,
+      await SecretBox.load(options.dataDir, options.secretKey),
+      media,
+    );
+    // Before serving: seals secrets stored in the clear, and a wrong key stops the start here.
+    await notificationDataOf(services).providers.sealStoredSecrets();
     const seeded = await seedApp(services, options.app);
     fanOut =
       redisUrl === undefined

@@ -11,13 +11,14 @@ import {
   SETTINGS,
   type ChatServerFlags,
 } from '../config.js';
-import { dataDirOf, untilStopped } from './options.js';
+import { NOTIFICATION_PROVIDER_SETTINGS, S3_SETTINGS } from '../settings.js';
+import { dataDirOf, settingOptions, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf } from './tls-options.js';
 
 export function registerChatServerCommand(program: Command): void {
   const summary = 'run the chat service (CometChat REST API v3)';
-  chatTlsOptions(
+  const command = chatTlsOptions(
     program
       .command('chat-server')
       .summary(summary)
@@ -73,34 +74,6 @@ export function registerChatServerCommand(program: Command): void {
     )
     .addOption(
       new Option(
-        '--s3-bucket <bucket>',
-        described(
-          'keep attachments in this S3-compatible bucket (credentials: AWS_* env)',
-          SETTINGS.s3Bucket,
-        ),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--s3-endpoint <url>',
-        described('an S3-compatible server instead of AWS', SETTINGS.s3Endpoint),
-      ),
-    )
-    .addOption(
-      new Option('--s3-region <region>', described("the bucket's region", SETTINGS.s3Region, 'us-east-1')),
-    )
-    .addOption(new Option('--s3-prefix <prefix>', described('starts every object key', SETTINGS.s3Prefix)))
-    .addOption(
-      new Option(
-        '--s3-path-style',
-        described(
-          'bucket in the path, not the host name (on by default with --s3-endpoint)',
-          SETTINGS.s3PathStyle,
-        ),
-      ),
-    )
-    .addOption(
-      new Option(
         '--media-url-ttl <seconds>',
         described(
           'how long a signed attachment URL stays valid',
@@ -108,39 +81,43 @@ export function registerChatServerCommand(program: Command): void {
           DEFAULT_MEDIA_URL_TTL_SECONDS,
         ),
       ),
-    )
-    .action(async (flags: ChatServerFlags, command: Command) => {
-      const options = chatServerConfig(flags, process.env);
-      const tls = chatCertificate(options);
-      // Loaded when the command runs, so `parley --help` starts without the database drivers.
-      const { startChatServer, trustHint } = await import('../../server/index.js');
-      const server = await startChatServer({
-        port: options.port,
-        host: options.host,
-        dataDir: dataDirOf(command),
-        databaseUrl: options.databaseUrl,
-        redisUrl: options.redisUrl,
-        redisPrefix: options.redisPrefix,
-        presenceTtlMs: options.presenceTtlMs,
-        s3: options.s3,
-        mediaUrlTtlSeconds: options.mediaUrlTtlSeconds,
-        tls,
-        publicHost: options.publicHost,
-        rateLimits: options.rateLimits,
-        app: options.app,
-      });
-      const { app, apiKey, authKey, generated } = server.seeded;
-      const secureUrl = secureUrlOf(server);
-      process.stdout.write(
-        [
-          `Chat service listening on ${server.url}${secureUrl === undefined ? '' : ` and ${secureUrl}`} (REST API: ${server.url}/v3)`,
-          `App ${app.appId}: apikey (fullAccess) ${shownKey(apiKey, generated.apiKey)}, ` +
-            `auth key (authOnly) ${shownKey(authKey, generated.authKey)}`,
-          ...(server.tls?.certPath === undefined ? [] : [trustHint(server.tls.certPath)]),
-          '',
-        ].join('\n'),
-      );
-      await untilStopped();
-      await server.close();
+    );
+  settingOptions(command, S3_SETTINGS);
+  settingOptions(command, NOTIFICATION_PROVIDER_SETTINGS);
+  command.action(async (flags: ChatServerFlags, invoked: Command) => {
+    const options = chatServerConfig(flags, process.env);
+    const tls = chatCertificate(options);
+    // Loaded when the command runs, so `parley --help` starts without the database drivers.
+    const { startChatServer, trustHint } = await import('../../server/index.js');
+    const server = await startChatServer({
+      port: options.port,
+      host: options.host,
+      dataDir: dataDirOf(invoked),
+      databaseUrl: options.databaseUrl,
+      redisUrl: options.redisUrl,
+      redisPrefix: options.redisPrefix,
+      presenceTtlMs: options.presenceTtlMs,
+      s3: options.s3,
+      mediaUrlTtlSeconds: options.mediaUrlTtlSeconds,
+      notifications: { providerBaseUrls: options.providerBaseUrls },
+      secretKey: options.secretKey,
+      tls,
+      publicHost: options.publicHost,
+      rateLimits: options.rateLimits,
+      app: options.app,
     });
+    const { app, apiKey, authKey, generated } = server.seeded;
+    const secureUrl = secureUrlOf(server);
+    process.stdout.write(
+      [
+        `Chat service listening on ${server.url}${secureUrl === undefined ? '' : ` and ${secureUrl}`} (REST API: ${server.url}/v3)`,
+        `App ${app.appId}: apikey (fullAccess) ${shownKey(apiKey, generated.apiKey)}, ` +
+          `auth key (authOnly) ${shownKey(authKey, generated.authKey)}`,
+        ...(server.tls?.certPath === undefined ? [] : [trustHint(server.tls.certPath)]),
+        '',
+      ].join('\n'),
+    );
+    await untilStopped();
+    await server.close();
+  });
 }

@@ -81,6 +81,7 @@ export function registerStartCommand(program: Command): void {
         host: options.host,
         dataDir,
         databaseUrl: options.databaseUrl,
+        secretKey: options.secretKey,
         tls,
         publicHost: options.publicHost,
         pages: [demoPage(() => seeded.demo, join(root, 'dist', 'widget'))],

@@ -4,7 +4,11 @@ import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
 import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
-import { notificationProvidersMigration, notificationTablesMigration } from '../notifications/migration.js';
+import {
+  notificationHoldsMigration,
+  notificationProvidersMigration,
+  notificationTablesMigration,
+} from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
@@ -208,6 +212,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0009_friends_flags_conversation_deletions': surfaceMigration,
       '0010_media': mediaMigration,
       '0011_message_muids': messageMuidsMigration,
+      '0012_notification_holds': notificationHoldsMigration,
     }),
   };
 }

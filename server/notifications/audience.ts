@@ -2,7 +2,7 @@ import type { UserNotificationPreferences } from '../../shared/notification-sett
 import type { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { chunks } from './chunks.js';
 import type { Recipient } from './decide.js';
-import type { NotificationDb } from './tables.js';
+import type { MuteTargetType, NotificationDb } from './tables.js';
 import type { NotificationEvent } from './triggers.js';
 import { DEFAULT_TIME_ZONE, type NotificationUserState } from './user-state.js';
 
@@ -18,6 +18,13 @@ function participants(event: NotificationEvent): string[] {
 /** In a one-on-one, the user `uid` is chatting with. */
 function counterpartOf(event: NotificationEvent, uid: string): string {
   return participants(event).find((participant) => participant !== uid) ?? uid;
+}
+
+/** The event's conversation as `uid` would mute it: the group, or their chat with the other user. */
+export function muteTargetOf(event: NotificationEvent, uid: string): { type: MuteTargetType; id: string } {
+  return event.message.receiverType === 'group'
+    ? { type: 'group', id: event.message.receiver.toLowerCase() }
+    : { type: 'oneOnOne', id: counterpartOf(event, uid) };
 }
 
 export class Audience {
@@ -87,13 +94,8 @@ export class Audience {
   ): Promise<Set<string>> {
     const muted = new Set<string>();
     for (const uid of uids) {
-      const found = await this.userState.mutedBy(
-        event.appId,
-        'oneOnOne',
-        counterpartOf(event, uid),
-        [uid],
-        now,
-      );
+      const target = muteTargetOf(event, uid);
+      const found = await this.userState.mutedBy(event.appId, target.type, target.id, [uid], now);
       if (found.has(uid)) muted.add(uid);
     }
     return muted;

@@ -32,7 +32,7 @@ export function notificationDataOf(services: ChatServices): NotificationData {
     const userState = new NotificationUserState(db);
     data = {
       db,
-      providers: new ProviderRegistry(db, PROVIDER_KINDS),
+      providers: new ProviderRegistry(db, PROVIDER_KINDS, services.secrets),
       pushTokens: new PushTokens(db),
       contacts: new ContactDirectory(db),
       outbox: new Outbox(db, services.store.engine),

@@ -5,10 +5,17 @@ import {
   ReactionNotifySetting,
   type NotificationSettings,
   type UserNotificationPreferences,
+  type WeekSchedule,
 } from '../../shared/notification-settings.js';
 import { SuppressReason } from './reasons.js';
-import { inScheduledDnd } from './schedule.js';
-import { CALL_TOPICS, type CallTopic, type NotificationEvent, type Topic } from './triggers.js';
+import { scheduledDndEnd } from './schedule.js';
+import {
+  CALL_TOPICS,
+  type CallTopic,
+  type ConversationType,
+  type NotificationEvent,
+  type Topic,
+} from './triggers.js';
 
 /**
  * Whether one recipient is notified of one event, before any channel is chosen: the app setting
@@ -26,7 +33,11 @@ export interface Recipient {
   mutedConversation: boolean;
 }
 
-export type Verdict = { notify: true } | { notify: false; reason: SuppressReason };
+/**
+ * `heldUntil` (epoch ms): decided inside the recipient's do-not-disturb schedule, so notified once
+ * it ends, if the conversation is not muted and the message not read by then.
+ */
+export type Verdict = { notify: true; heldUntil?: number } | { notify: false; reason: SuppressReason };
 
 const NOTIFY: Verdict = { notify: true };
 const suppress = (reason: SuppressReason): Verdict => ({ notify: false, reason });
@@ -122,24 +133,29 @@ function dndOn(settings: NotificationSettings, recipient: Recipient): boolean {
   return value === DndSetting.ENABLED;
 }
 
-function scheduleOf(settings: NotificationSettings, recipient: Recipient) {
+/** The weekly do-not-disturb schedule that applies to the recipient: their own where the app allows it. */
+export function scheduleOf(
+  settings: NotificationSettings,
+  preferences: UserNotificationPreferences | undefined,
+): WeekSchedule {
   const mute = settings.preferences.mute;
-  const user = recipient.preferences;
-  return mute.schedulePreferenceOverride && user !== undefined
-    ? user.mutePreferences.schedule
+  return mute.schedulePreferenceOverride && preferences !== undefined
+    ? preferences.mutePreferences.schedule
     : mute.schedulePreferenceSetting;
 }
 
 /** `mutedGroupsOverride` / `mutedOneOnOnesOverride`: whether users may mute conversations of that kind. */
-function mutesHonoured(settings: NotificationSettings, event: NotificationEvent): boolean {
+export function mutesHonoured(settings: NotificationSettings, conversationType: ConversationType): boolean {
   const mute = settings.preferences.mute;
-  return event.conversationType === 'group' ? mute.mutedGroupsOverride : mute.mutedOneOnOnesOverride;
+  return conversationType === 'group' ? mute.mutedGroupsOverride : mute.mutedOneOnOnesOverride;
 }
 
 /**
  * The verdict for one recipient at `now` (epoch ms). With `bypassPreferencesForMentions`, a user
  * mentioned by name is notified whatever the event preferences and conversation mutes say; do not
- * disturb and the schedule still hold, since they are the user's own "not now".
+ * disturb and the schedule still hold, since they are the user's own "not now". Do not disturb
+ * has no end, so it suppresses; the schedule's spans end, so they hold the notification until then
+ * (a schedule covering the whole week suppresses).
  */
 export function decide(
   settings: NotificationSettings,
@@ -151,9 +167,9 @@ export function decide(
   if (!bypass && !preferenceAllows(preferenceFor(settings, event, recipient), event, recipient.uid))
     return suppress(reasonFor(event.topic));
   if (dndOn(settings, recipient)) return suppress(SuppressReason.DND_PREFERENCE);
-  if (inScheduledDnd(scheduleOf(settings, recipient), now, recipient.timeZone))
-    return suppress(SuppressReason.SCHEDULE_PREFERENCE);
-  if (!bypass && recipient.mutedConversation && mutesHonoured(settings, event))
+  if (!bypass && recipient.mutedConversation && mutesHonoured(settings, event.conversationType))
     return suppress(SuppressReason.MUTE_PREFERENCE);
-  return NOTIFY;
+  const end = scheduledDndEnd(scheduleOf(settings, recipient.preferences), now, recipient.timeZone);
+  if (end === undefined) return suppress(SuppressReason.SCHEDULE_PREFERENCE);
+  return end > now ? { notify: true, heldUntil: end } : NOTIFY;
 }

@@ -2,7 +2,8 @@ import type { Logger } from '../log.js';
 import type { ChatServices } from '../services/registry.js';
 import type { Clock } from './clock.js';
 import type { NotificationData } from './data.js';
-import type { OutboxDelivery } from './outbox.js';
+import { mutesHonoured } from './decide.js';
+import type { DeliveryHold, OutboxDelivery } from './outbox.js';
 import type {
   DeliveryRecipient,
   NotificationPayload,
@@ -11,14 +12,17 @@ import type {
   SendOutcome,
 } from './providers/provider.js';
 import type { StoredProvider } from './providers/registry.js';
+import { SuppressReason } from './reasons.js';
 import { retryDelay, type RetryPolicy } from './retry.js';
+import type { ReadStateSource } from './sources.js';
 
 /**
  * Works through due outbox rows: claims a batch of them for one attempt each, hands each to the
  * app's provider for its channel — the channel-wide one (a custom webhook, an e-mail or SMS
  * service), or for push without one, every provider the recipient's registered tokens name — and
  * records the outcome: delivered, retry later with backoff, or dead letter. Tokens a push service
- * calls dead are deleted.
+ * calls dead are deleted. A call held through a do-not-disturb span is first checked again: a
+ * conversation muted or a message read since drops it.
  */
 
 export interface DeliverySettings {
@@ -58,6 +62,7 @@ export class DeliveryWorker {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly settings: DeliverySettings,
+    private readonly readState: ReadStateSource,
   ) {}
 
   /** Attempts every delivery due now; returns how many were delivered. */
@@ -149,11 +154,38 @@ export class DeliveryWorker {
     return outcomes.find((outcome) => !outcome.ok) ?? { ok: true };
   }
 
+  /** Why a held call is no longer wanted now its span has ended, or undefined when it still is. */
+  private async dropReason(appId: string, hold: DeliveryHold): Promise<SuppressReason | undefined> {
+    const settings = await this.services.notifications.settings(appId);
+    const { uid, conversation } = hold;
+    const bypass = settings.preferences.bypassPreferencesForMentions && hold.mentioned;
+    if (!bypass && mutesHonoured(settings, conversation.type)) {
+      const muted = await this.data.userState.mutedBy(
+        appId,
+        conversation.type,
+        conversation.id,
+        [uid],
+        this.clock.now(),
+      );
+      if (muted.has(uid)) return SuppressReason.MUTE_PREFERENCE;
+    }
+    if (hold.messageId === undefined) return undefined;
+    const lastRead = await this.readState.lastReadMessageId(appId, uid, hold.conversationId);
+    return lastRead >= hold.messageId ? SuppressReason.MESSAGES_READ : undefined;
+  }
+
   private async attempt(delivery: OutboxDelivery): Promise<boolean> {
     const { outbox } = this.data;
     const started = this.clock.now();
     const attempt = delivery.attempts + 1;
     const fields = { appId: delivery.appId, channel: delivery.channel, outboxId: delivery.id, attempt };
+    const dropped =
+      delivery.hold === undefined ? undefined : await this.dropReason(delivery.appId, delivery.hold);
+    if (dropped !== undefined) {
+      await outbox.dropped(delivery.id, started, dropped);
+      this.logger.info('notification_hold_dropped', { ...fields, reason: dropped });
+      return false;
+    }
     const outcome = await this.send(delivery, attempt, started);
     const finished = this.clock.now();
     if (outcome.ok) {

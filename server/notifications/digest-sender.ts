@@ -1,12 +1,15 @@
 import type { Message } from '../../shared/message.js';
+import type { NotificationSettings } from '../../shared/notification-settings.js';
 import type { ChatServices } from '../services/registry.js';
 import type { NotificationData } from './data.js';
 import type { DigestBatch } from './digests.js';
 import type { LogEntry } from './logs.js';
 import { presentTo } from '../services/private-metadata.js';
 import { messageObjectFor } from './payload.js';
+import { mutesHonoured, scheduleOf } from './decide.js';
 import { SuppressReason } from './reasons.js';
 import { messageForTemplates, renderDigestText, renderMessageLine, usesPrivacyTemplates } from './render.js';
+import { scheduledDndEnd } from './schedule.js';
 import type { ReadStateSource } from './sources.js';
 import { mentionsIn } from './triggers.js';
 
@@ -14,7 +17,8 @@ import { mentionsIn } from './triggers.js';
  * Sends due email and SMS batches: the batch's messages that still exist (and, with
  * `notifyForUnreadOnly`, that the user has not read), unless the user already had `maxPerDay`
  * notifications on the channel in the last 24 hours, or `maxPerDayPerConversation` from this
- * conversation.
+ * conversation, or has muted the conversation since. A batch falling due inside the user's
+ * do-not-disturb schedule waits, whole, until the span ends, and is then judged as above.
  */
 
 const DAY_MS = 86_400_000;
@@ -38,16 +42,25 @@ export class DigestSender {
   }
 
   private async send(batch: DigestBatch, now: number): Promise<boolean> {
+    const { appId, uid, channel, conversationId } = batch;
+    const [settings, preferences, timeZone] = await Promise.all([
+      this.services.notifications.settings(appId),
+      this.data.audience.preferences(appId, [uid]).then((found) => found.get(uid)),
+      this.data.userState.timeZone(appId, uid),
+    ]);
+    const spanEnd = scheduledDndEnd(scheduleOf(settings, preferences), now, timeZone);
+    if (spanEnd !== undefined && spanEnd > now) {
+      await this.data.digests.postpone(batch, spanEnd);
+      return false;
+    }
     const ids = await this.data.digests.take(batch);
     if (ids.length === 0) return false;
-    const { appId, uid, channel, conversationId } = batch;
     const [enabled, app, user] = await Promise.all([
       this.data.providers.enabledChannels(appId),
       this.services.apps.find(appId),
       this.services.users.find(appId, uid),
     ]);
     if (!enabled.has(channel) || app === undefined || user === undefined) return false;
-    const settings = await this.services.notifications.settings(appId);
     const digest = settings.preferences[channel];
     const rows = [...(await this.services.messages.findMany(appId, ids)).values()]
       .filter((row) => row.deleted_at === null)
@@ -69,6 +82,10 @@ export class DigestSender {
       outboxId,
       createdAt: now,
     });
+    if (await this.mutedSince(batch, settings, messages, now)) {
+      await this.data.logs.record([log(SuppressReason.MUTE_PREFERENCE, null)]);
+      return false;
+    }
     if (digest.notifyForUnreadOnly) {
       const lastRead = await this.readState.lastReadMessageId(appId, uid, conversationId);
       messages = messages.filter((message) => Number(message.id) > lastRead);
@@ -86,7 +103,6 @@ export class DigestSender {
       await this.data.logs.record([log(SuppressReason.QUOTA_PREFERENCE, null)]);
       return false;
     }
-    const preferences = (await this.data.audience.preferences(appId, [uid])).get(uid);
     const privacy = usesPrivacyTemplates(settings, preferences);
     const mentioned = new Set(messages.flatMap((message) => [...mentionsIn(message)]));
     const names = new Map(
@@ -130,5 +146,37 @@ export class DigestSender {
       if (outboxId !== undefined) await this.data.logs.record([log(null, outboxId)], trx);
     });
     return true;
+  }
+
+  /**
+   * Whether the user has muted the conversation (where the app lets them) since the messages were
+   * decided; a batch mentioning them by name goes out anyway with `bypassPreferencesForMentions`.
+   */
+  private async mutedSince(
+    batch: DigestBatch,
+    settings: NotificationSettings,
+    messages: readonly Message[],
+    now: number,
+  ): Promise<boolean> {
+    const latest = messages[messages.length - 1];
+    if (latest === undefined) return false;
+    const { uid } = batch;
+    const group = latest.receiverType === 'group';
+    if (!mutesHonoured(settings, group ? 'group' : 'oneOnOne')) return false;
+    if (settings.preferences.bypassPreferencesForMentions && messages.some((m) => mentionsIn(m).has(uid)))
+      return false;
+    const target = group
+      ? latest.receiver.toLowerCase()
+      : latest.sender === uid
+        ? latest.receiver
+        : latest.sender;
+    const muted = await this.data.userState.mutedBy(
+      batch.appId,
+      group ? 'group' : 'oneOnOne',
+      target.toLowerCase(),
+      [batch.uid],
+      now,
+    );
+    return muted.has(batch.uid);
   }
 }

@@ -61,6 +61,19 @@ export class Digests {
     }));
   }
 
+  /** Makes the whole batch wait until `until` (epoch ms): a do-not-disturb span holds it. */
+  async postpone(batch: DigestBatch, until: number): Promise<void> {
+    await this.db
+      .updateTable('notification_digest_items')
+      .set({ due_at: until })
+      .where('app_id', '=', batch.appId)
+      .where('uid', '=', batch.uid)
+      .where('channel', '=', batch.channel)
+      .where('conversation_id', '=', batch.conversationId)
+      .where('due_at', '<', until)
+      .execute();
+  }
+
   /** Removes the batch and returns its message ids, ascending; empty when another worker took it. */
   async take(batch: DigestBatch): Promise<number[]> {
     const rows = await this.db

@@ -83,18 +83,22 @@ export class NotificationEngine {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.notifier = new EventNotifier(services, this.data, options.presence ?? nobodyOnline);
-    this.digests = new DigestSender(
+    const readState = options.readState ?? storedReadState(services.store.db);
+    this.digests = new DigestSender(services, this.data, readState);
+    this.delivery = new DeliveryWorker(
       services,
       this.data,
-      options.readState ?? storedReadState(services.store.db),
+      this.clock,
+      logger,
+      {
+        retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+        timeoutMs: options.timeoutMs ?? 5_000,
+        concurrency: options.concurrency ?? 16,
+        random: options.random ?? Math.random,
+        baseUrls: { ...DEFAULT_PROVIDER_BASE_URLS, ...options.providerBaseUrls },
+      },
+      readState,
     );
-    this.delivery = new DeliveryWorker(services, this.data, this.clock, logger, {
-      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
-      timeoutMs: options.timeoutMs ?? 5_000,
-      concurrency: options.concurrency ?? 16,
-      random: options.random ?? Math.random,
-      baseUrls: { ...DEFAULT_PROVIDER_BASE_URLS, ...options.providerBaseUrls },
-    });
     this.listeners = {
       message: (appId, message) => this.submit(() => eventOfMessage(appId, message)),
       messageEdited: (appId, message) => this.submit(() => eventOfEdit(appId, message)),

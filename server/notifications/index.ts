@@ -33,3 +33,4 @@ export type { OutboxRecord } from './outbox.js';
 export type { NotificationLog } from './logs.js';
 export type { Reaction } from './triggers.js';
 export { CHANNELS, type Channel } from './tables.js';
+export { withNotificationTables } from './tables.js';

@@ -186,6 +186,13 @@ export const notificationProvidersMigration: Migration = {
   },
 };
 
+/** Outbox rows held through a do-not-disturb span say what to check again when it ends. */
+export const notificationHoldsMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema.alterTable('notification_outbox').addColumn('hold', 'text').execute();
+  },
+};
+
 interface LegacyWebhook {
   app_id: string;
   channel: Channel;

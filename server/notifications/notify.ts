@@ -2,9 +2,10 @@ import type { Message } from '../../shared/message.js';
 import type { NotificationSettings } from '../../shared/notification-settings.js';
 import type { ChatServices } from '../services/registry.js';
 import type { NotificationData } from './data.js';
+import { muteTargetOf } from './audience.js';
 import { decide, type Recipient } from './decide.js';
 import type { LogEntry } from './logs.js';
-import type { OutboxEntry } from './outbox.js';
+import type { DeliveryHold, OutboxEntry } from './outbox.js';
 import { pushDetails } from './payload.js';
 import { SuppressReason } from './reasons.js';
 import {
@@ -68,12 +69,17 @@ export class EventNotifier {
         if (await this.presence.isOnline(event.appId, recipient.uid)) {
           logs.push(this.logEntry(event, recipient.uid, 'push', SuppressReason.USER_ONLINE, now));
         } else {
+          const entry = render(recipient);
           pushes.push({
-            entry: render(recipient),
+            entry:
+              verdict.heldUntil === undefined
+                ? entry
+                : { ...entry, notBefore: verdict.heldUntil, hold: this.holdFor(event, recipient.uid) },
             log: this.logEntry(event, recipient.uid, 'push', null, now),
           });
         }
       }
+      // A batch waits out the span when it falls due (DigestSender), whenever its messages came.
       for (const channel of DIGEST_CHANNELS) {
         if (!channels.has(channel) || !DIGEST_TOPICS.has(event.topic)) continue;
         digestItems.push({
@@ -102,6 +108,17 @@ export class EventNotifier {
       return sent.length;
     });
     return { queued, decided: recipients.length };
+  }
+
+  /** What a push held through a do-not-disturb span is checked against when it ends. */
+  private holdFor(event: NotificationEvent, uid: string): DeliveryHold {
+    return {
+      uid,
+      conversationId: event.message.conversationId,
+      conversation: muteTargetOf(event, uid),
+      mentioned: event.mentions.has(uid),
+      ...(DIGEST_TOPICS.has(event.topic) ? { messageId: Number(event.message.id) } : {}),
+    };
   }
 
   /** The enabled channels that carry this kind of event. */

@@ -1,6 +1,6 @@
 import type { StorageEngine } from '../db/database.js';
 import { chunks } from './chunks.js';
-import type { Channel, NotificationDb, OutboxStatus } from './tables.js';
+import type { Channel, MuteTargetType, NotificationDb, OutboxStatus } from './tables.js';
 
 /**
  * The outbox: every webhook call to make, written in the same transaction as the decision that
@@ -9,14 +9,32 @@ import type { Channel, NotificationDb, OutboxStatus } from './tables.js';
  * mid-call leaves the row to be claimed again when the lease ends: at least once, never lost.
  */
 
+/**
+ * What a call decided inside the recipient's do-not-disturb schedule waits for, and what is checked
+ * again when the span ends: a conversation muted by then, or a message read by then, drops it.
+ */
+export interface DeliveryHold {
+  uid: string;
+  conversationId: string;
+  /** The conversation as a mute names it: the group, or the other user of a one-on-one. */
+  conversation: { type: MuteTargetType; id: string };
+  /** Mentioned by name: with `bypassPreferencesForMentions` a mute does not drop it. */
+  mentioned: boolean;
+  /** The message, when reading it makes the notification pointless (messages, replies). */
+  messageId?: number;
+}
+
 export interface OutboxEntry {
   appId: string;
   channel: Channel;
   idempotencyKey: string;
   body: string;
+  /** Epoch ms before which it is not sent; default: at once. */
+  notBefore?: number;
+  hold?: DeliveryHold;
 }
 
-export interface OutboxDelivery extends OutboxEntry {
+export interface OutboxDelivery extends Omit<OutboxEntry, 'notBefore'> {
   id: number;
   /** Attempts made before this one. */
   attempts: number;
@@ -59,8 +77,9 @@ export class Outbox {
         body: entry.body,
         status: 'pending' as const,
         attempts: 0,
-        next_attempt_at: now,
+        next_attempt_at: entry.notBefore ?? now,
         created_at: now,
+        hold: entry.hold === undefined ? null : JSON.stringify(entry.hold),
       }));
       const inserted = await db
         .insertInto('notification_outbox')
@@ -95,7 +114,7 @@ export class Outbox {
           .limit(limit)
           .$if(this.engine === 'postgres', (pick) => pick.forUpdate().skipLocked()),
       )
-      .returning(['id', 'app_id', 'channel', 'idempotency_key', 'body', 'attempts'])
+      .returning(['id', 'app_id', 'channel', 'idempotency_key', 'body', 'attempts', 'hold'])
       .execute();
     return rows
       .map((row) => ({
@@ -105,6 +124,7 @@ export class Outbox {
         idempotencyKey: row.idempotency_key,
         body: row.body,
         attempts: row.attempts - 1,
+        ...(row.hold === null ? {} : { hold: JSON.parse(row.hold) as DeliveryHold }),
       }))
       .sort((a, b) => a.id - b.id);
   }
@@ -130,6 +150,15 @@ export class Outbox {
     await this.db
       .updateTable('notification_outbox')
       .set({ status: 'dead', completed_at: now, last_error: error })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A held call no longer wanted when its hold ended: kept, with why, and never sent. */
+  async dropped(id: number, now: number, reason: string): Promise<void> {
+    await this.db
+      .updateTable('notification_outbox')
+      .set({ status: 'dropped', completed_at: now, last_error: reason })
       .where('id', '=', id)
       .execute();
   }
@@ -179,7 +208,7 @@ export class Outbox {
     }));
   }
 
-  /** Forgets finished deliveries (delivered or dead) that ended before `before`. */
+  /** Forgets finished deliveries (delivered, dead or dropped) that ended before `before`. */
   async prune(before: number): Promise<void> {
     await this.db
       .deleteFrom('notification_outbox')

@@ -43,7 +43,8 @@ export type NotificationContactTable = {
   updated_at: number;
 };
 
-export type OutboxStatus = 'pending' | 'delivered' | 'dead';
+/** `dropped`: held through a do-not-disturb span and no longer wanted when it ended (`hold`). */
+export type OutboxStatus = 'pending' | 'delivered' | 'dead' | 'dropped';
 
 /** One webhook call to make; a row is the durable promise that it will be made (at least once). */
 export type NotificationOutboxTable = {
@@ -58,6 +59,8 @@ export type NotificationOutboxTable = {
   last_error: string | null;
   created_at: number;
   completed_at: number | null;
+  /** A `DeliveryHold` as JSON when the call waits out a do-not-disturb span, else null. */
+  hold: string | null;
 };
 
 /** One decision about one recipient, kept so support can answer "why didn't I get notified?". */

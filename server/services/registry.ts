@@ -1,3 +1,4 @@
+import type { SecretBox } from '../secret-box.js';
 import type { ChatStore } from '../db/database.js';
 import { ChatEvents } from '../events.js';
 import { AppRepository } from '../repositories/apps.js';
@@ -41,9 +42,11 @@ export interface ChatServices {
   moderation: ModerationService;
   /** Attachments' files and signed URLs; none where no file store is configured. */
   media: MediaLibrary | undefined;
+  /** Seals secrets kept in the store (notification providers' keys). */
+  secrets: SecretBox;
 }
 
-export function createChatServices(store: ChatStore, media?: MediaLibrary): ChatServices {
+export function createChatServices(store: ChatStore, secrets: SecretBox, media?: MediaLibrary): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
   const cacheCapacity = rowCacheCapacity(store.engine);
@@ -91,5 +94,6 @@ export function createChatServices(store: ChatStore, media?: MediaLibrary): Chat
     friends: new FriendRepository(db),
     moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
     media,
+    secrets,
   };
 }

@@ -1,11 +1,13 @@
-import type { Channel, NotificationDb } from '../tables.js';
+import { SecretBox } from '../../secret-box.js';
+import type { Channel, NotificationDb, NotificationProviderTable } from '../tables.js';
 import { CHANNELS } from '../tables.js';
 import type { ProviderKind } from './provider.js';
 
 /**
  * The providers an app configured, per channel and kind. Every chat event asks which channels
  * deliver, so they are cached per app; changes made here drop the cache at once, changes made by
- * another process show after `CACHE_MS`.
+ * another process show after `CACHE_MS`. Secret fields are stored sealed (`SecretBox`, AES-256-GCM
+ * bound to the app, kind, configuration and field) and opened only in memory.
  */
 
 export const DEFAULT_PROVIDER_ID = 'default';
@@ -47,7 +49,76 @@ export class ProviderRegistry {
   constructor(
     private readonly db: NotificationDb,
     private readonly kinds: readonly ProviderKind[],
+    private readonly secrets: SecretBox,
   ) {}
+
+  private secretFields(channel: Channel, kindName: string): readonly string[] {
+    return this.kind(channel, kindName)?.secrets ?? [];
+  }
+
+  private contextOf(
+    row: Pick<NotificationProviderTable, 'app_id' | 'channel' | 'kind' | 'provider_id'>,
+    field: string,
+  ) {
+    return `notification_providers/${row.app_id}/${row.channel}/${row.kind}/${row.provider_id}/${field}`;
+  }
+
+  /** The configuration as stored: each secret field sealed (a JSON value, sealed as its text). */
+  private sealed(
+    row: Pick<NotificationProviderTable, 'app_id' | 'channel' | 'kind' | 'provider_id'>,
+    config: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const stored = { ...config };
+    for (const field of this.secretFields(row.channel, row.kind)) {
+      const value = stored[field];
+      if (value !== undefined && !SecretBox.isSealed(value))
+        stored[field] = this.secrets.seal(JSON.stringify(value), this.contextOf(row, field));
+    }
+    return stored;
+  }
+
+  /** The configuration for use; a secret stored before sealing existed is taken as it is. */
+  private opened(row: NotificationProviderTable): Record<string, unknown> {
+    const config = JSON.parse(row.config) as Record<string, unknown>;
+    for (const field of this.secretFields(row.channel, row.kind)) {
+      const value = config[field];
+      if (SecretBox.isSealed(value))
+        config[field] = JSON.parse(this.secrets.open(value, this.contextOf(row, field)));
+    }
+    return config;
+  }
+
+  /**
+   * Seals every secret still stored in the clear (rows written before secrets were sealed) and
+   * checks that the key opens the sealed ones: run at start, so a wrong key stops the service at
+   * once (`SecretKeyMismatch`) instead of failing each delivery. Returns how many rows it sealed.
+   */
+  async sealStoredSecrets(): Promise<number> {
+    const rows = await this.db.selectFrom('notification_providers').selectAll().execute();
+    let sealed = 0;
+    for (const row of rows) {
+      const config = this.opened(row);
+      const stored = JSON.parse(row.config) as Record<string, unknown>;
+      if (
+        this.secretFields(row.channel, row.kind).every(
+          (field) => stored[field] === undefined || SecretBox.isSealed(stored[field]),
+        )
+      )
+        continue;
+      await this.db
+        .updateTable('notification_providers')
+        .set({ config: JSON.stringify(this.sealed(row, config)) })
+        .where('app_id', '=', row.app_id)
+        .where('channel', '=', row.channel)
+        .where('kind', '=', row.kind)
+        .where('provider_id', '=', row.provider_id)
+        .where('config', '=', row.config)
+        .execute();
+      sealed += 1;
+    }
+    this.cache.clear();
+    return sealed;
+  }
 
   kind(channel: Channel, name: string): ProviderKind | undefined {
     return this.kinds.find((kind) => kind.channel === channel && kind.name === name);
@@ -68,7 +139,7 @@ export class ProviderRegistry {
       channel: row.channel,
       kind: row.kind,
       providerId: row.provider_id,
-      config: JSON.parse(row.config) as Record<string, unknown>,
+      config: this.opened(row),
       isDefault: row.is_default === 1,
       updatedAt: Number(row.updated_at),
     }));
@@ -142,10 +213,15 @@ export class ProviderRegistry {
     const existing = await this.ofKind(appId, kind);
     const current = existing.find((p) => p.providerId === providerId);
     const isDefault = current?.isDefault ?? !existing.some((p) => p.isDefault);
-    const values = { config: JSON.stringify(config), is_default: isDefault ? 1 : 0, updated_at: now };
+    const row = { app_id: appId, channel: kind.channel, kind: kind.name, provider_id: providerId };
+    const values = {
+      config: JSON.stringify(this.sealed(row, config)),
+      is_default: isDefault ? 1 : 0,
+      updated_at: now,
+    };
     await this.db
       .insertInto('notification_providers')
-      .values({ app_id: appId, channel: kind.channel, kind: kind.name, provider_id: providerId, ...values })
+      .values({ ...row, ...values })
       .onConflict((oc) => oc.columns(['app_id', 'channel', 'kind', 'provider_id']).doUpdateSet(values))
       .execute();
     this.cache.delete(appId);

@@ -13,7 +13,8 @@ import { ManualClock, startNotifiedServer, type NotifiedServer } from './support
  * a push token (FCM), an e-mail address and a browser subscribed to Web Push produces exactly one
  * push and one Web Push at once and exactly one e-mail once the batch interval has passed (the
  * engine's clock moved by hand), each with the app's rendered templates; a muted conversation
- * produces none; a do-not-disturb schedule holds them back while it lasts.
+ * produces none; a do-not-disturb schedule defers them: each goes out once when it ends, unless
+ * the message was read in the meantime.
  */
 
 /** Stands in for Google: the OAuth token endpoint and FCM's `messages:send`, recording each message. */
@@ -220,8 +221,8 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     expect(await logsOf(bob.uid)).toEqual([expect.objectContaining({ reason: 'MUTE_PREFERENCE' })]);
   });
 
-  it('holds notifications back during a do-not-disturb schedule, and sends again after it', async () => {
-    const alice = await createUser();
+  it('defers notifications decided in a do-not-disturb schedule to its end, once each, unless read by then', async () => {
+    const [alice, carol] = [await createUser(), await createUser()];
     const bob = await reachableUser();
     await call('PATCH', `/notifications/v1/preferences?uid=${bob.uid}`, {
       body: {
@@ -231,18 +232,42 @@ describe.each(ENGINES)('notifications that reach people, on %s', (engine) => {
     });
     clock.set('2026-01-12T12:00:00Z'); // a Monday, inside the schedule (UTC)
     await send(alice, bob.uid, 'during the meeting');
-    await runThroughInterval();
+    await send(carol, bob.uid, 'read before the meeting ends');
+    await runThroughInterval(); // the e-mail interval ends inside the schedule too
     expect(pushService.pushesTo(`/push/${bob.uid}`)).toHaveLength(0);
     expect(google.to(bob.fcmToken)).toHaveLength(0);
     expect(mailsTo(bob.address)).toHaveLength(0);
-    expect(await logsOf(bob.uid)).toEqual([expect.objectContaining({ reason: 'SCHEDULE_PREFERENCE' })]);
+    const read = await call('POST', `/users/${carol}/conversation/read`, { body: {}, onBehalfOf: bob.uid });
+    expect(read.status).toBe(200);
 
-    clock.set('2026-01-12T17:30:00Z');
-    await send(alice, bob.uid, 'after work');
-    await runThroughInterval();
-    await pushService.waitForPushes(`/push/${bob.uid}`, 1);
+    clock.set('2026-01-12T17:00:59Z'); // 17:00 is the schedule's last minute
+    await server.engine.runDue();
+    expect(pushService.pushesTo(`/push/${bob.uid}`)).toHaveLength(0);
+    expect(mailsTo(bob.address)).toHaveLength(0);
+
+    clock.set('2026-01-12T17:01:00Z');
+    await server.engine.runDue();
+    const [push] = await pushService.waitForPushes(`/push/${bob.uid}`, 1);
+    expect(JSON.parse(bob.browser.decrypt(push!.body))).toMatchObject({ body: '“during the meeting”' });
     await expect.poll(() => google.to(bob.fcmToken).length, { timeout: 15_000 }).toBe(1);
+    expect(google.to(bob.fcmToken)[0]?.data).toMatchObject({ body: '“during the meeting”' });
     await expect.poll(() => mailsTo(bob.address).length, { timeout: 15_000 }).toBe(1);
-    expect(mailsTo(bob.address)[0]?.parsed.text).toBe(`Name of ${alice}: “after work”\n`);
+    expect(mailsTo(bob.address)[0]?.parsed.text).toBe(`Name of ${alice}: “during the meeting”\n`);
+
+    await runThroughInterval();
+    expect(pushService.pushesTo(`/push/${bob.uid}`)).toHaveLength(1);
+    expect(google.to(bob.fcmToken)).toHaveLength(1);
+    expect(mailsTo(bob.address)).toHaveLength(1);
+    const logs = await logsOf(bob.uid);
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          sender: carol,
+          channel: 'push',
+          delivery: expect.objectContaining({ status: 'dropped', lastError: 'MESSAGES_READ' }),
+        }),
+        expect.objectContaining({ sender: carol, channel: 'email', reason: 'MESSAGES_READ' }),
+      ]),
+    );
   });
 });

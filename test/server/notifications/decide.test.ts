@@ -268,19 +268,43 @@ describe('do not disturb', () => {
 describe('weekly schedule', () => {
   const evenings = { monday: { from: 1100, to: 1300, dnd: true } };
 
-  it('mutes inside the app schedule', () => {
+  const heldTillOne = { notify: true, heldUntil: mondayUtc('13:01') };
+
+  it('holds a notification inside the app schedule until the span ends', () => {
     const verdict = verdictFor(messageEvent('group', 'messages'), {
       preferences: { mute: { schedulePreferenceSetting: evenings } },
     });
-    expect(verdict).toEqual({ notify: false, reason: SuppressReason.SCHEDULE_PREFERENCE });
+    expect(verdict).toEqual(heldTillOne);
   });
 
   it("reads the user's own schedule when the app lets them override it", () => {
     const preferences = preferencesWith({ mutePreferences: { schedule: evenings } });
-    expect(verdictFor(messageEvent('group', 'messages'), undefined, 'bob', { preferences })).toEqual({
+    expect(verdictFor(messageEvent('group', 'messages'), undefined, 'bob', { preferences })).toEqual(
+      heldTillOne,
+    );
+  });
+
+  it('suppresses rather than holds a notification for a muted conversation inside the schedule', () => {
+    const patch = { preferences: { mute: { schedulePreferenceSetting: evenings } } };
+    expect(verdictFor(messageEvent('group', 'messages'), patch, 'bob', { mutedConversation: true })).toEqual({
       notify: false,
-      reason: SuppressReason.SCHEDULE_PREFERENCE,
+      reason: SuppressReason.MUTE_PREFERENCE,
     });
+  });
+
+  it('suppresses a notification when the schedule covers the whole week: it would never go out', () => {
+    const always = { from: 0, to: 2359, dnd: true };
+    const week = Object.fromEntries(
+      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [
+        day,
+        always,
+      ]),
+    );
+    expect(
+      verdictFor(messageEvent('group', 'messages'), {
+        preferences: { mute: { schedulePreferenceSetting: week } },
+      }),
+    ).toEqual({ notify: false, reason: SuppressReason.SCHEDULE_PREFERENCE });
   });
 
   it("ignores the user's schedule when the app does not let them override it", () => {

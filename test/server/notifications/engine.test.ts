@@ -278,7 +278,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       clock.set('2026-01-12T12:00:00Z');
       await send(alice, textMessage(bob, 'at noon UTC'));
       await settle();
-      expect((await logsOf(bob))[0]).toMatchObject({ reason: 'SCHEDULE_PREFERENCE' });
+      expect(pushesTo(bob)).toHaveLength(0);
+      expect((await logsOf(bob))[0]).toMatchObject({ delivery: { status: 'pending', attempts: 0 } });
 
       const zone = await call('PATCH', `/notifications/v1/preferences/timezone?uid=${bob}`, {
         body: { timezone: 'Asia/Tokyo' },
@@ -287,6 +288,26 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       const id = await send(alice, textMessage(bob, 'evening in Tokyo'));
       await settle();
       expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.tag)).toEqual([id]);
+    });
+
+    it('drops a push held by the schedule when the conversation is muted before the span ends', async () => {
+      const [alice, bob] = [await createUser(), await createUser()];
+      await call('PATCH', `/notifications/v1/preferences?uid=${bob}`, {
+        body: { mutePreferences: { schedule: { monday: { from: 900, to: 1700, dnd: true } } } },
+      });
+      clock.set('2026-01-12T12:00:00Z');
+      await send(alice, textMessage(bob, 'held'));
+      await settle();
+      const muted = await call('PUT', `/notifications/v1/preferences/mute?uid=${bob}`, {
+        body: { conversations: [{ id: alice, type: 'oneOnOne' }] },
+      });
+      expect(muted.status).toBe(200);
+      clock.set('2026-01-12T17:01:00Z');
+      await server.engine.runDue();
+      expect(pushesTo(bob)).toHaveLength(0);
+      expect((await logsOf(bob))[0]).toMatchObject({
+        delivery: { status: 'dropped', lastError: 'MUTE_PREFERENCE' },
+      });
     });
 
     it('answers UTC for a user who never set a time zone', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WeekSchedule } from '../../../shared/notification-settings.js';
-import { inScheduledDnd, isTimeZone } from '../../../server/notifications/schedule.js';
+import { isTimeZone, scheduledDndEnd } from '../../../server/notifications/schedule.js';
 
 const OFF = { from: 0, to: 2359, dnd: false };
 const week = (days: Partial<WeekSchedule>): WeekSchedule => ({
@@ -13,6 +13,10 @@ const week = (days: Partial<WeekSchedule>): WeekSchedule => ({
   sunday: OFF,
   ...days,
 });
+
+/** Whether a span holds `instant`: it ends later than `instant` (or never). */
+const inScheduledDnd = (schedule: WeekSchedule, instant: number, zone: string): boolean =>
+  scheduledDndEnd(schedule, instant, zone) !== instant;
 
 /** Monday night 22:00 to Tuesday 07:00. */
 const MONDAY_NIGHT = week({ monday: { from: 2200, to: 700, dnd: true } });
@@ -158,6 +162,58 @@ describe('weekly do-not-disturb schedule', () => {
     expect(inScheduledDnd(schedule, Date.parse('2026-01-10T03:30:00Z'), 'America/New_York')).toBe(true);
     expect(inScheduledDnd(schedule, Date.parse('2026-07-11T02:30:00Z'), 'America/New_York')).toBe(true);
     expect(inScheduledDnd(schedule, Date.parse('2026-07-11T03:30:00Z'), 'America/New_York')).toBe(false);
+  });
+});
+
+describe('when a do-not-disturb span ends', () => {
+  const endOf = (schedule: WeekSchedule, at: string, zone = 'UTC'): string | undefined => {
+    const end = scheduledDndEnd(schedule, Date.parse(at), zone);
+    return end === undefined ? undefined : new Date(end).toISOString();
+  };
+
+  it('ends the minute after the last minute of the span', () => {
+    expect(endOf(MONDAY_DAY, '2026-01-05T12:00:42Z')).toBe('2026-01-05T17:31:00.000Z');
+  });
+
+  it('runs past midnight into the next day', () => {
+    expect(endOf(MONDAY_NIGHT, '2026-01-05T23:10:00Z')).toBe('2026-01-06T07:01:00.000Z');
+  });
+
+  it('runs on through a span that begins where the last one ends', () => {
+    const schedule = week({
+      monday: { from: 2200, to: 700, dnd: true },
+      tuesday: { from: 701, to: 900, dnd: true },
+    });
+    expect(endOf(schedule, '2026-01-05T23:10:00Z')).toBe('2026-01-06T09:01:00.000Z');
+  });
+
+  it("is read in the user's time zone", () => {
+    // 09:00-17:30 in Kolkata (UTC+05:30) ends at 12:01 UTC.
+    expect(endOf(MONDAY_DAY, '2026-01-05T05:00:00Z', 'Asia/Kolkata')).toBe('2026-01-05T12:01:00.000Z');
+  });
+
+  it('lands on the local end across a change to daylight saving time', () => {
+    // Saturday 2026-03-07 22:00 to Sunday 12:00 in New York; clocks go forward at 02:00 on Sunday.
+    const schedule = week({ saturday: { from: 2200, to: 1159, dnd: true } });
+    expect(endOf(schedule, '2026-03-08T04:00:00Z', 'America/New_York')).toBe('2026-03-08T16:00:00.000Z');
+  });
+
+  it('is the instant itself outside every span', () => {
+    expect(endOf(MONDAY_DAY, '2026-01-05T18:00:00Z')).toBe('2026-01-05T18:00:00.000Z');
+  });
+
+  it('never comes for a schedule that covers the whole week', () => {
+    const always = { from: 0, to: 2359, dnd: true };
+    const schedule = week({
+      monday: always,
+      tuesday: always,
+      wednesday: always,
+      thursday: always,
+      friday: always,
+      saturday: always,
+      sunday: always,
+    });
+    expect(endOf(schedule, '2026-01-05T12:00:00Z')).toBeUndefined();
   });
 });
 
