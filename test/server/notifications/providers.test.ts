@@ -1,12 +1,9 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../client-support.js';
 import { APP_ONE, ENGINES, createTestStore, textMessage, uniqueId, type TestStore } from '../support.js';
-import { ManualClock, startNotifiedServer, type NotifiedServer } from './support.js';
+import { ManualClock, StandIn, startNotifiedServer, type NotifiedServer } from './support.js';
 
 /**
  * The hosted providers (FCM, APNs, SendGrid, Twilio) configured through CometChat's routes and used
@@ -14,63 +11,6 @@ import { ManualClock, startNotifiedServer, type NotifiedServer } from './support
  * them at the configured base URLs; the tests check the exact requests, the credentials they carry,
  * and what an error answer does (a dead token pruned, a refusal dead-lettered).
  */
-
-interface HostedCall {
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-}
-
-type Answer = { status: number; body?: unknown };
-
-/** An HTTP/1.1 or h2c server recording calls and answering by path. */
-class StandIn {
-  readonly calls: HostedCall[] = [];
-  url = '';
-  answer: (call: HostedCall) => Answer = () => ({ status: 200, body: {} });
-  private readonly server: Server | Http2Server;
-
-  private constructor(http2: boolean) {
-    const handler = (
-      request: {
-        url?: string;
-        headers: IncomingHttpHeaders;
-        setEncoding(e: 'utf8'): void;
-        on(e: string, f: (c?: string) => void): void;
-      },
-      response: { writeHead(s: number, h: Record<string, string>): { end(b: string): void } },
-    ) => {
-      let raw = '';
-      request.setEncoding('utf8');
-      request.on('data', (chunk) => (raw += chunk ?? ''));
-      request.on('end', () => {
-        const call = { path: request.url ?? '/', headers: request.headers, raw };
-        this.calls.push(call);
-        const { status, body } = this.answer(call);
-        response
-          .writeHead(status, { 'content-type': 'application/json' })
-          .end(body === undefined ? '' : JSON.stringify(body));
-      });
-    };
-    this.server = http2 ? createHttp2Server(handler as never) : createServer(handler as never);
-  }
-
-  static async start(http2 = false): Promise<StandIn> {
-    const standIn = new StandIn(http2);
-    await new Promise<void>((resolve) => standIn.server.listen(0, '127.0.0.1', resolve));
-    standIn.url = `http://127.0.0.1:${(standIn.server.address() as AddressInfo).port}`;
-    return standIn;
-  }
-
-  callsTo(prefix: string): HostedCall[] {
-    return this.calls.filter((call) => call.path.startsWith(prefix));
-  }
-
-  async close(): Promise<void> {
-    if ('closeAllConnections' in this.server) this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 const pem = (key: KeyObject): string => key.export({ type: 'pkcs8', format: 'pem' }).toString();
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { silentLogger } from '../../../server/index.js';
@@ -141,4 +142,61 @@ export async function useWebhook(
     },
     ...as,
   });
+}
+
+export interface HostedCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: string;
+}
+
+export type Answer = { status: number; body?: unknown };
+
+/** A hosted service (FCM, APNs, SendGrid, Twilio) standing in at its configured base URL: an HTTP/1.1 or h2c server recording calls and answering by path. */
+export class StandIn {
+  readonly calls: HostedCall[] = [];
+  url = '';
+  answer: (call: HostedCall) => Answer = () => ({ status: 200, body: {} });
+  private readonly server: Server | Http2Server;
+
+  private constructor(http2: boolean) {
+    const handler = (
+      request: {
+        url?: string;
+        headers: IncomingHttpHeaders;
+        setEncoding(e: 'utf8'): void;
+        on(e: string, f: (c?: string) => void): void;
+      },
+      response: { writeHead(s: number, h: Record<string, string>): { end(b: string): void } },
+    ) => {
+      let raw = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk) => (raw += chunk ?? ''));
+      request.on('end', () => {
+        const call = { path: request.url ?? '/', headers: request.headers, raw };
+        this.calls.push(call);
+        const { status, body } = this.answer(call);
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(body === undefined ? '' : JSON.stringify(body));
+      });
+    };
+    this.server = http2 ? createHttp2Server(handler as never) : createServer(handler as never);
+  }
+
+  static async start(http2 = false): Promise<StandIn> {
+    const standIn = new StandIn(http2);
+    await new Promise<void>((resolve) => standIn.server.listen(0, '127.0.0.1', resolve));
+    standIn.url = `http://127.0.0.1:${(standIn.server.address() as AddressInfo).port}`;
+    return standIn;
+  }
+
+  callsTo(prefix: string): HostedCall[] {
+    return this.calls.filter((call) => call.path.startsWith(prefix));
+  }
+
+  async close(): Promise<void> {
+    if ('closeAllConnections' in this.server) this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
 }
