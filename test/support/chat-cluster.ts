@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,8 @@ export class ChatProcesses {
   readonly started: ChatProcess[] = [];
   readonly #children: ChildProcess[] = [];
   readonly #dataDirs: string[] = [];
+  /** Processes of one deployment share the key that seals stored secrets, as the README asks. */
+  readonly #secretKey = randomBytes(32).toString('base64');
 
   constructor(private readonly options: ChatProcessesOptions) {}
 
@@ -47,7 +50,7 @@ export class ChatProcesses {
       dataDir,
       app: this.options.app,
       args: this.options.args ?? [],
-      env: { ...this.options.env, ...overrides.env },
+      env: { PARLEY_SECRET_KEY: this.#secretKey, ...this.options.env, ...overrides.env },
     });
     if (this.#children.push(child) === 1)
       // A run that ends without `dispose` (a failed benchmark) leaves no server behind.
