@@ -84,6 +84,11 @@ describe('the docked widget', () => {
         seen.push((p as { message: { data: { text: string } } }).message.data.text),
       );
     });
+    // A message sent before the widget's socket is up reaches it by catch-up, which reports the
+    // unread count but no `messageReceived`: send once the service counts alice connected.
+    await expect
+      .poll(async () => (await widget.service.admin.getUser('alice')).status, { timeout: 15_000 })
+      .toBe('available');
     await widget.service.sendAs('bob', { type: 'user', id: 'alice' }, { data: { text: 'ping' } });
     await page.waitForFunction(() => (window as unknown as { seen: unknown[] }).seen.length === 2);
     expect(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([
