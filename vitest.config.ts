@@ -8,8 +8,9 @@ export default defineConfig({
     // files spend their time waiting on a browser, a child process or PostgreSQL, so two run side
     // by side.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: the files that spawn processes, browsers and databases must pass on a busy machine.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
