@@ -9,6 +9,7 @@
 import { cpus, loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { createMessageRequest, median } from './stats.js';
 import { startChatCluster, type ChatCluster } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -30,22 +31,7 @@ interface Figures {
   errors: number;
 }
 
-const createMessage: Partial<autocannon.Options> = {
-  method: 'POST',
-  headers: { ...headers, onBehalfOf: 'bench-sender' },
-  body: JSON.stringify({
-    receiver: 'bench-receiver',
-    receiverType: 'user',
-    category: 'message',
-    type: 'text',
-    data: { text: 'A benchmark message of ordinary length, about sixty characters.' },
-  }),
-};
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
-};
+const createMessage: Partial<autocannon.Options> = createMessageRequest(headers);
 
 /** One run: every process loaded at once, each with its share of the connections. */
 async function load(cluster: ChatCluster, duration: number): Promise<Figures> {

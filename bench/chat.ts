@@ -10,6 +10,7 @@ import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { createMessageRequest, median } from './stats.js';
 import { startChatCluster, type ChatProcess } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -88,14 +89,6 @@ async function load(
   };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
 /** The run whose figures are the median by requests/s, so its latencies belong to its throughput. */
 const medianRun = (runs: Figures[]): Figures => {
   const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
@@ -104,17 +97,7 @@ const medianRun = (runs: Figures[]): Figures => {
   return run;
 };
 
-const createMessageOptions: Partial<autocannon.Options> = {
-  method: 'POST',
-  headers: { ...headers, onBehalfOf: 'bench-sender' },
-  body: JSON.stringify({
-    receiver: 'bench-receiver',
-    receiverType: 'user',
-    category: 'message',
-    type: 'text',
-    data: { text: 'A benchmark message of ordinary length, about sixty characters.' },
-  }),
-};
+const createMessageOptions: Partial<autocannon.Options> = createMessageRequest(headers);
 
 const loadBefore = loadavg()[0];
 // A short warm-up so every run meets a JIT-compiled server.
