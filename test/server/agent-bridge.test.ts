@@ -105,7 +105,7 @@ describe('the agent bridge', () => {
       app: APP_ONE,
       rateLimits: false,
       logger: silentLogger,
-      agentBridge: { timeoutMs: 300, retries: 2, backoffMs: 10 },
+      agentBridge: { timeoutMs: 3_000, retries: 2, backoffMs: 10 },
     });
     for (const uid of ['alice', 'bob']) await serverApi('POST', '/users', { uid, name: uid });
     await serverApi('POST', '/ai-agents', {
