@@ -128,14 +128,6 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   const media = new MediaLibrary(files, new MediaUrls(store.db, options.mediaUrlTtlSeconds));
   let fanOut: RedisFanOut | undefined;
   try {
-    const services = createChatServices(
-      store,
-      await SecretBox.load(options.dataDir, options.secretKey),
-      media,
-    );
-    // Before serving: seals secrets stored in the clear, and a wrong key stops the start here.
-    await notificationDataOf(services).providers.sealStoredSecrets();
-    const seeded = await seedApp(services, options.app);
     fanOut =
       redisUrl === undefined
         ? undefined
@@ -145,6 +137,15 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             logger,
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
+    const services = createChatServices(
+      store,
+      await SecretBox.load(options.dataDir, options.secretKey),
+      media,
+      fanOut,
+    );
+    // Before serving: seals secrets stored in the clear, and a wrong key stops the start here.
+    await notificationDataOf(services).providers.sealStoredSecrets();
+    const seeded = await seedApp(services, options.app);
     // Presence comes from sockets; alone, none is open yet, whatever the last run left behind.
     // Joined, the other processes' sockets are open: presence is theirs to keep.
     if (fanOut === undefined) await services.users.markAllOffline();

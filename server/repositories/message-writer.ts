@@ -1,5 +1,13 @@
 import type SQLite from 'better-sqlite3';
-import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
+import {
+  sql,
+  type Compilable,
+  type Insertable,
+  type Kysely,
+  type QueryCreator,
+  type Selectable,
+  type UpdateResult,
+} from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
 import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
 import type { StoredMessage } from './messages.js';
@@ -103,7 +111,7 @@ function conversationValues(
  * already used in the conversation inserts nothing (the unique index `messages_by_muid` decides,
  * so two processes racing with one muid store it once); its caller reads the first one back.
  */
-function insertMessageQuery(db: Db, values: MessageValues) {
+function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValues) {
   return db
     .insertInto('messages')
     .values(values)
@@ -149,11 +157,11 @@ function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) 
 
 interface ParentKey {
   app_id: string;
-  id: number;
+  id: number | null;
 }
 
 /** The statement that counts a reply on its parent: one for both engines. */
-function countReplyQuery(db: Db, parent: ParentKey) {
+function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
   return (
     db
       .updateTable('messages')
@@ -164,15 +172,15 @@ function countReplyQuery(db: Db, parent: ParentKey) {
   );
 }
 
-/** One message, its conversation upsert and its parent's reply count through Kysely, inside the caller's transaction. */
+/**
+ * One message, its conversation upsert and its parent's reply count, statement by statement inside
+ * the caller's transaction: for SQLite, which has no data-modifying CTEs (its sends take
+ * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions).
+ */
 export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
   const inserted = await insertMessageQuery(db, values).executeTakeFirst();
-  if (inserted === undefined) {
-    const first = await messageByMuidQuery(db, muidKey(values)).executeTakeFirst();
-    if (first === undefined) throw replayedMuid(values);
-    return { message: parseStoredMessage(first), replayed: true };
-  }
+  if (inserted === undefined) return readReplayed(db, values);
   const messageId = Number(inserted.id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   if (draft.parentId !== undefined)
@@ -180,14 +188,99 @@ export async function insertMessage(db: Db, appId: string, draft: MessageDraft):
   return { message: storedMessage(values, messageId, draft), replayed: false };
 }
 
-/** PostgreSQL (and any engine without a faster path): one Kysely transaction per call. */
-export class KyselyMessageWriter implements MessageWriter {
+async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessage> {
+  const first = await messageByMuidQuery(db, muidKey(values)).executeTakeFirst();
+  if (first === undefined) throw replayedMuid(values);
+  return { message: parseStoredMessage(first), replayed: true };
+}
+
+/** The conversation upsert of `insertMessagePostgres`, taking the message id from the CTE `stored`. */
+function upsertConversationFromStored(
+  db: QueryCreator<ChatDatabase & { stored: { id: number }; counted: UpdateResult }>,
+  conversation: Insertable<ConversationTable>,
+) {
+  // Parameters in a SELECT list have no type of their own: the non-text ones are cast.
+  const asText = (value: string | null | undefined) => sql<string | null>`cast(${value ?? null} as text)`;
+  const asBigint = (value: number) => sql<number>`cast(${value} as bigint)`;
+  return db
+    .insertInto('conversations')
+    .columns([
+      'app_id',
+      'conversation_id',
+      'conversation_type',
+      'first_uid',
+      'second_uid',
+      'guid',
+      'last_message_id',
+      'created_at',
+      'updated_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('stored')
+        .select([
+          asText(conversation.app_id).as('app_id'),
+          asText(conversation.conversation_id).as('conversation_id'),
+          asText(conversation.conversation_type).as('conversation_type'),
+          asText(conversation.first_uid).as('first_uid'),
+          asText(conversation.second_uid).as('second_uid'),
+          asText(conversation.guid).as('guid'),
+          'stored.id',
+          asBigint(Number(conversation.created_at)).as('created_at'),
+          asBigint(Number(conversation.updated_at)).as('updated_at'),
+        ]),
+    )
+    .onConflict((oc) =>
+      oc.columns(['app_id', 'conversation_id']).doUpdateSet((eb) => ({
+        last_message_id: eb.ref('excluded.last_message_id'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .returning('last_message_id');
+}
+
+/**
+ * PostgreSQL: the same three writes in one statement, so a send is one round trip and needs no
+ * transaction of its own: the message insert is a data-modifying CTE whose id the conversation
+ * upsert (and the parent's reply count) take. A replayed `muid` inserts nothing, so nothing else
+ * is written either and the statement returns no row; the first message is read back.
+ */
+export async function insertMessagePostgres(
+  db: Db,
+  appId: string,
+  draft: MessageDraft,
+): Promise<WrittenMessage> {
+  const values = messageValues(appId, draft);
+  const conversation = conversationValues(appId, draft, 0);
+  const statement = upsertConversationFromStored(
+    db
+      .with('stored', (db) => insertMessageQuery(db, values))
+      // A reply counts on its parent once stored; without a parent the id matches no row.
+      .with('counted', () =>
+        countReplyQuery(db, { app_id: appId, id: draft.parentId ?? null }).where(
+          sql<boolean>`exists (select 1 from stored)`,
+        ),
+      ),
+    conversation,
+  );
+  const written = await statement.executeTakeFirst();
+  if (written === undefined) return readReplayed(db, values);
+  return { message: storedMessage(values, Number(written.last_message_id), draft), replayed: false };
+}
+
+/**
+ * PostgreSQL: one statement per draft; a single draft (nearly every send) needs no transaction,
+ * several share one so that all are stored or none.
+ */
+export class PostgresMessageWriter implements MessageWriter {
   constructor(private readonly db: Db) {}
 
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
+  async insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
+    const [only] = drafts;
+    if (drafts.length === 1 && only !== undefined) return [await insertMessagePostgres(this.db, appId, only)];
     return this.db.transaction().execute(async (trx) => {
       const rows: WrittenMessage[] = [];
-      for (const draft of drafts) rows.push(await insertMessage(trx, appId, draft));
+      for (const draft of drafts) rows.push(await insertMessagePostgres(trx, appId, draft));
       return rows;
     });
   }
