@@ -115,7 +115,10 @@ function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValue
   return db
     .insertInto('messages')
     .values(values)
-    .onConflict((oc) => oc.columns(['app_id', 'sender', 'conversation_id', 'muid']).doNothing())
+    .onConflict((oc) =>
+      // The index keeps only messages with a muid; the conflict target names its condition.
+      oc.columns(['app_id', 'sender', 'conversation_id', 'muid']).where('muid', 'is not', null).doNothing(),
+    )
     .returning('id');
 }
 

@@ -98,12 +98,12 @@ export class MessageRepository {
   private readonly engine: ChatStore['engine'];
   private readonly writer: MessageWriter;
 
-  constructor(store: Pick<ChatStore, 'db' | 'engine' | 'sqlite'>) {
+  constructor(store: Pick<ChatStore, 'db' | 'engine' | 'sqlite' | 'sends'>) {
     this.db = store.db;
     this.engine = store.engine;
     this.writer =
       store.sqlite === undefined
-        ? new PostgresMessageWriter(store.db)
+        ? new PostgresMessageWriter(store.sends ?? store.db)
         : new SqliteMessageWriter(store.db, store.sqlite);
   }
 
