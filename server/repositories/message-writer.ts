@@ -1,12 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   sql,
   type Compilable,
   type Insertable,
   type Kysely,
   type QueryCreator,
   type Selectable,
-  type UpdateResult,
 } from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
 import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
@@ -197,15 +197,27 @@ async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessa
   return { message: parseStoredMessage(first), replayed: true };
 }
 
-/** The conversation upsert of `insertMessagePostgres`, taking the message id from the CTE `stored`. */
-function upsertConversationFromStored(
-  db: QueryCreator<ChatDatabase & { stored: { id: number }; counted: UpdateResult }>,
-  conversation: Insertable<ConversationTable>,
-) {
-  // Parameters in a SELECT list have no type of their own: the non-text ones are cast.
-  const asText = (value: string | null | undefined) => sql<string | null>`cast(${value ?? null} as text)`;
-  const asBigint = (value: number) => sql<number>`cast(${value} as bigint)`;
+/** What `insertMessagePostgres` binds: the message's columns and the conversation's own. */
+type SendRow = MessageValues &
+  Pick<Insertable<ConversationTable>, 'conversation_type' | 'first_uid' | 'second_uid' | 'guid'>;
+
+/**
+ * The statement of `insertMessagePostgres`: the message insert as the CTE `stored`, the parent's
+ * reply count as `counted` (a null parent matches no row), and the conversation upsert taking the
+ * message id from `stored`.
+ */
+function sendStatement(db: Db, row: SendRow) {
+  // Parameters in a SELECT list have no type of their own: each is cast to its column's.
+  const asText = (value: unknown) => sql<string | null>`cast(${value} as text)`;
+  const asBigint = (value: unknown) => sql<number>`cast(${value} as bigint)`;
+  const { conversation_type, first_uid, second_uid, guid, ...message } = row;
   return db
+    .with('stored', (db) => insertMessageQuery(db, message))
+    .with('counted', () =>
+      countReplyQuery(db, { app_id: row.app_id, id: row.parent_id }).where(
+        sql<boolean>`exists (select 1 from stored)`,
+      ),
+    )
     .insertInto('conversations')
     .columns([
       'app_id',
@@ -222,15 +234,15 @@ function upsertConversationFromStored(
       eb
         .selectFrom('stored')
         .select([
-          asText(conversation.app_id).as('app_id'),
-          asText(conversation.conversation_id).as('conversation_id'),
-          asText(conversation.conversation_type).as('conversation_type'),
-          asText(conversation.first_uid).as('first_uid'),
-          asText(conversation.second_uid).as('second_uid'),
-          asText(conversation.guid).as('guid'),
+          asText(row.app_id).as('app_id'),
+          asText(row.conversation_id).as('conversation_id'),
+          asText(conversation_type).as('conversation_type'),
+          asText(first_uid).as('first_uid'),
+          asText(second_uid).as('second_uid'),
+          asText(guid).as('guid'),
           'stored.id',
-          asBigint(Number(conversation.created_at)).as('created_at'),
-          asBigint(Number(conversation.updated_at)).as('updated_at'),
+          asBigint(row.sent_at).as('created_at'),
+          asBigint(row.sent_at).as('updated_at'),
         ]),
     )
     .onConflict((oc) =>
@@ -241,6 +253,9 @@ function upsertConversationFromStored(
     )
     .returning('last_message_id');
 }
+
+/** `sendStatement` compiled once (its SQL is the same for every send); each send binds its row. */
+let compiledSend: ByName<SendRow> | undefined;
 
 /**
  * PostgreSQL: the same three writes in one statement, so a send is one round trip and needs no
@@ -254,19 +269,13 @@ export async function insertMessagePostgres(
   draft: MessageDraft,
 ): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
-  const conversation = conversationValues(appId, draft, 0);
-  const statement = upsertConversationFromStored(
-    db
-      .with('stored', (db) => insertMessageQuery(db, values))
-      // A reply counts on its parent once stored; without a parent the id matches no row.
-      .with('counted', () =>
-        countReplyQuery(db, { app_id: appId, id: draft.parentId ?? null }).where(
-          sql<boolean>`exists (select 1 from stored)`,
-        ),
-      ),
-    conversation,
+  const { conversation_type, first_uid, second_uid, guid } = conversationValues(appId, draft, 0);
+  const row: SendRow = { ...values, conversation_type, first_uid, second_uid, guid };
+  compiledSend ??= compileByName(row, (names) => sendStatement(db, names));
+  const { rows } = await db.executeQuery<{ last_message_id: number }>(
+    CompiledQuery.raw(compiledSend.sql, compiledSend.bind(row)),
   );
-  const written = await statement.executeTakeFirst();
+  const [written] = rows;
   if (written === undefined) return readReplayed(db, values);
   return { message: storedMessage(values, Number(written.last_message_id), draft), replayed: false };
 }
@@ -290,9 +299,26 @@ export class PostgresMessageWriter implements MessageWriter {
 }
 
 /**
- * A Kysely statement prepared once on the SQLite connection. It is compiled with each column's
- * name standing in for its value, so a row's values bind by name in the order of the compiled SQL.
+ * A Kysely statement compiled once with each column's name standing in for its value, so a row's
+ * values bind by name in the order of the compiled SQL.
  */
+interface ByName<Row> {
+  sql: string;
+  bind(row: Row): unknown[];
+}
+
+function compileByName<Row extends object>(row: Row, query: (names: Row) => Compilable): ByName<Row> {
+  const names = Object.fromEntries(Object.keys(row).map((column) => [column, column])) as Row;
+  const { sql, parameters } = query(names).compile();
+  const columns = parameters.map((parameter) => {
+    if (typeof parameter !== 'string' || !(parameter in row))
+      throw new Error(`the statement binds something other than a column: ${sql}`);
+    return parameter as keyof Row;
+  });
+  return { sql, bind: (values) => columns.map((column) => values[column]) };
+}
+
+/** A statement compiled by name and prepared once on the SQLite connection. */
 interface PreparedStatement<Row> {
   statement: SQLite.Statement;
   bind(row: Row): unknown[];
@@ -303,14 +329,8 @@ function prepareByName<Row extends object>(
   row: Row,
   query: (row: Row) => Compilable,
 ): PreparedStatement<Row> {
-  const names = Object.fromEntries(Object.keys(row).map((column) => [column, column])) as Row;
-  const { sql, parameters } = query(names).compile();
-  const columns = parameters.map((parameter) => {
-    if (typeof parameter !== 'string' || !(parameter in row))
-      throw new Error(`the statement binds something other than a column: ${sql}`);
-    return parameter as keyof Row;
-  });
-  return { statement: database.prepare(sql), bind: (values) => columns.map((column) => values[column]) };
+  const { sql, bind } = compileByName(row, query);
+  return { statement: database.prepare(sql), bind };
 }
 
 interface Statements {
