@@ -14,15 +14,12 @@ export interface Logger {
 }
 
 /**
- * Standard error, written asynchronously and in batches: a line costs the request an append to a
- * buffer, which is written once it holds 4 KiB (some 25 request lines) or a quarter second after
- * the last write, whichever comes first (a synchronous write per line was a tenth of a message
- * send's CPU time). What is buffered is flushed when the process exits; a process killed with
- * SIGKILL loses at most that quarter second of lines.
+ * Standard error, written asynchronously: a line costs the request an append to a buffer, and the
+ * lines logged while a write is under way leave together in the next one (a synchronous write per
+ * line was a tenth of a message send's CPU time). What is buffered is flushed when the process exits.
  */
 let standardError: DestinationStream | undefined;
-const stderrDestination = (): DestinationStream =>
-  (standardError ??= destination({ dest: 2, sync: false, minLength: 4096, periodicFlush: 250 }));
+const stderrDestination = (): DestinationStream => (standardError ??= destination({ dest: 2, sync: false }));
 
 /** pino, configured for our one line format: ISO time, the level's name, the event as `event`. */
 function lineLogger(destination: DestinationStream): PinoLogger {
