@@ -437,12 +437,18 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       form.append('file', new File([content], name));
       return fetch(target.url, { method: 'POST', body: form });
     };
-    const sendWith = async (uid: string, receiver: string, attachment: unknown) =>
-      (await client(uid)).call('POST', '/messages', {
+    /** The JSON send linking an uploaded file (a reply on `path` `/messages/{id}/thread`). */
+    const sendWith = async (
+      uid: string,
+      receiver: string,
+      attachment: unknown,
+      { type = 'file', path = '/messages' } = {},
+    ) =>
+      (await client(uid)).call('POST', path, {
         receiver,
         receiverType: 'user',
         category: 'message',
-        type: 'file',
+        type,
         data: { attachments: [attachment] },
       });
 
@@ -473,15 +479,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       const { request, attachment } = (await presign(alice, bob, { name: 'map.png', size: image.byteLength }))
         .body.data.f1;
       expect((await put(request, 'map.png', image)).status).toBe(204);
-      const sent = await (
-        await client(alice)
-      ).call('POST', '/messages', {
-        receiver: bob,
-        receiverType: 'user',
-        category: 'message',
-        type: 'image',
-        data: { attachments: [attachment] },
-      });
+      const sent = await sendWith(alice, bob, attachment, { type: 'image' });
       expect(sent.status).toBe(200);
       const read = await (await client(bob)).call('GET', `/messages/${sent.body.data.id}`);
       const { attachments, metadata } = read.body.data.data;
@@ -547,15 +545,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       const { request, attachment } = (await presign(alice, bob, { name: 'retry.txt', size: 10 })).body.data
         .f1;
       expect((await put(request, 'retry.txt', bytes(10))).status).toBe(204);
-      const refused = await (
-        await client(alice)
-      ).call('POST', '/messages/999999999/thread', {
-        receiver: bob,
-        receiverType: 'user',
-        category: 'message',
-        type: 'file',
-        data: { attachments: [attachment] },
-      });
+      const refused = await sendWith(alice, bob, attachment, { path: '/messages/999999999/thread' });
       expect(refused.status).toBe(404); // no such parent message
       expect((await sendWith(alice, bob, attachment)).status).toBe(200);
       expect((await sendWith(alice, bob, attachment)).status).toBe(400); // linked once only
