@@ -10,7 +10,7 @@ import {
   notificationTablesMigration,
 } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
-import { mediaMigration } from '../media/migration.js';
+import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
 import { partialMessageIndexesMigration } from './migrations-message-indexes.js';
 
@@ -214,7 +214,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0010_media': mediaMigration,
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
-      '0013_partial_message_indexes': partialMessageIndexesMigration,
+      '0013_media_uploads': mediaUploadsMigration,
+      '0014_partial_message_indexes': partialMessageIndexesMigration,
     }),
   };
 }
