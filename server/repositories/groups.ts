@@ -140,6 +140,8 @@ export class GroupRepository {
   readonly #groups: RowCache<Group>;
   readonly #members: RowCache<MemberRow>;
   readonly #memberCounts: RowCache<number>;
+  /** Each group's member UIDs, frozen: who a group message goes to. */
+  readonly #memberUids: RowCache<readonly string[]>;
 
   /** `caches`: `rowCacheOptions` of the store's engine. */
   constructor(
@@ -149,6 +151,7 @@ export class GroupRepository {
     this.#groups = new RowCache('groups', caches);
     this.#members = new RowCache('group-members', caches);
     this.#memberCounts = new RowCache('group-member-counts', caches);
+    this.#memberUids = new RowCache('group-member-uids', caches);
   }
 
   /** After a transaction that added, re-scoped, banned or removed these members has ended. */
@@ -156,6 +159,7 @@ export class GroupRepository {
     await Promise.all([
       ...[...uids].map((uid) => this.#members.forget(appId, memberKey(guid, uid))),
       this.#memberCounts.forget(appId, guid),
+      this.#memberUids.forget(appId, guid),
     ]);
   }
 
@@ -166,7 +170,11 @@ export class GroupRepository {
 
   /** After memberships of the app changed in ways the caller cannot list (a user was deleted). */
   async forgetMemberships(appId: string): Promise<void> {
-    await Promise.all([this.#members.forgetApp(appId), this.#memberCounts.forgetApp(appId)]);
+    await Promise.all([
+      this.#members.forgetApp(appId),
+      this.#memberCounts.forgetApp(appId),
+      this.#memberUids.forgetApp(appId),
+    ]);
   }
 
   async create(group: NewGroup, appId: string, db: Db = this.db): Promise<Group> {
@@ -495,14 +503,17 @@ export class GroupRepository {
   }
 
   /** Every member's UID: who a group message or typing indicator goes to. */
-  async memberUids(appId: string, guid: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('group_members')
-      .select('uid')
-      .where('app_id', '=', appId)
-      .where('guid', '=', guid)
-      .execute();
-    return rows.map((row) => row.uid);
+  async memberUids(appId: string, guid: string): Promise<readonly string[]> {
+    const uids = await this.#memberUids.load(appId, guid, async () => {
+      const rows = await this.db
+        .selectFrom('group_members')
+        .select('uid')
+        .where('app_id', '=', appId)
+        .where('guid', '=', guid)
+        .execute();
+      return Object.freeze(rows.map((row) => row.uid));
+    });
+    return uids ?? [];
   }
 
   /** Removes the user from the group and bans them; false when they were banned already. */
