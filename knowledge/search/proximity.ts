@@ -29,6 +29,11 @@ export class ClosenessMemo {
   /** Where query terms occur in the chunk being scanned, in order, and which term each is. */
   occurrenceAt = new Int32Array(256);
   occurrenceTerm = new Int32Array(256);
+  /**
+   * Per query position, the occurrence whose look-back last met it (plus one): a term met again
+   * further back in the same look-back has a later occurrence, which already counted.
+   */
+  metBy = new Int32Array(64);
 
   /** Forgets every row: a new query, or the index changed. */
   clear(): void {
@@ -46,6 +51,7 @@ export class ClosenessMemo {
     if (termIds.length === this.termIds.length && termIds.every((id, at) => id === this.termIds[at])) return;
     this.clear();
     this.termIds = termIds;
+    this.metBy = ensureLength(this.metBy, termIds.length);
   }
 
   /** The row of `slot`, or -1 when its sums are not known yet. */
@@ -53,13 +59,20 @@ export class ClosenessMemo {
     return this.rowOf[slot] as number;
   }
 
-  /** A zeroed row for `slot`; `sums` and `lengths` may be replaced by larger arrays. */
+  /** Makes room for `more` rows beyond those held, and occurrence buffers for chunks of `length` terms. */
+  reserve(more: number, length: number): void {
+    const rows = this.rows + more;
+    this.sums = ensureLength(this.sums, rows * this.termIds.length);
+    this.lengths = ensureLength(this.lengths, rows);
+    this.rowSlots = ensureLength(this.rowSlots, rows);
+    this.occurrenceAt = ensureLength(this.occurrenceAt, length);
+    this.occurrenceTerm = ensureLength(this.occurrenceTerm, length);
+  }
+
+  /** A zeroed row for `slot`, within what `reserve` made room for. */
   addRow(slot: number): number {
     const row = this.rows++;
     const width = this.termIds.length;
-    this.sums = ensureLength(this.sums, (row + 1) * width);
-    this.lengths = ensureLength(this.lengths, row + 1);
-    this.rowSlots = ensureLength(this.rowSlots, row + 1);
     this.sums.fill(0, row * width, (row + 1) * width);
     this.rowOf[slot] = row;
     this.rowSlots[row] = slot;
@@ -94,59 +107,82 @@ export function rerankByProximity(
   const averageLength = index.averageTitleLength + index.averageBodyLength || 1;
   const { forward, start: slotStart, titleLength, bodyLength } = index.slotArrays();
   memo.use(termIds, index.slotCount);
+  let longest = 0;
+  for (const { slot } of candidates)
+    longest = Math.max(longest, (titleLength[slot] as number) + (bodyLength[slot] as number));
+  memo.reserve(candidates.length, longest);
+  const { occurrenceAt, occurrenceTerm, metBy, sums: closeness, lengths } = memo;
   // A typed lookup from term id to query position: read once per term of every candidate.
   const positionOf = termMarks.mark(termIds, index.termCount);
   try {
-    const reranked = candidates.map(({ slot, score }) => {
+    const count = candidates.length;
+    const order = new Int32Array(count);
+    const slots = new Int32Array(count);
+    const scores = new Float64Array(count);
+    for (let at = 0; at < count; at++) {
+      const { slot, score } = candidates[at] as RankedSlot;
       let row = memo.row(slot);
       if (row < 0) {
         row = memo.addRow(slot);
-        const closeness = memo.sums;
         const base = row * width;
         const start = slotStart[slot] as number;
         const length = (titleLength[slot] as number) + (bodyLength[slot] as number);
-        // Each occurrence looks back only as far as the window.
-        const occurrenceAt = (memo.occurrenceAt = ensureLength(memo.occurrenceAt, length));
-        const occurrenceTerm = (memo.occurrenceTerm = ensureLength(memo.occurrenceTerm, length));
+        metBy.fill(0, 0, width);
         let found = 0;
-        for (let at = 0; at < length; at++) {
-          const position = positionOf[forward[start + at] as number] as number;
+        for (let term = 0; term < length; term++) {
+          const position = positionOf[forward[start + term] as number] as number;
           if (position < 0) continue;
           // Each other query term counts once, at its latest occurrence: the first met looking back.
           for (let back = found - 1; back >= 0; back--) {
-            const distance = at - (occurrenceAt[back] as number);
+            const distance = term - (occurrenceAt[back] as number);
             if (distance > window) break;
             const other = occurrenceTerm[back] as number;
-            if (other === position || laterOccurrence(occurrenceTerm, other, back + 1, found)) continue;
+            if (other === position || metBy[other] === found + 1) continue;
+            metBy[other] = found + 1;
             const bonus = 1 / (distance * distance);
             closeness[base + position] = (closeness[base + position] as number) + bonus;
             closeness[base + other] = (closeness[base + other] as number) + bonus;
           }
-          occurrenceAt[found] = at;
+          occurrenceAt[found] = term;
           occurrenceTerm[found++] = position;
         }
-        memo.lengths[row] = found < 2 ? -1 : length;
+        lengths[row] = found < 2 ? -1 : length;
       }
-      const length = memo.lengths[row] as number;
-      if (length < 0) return { slot, score };
-      const closeness = memo.sums;
-      const base = row * width;
-      const saturation = k1 * (1 - b + (b * length) / averageLength);
-      let bonus = 0;
-      for (let position = 0; position < width; position++) {
-        const close = closeness[base + position] as number;
-        if (close > 0) bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
+      let reranked = score;
+      const length = lengths[row] as number;
+      if (length >= 0) {
+        const base = row * width;
+        const saturation = k1 * (1 - b + (b * length) / averageLength);
+        let bonus = 0;
+        for (let position = 0; position < width; position++) {
+          const close = closeness[base + position] as number;
+          if (close > 0)
+            bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
+        }
+        reranked = score + weight * bonus;
       }
-      return { slot, score: score + weight * bonus };
-    });
-    return reranked.sort((x, y) => y.score - x.score || x.slot - y.slot);
+      // Insertion into the order, best first (ties: the lower slot): candidates usually come
+      // best first already, and the bonus moves few of them far.
+      let to = at;
+      while (to > 0) {
+        const previous = order[to - 1] as number;
+        const previousScore = scores[previous] as number;
+        if (previousScore > reranked || (previousScore === reranked && (slots[previous] as number) < slot))
+          break;
+        order[to] = previous;
+        to--;
+      }
+      order[to] = at;
+      slots[at] = slot;
+      scores[at] = reranked;
+    }
+    const ranked = new Array<RankedSlot>(count);
+    for (let at = 0; at < count; at++) {
+      const from = order[at] as number;
+      ranked[at] = { slot: slots[from] as number, score: scores[from] as number };
+    }
+    return ranked;
   } finally {
     termMarks.unmark(termIds);
   }
-}
-
-/** Whether `term` occurs among the occurrences from `from` to `to`: only a window's worth apart. */
-function laterOccurrence(occurrenceTerm: Int32Array, term: number, from: number, to: number): boolean {
-  for (let at = from; at < to; at++) if (occurrenceTerm[at] === term) return true;
-  return false;
 }
