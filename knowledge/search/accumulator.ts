@@ -68,17 +68,27 @@ function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): bo
  * The `k` best touched slots, best first (ties: the earlier slot), chosen with a size-k heap whose
  * root is the worst of the best so far: most slots are turned away by one comparison with it. The
  * heap is then emptied worst first into the result from its end, so no comparator sort follows.
+ * `likely` (distinct touched slots, such as the best before the scores last grew) sets a floor:
+ * at least k slots score no less than its k-th best, so no slot below that is among the best, and
+ * the heap meets only the few above it.
  */
-export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
+export function bestSlots(accumulator: ScoreAccumulator, k: number, likely: readonly number[] = []): number[] {
   const { scores, touched, count } = accumulator;
   const size = Math.min(k, count);
   if (size <= 0) return [];
+  let floor = 0;
+  if (likely.length >= size) {
+    const likelyScores = new Float64Array(likely.length);
+    likely.forEach((slot, at) => (likelyScores[at] = scores[slot] as number));
+    floor = likelyScores.sort()[likely.length - size] as number;
+  }
   const heapSlots = new Int32Array(size);
   const heapScores = new Float64Array(size);
   let filled = 0;
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number;
     const score = scores[slot] as number;
+    if (score < floor) continue;
     if (filled < size) {
       // Sift up from the end.
       let at = filled++;

@@ -108,7 +108,7 @@ export function rankSlots(
       ? scored(accumulator, feedbackCandidates)
           .sort((x, y) => y.score - x.score || x.slot - y.slot)
           .slice(0, depth)
-      : scored(accumulator, ranking.feedback && !expanded ? firstBest : bestSlots(accumulator, depth));
+      : scored(accumulator, ranking.feedback && !expanded ? firstBest : bestSlots(accumulator, depth, firstBest));
     const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness);
     if (!documentOf) return ranked.slice(0, limit);
 
