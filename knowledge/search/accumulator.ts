@@ -29,12 +29,15 @@ export class ScoreAccumulator {
   readonly termMarks = new TermMarks();
   scores = new Float64Array(256);
   touched = new Int32Array(256);
+  /** Per slot, bit p set when query term p (of the first 32) is in it; kept by a first pass. */
+  presence = new Uint32Array(256);
   count = 0;
 
   /** Makes room for slots below `slotCount`; call before adding. */
   prepare(slotCount: number): void {
     this.scores = ensureLength(this.scores, slotCount);
     this.touched = ensureLength(this.touched, slotCount);
+    this.presence = ensureLength(this.presence, slotCount);
   }
 
   add(slot: number, value: number): void {
@@ -54,7 +57,11 @@ export class ScoreAccumulator {
   }
 
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.scores[this.touched[i] as number] = 0;
+    for (let i = 0; i < this.count; i++) {
+      const slot = this.touched[i] as number;
+      this.scores[slot] = 0;
+      this.presence[slot] = 0;
+    }
     this.count = 0;
   }
 }
@@ -70,9 +77,13 @@ function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): bo
  * heap is then emptied worst first into the result from its end, so no comparator sort follows.
  * `likely` (distinct touched slots, such as the best before the scores last grew) sets a floor:
  * at least k slots score no less than its k-th best, so no slot below that is among the best, and
- * the heap meets only the few above it.
+ * the heap meets only the few above it. Without it, a count of the slots per score range sets one.
  */
-export function bestSlots(accumulator: ScoreAccumulator, k: number, likely: readonly number[] = []): number[] {
+export function bestSlots(
+  accumulator: ScoreAccumulator,
+  k: number,
+  likely: readonly number[] = [],
+): number[] {
   const { scores, touched, count } = accumulator;
   const size = Math.min(k, count);
   if (size <= 0) return [];
@@ -81,6 +92,8 @@ export function bestSlots(accumulator: ScoreAccumulator, k: number, likely: read
     const likelyScores = new Float64Array(likely.length);
     likely.forEach((slot, at) => (likelyScores[at] = scores[slot] as number));
     floor = likelyScores.sort()[likely.length - size] as number;
+  } else if (count >= 4 * size) {
+    floor = histogramFloor(scores, touched, count, size);
   }
   const heapSlots = new Int32Array(size);
   const heapScores = new Float64Array(size);
@@ -112,6 +125,28 @@ export function bestSlots(accumulator: ScoreAccumulator, k: number, likely: read
     siftDown(heapSlots, heapScores, last, heapSlots[last] as number, heapScores[last] as number);
   }
   return best;
+}
+
+const BINS = 64;
+const bins = new Int32Array(BINS);
+
+/**
+ * A score that at least `size` of the touched slots reach: the lower edge of the highest of 64
+ * equal score ranges (up to the best score) that holds them, read from a count of slots per range.
+ */
+function histogramFloor(scores: Float64Array, touched: Int32Array, count: number, size: number): number {
+  let best = 0;
+  for (let i = 0; i < count; i++) best = Math.max(best, scores[touched[i] as number] as number);
+  const scale = BINS / best;
+  bins.fill(0);
+  for (let i = 0; i < count; i++) {
+    const bin = Math.min(BINS - 1, Math.floor((scores[touched[i] as number] as number) * scale));
+    bins[bin] = (bins[bin] as number) + 1;
+  }
+  let bin = BINS - 1;
+  for (let reached = bins[bin] as number; reached < size && bin > 0;) reached += bins[--bin] as number;
+  // Just below the edge, so a score the division above rounded into this range stays above it.
+  return bin === 0 ? 0 : (bin / scale) * (1 - 1e-9);
 }
 
 /** Puts (slot, score) at the root of the heap's first `size` entries and sifts it down. */

@@ -9,6 +9,57 @@ export interface RankedSlot {
   score: number;
 }
 
+/** Which re-ranked results must be exact: see rerankByProximity. */
+export interface WantedResults {
+  count: number;
+  /** The document of a slot, when results are counted one per document. */
+  documentOf?: (slot: number) => number;
+  /** Per slot, which of the first 32 query terms it holds (ScoreAccumulator.presence). */
+  presence: Uint32Array;
+}
+
+/** The best score of each of the `count` best keys (documents or slots) offered so far, best first. */
+class LeadingScores {
+  private readonly keys: Float64Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(private readonly count: number) {
+    this.keys = new Float64Array(count);
+    this.scores = new Float64Array(count);
+  }
+
+  get full(): boolean {
+    return this.size === this.count;
+  }
+
+  /** The `count`-th best score: a result below it cannot be among the best. */
+  get floor(): number {
+    return this.scores[this.count - 1] as number;
+  }
+
+  offer(key: number, score: number): void {
+    let at = this.keys.subarray(0, this.size).indexOf(key);
+    if (at >= 0) {
+      if (score <= (this.scores[at] as number)) return;
+    } else if (this.size < this.count) {
+      at = this.size++;
+    } else if (score > this.floor) {
+      // The last key leaves: its best is below the new one, so below the `count` best.
+      at = this.count - 1;
+    } else {
+      return;
+    }
+    while (at > 0 && (this.scores[at - 1] as number) < score) {
+      this.keys[at] = this.keys[at - 1] as number;
+      this.scores[at] = this.scores[at - 1] as number;
+      at--;
+    }
+    this.keys[at] = key;
+    this.scores[at] = score;
+  }
+}
+
 /**
  * Per-slot closeness sums of one list of query terms, kept between the re-ranks of one query: the
  * sums depend on the terms and the chunk only, not on the terms' weights, so the re-rank after
@@ -87,6 +138,11 @@ export class ClosenessMemo {
  * Distances are counted in index terms, so stop words between two terms do not push them apart.
  * Slots whose sums the memo holds for the same terms are not scanned again: pass the same memo
  * only to re-ranks of one query, on an unchanged index.
+ *
+ * With `wanted`, only the best `count` results (of distinct documents, with `documentOf`) must
+ * come out exact and in order: a candidate is then left out unscanned when even the most its
+ * bonus could be (each term's saturated sum below its weight, and only when two of the query's
+ * terms are in it, as `presence` marks) cannot lift it to the `count`-th best found so far.
  */
 export function rerankByProximity(
   index: InvertedIndex,
@@ -95,6 +151,7 @@ export function rerankByProximity(
   ranking: RankingSettings,
   termMarks: TermMarks,
   memo: ClosenessMemo,
+  wanted?: WantedResults,
 ): RankedSlot[] {
   const { weight, window } = ranking.proximity;
   if (weight === 0 || queryTerms.length < 2) return candidates.slice();
@@ -119,10 +176,24 @@ export function rerankByProximity(
     const order = new Int32Array(count);
     const slots = new Int32Array(count);
     const scores = new Float64Array(count);
+    // Pruning pays only when few of the candidates are wanted.
+    const leading = wanted && 2 * wanted.count <= count ? new LeadingScores(wanted.count) : undefined;
+    let kept = 0;
     for (let at = 0; at < count; at++) {
       const { slot, score } = candidates[at] as RankedSlot;
       let row = memo.row(slot);
       if (row < 0) {
+        if (leading?.full) {
+          const mask = (wanted as WantedResults).presence[slot] as number;
+          let most = 0;
+          let present = 0;
+          for (let position = 0; position < width; position++) {
+            if (position < 32 && ((mask >>> position) & 1) === 0) continue;
+            most += (termWeights[position] as number) * (k1 + 1);
+            present++;
+          }
+          if (present < 2 || score + weight * most < leading.floor) continue;
+        }
         row = memo.addRow(slot);
         const base = row * width;
         const start = slotStart[slot] as number;
@@ -163,7 +234,7 @@ export function rerankByProximity(
       }
       // Insertion into the order, best first (ties: the lower slot): candidates usually come
       // best first already, and the bonus moves few of them far.
-      let to = at;
+      let to = kept;
       while (to > 0) {
         const previous = order[to - 1] as number;
         const previousScore = scores[previous] as number;
@@ -172,12 +243,13 @@ export function rerankByProximity(
         order[to] = previous;
         to--;
       }
-      order[to] = at;
-      slots[at] = slot;
-      scores[at] = reranked;
+      order[to] = kept;
+      slots[kept] = slot;
+      scores[kept++] = reranked;
+      leading?.offer(wanted?.documentOf ? wanted.documentOf(slot) : slot, reranked);
     }
-    const ranked = new Array<RankedSlot>(count);
-    for (let at = 0; at < count; at++) {
+    const ranked = new Array<RankedSlot>(kept);
+    for (let at = 0; at < kept; at++) {
       const from = order[at] as number;
       ranked[at] = { slot: slots[from] as number, score: scores[from] as number };
     }
