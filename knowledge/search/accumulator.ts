@@ -29,15 +29,12 @@ export class ScoreAccumulator {
   readonly termMarks = new TermMarks();
   scores = new Float64Array(256);
   touched = new Int32Array(256);
-  /** Per slot, bit p set when query term p (of the first 32) is in it; kept by a first pass. */
-  presence = new Uint32Array(256);
   count = 0;
 
   /** Makes room for slots below `slotCount`; call before adding. */
   prepare(slotCount: number): void {
     this.scores = ensureLength(this.scores, slotCount);
     this.touched = ensureLength(this.touched, slotCount);
-    this.presence = ensureLength(this.presence, slotCount);
   }
 
   add(slot: number, value: number): void {
@@ -57,11 +54,7 @@ export class ScoreAccumulator {
   }
 
   clear(): void {
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.touched[i] as number;
-      this.scores[slot] = 0;
-      this.presence[slot] = 0;
-    }
+    for (let i = 0; i < this.count; i++) this.scores[this.touched[i] as number] = 0;
     this.count = 0;
   }
 }
@@ -77,7 +70,9 @@ function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): bo
  * heap is then emptied worst first into the result from its end, so no comparator sort follows.
  * `likely` (distinct touched slots, such as the best before the scores last grew) sets a floor:
  * at least k slots score no less than its k-th best, so no slot below that is among the best, and
- * the heap meets only the few above it. Without it, a count of the slots per score range sets one.
+ * the heap meets only the few above it. Without it, a count of the slots per score range sets one
+ * when the slots are a few times k (then the heap would take in many of them; among many more,
+ * one comparison turns most away and the count's two passes would cost more than they save).
  */
 export function bestSlots(
   accumulator: ScoreAccumulator,
@@ -92,7 +87,7 @@ export function bestSlots(
     const likelyScores = new Float64Array(likely.length);
     likely.forEach((slot, at) => (likelyScores[at] = scores[slot] as number));
     floor = likelyScores.sort()[likely.length - size] as number;
-  } else if (count >= 4 * size) {
+  } else if (count >= 4 * size && count <= 20 * size) {
     floor = histogramFloor(scores, touched, count, size);
   }
   const heapSlots = new Int32Array(size);

@@ -48,19 +48,16 @@ export class Bm25fScorer {
   }
 
   /**
-   * Adds the terms' contributions to every live slot in their postings, marking in
-   * `accumulator.presence` which of the first 32 terms each slot holds, or with `touchedOnly`
+   * Adds the terms' contributions to every live slot in their postings, or with `touchedOnly`
    * to the slots the accumulator already holds.
    */
   accumulate(query: readonly WeightedTerm[], accumulator: ScoreAccumulator, touchedOnly = false): void {
     const { live } = this.index.slotArrays();
     const { body, title, k1 } = this;
-    const { scores, touched, presence } = accumulator;
-    for (let position = 0; position < query.length; position++) {
-      const term = query[position] as WeightedTerm;
+    const { scores, touched } = accumulator;
+    for (const term of query) {
       const factor = this.termFactor(term);
       if (factor === 0) continue;
-      const bit = touchedOnly || position >= 32 ? 0 : 1 << position;
       // The hot loop of every query: score() and accumulator.add() written out in place.
       const { pool, ranges, count: blocks } = this.index.postingBlocks(term.termId);
       let count = accumulator.count;
@@ -80,7 +77,6 @@ export class Bm25fScorer {
           if (tf === 0) continue;
           if (before === 0) touched[count++] = slot;
           scores[slot] = before + (factor * tf) / (k1 + tf);
-          presence[slot] = (presence[slot] as number) | bit;
         }
       }
       accumulator.count = count;

@@ -1,5 +1,6 @@
 import { inverseDocumentFrequency, type WeightedTerm } from './bm25f.js';
 import type { TermMarks } from './accumulator.js';
+import type { FieldNorms } from './field-norms.js';
 import { ensureLength } from './growable.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankingSettings } from './settings.js';
@@ -14,8 +15,8 @@ export interface WantedResults {
   count: number;
   /** The document of a slot, when results are counted one per document. */
   documentOf?: (slot: number) => number;
-  /** Per slot, which of the first 32 query terms it holds (ScoreAccumulator.presence). */
-  presence: Uint32Array;
+  /** The BM25F length norms the candidates' scores were computed with. */
+  norms: FieldNorms;
 }
 
 /** The best score of each of the `count` best keys (documents or slots) offered so far, best first. */
@@ -141,8 +142,12 @@ export class ClosenessMemo {
  *
  * With `wanted`, only the best `count` results (of distinct documents, with `documentOf`) must
  * come out exact and in order: a candidate is then left out unscanned when even the most its
- * bonus could be (each term's saturated sum below its weight, and only when two of the query's
- * terms are in it, as `presence` marks) cannot lift it to the `count`-th best found so far.
+ * bonus could be cannot lift it to the `count`-th best found so far. Each term's saturated
+ * closeness is below 1, so the bonus is below `weight` times the sum of (k1 + 1)·w·idf over the
+ * query terms the chunk holds; each of those already added w·idf·(k1 + 1)·tf/(k1 + tf) to its
+ * score, with tf at least the chunk's smaller field norm m (one occurrence), so that sum is at
+ * most score·(k1 + m)/m. Candidate scores must hold these terms' BM25F contributions with at
+ * least these weights (a first pass, or one with feedback added).
  */
 export function rerankByProximity(
   index: InvertedIndex,
@@ -184,15 +189,11 @@ export function rerankByProximity(
       let row = memo.row(slot);
       if (row < 0) {
         if (leading?.full) {
-          const mask = (wanted as WantedResults).presence[slot] as number;
-          let most = 0;
-          let present = 0;
-          for (let position = 0; position < width; position++) {
-            if (position < 32 && ((mask >>> position) & 1) === 0) continue;
-            most += (termWeights[position] as number) * (k1 + 1);
-            present++;
-          }
-          if (present < 2 || score + weight * most < leading.floor) continue;
+          const { body, title } = (wanted as WantedResults).norms;
+          const norm = Math.min(body[slot] as number, title[slot] as number);
+          // A hair above the bound, so rounding cannot make it fall below the bonus.
+          const most = ((score * (k1 + norm)) / norm) * (1 + 1e-9);
+          if (score + weight * most < leading.floor) continue;
         }
         row = memo.addRow(slot);
         const base = row * width;

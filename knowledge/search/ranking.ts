@@ -70,7 +70,7 @@ export function rankSlots(
         ranking,
         accumulator.termMarks,
         closeness,
-        { count: documents, presence: accumulator.presence },
+        { count: documents, norms: scratch.norms },
       );
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
@@ -116,7 +116,7 @@ export function rankSlots(
     const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness, {
       count: limit,
       documentOf,
-      presence: accumulator.presence,
+      norms: scratch.norms,
     });
     if (!documentOf) return ranked.slice(0, limit);
 

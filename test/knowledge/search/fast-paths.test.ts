@@ -130,13 +130,14 @@ describe('rerankByProximity with a closeness memo', () => {
     }));
     const accumulator = new ScoreAccumulator();
     accumulator.prepare(spread.slotCount);
-    new Bm25fScorer(spread, ranking, new FieldNorms(ranking)).accumulate(spreadQuery, accumulator);
+    const norms = new FieldNorms(ranking);
+    new Bm25fScorer(spread, ranking, norms).accumulate(spreadQuery, accumulator);
     const scored = bestSlots(accumulator, 150).map((slot) => ({ slot, score: accumulator.score(slot) }));
     const rerank = (wanted?: Parameters<typeof rerankByProximity>[6]) =>
       rerankByProximity(spread, scored, spreadQuery, ranking, new TermMarks(), new ClosenessMemo(), wanted);
 
     it('ranks the wanted best exactly as a full re-rank does, and leaves candidates out that cannot reach them', () => {
-      const partial = rerank({ count: 10, presence: accumulator.presence });
+      const partial = rerank({ count: 10, norms });
       expect(partial.slice(0, 10)).toEqual(rerank().slice(0, 10));
       expect(partial.length).toBeLessThan(scored.length);
     });
@@ -150,7 +151,7 @@ describe('rerankByProximity with a closeness memo', () => {
             ({ slot }, at) => ranked.findIndex((other) => documentOf(other.slot) === documentOf(slot)) === at,
           )
           .slice(0, 6);
-      const partial = rerank({ count: 6, documentOf, presence: accumulator.presence });
+      const partial = rerank({ count: 6, documentOf, norms });
       expect(firstPerDocument(partial)).toEqual(firstPerDocument(rerank()));
       expect(partial.length).toBeLessThan(scored.length);
     });
