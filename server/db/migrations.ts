@@ -12,6 +12,7 @@ import {
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
+import { pinsMigration } from './migrations-pins.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -213,6 +214,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0010_media': mediaMigration,
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
+      '0013_pins_saves': pinsMigration,
     }),
   };
 }

@@ -17,6 +17,7 @@ import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
+import { pinRoutes } from '../routes/pins.js';
 import { reactionRoutes } from '../routes/reactions.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
@@ -179,6 +180,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     messageRoutes(deps),
     uploadUrlRoutes(deps),
     reactionRoutes(deps),
+    pinRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
     notificationRoutes(services),

@@ -38,6 +38,8 @@ export type MessageChanges = Partial<
 export type Affix = 'append' | 'prepend';
 
 export interface MessageFilter {
+  /** Only these messages (at least one). */
+  ids?: number[] | undefined;
   conversationIds?: string[] | undefined;
   /** Messages of one-to-one conversations this user is in, plus those of these groups. */
   visibleTo?: { uid: string; guids: string[] } | undefined;
@@ -207,15 +209,15 @@ export class MessageRepository {
       .execute();
   }
 
-  /** Removes the message for good; a reply leaves its parent's count, its reactions go with it. */
+  /**
+   * Removes the message for good; a reply leaves its parent's count, its reactions, pin and saves
+   * go with it.
+   */
   async deletePermanently(appId: string, message: StoredMessage, db: Db): Promise<void> {
     const id = Number(message.id);
     await db.deleteFrom('messages').where('app_id', '=', appId).where('id', '=', id).execute();
-    await db
-      .deleteFrom('message_reactions')
-      .where('app_id', '=', appId)
-      .where('message_id', '=', id)
-      .execute();
+    for (const table of ['message_reactions', 'message_pins', 'message_saves'] as const)
+      await db.deleteFrom(table).where('app_id', '=', appId).where('message_id', '=', id).execute();
     if (message.parent_id !== null) {
       await db
         .updateTable('messages')
@@ -229,6 +231,7 @@ export class MessageRepository {
 
   private filtered(appId: string, filter: MessageFilter) {
     let query = this.db.selectFrom('messages').where('app_id', '=', appId);
+    if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
     if (filter.conversationIds !== undefined)
       query = query.where('conversation_id', 'in', filter.conversationIds);
     if (filter.visibleTo !== undefined) {
