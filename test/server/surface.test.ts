@@ -241,6 +241,14 @@ const MUST_ROUTE_CLIENT = [
   'PUT /groups/{id}/promote',
   'DELETE /groups/{id}/demote',
   'PATCH /groups/{id}/owner',
+  'POST /messages/{{messageId}}/pin',
+  'DELETE /messages/{{messageId}}/pin',
+  'POST /messages/{{messageId}}/save',
+  'DELETE /messages/{{messageId}}/save',
+  'POST /users/{{uid}}/conversation/pin',
+  'DELETE /users/{{uid}}/conversation/pin',
+  'POST /groups/{{guid}}/conversation/pin',
+  'DELETE /groups/{{guid}}/conversation/pin',
 ];
 
 /** Ids that name nothing, so no call changes what another call reads. */

@@ -10,6 +10,7 @@ import type {
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
 import { groupOps, listenToGroups } from './group-ops.js';
+import { listenToPins, pinOps } from './pin-ops.js';
 import { surfaceOps } from './surface-ops.js';
 
 type Sdk = typeof CometChatSdk;
@@ -132,6 +133,7 @@ export function sdkOps(
   };
   const listen = () => {
     listenToGroups(CometChat, emit);
+    listenToPins(CometChat, emit);
     CometChat.removeMessageListener('contract');
     CometChat.addMessageListener(
       'contract',
@@ -189,6 +191,7 @@ export function sdkOps(
     ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
     ...surfaceOps(CometChat),
+    ...pinOps(CometChat),
     /** `presence: true` subscribes to every user's online/offline events. */
     init: async (appId: string, host: string, presence = false) => {
       let builder = new CometChat.AppSettingsBuilder()
