@@ -13,6 +13,7 @@ import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
 import { pinsMigration } from './migrations-pins.js';
+import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -215,6 +216,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
       '0013_pins_saves': pinsMigration,
+      '0014_thread_subscriptions': threadSubscriptionsMigration,
     }),
   };
 }

@@ -287,6 +287,15 @@ export interface ConversationPinTable {
   pinned_at_ms: number;
 }
 
+/** A user's follow (1) or unfollow (0) of the thread under message `parent_id`. */
+export interface ThreadSubscriptionTable {
+  app_id: string;
+  uid: string;
+  parent_id: number;
+  subscribed: number;
+  updated_at: number;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -315,4 +324,5 @@ export interface ChatDatabase {
   message_pins: MessagePinTable;
   message_saves: MessageSaveTable;
   conversation_pins: ConversationPinTable;
+  thread_subscriptions: ThreadSubscriptionTable;
 }

@@ -19,6 +19,7 @@ import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { pinRoutes } from '../routes/pins.js';
 import { reactionRoutes } from '../routes/reactions.js';
+import { threadRoutes } from '../routes/threads.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
@@ -181,6 +182,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     uploadUrlRoutes(deps),
     reactionRoutes(deps),
     pinRoutes(deps),
+    threadRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
     notificationRoutes(services),

@@ -22,6 +22,7 @@ import { ModerationService } from './moderation.js';
 import type { MediaLibrary } from '../media/library.js';
 import { PinService } from './pins.js';
 import { ReactionService } from './reactions.js';
+import { ThreadService } from './threads.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
 export interface ChatServices {
@@ -38,6 +39,8 @@ export interface ChatServices {
   reactions: ReactionService;
   /** Pinned and saved messages, pinned conversations. */
   pins: PinService;
+  /** Following threads and listing them. */
+  threads: ThreadService;
   conversations: ConversationRepository;
   conversationService: ConversationService;
   conversationTags: ConversationTagRepository;
@@ -95,6 +98,7 @@ export function createChatServices(store: ChatStore, secrets: SecretBox, media?:
     messages,
     messageService,
     reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
+    threads: new ThreadService(db, messages, messageService),
     pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
     conversations,
     conversationService,

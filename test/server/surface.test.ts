@@ -249,6 +249,11 @@ const MUST_ROUTE_CLIENT = [
   'DELETE /users/{{uid}}/conversation/pin',
   'POST /groups/{{guid}}/conversation/pin',
   'DELETE /groups/{{guid}}/conversation/pin',
+  'GET /threads',
+  'GET /groups/{{guid}}/threads',
+  'GET /users/{{uid}}/threads',
+  'POST /messages/{{messageId}}/thread/subscription',
+  'DELETE /messages/{{messageId}}/thread/subscription',
 ];
 
 /** Ids that name nothing, so no call changes what another call reads. */

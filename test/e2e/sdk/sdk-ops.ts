@@ -235,6 +235,28 @@ export function sdkOps(
       }
       return pages;
     },
+    subscribeToThread: async (parentId: string) => CometChat.subscribeToThread(Number(parentId)),
+    unsubscribeFromThread: async (parentId: string) => CometChat.unsubscribeFromThread(Number(parentId)),
+    /** Every page of a `ThreadsRequest` until the SDK says it is exhausted: each thread's root, count and last reply. */
+    threads: async (options: { guid?: string; uid?: string; participatedByMe?: boolean; limit?: number }) => {
+      let builder = new CometChat.ThreadsRequestBuilder().setLimit(options.limit ?? 30);
+      if (options.guid !== undefined) builder = builder.setGuid(options.guid);
+      if (options.uid !== undefined) builder = builder.setUid(options.uid);
+      if (options.participatedByMe !== undefined)
+        builder = builder.setParticipatedByMe(options.participatedByMe);
+      const request = builder.build();
+      const threads: Array<{ parentMessageId: string; replyCount: number; lastReply: string | null }> = [];
+      for (let page = 0; page < 50 && request.hasMore(); page += 1) {
+        for (const thread of await request.fetchNext()) {
+          threads.push({
+            parentMessageId: String(thread.getParentMessageId()),
+            replyCount: thread.getReplyCount(),
+            lastReply: thread.getLastReply() === null ? null : String(thread.getLastReply()?.getId()),
+          });
+        }
+      }
+      return threads;
+    },
     /** The newest page of a group without thread replies, as the UI Kit's message list asks. */
     groupWithoutReplies: async (guid: string) => {
       const request = new CometChat.MessagesRequestBuilder()
