@@ -19,6 +19,7 @@ import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { pinRoutes } from '../routes/pins.js';
 import { reactionRoutes } from '../routes/reactions.js';
+import { statsRoutes } from '../routes/stats.js';
 import { threadRoutes } from '../routes/threads.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
@@ -183,6 +184,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     reactionRoutes(deps),
     pinRoutes(deps),
     threadRoutes(deps),
+    statsRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
     notificationRoutes(services),

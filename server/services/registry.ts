@@ -11,6 +11,7 @@ import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { PinRepository } from '../repositories/pins.js';
+import { StatsRepository } from '../repositories/stats.js';
 import { rowCacheCapacity } from '../repositories/row-cache.js';
 import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
@@ -41,6 +42,8 @@ export interface ChatServices {
   pins: PinService;
   /** Following threads and listing them. */
   threads: ThreadService;
+  /** Usage counts (`/stats`). */
+  stats: StatsRepository;
   conversations: ConversationRepository;
   conversationService: ConversationService;
   conversationTags: ConversationTagRepository;
@@ -99,6 +102,7 @@ export function createChatServices(store: ChatStore, secrets: SecretBox, media?:
     messageService,
     reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
     threads: new ThreadService(db, messages, messageService),
+    stats: new StatsRepository(db),
     pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
     conversations,
     conversationService,

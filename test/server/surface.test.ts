@@ -171,6 +171,8 @@ const MUST_ROUTE_REST = [
   'POST /groups/{id}/bannedusers/{id}',
   'DELETE /groups/{id}/bannedusers/{id}',
   'GET /groups/{id}/bannedusers',
+  'GET /stats',
+  'GET /stats/messages',
 ];
 
 /** Client endpoints that must be routed, in the SDK catalogue's spelling. */
