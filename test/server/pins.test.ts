@@ -242,6 +242,61 @@ describe.each(ENGINES)('pins and saves on %s', (engine) => {
     });
   });
 
+  describe("fuzz: bad bodies, ids and queries on this change's routes", () => {
+    const BAD_BODIES: unknown[] = [[], 'text', 42, null, { pinned: 'yes', id: [], savedAt: -1 }];
+    const BAD_IDS = ['%00', 'a'.repeat(300), '..', 'x%2Fy', '-1', '1e3'];
+    const BAD_QUERY =
+      '?pinned=maybe&saved=2&pinnedBy=everyone&limit=0&per_page=abc&updatedAt=x&id=y' +
+      '&participatedByMe=perhaps&fromDate=z&toDate=-5';
+
+    it('answers every bad body, id and query with a 4xx (naming the field when 400), never a 5xx', async () => {
+      const problems: string[] = [];
+      const check = (what: string, status: number, body: { error?: { details?: { field?: unknown } } }) => {
+        if (status >= 500 || status < 400) problems.push(`${what} → ${status}`);
+        if (status === 400 && typeof body?.error?.details?.field !== 'string')
+          problems.push(`${what}: no field`);
+      };
+      const writes = [
+        '/messages/{id}/pin',
+        '/messages/{id}/save',
+        '/users/{id}/conversation/pin',
+        '/groups/{id}/conversation/pin',
+        '/messages/{id}/thread/subscription',
+      ];
+      for (const template of writes) {
+        for (const id of BAD_IDS) {
+          const path = template.replace('{id}', id);
+          for (const method of ['POST', 'DELETE']) {
+            for (const body of BAD_BODIES) {
+              const client = await bobClient.call(method, path, body);
+              check(`client ${method} ${path} ${JSON.stringify(body)}`, client.status, client.body);
+              const server = await api.call(method, path, { rawBody: JSON.stringify(body), onBehalfOf: bob });
+              check(`server ${method} ${path} ${JSON.stringify(body)}`, server.status, server.body);
+            }
+          }
+        }
+      }
+      const lists = [
+        `/groups/${guid}/messages`,
+        `/users/${alice}/messages`,
+        '/messages',
+        '/conversations',
+        '/threads',
+        `/groups/${guid}/threads`,
+        `/users/${alice}/threads`,
+      ];
+      for (const path of lists) {
+        const response = await bobClient.call('GET', `${path}${BAD_QUERY}`);
+        check(`client GET ${path} (bad query)`, response.status, response.body);
+      }
+      for (const path of ['/stats', `/groups/${guid}/messages`, '/conversations']) {
+        const response = await api.call('GET', `${path}${BAD_QUERY}`, { onBehalfOf: bob });
+        check(`server GET ${path} (bad query)`, response.status, response.body);
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
   describe('pinned conversations', () => {
     it("puts the user's pinned conversation first, for them alone, with pinnedAt and pinnedBy", async () => {
       await send(bob, carol, 'an older chat', 'user');
