@@ -10,7 +10,7 @@ import {
   notificationTablesMigration,
 } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
-import { mediaMigration } from '../media/migration.js';
+import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
 import { pinsMigration } from './migrations-pins.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
@@ -215,8 +215,9 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0010_media': mediaMigration,
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
-      '0013_pins_saves': pinsMigration,
-      '0014_thread_subscriptions': threadSubscriptionsMigration,
+      '0013_media_uploads': mediaUploadsMigration,
+      '0014_pins_saves': pinsMigration,
+      '0015_thread_subscriptions': threadSubscriptionsMigration,
     }),
   };
 }

@@ -151,6 +151,15 @@ export interface MediaUrlKeyTable {
   created_at: number;
 }
 
+/** A presigned upload not yet linked to a message (`server/media/uploads.ts`). */
+export interface MediaUploadTable {
+  folder: string;
+  app_id: string;
+  expires_at: number;
+  width: number | null;
+  height: number | null;
+}
+
 export interface AppClientSettingsTable {
   app_id: string;
   settings: string;
@@ -321,6 +330,7 @@ export interface ChatDatabase {
   message_flags: MessageFlagTable;
   conversation_deletions: ConversationDeletionTable;
   media_url_keys: MediaUrlKeyTable;
+  media_uploads: MediaUploadTable;
   message_pins: MessagePinTable;
   message_saves: MessageSaveTable;
   conversation_pins: ConversationPinTable;

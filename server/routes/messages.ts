@@ -163,19 +163,22 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     if (media !== undefined && isMultipart(c))
       result = await sendUploaded(c, deps, media, senderUid, parentId);
     else {
-      let request = await jsonBody(c, MessageRequest);
+      const request = await jsonBody(c, MessageRequest);
       if (media !== undefined && request.category === 'message' && request.type !== 'text') {
         const { receiver, receiverType, multipleReceivers } = request;
         const conversationId =
           multipleReceivers === undefined && receiver !== undefined && receiverType !== undefined
             ? conversationIdFor({ receiverType, receiver: receiver.toLowerCase(), sender: senderUid })
             : undefined;
-        request = {
-          ...request,
-          data: await media.linkUploads(app.appId, senderUid, conversationId, request.data),
-        };
-      }
-      result = await messageService.send(app, senderUid, request, origin, parentId);
+        const { data, claimed } = await media.linkUploads(app.appId, senderUid, conversationId, request.data);
+        try {
+          result = await messageService.send(app, senderUid, { ...request, data }, origin, parentId);
+        } catch (error) {
+          // Not sent: the uploads stay unlinked, for another send or the sweep.
+          await media.uploads.release(claimed);
+          throw error;
+        }
+      } else result = await messageService.send(app, senderUid, request, origin, parentId);
     }
     return c.json({ data: 'single' in result ? result.single : result.fanOut });
   };
