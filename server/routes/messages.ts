@@ -83,6 +83,8 @@ const ListQuery = z.looseObject({
   pinned: QueryBoolean.optional(),
   /** The SDK's `setSaved`: the acting user's saved messages of every conversation, newest save first. */
   saved: QueryBoolean.optional(),
+  /** The SDK sends it with every list: mark the root messages whose thread the acting user follows. */
+  withThreadSubscribed: QueryBoolean.optional(),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -253,6 +255,16 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     });
   };
 
+  /** With `withThreadSubscribed`, `threadSubscribed: true` on the roots of threads the acting user follows. */
+  const withFollows = async (c: ChatContext, query: ListQuery, page: Message[]): Promise<Message[]> => {
+    const { app, uid } = c.get('actor');
+    if (query.withThreadSubscribed !== true || uid === undefined) return page;
+    const followed = await services.threads.followed(app.appId, uid, page);
+    return followed.size === 0
+      ? page
+      : page.map((message) => (followed.has(message.id) ? { ...message, threadSubscribed: true } : message));
+  };
+
   /**
    * The pinned messages of the one conversation `scope` names, or the acting user's saved messages
    * (of the conversations they can see), in the order pinned or saved, newest first. The lists are
@@ -279,9 +291,10 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
         : await messages.list(appId, { ...scope, ids: listed.ids }, { affix: 'append' }, listed.ids.length);
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
     const ordered = listed.ids.flatMap((id) => byId.get(id) ?? []);
-    const data = await withReceipts(
-      appId,
-      await messageService.present(actor.app, ordered, { viewer: actor.uid }),
+    const data = await withFollows(
+      c,
+      query,
+      await withReceipts(appId, await messageService.present(actor.app, ordered, { viewer: actor.uid })),
     );
     const meta =
       actor.kind === 'client'
@@ -317,7 +330,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       viewer: actor.uid,
       mentionsBlockedInfoFor: query.mentionsWithBlockedInfo === true ? actingUid(c) : undefined,
     });
-    const data = await withReceipts(appId, presented);
+    const data = await withFollows(c, query, await withReceipts(appId, presented));
     return c.json({ data, meta: paging.meta(rows, total) });
   };
 

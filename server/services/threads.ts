@@ -60,6 +60,47 @@ export class ThreadService {
   }
 
   /**
+   * Which of these root messages `viewer` follows the thread of (the SDK's `isThreadSubscribed()`):
+   * an explicit follow or unfollow, else whether they wrote the message or replied under it.
+   */
+  async followed(appId: string, viewer: string, roots: ReadonlyArray<Message>): Promise<Set<string>> {
+    const ids = roots
+      .filter((message) => message.parentId === undefined)
+      .map((message) => Number(message.id));
+    if (ids.length === 0) return new Set();
+    const [explicit, replied] = await Promise.all([
+      this.db
+        .selectFrom('thread_subscriptions')
+        .select(['parent_id', 'subscribed'])
+        .where('app_id', '=', appId)
+        .where('uid', '=', viewer)
+        .where('parent_id', 'in', ids)
+        .execute(),
+      this.db
+        .selectFrom('messages')
+        .select('parent_id')
+        .distinct()
+        .where('app_id', '=', appId)
+        .where('sender', '=', viewer)
+        .where('parent_id', 'in', ids)
+        .execute(),
+    ]);
+    const choice = new Map(explicit.map((row) => [Number(row.parent_id), row.subscribed === 1]));
+    const repliedIn = new Set(replied.map((row) => Number(row.parent_id)));
+    return new Set(
+      roots
+        .filter((message) => {
+          const id = Number(message.id);
+          return (
+            message.parentId === undefined &&
+            (choice.get(id) ?? (message.sender === viewer || repliedIn.has(id)))
+          );
+        })
+        .map((message) => message.id),
+    );
+  }
+
+  /**
    * A page of the threads among the messages `filter` selects, as `viewer` reads them, the latest
    * reply first, before the cursor; with `participated`, only those `viewer` follows.
    */

@@ -89,9 +89,11 @@ describe.each(SDK_RUNS)('CometChat SDK 4.2.0 threads and reactions in $runtime o
     type Listed = { parentMessageId: string };
     const following = await bob.call<Listed[]>('threads', {});
     expect(following.map((thread) => thread.parentMessageId)).toEqual([started.id, parent.id]);
+    expect(await bob.call<string[]>('followedInGroup', 'crew')).toEqual([parent.id, started.id]);
     await bob.call('unsubscribeFromThread', parent.id);
     const after = await bob.call<Listed[]>('threads', {});
     expect(after.map((thread) => thread.parentMessageId)).toEqual([started.id]);
+    expect(await bob.call<string[]>('followedInGroup', 'crew')).toEqual([started.id]);
   });
 
   it("adds a reaction: the answer counts it as the reactor's, the other member hears of it", async () => {

@@ -86,6 +86,30 @@ describe.each(ENGINES)('thread follows and lists on %s', (engine) => {
     expect(parentsOf(everything.body.data)).toEqual([started.id]);
   });
 
+  it('marks the roots of the threads the reader follows in a message list asked withThreadSubscribed', async () => {
+    const asked = await send(alice, textMessage(guid, 'who follows this?', 'group'));
+    const ignored = await send(alice, textMessage(guid, 'nobody replies here', 'group'));
+    await send(bob, textMessage(guid, 'bob replies', 'group'), `/messages/${asked.id}/thread`);
+    const page = await bobClient.call(
+      'GET',
+      `/groups/${guid}/messages?per_page=100&withThreadSubscribed=true`,
+    );
+    const flagged = (page.body.data as Array<{ id: string; threadSubscribed?: boolean }>)
+      .filter((message) => message.threadSubscribed === true)
+      .map((message) => message.id);
+    expect(flagged).toContain(asked.id);
+    expect(flagged).not.toContain(ignored.id);
+    await bobClient.call('DELETE', `/messages/${asked.id}/thread/subscription`);
+    const after = await bobClient.call(
+      'GET',
+      `/groups/${guid}/messages?per_page=100&withThreadSubscribed=true`,
+    );
+    const stillFlagged = (after.body.data as Array<{ id: string; threadSubscribed?: boolean }>).some(
+      (message) => message.id === asked.id && message.threadSubscribed === true,
+    );
+    expect(stillFlagged).toBe(false);
+  });
+
   it("refuses an outsider, another app, a reply as a thread's root, bad limits, and the server API", async () => {
     const root = await send(alice, textMessage(guid, 'members only', 'group'));
     const reply = await send(bob, textMessage(guid, 'a reply', 'group'), `/messages/${root.id}/thread`);

@@ -235,6 +235,14 @@ export function sdkOps(
       }
       return pages;
     },
+    /** The ids of a group's newest messages whose thread the user follows, as the SDK reads `isThreadSubscribed()`. */
+    followedInGroup: async (guid: string) => {
+      const request = new CometChat.MessagesRequestBuilder().setGUID(guid).setLimit(100).build();
+      const messages = await request.fetchPrevious();
+      return messages
+        .filter((message) => message.isThreadSubscribed())
+        .map((message) => String(message.getId()));
+    },
     subscribeToThread: async (parentId: string) => CometChat.subscribeToThread(Number(parentId)),
     unsubscribeFromThread: async (parentId: string) => CometChat.unsubscribeFromThread(Number(parentId)),
     /** Every page of a `ThreadsRequest` until the SDK says it is exhausted: each thread's root, count and last reply. */
