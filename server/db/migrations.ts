@@ -12,6 +12,8 @@ import {
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
+import { pinsMigration } from './migrations-pins.js';
+import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -214,6 +216,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
       '0013_media_uploads': mediaUploadsMigration,
+      '0014_pins_saves': pinsMigration,
+      '0015_thread_subscriptions': threadSubscriptionsMigration,
     }),
   };
 }
