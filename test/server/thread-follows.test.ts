@@ -29,11 +29,7 @@ describe.each(ENGINES)('thread follows and lists on %s', (engine) => {
   let bobClient: TestClient;
   let malloryClient: TestClient;
 
-  const send = async (sender: string, body: unknown, path = '/messages') => {
-    const response = await api.call('POST', path, { body, onBehalfOf: sender });
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body.data as { id: string };
-  };
+  const { sendMessage: send } = apiFixtures(api.call);
 
   beforeAll(async () => {
     const { createUser, createGroup } = apiFixtures(api.call);
