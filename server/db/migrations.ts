@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { secretKeyCanaryMigration } from './secret-key-canary.js';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
@@ -213,6 +214,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0010_media': mediaMigration,
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
+      '0013_secret_key_canary': secretKeyCanaryMigration,
     }),
   };
 }
