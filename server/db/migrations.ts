@@ -7,6 +7,7 @@ import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import {
   notificationHoldsMigration,
+  notificationDecisionsMigration,
   notificationProvidersMigration,
   notificationTablesMigration,
 } from '../notifications/migration.js';
@@ -215,6 +216,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
       '0013_secret_key_canary': secretKeyCanaryMigration,
+      '0014_notification_decisions': notificationDecisionsMigration(engine),
     }),
   };
 }

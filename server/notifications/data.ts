@@ -1,6 +1,7 @@
 import { PROCESS_ALONE, type ChangeNotices } from '../repositories/app-cache.js';
 import type { ChatServices } from '../services/registry.js';
 import { Audience } from './audience.js';
+import { DecisionQueue } from './decision-queue.js';
 import { Digests } from './digests.js';
 import { NotificationLogs } from './logs.js';
 import { Outbox } from './outbox.js';
@@ -18,6 +19,7 @@ export interface NotificationData {
   pushTokens: PushTokens;
   contacts: ContactDirectory;
   outbox: Outbox;
+  decisions: DecisionQueue;
   logs: NotificationLogs;
   digests: Digests;
   userState: NotificationUserState;
@@ -44,6 +46,7 @@ export function notificationDataOf(
       pushTokens: new PushTokens(db),
       contacts: new ContactDirectory(db),
       outbox: new Outbox(db, services.store.engine),
+      decisions: new DecisionQueue(db, services.store.engine),
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,

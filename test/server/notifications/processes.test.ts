@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SecretKeyMismatch, silentLogger, startChatServer } from '../../../server/index.js';
-import { startChatCluster, type ChatCluster } from '../../support/chat-cluster.js';
+import { startChatCluster, type ChatCluster, type ChatProcess } from '../../support/chat-cluster.js';
 import {
   APP_ONE,
   ENGINES,
@@ -22,6 +23,14 @@ import { Receiver, useWebhook } from './support.js';
  * that seals provider secrets is checked at every start, and what one process changes applies on
  * the others at once.
  */
+
+/** Two `parley chat-server` processes on a fresh PostgreSQL database, joined by Redis. */
+const startPair = (): Promise<ChatCluster> =>
+  startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2, args: ['--rate-limit', 'off'] });
+
+const callOn =
+  (cluster: ChatCluster, index: number) => (method: string, path: string, options?: CallOptions) =>
+    callServerApi(cluster.urls[index] as string, APP_ONE, method, path, options);
 
 describe.each(ENGINES)('the secret key checked at every start on %s', (engine) => {
   let store: TestStore;
@@ -84,12 +93,7 @@ describe('two processes on one PostgreSQL database', () => {
   let cluster: ChatCluster;
   let receiver: Receiver;
   beforeAll(async () => {
-    cluster = await startChatCluster({
-      app: APP_ONE,
-      engine: 'postgres',
-      count: 2,
-      args: ['--rate-limit', 'off'],
-    });
+    cluster = await startPair();
     receiver = await Receiver.start();
   });
   afterAll(async () => {
@@ -100,19 +104,16 @@ describe('two processes on one PostgreSQL database', () => {
     receiver.calls.length = 0;
   });
 
-  const callOn = (index: number) => (method: string, path: string, options?: CallOptions) =>
-    callServerApi(cluster.urls[index] as string, APP_ONE, method, path, options);
-
   it('refuses to start a process with another PARLEY_SECRET_KEY than the running ones, saying so', async () => {
     const refused = cluster.processes.start({
       env: { PARLEY_SECRET_KEY: randomBytes(32).toString('base64') },
     });
     await expect(refused).rejects.toThrow(/another key than the one from PARLEY_SECRET_KEY/);
-    expect((await callOn(0)('GET', '/users')).status).toBe(200);
+    expect((await callOn(cluster, 0)('GET', '/users')).status).toBe(200);
   });
 
   it('applies a provider enabled through one process on the other at once, with nothing to expire', async () => {
-    const [first, second] = [callOn(0), callOn(1)];
+    const [first, second] = [callOn(cluster, 0), callOn(cluster, 1)];
     const fixtures = apiFixtures(first);
     const alice = await fixtures.createUser();
     const bob = await fixtures.createUser();
@@ -129,5 +130,76 @@ describe('two processes on one PostgreSQL database', () => {
     expect(sent.status).toBe(200);
     const [call] = await receiver.waitForCalls('/push', 1);
     expect(call?.body.data.to.uid).toBe(bob);
+  });
+});
+
+describe('a process killed between storing messages and deciding their notifications', () => {
+  const MEMBERS = 20;
+  const MESSAGES = 5;
+  let cluster: ChatCluster;
+  let receiver: Receiver;
+  let database: pg.Client;
+  beforeAll(async () => {
+    cluster = await startPair();
+    receiver = await Receiver.start();
+    database = new pg.Client({ connectionString: cluster.databaseUrl });
+    await database.connect();
+  });
+  afterAll(async () => {
+    await database?.end();
+    await receiver?.close();
+    await cluster?.dispose();
+  });
+
+  const queued = async (): Promise<number> =>
+    Number((await database.query('select count(*) from notification_decisions')).rows[0].count);
+
+  it('leaves its undecided events to the other process, which decides each once: one push per member and message', async () => {
+    const [survivor, doomed] = [callOn(cluster, 0), callOn(cluster, 1)];
+    const members = Array.from({ length: MEMBERS }, (_, index) => `member-${index}`);
+    for (const uid of ['sender', ...members])
+      expect((await survivor('POST', '/users', { body: { uid, name: uid } })).status).toBe(200);
+    const group = await survivor('POST', '/groups', {
+      body: {
+        guid: 'everyone',
+        name: 'Everyone',
+        type: 'public',
+        owner: 'sender',
+        members: { participants: members },
+      },
+    });
+    expect(group.status).toBe(200);
+    expect((await useWebhook(survivor, 'push', `${receiver.url}/push`)).status).toBe(200);
+
+    // The outbox locked: every decision stops at its first write, after the event was queued.
+    await database.query('begin');
+    await database.query('lock table notification_outbox in exclusive mode');
+    for (let index = 0; index < MESSAGES; index += 1) {
+      const sent = await doomed('POST', '/messages', {
+        body: textMessage('everyone', `news ${index}`, 'group'),
+        onBehalfOf: 'sender',
+      });
+      expect(sent.status).toBe(200);
+    }
+    await expect.poll(queued, { timeout: 30_000, interval: 50 }).toBe(MESSAGES);
+    const { child } = cluster.processes.started[1] as ChatProcess;
+    const killed = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await killed;
+    await database.query('commit');
+
+    // The survivor takes them once their lease (10 s) has run out.
+    await expect.poll(queued, { timeout: 60_000, interval: 200 }).toBe(0);
+    const calls = await receiver.waitForCalls('/push', MEMBERS * MESSAGES);
+    const keys = calls.map((call) => String(call.headers['idempotency-key']));
+    expect(new Set(keys).size).toBe(MEMBERS * MESSAGES);
+    expect(new Set(calls.map((call) => call.body.data.to.uid))).toEqual(new Set(members));
+    const logged = await database.query(
+      `select count(*) from notification_logs where trigger = 'after_message' group by message_id, uid`,
+    );
+    expect(logged.rows).toHaveLength(MEMBERS * MESSAGES);
+    expect(logged.rows.every((row) => Number(row.count) === 1)).toBe(true);
+    // None came twice: the killed process had delivered nothing, the survivor delivered each once.
+    expect(keys).toHaveLength(MEMBERS * MESSAGES);
   });
 });
