@@ -3,12 +3,10 @@ import type { StorageEngine } from '../db/database.js';
 import type { Channel, NotificationDb } from './tables.js';
 
 /** Adds the auto-increment `id`, the one column that differs per engine. */
-const serialIdOn =
-  (engine: StorageEngine) =>
-  (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
-    table.addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
-      engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-    );
+const serialIdOn = (engine: StorageEngine) => (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
+  table.addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+    engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+  );
 
 /** The notification tables (see tables.ts); like the chat core, only auto-increment ids differ per engine. */
 export function notificationTablesMigration(engine: StorageEngine): Migration {
