@@ -28,6 +28,8 @@ import { RedisFanOut } from './realtime/redis-fan-out.js';
 import { join } from 'node:path';
 import { mediaFileRoute } from './media/file-route.js';
 import { mediaUploadRoute } from './media/presigned.js';
+import { MediaSweeper, type MediaSweepOptions } from './media/sweep.js';
+import { PresignedUploads } from './media/uploads.js';
 import { MediaLibrary } from './media/library.js';
 import { MediaUrls } from './media/urls.js';
 import { LocalFileStore, S3FileStore, type FileStore, type S3StoreConfig } from './storage/index.js';
@@ -76,6 +78,8 @@ export interface ChatServerOptions {
   s3?: S3StoreConfig | undefined;
   /** How long a signed attachment URL stays valid (default 1 hour). */
   mediaUrlTtlSeconds?: number | undefined;
+  /** Clock, interval and grace of the sweep of presigned uploads never linked to a message. */
+  mediaSweep?: MediaSweepOptions;
   /** More pages beside the APIs (`parley start` adds the demo page). */
   pages?: ReadonlyArray<(app: Hono<ChatEnv>) => void>;
 }
@@ -88,6 +92,8 @@ export interface ChatServer {
   services: ChatServices;
   /** Decides and delivers notifications in the background. */
   notifications: NotificationEngine;
+  /** Removes presigned uploads never linked to a message. */
+  mediaSweeper: MediaSweeper;
   /** The client API, realtime channel and forms. */
   client: ClientProtocol;
   /** AI agents: registry, dashboard and the bridge that asks them. */
@@ -127,7 +133,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     options.s3 === undefined
       ? new LocalFileStore(join(options.dataDir, 'media'))
       : new S3FileStore(options.s3);
-  const media = new MediaLibrary(files, new MediaUrls(store.db, options.mediaUrlTtlSeconds));
+  const media = new MediaLibrary(
+    files,
+    new MediaUrls(store.db, options.mediaUrlTtlSeconds),
+    new PresignedUploads(store.db),
+  );
   let fanOut: RedisFanOut | undefined;
   try {
     const secrets = await SecretBox.load(options.dataDir, options.secretKey);
@@ -213,6 +223,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       presence: client.fanOut,
       ...options.notifications,
     }).start();
+    const mediaSweeper = new MediaSweeper(media, logger, options.mediaSweep).start();
     const { port } = listener;
     const hostInUrl = host.includes(':') ? `[${host}]` : host;
     const url = `http://${hostInUrl}:${port}`;
@@ -235,6 +246,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       services,
       http,
       notifications,
+      mediaSweeper,
       client,
       agents,
       ...(certificate === undefined
@@ -251,6 +263,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         await client.close();
         await listener.close();
         await notifications.stop();
+        await mediaSweeper.stop();
         await store.close();
         files.close();
         await lock.release();

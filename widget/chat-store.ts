@@ -4,7 +4,6 @@ import {
   sameTarget,
   targetKey,
   type ChatClient,
-  type ChatClientError,
   type ChatTarget,
   type Conversation,
   type FormValues,
@@ -17,9 +16,10 @@ import {
 import { Emitter, isAgentRole } from '../shared/chat-client/index.js';
 import { changedMessage } from './action-text.js';
 import { attachModule } from './attach-assets.js';
+import type { AttachBox } from './attach.js';
 import type { MentionCandidate } from './mentions.js';
 import { conversationTarget, isGroup, type Peer } from './peers.js';
-import type { ChatState, PendingMessage, RepliesState, Submission, ThreadState, Upload } from './state.js';
+import type { ChatState, PendingMessage, RepliesState, Submission, ThreadState } from './state.js';
 
 export interface ChatStoreEvents {
   change: ChatState;
@@ -111,8 +111,10 @@ export class ChatStore {
   /** Replies already counted on their parent, so one seen twice (answer and frame) counts once. */
   #countedReplies = new Set<string>();
   #unsubscribe: Array<() => void> = [];
-  #uploading = new Map<string, AbortController>();
-  /** Messages fetched again for fresh file URLs: once each, so a file that is gone is not asked for forever. */
+  /**
+   * Messages fetched again for fresh file URLs, by id and ten minutes (the service's expiry step): a
+   * file that is gone is asked for at most that often, a link that expired again gets fresh ones.
+   */
   #refreshed = new Set<string>();
 
   constructor(readonly client: ChatClient) {
@@ -331,8 +333,31 @@ export class ChatStore {
     this.#setSubmission(id, { state: 'done', elementId });
   }
 
-  /** Adds files to send to the conversation, for a look first; loads the code for sending files. */
-  async attach(target: ChatTarget, files: readonly File[]): Promise<void> {
+  /**
+   * Where files wait: the conversation's composer, or (`replies`) the composer of its open thread
+   * of replies, whose files are sent as a reply.
+   */
+  #box(target: ChatTarget, replies?: boolean): AttachBox {
+    const parent = replies ? this.thread(target)?.replies?.parent : undefined;
+    return {
+      target,
+      ...(parent ? { parent } : {}),
+      get: () => (parent ? this.thread(target)?.replies : this.thread(target)),
+      set: (change) =>
+        this.#setThread(target, (t) =>
+          !parent
+            ? { ...t, ...change(t) }
+            : t.replies?.parent.id === parent.id
+              ? { ...t, replies: { ...t.replies, ...change(t.replies) } }
+              : t,
+        ),
+      // A reply joins its thread; a message, its conversation.
+      sent: (muid, message) => (parent ? this.#onMessage(message) : this.#onSent(muid, message)),
+    };
+  }
+
+  /** Adds files to send, for a look first; loads the code for sending files. */
+  async attach(target: ChatTarget, files: readonly File[], replies?: boolean): Promise<void> {
     if (files.length === 0) return;
     try {
       await attachModule();
@@ -340,68 +365,36 @@ export class ChatStore {
       this.#setThread(target, (t) => ({ ...t, error: errorText(error) }));
       return;
     }
-    this.#setThread(target, (t) => ({ ...t, drafts: [...t.drafts, ...files] }));
+    this.#box(target, replies).set((b) => ({ drafts: [...b.drafts, ...files] }));
   }
 
-  unattach(target: ChatTarget, index: number): void {
-    this.#setThread(target, (t) => ({ ...t, drafts: t.drafts.filter((_, i) => i !== index) }));
+  unattach(target: ChatTarget, index: number, replies?: boolean): void {
+    this.#box(target, replies).set((b) => ({ drafts: b.drafts.filter((_, i) => i !== index) }));
   }
 
-  /**
-   * Sends the attached files as one media message. Its `uploads` entry shows the progress, and the
-   * service's refusal (too large, a type not accepted) until `cancelUpload` takes it away.
-   */
-  async sendAttached(target: ChatTarget): Promise<void> {
-    const files = this.thread(target)?.drafts ?? [];
-    if (files.length === 0) return;
-    const muid = `parley-${randomHex(12)}`;
-    const controller = new AbortController();
-    this.#uploading.set(muid, controller);
-    const upload = (change: (u: Upload) => Upload) =>
-      this.#setThread(target, (t) => ({
-        ...t,
-        uploads: t.uploads.map((u) => (u.muid === muid ? change(u) : u)),
-      }));
-    this.#setThread(target, (t) => ({
-      ...t,
-      drafts: [],
-      uploads: [...t.uploads, { muid, files, progress: 0 }],
-    }));
+  /** Sends the attached files as one media message (`attach.ts`), a reply in the open thread with `replies`. */
+  async sendAttached(target: ChatTarget, replies?: boolean): Promise<void> {
     try {
-      const { sendMedia } = await attachModule();
-      const message = await sendMedia(this.client, target, files, {
-        muid,
-        signal: controller.signal,
-        onProgress: (progress) => upload((u) => ({ ...u, progress })),
-      });
-      this.#setThread(target, (t) => ({ ...t, uploads: t.uploads.filter((u) => u.muid !== muid) }));
-      this.#onSent(muid, message);
-    } catch (error) {
-      const { code = 'ERR_NETWORK', details = {} } = error as Partial<ChatClientError>;
-      if (!controller.signal.aborted)
-        upload((u) => ({ ...u, error: { code, message: errorText(error), details } }));
-    } finally {
-      this.#uploading.delete(muid);
-    }
-  }
-
-  /** Stops an upload (a message the service had already made of it is deleted), or dismisses a failed one. */
-  async cancelUpload(target: ChatTarget, muid: string): Promise<void> {
-    const controller = this.#uploading.get(muid);
-    this.#setThread(target, (t) => ({ ...t, uploads: t.uploads.filter((u) => u.muid !== muid) }));
-    if (!controller) return;
-    controller.abort();
-    try {
-      await (await attachModule()).discardSent(this.client, muid);
+      await (await attachModule()).sendAttached(this.client, this.#box(target, replies));
     } catch (error) {
       this.#setThread(target, (t) => ({ ...t, error: errorText(error) }));
     }
   }
 
-  /** A message's file URLs failed (signed URLs expire): fetches the message once for fresh ones. */
+  /** Stops an upload (a message the service had already made of it is deleted), or dismisses a failed one. */
+  async cancelUpload(target: ChatTarget, muid: string, replies?: boolean): Promise<void> {
+    try {
+      await (await attachModule()).cancelUpload(this.client, this.#box(target, replies), muid);
+    } catch (error) {
+      this.#setThread(target, (t) => ({ ...t, error: errorText(error) }));
+    }
+  }
+
+  /** A message's file URLs failed (signed URLs expire): fetches the message for fresh ones, at most once in ten minutes. */
   async refresh(messageId: string): Promise<void> {
-    if (this.#refreshed.has(messageId)) return;
-    this.#refreshed.add(messageId);
+    const key = `${messageId} ${Math.floor(Date.now() / 6e5)}`;
+    if (this.#refreshed.has(key)) return;
+    this.#refreshed.add(key);
     try {
       const fresh = await this.client.message(messageId);
       this.#patchMessage(messageId, (m) => ({ ...m, data: { ...m.data, ...fresh.data } }));
@@ -443,7 +436,10 @@ export class ChatStore {
   async openReplies(target: ChatTarget, messageId: string): Promise<void> {
     const parent = this.thread(target)?.messages.find((m) => m.id === messageId);
     if (!parent) return;
-    this.#setThread(target, (t) => ({ ...t, replies: { parent, messages: [], loading: true } }));
+    this.#setThread(target, (t) => ({
+      ...t,
+      replies: { parent, messages: [], loading: true, drafts: [], uploads: [] },
+    }));
     await this.#loadReplies(target, parent.id);
   }
 

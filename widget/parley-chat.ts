@@ -11,6 +11,10 @@ import type { ChatState } from './state.js';
 /** Below this width (px) the list and the thread share one pane. */
 const TWO_PANES_FROM = 640;
 
+/** Whether a file event came from the thread of replies (its composer or its files), not the conversation's. */
+const inReplies = (event: Event): boolean =>
+  event.composedPath().some((node) => (node as Element).localName === 'parley-replies');
+
 /** A CSS length for width/height options: `380px`, `100%`, `80vh`; a bare number means pixels. */
 export function cssLength(value: string | number | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -249,11 +253,11 @@ export class ParleyChat extends LitElement {
               @parley-close-replies=${() => this.#withActive((target) => this.store?.closeReplies(target))}
               @parley-load-older-replies=${() => this.#withActive((target) => this.store?.loadOlderReplies(target))}
               @parley-reply=${(e: CustomEvent<string>) => this.#withActive((target) => this.store?.reply(target, e.detail))}
-              @parley-attach=${(e: CustomEvent<File[]>) => this.#withActive((target) => this.store?.attach(target, e.detail))}
-              @parley-unattach=${(e: CustomEvent<number>) => this.#withActive((target) => this.store?.unattach(target, e.detail))}
-              @parley-send-attached=${() => this.#withActive((target) => this.store?.sendAttached(target))}
+              @parley-attach=${(e: CustomEvent<File[]>) => this.#withActive((target) => this.store?.attach(target, e.detail, inReplies(e)))}
+              @parley-unattach=${(e: CustomEvent<number>) => this.#withActive((target) => this.store?.unattach(target, e.detail, inReplies(e)))}
+              @parley-send-attached=${(e: Event) => this.#withActive((target) => this.store?.sendAttached(target, inReplies(e)))}
               @parley-cancel-upload=${(e: CustomEvent<string>) =>
-                this.#withActive((target) => this.store?.cancelUpload(target, e.detail))}
+                this.#withActive((target) => this.store?.cancelUpload(target, e.detail, inReplies(e)))}
               @parley-media-failed=${(e: CustomEvent<string>) => this.store?.refresh(e.detail)}
             >
               <div class="top">

@@ -168,10 +168,30 @@ export class ParleyMessage extends LitElement {
     (from ?? this).dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
+  /** A file link clicked after its signed URL expired: followed once the message has fresh ones. */
+  #follow: EventTarget | null = null;
+
+  /** A click on a file link whose URL has expired asks for the message again, then follows the fresh link. */
+  #open = (event: Event): void => {
+    const link = event.currentTarget as HTMLAnchorElement;
+    const expires = new URL(link.href).searchParams.get('expires');
+    if (link === this.#follow || !expires || +expires * 1e3 > Date.now()) {
+      this.#follow = null;
+      return;
+    }
+    event.preventDefault();
+    this.#follow = link;
+    this.#emit('parley-media-failed', this.message.id);
+  };
+
+  override updated(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('message')) (this.#follow as HTMLElement | null)?.click();
+  }
+
   /**
    * Attachments: images (their thumbnail, lazily, in the space their dimensions reserve) open in
-   * full; audio and video play in place; other files download. A file that fails to load (its signed
-   * URL expired) asks for the message again (`parley-media-failed`).
+   * full; audio and video play in place; other files download. A file that fails to load or a file
+   * link clicked after its signed URL expired asks for the message again (`parley-media-failed`).
    */
   #media(message: Message) {
     const t = this.locale.strings;
@@ -219,7 +239,7 @@ export class ParleyMessage extends LitElement {
                     height=${height ?? nothing}
                     @error=${failed}
                   ></video>`
-                : html`<a class="file" href=${url} download=${name}
+                : html`<a class="file" href=${url} download=${name} @click=${this.#open}
                     >${name}
                     <span>${formatBytes(Number(size ?? 0), this.locale.language)} · ${mimeType}</span></a
                   >`;

@@ -7,7 +7,8 @@ import type { RepliesState } from './state.js';
 
 /**
  * The thread of replies to one message, over its conversation: the message, its replies (a
- * labelled log, older pages on request) and a composer whose messages are replies. Escape or the
+ * labelled log, older pages on request) and a composer whose messages and files are replies (its
+ * file events reach the chat from inside this element, which makes them the thread's). Escape or the
  * close button closes it; its composer has the focus when it opens.
  */
 export class ParleyReplies extends LitElement {
@@ -76,6 +77,8 @@ export class ParleyReplies extends LitElement {
       <parley-composer
         .locale=${this.locale}
         .candidates=${[]}
+        .drafts=${replies.drafts}
+        .uploads=${replies.uploads}
         @keydown=${this.#onKey}
         @parley-send=${(event: CustomEvent<string>) => {
           // The conversation's composer sends messages; this one sends replies.

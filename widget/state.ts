@@ -46,7 +46,13 @@ export interface Upload {
 }
 
 /** The replies to one message, shown over its conversation. */
-export interface RepliesState {
+/** Files chosen to send, shown for a look before they are sent, and files on their way. */
+export interface Attachable {
+  drafts: File[];
+  uploads: Upload[];
+}
+
+export interface RepliesState extends Attachable {
   parent: Message;
   /** Oldest first, without duplicates. */
   messages: Message[];
@@ -56,7 +62,7 @@ export interface RepliesState {
   error?: string;
 }
 
-export interface ThreadState {
+export interface ThreadState extends Attachable {
   target: ChatTarget;
   peer?: UserEntity | GroupEntity;
   /** Oldest first, without duplicates. */
@@ -79,9 +85,6 @@ export interface ThreadState {
   replies?: RepliesState;
   /** Names of who reacted, by `<message id> <reaction>`, once asked for. */
   reactors: Readonly<Record<string, string[]>>;
-  /** Files chosen to send, shown for a look before they are sent. */
-  drafts: File[];
-  uploads: Upload[];
   /** The first message that was unread when the conversation opened ("New messages" goes above it). */
   unreadFrom?: string;
 }

@@ -5,7 +5,7 @@ import {
   type SearchHit,
 } from '../../shared/agent.js';
 import { checkCitations, citationFor, sourcesList } from './citations.js';
-import { composeExtractiveAnswer } from './composer.js';
+import { ASKS_FOR_BOUND, composeExtractiveAnswer } from './composer.js';
 import { askLanguageModel, LanguageModelError, type LanguageModelConfig } from './llm.js';
 import { mentionsAgent } from './mention.js';
 import { latestUserTurn, resolveQuestion, type ResolvedQuestion } from './question.js';
@@ -86,6 +86,14 @@ function readAround(chunks: readonly SearchHit[], passages: number): SearchHit[]
 }
 
 /**
+ * Manuals state bounds under "limits" (a table headed "Upper Limit", a section "Limits") while a
+ * question asks for "the maximum number of columns" or what an index can have "at most": the
+ * retrieval for a question asking for a bound also looks for the word.
+ */
+const retrievalText = (query: string): string =>
+  ASKS_FOR_BOUND.test(query) && !/\blimits?\b/i.test(query) ? `${query} limit` : query;
+
+/**
  * The generate path: mention gating, follow-up resolution, retrieval on the namespace, then an
  * answer from the retrieved passages only: written by the configured language model (its
  * citations checked), or composed offline, which is also the fallback when the model fails.
@@ -104,7 +112,7 @@ export async function answerChat(
   const resolved = resolveQuestion(request.messages, settings.mentionNames) as ResolvedQuestion;
   const namespace = request.toolParams?.namespace ?? DEFAULT_NAMESPACE;
   const hits = readAround(
-    await retriever.search(namespace, resolved.retrievalQuery, {
+    await retriever.search(namespace, retrievalText(resolved.retrievalQuery), {
       limit: settings.passages * WIDER_SEARCH,
       onePerDocument: false,
     }),

@@ -54,6 +54,8 @@ const SIBLING_ROW_TIE = 0.9;
 const LITERAL_BONUS = 0.3;
 /** Added when the definition holding the sentence is the entry the question names (`work_mem`, not `hash_mem_multiplier`). */
 const ENTRY_BONUS = 0.3;
+/** Added when the passage's page documents the one thing the question names (`git-clone(1)` for "git clone --depth"). */
+const PAGE_BONUS = 0.4;
 /** Added when the sentence (or its neighbour) states what kind of value the question asks for: a default, a limit. */
 const STATEMENT_BONUS = 0.2;
 /** How far after a sentence its neighbour holding the value asked for may be. */
@@ -161,6 +163,15 @@ const literalPattern = (literal: string): RegExp =>
 const entryNames = (label: string): string[] =>
   label.split(/,\s+/).map((spelling) => spelling.trim().split(/[\s(=[]/)[0] ?? '');
 
+/** A table row's first cell, without its header and code marks: `serial` in "Name: `serial` | Range: …". */
+function rowLabel(candidate: Candidate): string {
+  const firstCell = candidate.sentence.split(' | ')[0] ?? '';
+  return firstCell
+    .slice(firstCell.indexOf(': ') + 1)
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '');
+}
+
 /**
  * Whether a table row is the one the question names: every term of its first cell's value
  * (`Name: date`, `Item: columns per table`) is a question term, as `timestamp`'s row is not for
@@ -168,9 +179,18 @@ const entryNames = (label: string): string[] =>
  */
 function rowNamedBy(candidate: Candidate, questionTerms: ReadonlySet<string>): boolean {
   if (!candidate.row) return false;
-  const firstCell = candidate.sentence.split(' | ')[0] ?? '';
-  const label = distinctTerms(firstCell.slice(firstCell.indexOf(': ') + 1));
+  const label = distinctTerms(rowLabel(candidate));
   return label.size > 0 && [...label].every((term) => questionTerms.has(term));
+}
+
+/**
+ * Whether a question literal is the row's first cell (`?` in fnmatch's pattern table), or ends
+ * with it: a table of attributes names `dig` where the question says `sys.float_info.dig`.
+ */
+function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
+  if (!candidate.row) return false;
+  const label = rowLabel(candidate);
+  return label !== '' && (literal === label || literal.split('.').at(-1) === label);
 }
 
 /** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
@@ -186,11 +206,42 @@ const DEFAULT_TERMS = distinctTerms('default');
 const statesDefault = (candidate: Candidate): boolean =>
   candidate.label !== undefined && SIGNATURE_DEFAULT.test(candidate.label);
 
-/** Share of the question's literals a sentence (or the term it defines) spells exactly. */
-function literalShare(candidate: Candidate, literals: readonly RegExp[]): number {
+/** Share of the question's literals a sentence (or the term it defines, or the row it labels) spells exactly. */
+function literalShare(
+  candidate: Candidate,
+  literals: readonly string[],
+  patterns: readonly RegExp[],
+): number {
   if (literals.length === 0) return 0;
   const text = `${candidate.label ?? ''} ${candidate.sentence}`;
-  return literals.filter((literal) => literal.test(text)).length / literals.length;
+  const spelled = (literal: string, i: number): boolean =>
+    patterns[i]!.test(text) || rowNamedByLiteral(candidate, literal);
+  return literals.filter(spelled).length / literals.length;
+}
+
+/**
+ * The name a page's title leads with when the page documents one thing: `git-clone` in
+ * "git-clone(1)", `tarfile` in "`tarfile` — Read and write tar archive files". A title of plain
+ * words ("8.17. Range Types") names a topic, not a thing, and is not one.
+ */
+function titleName(title: string): string | undefined {
+  const match = /^(`?)([A-Za-z][\w.-]*\w)`?(?:\(\d\w*\))?(?=\s|$)/.exec(title.trim());
+  if (!match) return undefined;
+  const [, code, name] = match;
+  return code || /[-_.]/.test(name!) ? name : undefined;
+}
+
+/** Words of a name or question, separators (`-`, `_`, `.`, spaces, quotes) alike. */
+const spelledAlike = (text: string): string =>
+  ` ${text
+    .toLowerCase()
+    .replace(/[^a-z\d]+/g, ' ')
+    .trim()} `;
+
+/** Whether the question names the thing the passage's page documents. */
+function pageNamedBy(hit: SearchHit, question: string): boolean {
+  const name = titleName(hit.source.title);
+  return name !== undefined && spelledAlike(question).includes(spelledAlike(name));
 }
 
 /**
@@ -234,6 +285,7 @@ function scoreSentences(
   const literals = literalNames.map(literalPattern);
   const asked = askedStatement(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
+  const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
   for (const candidate of candidates) {
     if (candidate.sentence.length < MIN_QUOTED_CHARS) continue;
     let matched = 0;
@@ -243,12 +295,17 @@ function scoreSentences(
       else if (contextTerms.get(candidate.hitIndex)?.has(term)) context += weight(term);
     }
     // A sentence spelling the question's literal ("%j", "-n") answers it even with no other word in common.
-    const literal = literalShare(candidate, literals);
+    const literal = literalShare(candidate, literalNames, literals);
     if (matched > 0 || literal > 0)
       candidate.score =
         (matched + 0.3 * context) / (total || 1) +
         LITERAL_BONUS * literal +
-        (namesEntry(candidate, literalNames) || rowNamedBy(candidate, queryTerms) ? ENTRY_BONUS : 0) +
+        (namesEntry(candidate, literalNames) ||
+        rowNamedBy(candidate, queryTerms) ||
+        literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
+          ? ENTRY_BONUS
+          : 0) +
+        (namedPages.has(candidate.hitIndex) ? PAGE_BONUS : 0) +
         (asked && (asked.test(candidate.sentence) || asked.test(candidate.neighbour?.sentence ?? ''))
           ? STATEMENT_BONUS
           : 0) +
@@ -265,9 +322,13 @@ function scoreSentences(
 /** A sentence that states a default: "The default is 4MB", "defaults to a4", "(the default)", "[default: yes]". */
 const DEFAULT_STATEMENT =
   /\bdefaults?\b(?:\s+(?:value|setting))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
-/** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns". */
+/** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns", a row's "Upper Limit: 1,600". */
 const LIMIT_STATEMENT =
-  /\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b[^.;]*?\d/i;
+  /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d/i;
+
+/** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
+export const ASKS_FOR_BOUND =
+  /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
 
 /**
  * The kind of statement that answers the question, when it asks for a default or a bound: what
@@ -275,8 +336,7 @@ const LIMIT_STATEMENT =
  */
 function askedStatement(question: string): RegExp | undefined {
   if (/\bdefaults?\b/i.test(question)) return DEFAULT_STATEMENT;
-  if (/\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i.test(question))
-    return LIMIT_STATEMENT;
+  if (ASKS_FOR_BOUND.test(question)) return LIMIT_STATEMENT;
   return undefined;
 }
 
@@ -287,11 +347,22 @@ const VALUE_WORDS = /\b(defaults?|defaulting|maximum|minimum|limit(ed)?|at (most
 
 /** "value", "number", "setting": in "the default value of X" they say what is asked, not what about. */
 const ASK_WORDS = distinctTerms('value values setting settings number');
+/** "maximum", "minimum": in "the maximum number of columns" they say what is asked, and a limits table says "Upper Limit". */
+const BOUND_WORDS = distinctTerms('maximum minimum max min');
 
 /** The terms that name what a question asks about: without its ask words when it asks for a value and names something else. */
 function withoutAskWords(terms: ReadonlySet<string>, question: string): ReadonlySet<string> {
   if (!ASKS_FOR_VALUE.test(question)) return terms;
-  const subject = new Set([...terms].filter((term) => !ASK_WORDS.has(term)));
+  const bound = ASKS_FOR_BOUND.test(question);
+  // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
+  const measures = distinctTerms(
+    [...question.matchAll(/\bhow\s+(\w+)/gi)].map((match) => match[1]).join(' '),
+  );
+  const subject = new Set(
+    [...terms].filter(
+      (term) => !ASK_WORDS.has(term) && !measures.has(term) && !(bound && BOUND_WORDS.has(term)),
+    ),
+  );
   return subject.size > 0 ? subject : terms;
 }
 
@@ -301,7 +372,12 @@ function holdsValue(
   questionTerms: ReadonlySet<string>,
   wantsDefault: boolean,
 ): boolean {
-  if (wantsDefault) return /\bdefault/i.test(candidate.sentence) || statesDefault(candidate);
+  if (wantsDefault)
+    return (
+      DEFAULT_STATEMENT.test(candidate.sentence) ||
+      (/\bdefault/i.test(candidate.sentence) && /\d/.test(candidate.sentence)) ||
+      statesDefault(candidate)
+    );
   if (VALUE_WORDS.test(candidate.sentence)) return true;
   return [...distinctTerms(candidate.sentence)].some((term) => /\d/.test(term) && !questionTerms.has(term));
 }
@@ -320,14 +396,21 @@ function valueNeighbour(
   const wantsDefault = /\bdefaults?\b/i.test(question);
   if (holdsValue(picked, questionTerms, wantsDefault)) return undefined;
   const index = candidates.indexOf(picked);
+  const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
     const together =
       next.hitIndex === picked.hitIndex &&
       (next.block === picked.block || (picked.label !== undefined && next.label === picked.label));
-    if (!together) return undefined;
-    if (holdsValue(next, questionTerms, wantsDefault)) return next;
+    if (!together) break;
+    following.push(next);
   }
-  return undefined;
+  // The sentence stating the kind of value asked ("The default value is haut=2") beats an earlier
+  // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
+  // creating archives." is followed by "This is currently PAX_FORMAT.", which says no "default".
+  return (
+    following.find((next) => holdsValue(next, questionTerms, wantsDefault)) ??
+    (wantsDefault ? following.find((next) => holdsValue(next, questionTerms, false)) : undefined)
+  );
 }
 
 /** A line that only names something is short and ends without a sentence's punctuation. */

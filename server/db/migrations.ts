@@ -12,8 +12,10 @@ import {
   notificationTablesMigration,
 } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
-import { mediaMigration } from '../media/migration.js';
+import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
+import { pinsMigration } from './migrations-pins.js';
+import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -215,8 +217,11 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0010_media': mediaMigration,
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
-      '0013_secret_key_canary': secretKeyCanaryMigration,
-      '0014_notification_decisions': notificationDecisionsMigration(engine),
+      '0013_media_uploads': mediaUploadsMigration,
+      '0014_pins_saves': pinsMigration,
+      '0015_thread_subscriptions': threadSubscriptionsMigration,
+      '0016_secret_key_canary': secretKeyCanaryMigration,
+      '0017_notification_decisions': notificationDecisionsMigration(engine),
     }),
   };
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import type { Message } from '../../shared/message.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { App } from '../repositories/apps.js';
 import type { FileStore } from '../storage/index.js';
 import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName, type FileKind } from './policy.js';
-import { addressOf, storageKey, uploadFolder, type FileAddress, type MediaUrls } from './urls.js';
+import type { ClaimedUpload, PresignedUploads } from './uploads.js';
+import { addressOf, filePath, storageKey, uploadFolder, type FileAddress, type MediaUrls } from './urls.js';
 
 /** A file of a multipart upload, as the request gave it. */
 export interface IncomingFile {
@@ -95,14 +96,19 @@ export class MediaLibrary {
   constructor(
     readonly files: FileStore,
     readonly urls: MediaUrls,
+    readonly uploads: PresignedUploads,
   ) {}
 
   /**
    * Every file checked before any is written: at least one and at most ten, their bytes together
    * within the app's cap, each with a name left after sanitising and an allowed extension, each
-   * image decodable. The first file at fault is named (`files.N`).
+   * image decodable as its type. The first file at fault is named (`files.N`, or `fieldOf(N)`).
    */
-  async check(incoming: ReadonlyArray<IncomingFile>, maxBytes: number): Promise<CheckedFile[]> {
+  async check(
+    incoming: ReadonlyArray<IncomingFile>,
+    maxBytes: number,
+    fieldOf: (index: number) => string = (index) => `files.${index}`,
+  ): Promise<CheckedFile[]> {
     if (incoming.length === 0) throw badRequest('files', 'a media message needs at least one file');
     if (incoming.length > MAX_FILES_PER_MESSAGE)
       throw badRequest('files', `at most ${MAX_FILES_PER_MESSAGE} files a message`);
@@ -110,7 +116,7 @@ export class MediaLibrary {
     if (total > maxBytes) throw tooLarge(maxBytes);
     const checked: CheckedFile[] = [];
     for (const [index, file] of incoming.entries()) {
-      const field = `files.${index}`;
+      const field = fieldOf(index);
       if (file.bytes.byteLength === 0) throw badRequest(field, 'the file is empty');
       const name = sanitisedName(file.name);
       if (name === undefined) throw badRequest(field, 'the file needs a name');
@@ -127,7 +133,7 @@ export class MediaLibrary {
         name,
         kind,
         bytes: file.bytes,
-        ...(kind.image ? { image: await imageOf(file.bytes, field) } : {}),
+        ...(kind.image ? { image: await imageOf(file.bytes, kind, field, name) } : {}),
       });
     }
     return checked;
@@ -146,7 +152,7 @@ export class MediaLibrary {
   ): Promise<StoredUpload> {
     const folders: string[] = [];
     const attachments: StoredAttachment[] = [];
-    const thumbnailEntries: Array<{ data: Record<string, unknown>; error: null }> = [];
+    const thumbnails: ThumbnailOf[] = [];
     const urlOf = (address: FileAddress) => new URL(`/media/${storageKey(address)}`, origin).toString();
     try {
       for (const file of checked) {
@@ -164,25 +170,14 @@ export class MediaLibrary {
             ? {}
             : { metadata: { width: file.image.width, height: file.image.height } }),
         });
-        if (file.image !== undefined) {
-          thumbnailEntries.push({
-            data: { name: file.name, thumbnails: { url_medium: urlOf(thumbnailOf(address, file.kind)) } },
-            error: null,
-          });
-        }
+        if (file.image !== undefined)
+          thumbnails.push({ name: file.name, url: urlOf(thumbnailOf(address, file.kind)) });
       }
     } catch (error) {
       await this.discard(folders);
       throw error;
     }
-    const first = thumbnailEntries[0]?.data.thumbnails as { url_medium: string } | undefined;
-    return {
-      attachments,
-      ...(first === undefined
-        ? {}
-        : { thumbnails: { url_medium: first.url_medium, attachments: thumbnailEntries } }),
-      folders,
-    };
+    return { attachments, ...thumbnailExtension(thumbnails), folders };
   }
 
   /**
@@ -193,6 +188,41 @@ export class MediaLibrary {
     if (file.image !== undefined)
       await this.files.put(storageKey(thumbnailOf(address, file.kind)), file.image.thumbnail, 'image/webp');
     await this.files.put(storageKey(address), file.bytes, file.kind.mimeType);
+  }
+
+  /**
+   * Stores the checked file of a presigned upload at its address and records that it landed. When
+   * the upload's target is gone meanwhile (the sweep took it), what was written is removed again
+   * and the upload is refused.
+   */
+  async land(address: FileAddress, file: CheckedFile): Promise<void> {
+    const folder = uploadFolder(address);
+    try {
+      await this.put(address, file);
+    } catch (error) {
+      await this.files.deleteFolder(folder);
+      throw error;
+    }
+    const image =
+      file.image === undefined ? undefined : { width: file.image.width, height: file.image.height };
+    if (!(await this.uploads.landed(folder, image))) {
+      await this.files.deleteFolder(folder);
+      throw new ChatError(403, 'ERR_MEDIA_URL_INVALID', 'The upload link is not valid or has expired.');
+    }
+  }
+
+  /**
+   * Removes the files of presigned uploads never linked to a message whose targets expired more
+   * than `graceSeconds` before `now` (epoch seconds): at most `limit` of them, answering how many.
+   */
+  async sweepUnlinked(now: number, graceSeconds: number, limit = 100): Promise<number> {
+    let swept = 0;
+    for (const folder of await this.uploads.expiredBefore(now - graceSeconds, limit)) {
+      if (!(await this.uploads.forget(folder))) continue;
+      await this.files.deleteFolder(folder);
+      swept += 1;
+    }
+    return swept;
   }
 
   /** Removes upload folders (a message that was not sent, or was deleted). */
@@ -218,17 +248,25 @@ export class MediaLibrary {
 
   /**
    * A sender may link files elsewhere by URL, but a file stored here only when they uploaded it
-   * themselves through a presigned URL (`/files/upload-url`) for this very conversation, and it
-   * arrived: so deleting a message removes only files its own sender put there. Answers the data
-   * with those attachments' URLs unsigned and their sizes as stored; anything else stored is a 400.
-   * `conversationId` is undefined where the message goes to several conversations (none may link).
+   * themselves through a presigned URL (`/files/upload-url`) for this very conversation, it arrived
+   * and no other message linked it: so deleting a message removes only files its own sender put
+   * there. Answers the data with those attachments' URLs unsigned, their sizes as stored, an
+   * image's dimensions and thumbnail as a multipart upload gets them, and the uploads it claimed
+   * (give them back with `uploads.release` if the message is not sent). Anything else stored is a
+   * 400. `conversationId` is undefined where the message goes to several conversations (none may link).
    */
-  async linkUploads<T extends { url?: unknown; attachments?: ReadonlyArray<Record<string, unknown>> }>(
+  async linkUploads<
+    T extends {
+      url?: unknown;
+      attachments?: ReadonlyArray<Record<string, unknown>>;
+      metadata?: Record<string, unknown>;
+    },
+  >(
     appId: string,
     uid: string,
     conversationId: string | undefined,
     data: T,
-  ): Promise<T> {
+  ): Promise<{ data: T; claimed: ClaimedUpload[] }> {
     const refused = (field: string) =>
       badRequest(field, 'a stored file is attached by uploading it, not by its URL');
     const addressIn = (value: unknown) => {
@@ -236,11 +274,17 @@ export class MediaLibrary {
       return url === undefined ? undefined : { url, address: addressOf(url.pathname) };
     };
     if (addressIn(data.url)?.address !== undefined) throw refused('data.url');
-    if (data.attachments === undefined) return data;
-    const attachments = await Promise.all(
-      data.attachments.map(async (attachment, index) => {
+    const claimed: ClaimedUpload[] = [];
+    if (data.attachments === undefined) return { data, claimed };
+    const thumbnails: ThumbnailOf[] = [];
+    const attachments: Array<Record<string, unknown>> = [];
+    try {
+      for (const [index, attachment] of data.attachments.entries()) {
         const found = addressIn(attachment.url);
-        if (found?.address === undefined) return attachment;
+        if (found?.address === undefined) {
+          attachments.push(attachment);
+          continue;
+        }
         const { url, address } = found;
         const size =
           address.appId === appId &&
@@ -248,11 +292,35 @@ export class MediaLibrary {
           (await this.urls.isUploadBy(address, uid))
             ? await this.files.size(storageKey(address))
             : undefined;
-        if (size === undefined) throw refused(`data.attachments.${index}.url`);
-        return { ...attachment, url: `${url.origin}${url.pathname}`, size };
-      }),
-    );
-    return { ...data, attachments };
+        const upload = size === undefined ? undefined : await this.uploads.claim(uploadFolder(address));
+        if (upload === undefined) throw refused(`data.attachments.${index}.url`);
+        claimed.push(upload);
+        const { metadata: _metadata, ...rest } = attachment;
+        attachments.push({
+          ...rest,
+          url: `${url.origin}${url.pathname}`,
+          size,
+          ...(upload.image === null ? {} : { metadata: upload.image }),
+        });
+        const kind = kindOf(address.name);
+        if (upload.image !== null && kind !== undefined) {
+          const thumbnail = filePath(thumbnailOf(address, kind));
+          thumbnails.push({ name: address.name, url: `${url.origin}${thumbnail}` });
+        }
+      }
+    } catch (error) {
+      await this.uploads.release(claimed);
+      throw error;
+    }
+    const { thumbnails: extension } = thumbnailExtension(thumbnails);
+    return {
+      data: {
+        ...data,
+        attachments,
+        ...(extension === undefined ? {} : { metadata: withThumbnails(data.metadata, extension) }),
+      },
+      claimed,
+    };
   }
 
   /**
@@ -295,31 +363,82 @@ export class MediaLibrary {
   }
 }
 
+/** An image's thumbnail, as CometChat's thumbnail extension lists it. */
+interface ThumbnailOf {
+  name: string;
+  url: string;
+}
+
+/** `metadata["@injected"].extensions["thumbnail-generation"]` of a message's images, if it has any. */
+function thumbnailExtension(thumbnails: ReadonlyArray<ThumbnailOf>): {
+  thumbnails?: Record<string, unknown>;
+} {
+  const [first] = thumbnails;
+  if (first === undefined) return {};
+  return {
+    thumbnails: {
+      url_medium: first.url,
+      attachments: thumbnails.map(({ name, url }) => ({
+        data: { name, thumbnails: { url_medium: url } },
+        error: null,
+      })),
+    },
+  };
+}
+
+/** A message's metadata with the thumbnail extension injected: only the service injects, so what a client put under `@injected` is replaced. */
+export function withThumbnails(
+  metadata: Record<string, unknown> | undefined,
+  extension: Record<string, unknown>,
+): Record<string, unknown> {
+  return { ...metadata, '@injected': { extensions: { 'thumbnail-generation': extension } } };
+}
+
 /** Where an image's thumbnail is kept: beside it, as `<name>.thumbnail.webp`. */
 const thumbnailOf = (address: FileAddress, kind: FileKind): FileAddress => ({
   ...address,
   name: `${address.name.slice(0, -kind.extension.length - 1)}.thumbnail.webp`,
 });
 
-/** An image's upright size and a thumbnail, or a 400 naming the file when it does not decode. */
+/** What sharp reports as the format of an image of each allowed extension (AVIF is HEIF with AV1). */
+const FORMAT_OF_EXTENSION: Readonly<Record<string, string>> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  png: 'png',
+  gif: 'gif',
+  webp: 'webp',
+  avif: 'heif',
+};
+
+/**
+ * An image's upright size and a thumbnail, or a 400 naming the file when it does not decode as
+ * the kind its name declares (a JPEG named `.png` is refused: it is served as what its name says).
+ */
 async function imageOf(
   bytes: Uint8Array,
+  kind: FileKind,
   field: string,
+  name: string,
 ): Promise<{ width: number; height: number; thumbnail: Uint8Array }> {
+  const refused = () =>
+    badRequest(
+      field,
+      `${name} cannot be read as a ${kind.extension.toUpperCase()} image (damaged, another type, or over 50 megapixels)`,
+    );
+  let metadata: Metadata;
+  let thumbnail: Uint8Array;
   try {
     const image = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS });
-    const metadata = await image.metadata();
-    const thumbnail = await image
+    metadata = await image.metadata();
+    thumbnail = await image
       .clone()
       .rotate()
       .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
       .webp()
       .toBuffer();
-    return { width: metadata.autoOrient.width, height: metadata.autoOrient.height, thumbnail };
   } catch {
-    throw badRequest(
-      field,
-      'the image cannot be read (damaged, not the type its name says, or over 50 megapixels)',
-    );
+    throw refused();
   }
+  if (metadata.format !== FORMAT_OF_EXTENSION[kind.extension]) throw refused();
+  return { width: metadata.autoOrient.width, height: metadata.autoOrient.height, thumbnail };
 }

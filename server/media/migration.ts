@@ -11,3 +11,24 @@ export const mediaMigration: Migration = {
       .execute();
   },
 };
+
+/**
+ * Presigned upload targets issued and not yet linked to a message (`server/media/uploads.ts`): the
+ * sweep removes their files once the target has expired and the grace has passed.
+ */
+export const mediaUploadsMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('media_uploads')
+      .addColumn('folder', 'text', (c) => c.primaryKey())
+      .addColumn('app_id', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('width', 'integer')
+      .addColumn('height', 'integer')
+      .execute();
+    await db.schema.createIndex('media_uploads_expiry').on('media_uploads').column('expires_at').execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropTable('media_uploads').execute();
+  },
+};

@@ -10,7 +10,7 @@ import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from '../routes/deps.js';
 import type { MediaLibrary } from './library.js';
 import { FORM_OVERHEAD_BYTES, MAX_FILES_PER_MESSAGE, kindOf, sanitisedName } from './policy.js';
-import { addressOf, filePath, storageKey } from './urls.js';
+import { addressOf, filePath, storageKey, uploadFolder } from './urls.js';
 
 /** Presigned uploads go to this path, beside `/media`, with the file's own path after it. */
 const UPLOAD_PREFIX = '/media-upload';
@@ -97,13 +97,17 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
           };
           continue;
         }
-        const path = filePath({
+        const address = {
           appId: app.appId,
           conversationId,
           fileId: await media.urls.uploadFileId(app.appId, conversationId, uid),
           name,
-        });
+        };
+        const path = filePath(address);
         const target = new URL(sign(new URL(`${UPLOAD_PREFIX}${path.slice('/media'.length)}`, origin)));
+        const expiresAt = Number(target.searchParams.get('expires'));
+        // Recorded before the target is handed out: the sweep finds every file it may bring.
+        await media.uploads.issued(uploadFolder(address), app.appId, expiresAt);
         data[key] = {
           request: { method: 'POST', url: target.toString(), body: {} },
           attachment: {
@@ -113,7 +117,7 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
             mimeType: kind.mimeType,
             size: file.size,
           },
-          expiresAt: Number(target.searchParams.get('expires')),
+          expiresAt,
         };
       }
       return c.json({ data });
@@ -126,7 +130,8 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
  * `POST /media-upload/{appId}/{conversationId}/{fileId}/{name}?expires=…&signature=…`: the file of
  * a presigned upload, as a multipart `file` field (what the SDK's uploader sends). The signature is
  * the authority, as for downloads; the file is checked as any upload is (the app's cap, the type
- * its name says, an image that decodes), written once, and never replaced.
+ * its name says, an image that decodes as that type: its size recorded and its thumbnail written
+ * now, so the send that links it stays cheap), written once, and never replaced.
  */
 export function mediaUploadRoute(
   media: MediaLibrary,
@@ -213,8 +218,9 @@ export function mediaUploadRoute(
         const [checked] = await media.check(
           [{ name: address.name, bytes: new Uint8Array(await part.arrayBuffer()) }],
           maxUploadBytes,
+          () => 'file',
         );
-        if (checked !== undefined) await media.put(address, checked);
+        if (checked !== undefined) await media.land(address, checked);
       } catch (error) {
         if (error instanceof ChatError) return refuse(error);
         throw error;

@@ -10,7 +10,7 @@ import { parseWith } from '../../shared/server-kit/index.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { ChatContext } from '../http/context.js';
 import type { RouteDeps } from '../routes/deps.js';
-import type { IncomingFile, MediaLibrary, StoredUpload } from './library.js';
+import { withThumbnails, type IncomingFile, type MediaLibrary, type StoredUpload } from './library.js';
 import { FORM_OVERHEAD_BYTES } from './policy.js';
 
 export const isMultipart = (c: ChatContext): boolean =>
@@ -125,14 +125,9 @@ function withUpload(
 ): Record<string, unknown> {
   const { url: _url, attachments: _attachments, ...rest } = data;
   if (upload.thumbnails === undefined) return { ...rest, attachments: upload.attachments };
-  const metadata = data.metadata ?? {};
   return {
     ...rest,
     attachments: upload.attachments,
-    metadata: {
-      ...metadata,
-      // Only the service injects: what a client put under `@injected` is replaced.
-      '@injected': { extensions: { 'thumbnail-generation': upload.thumbnails } },
-    },
+    metadata: withThumbnails(data.metadata, upload.thumbnails),
   };
 }

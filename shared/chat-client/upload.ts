@@ -17,6 +17,8 @@ export interface UploadOptions {
   onProgress?: (sent: number) => void;
   /** Aborting stops the upload; the promise then rejects with `ERR_CANCELLED`. */
   signal?: AbortSignal;
+  /** Sends the files as a reply in this message's thread. */
+  parentId?: string;
 }
 
 /** CometChat's message type for these files: image, audio or video when all are, else file. */
@@ -26,14 +28,16 @@ export function mediaType(files: readonly Blob[]): 'image' | 'audio' | 'video' |
   return kinds.size === 1 && (only === 'image' || only === 'audio' || only === 'video') ? only : 'file';
 }
 
-/** Sends `files` as one media message to `target`; answers the message as the service stored it. */
+/** Sends `files` as one media message to `target` (a reply with `parentId`); answers the message as the service stored it. */
 export function sendMedia(
   client: ChatClient,
   target: ChatTarget,
   files: readonly File[],
   options: UploadOptions,
 ): Promise<Message> {
-  const { url, headers } = client.endpoint('/messages');
+  const { url, headers } = client.endpoint(
+    options.parentId === undefined ? '/messages' : `/messages/${encodeURIComponent(options.parentId)}/thread`,
+  );
   const form = new FormData();
   form.set('receiver', target.id);
   form.set('receiverType', target.type);

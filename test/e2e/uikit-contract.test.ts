@@ -156,6 +156,25 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
       .locator('img[src*="/media/"]');
     await picture.waitFor();
     expect(await downloaded(await picture.getAttribute('src'))).toEqual(image);
+    // The kit's presigned path gives the image what a multipart upload gets: its size and a thumbnail.
+    const listed = await asUser('bob', 'GET', '/groups/crew/messages?limit=100');
+    const sent = (
+      listed.body.data as {
+        type: string;
+        data: {
+          attachments: unknown[];
+          metadata: { '@injected': { extensions: Record<string, { url_medium: string }> } };
+        };
+      }[]
+    ).find((message) => message.type === 'image');
+    expect(sent?.data.attachments[0]).toMatchObject({
+      name: 'runway.png',
+      metadata: { width: 64, height: 48 },
+    });
+    const thumbnail = await downloaded(
+      sent?.data.metadata['@injected'].extensions['thumbnail-generation']?.url_medium ?? null,
+    );
+    expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 64, height: 48 });
     await attach('Attach File', { name: 'checklist.txt', mimeType: 'text/plain', buffer: checklist });
     const fileBubble = main.getByRole('article', { name: 'Alice, file message' });
     await fileBubble.getByText('checklist.txt').waitFor();

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
+import { MediaSweeper } from '../../server/media/sweep.js';
 import type { S3StoreConfig } from '../../server/storage/index.js';
 import { connectClient } from './client-support.js';
 import {
@@ -103,7 +104,7 @@ describe('media messages in S3-compatible storage (s3rver in its own process), s
     const { createUser } = apiFixtures((method, path, options) =>
       callServerApi(first.url, APP_ONE, method, path, options),
     );
-    return { alice: await createUser('alice'), bob: await createUser('bob') };
+    return { alice: await createUser('alice'), bob: await createUser('bob'), eve: await createUser('eve') };
   };
   const upload = async (
     server: ChatServer,
@@ -167,6 +168,89 @@ describe('media messages in S3-compatible storage (s3rver in its own process), s
     expect((await owner.call('DELETE', `/messages/${sent.body.data.id}`)).status).toBe(200);
     expect(await objects(folder)).toEqual([]);
     expect((await fetch(sent.body.data.data.attachments[0].url)).status).toBe(404);
+  });
+
+  describe('presigned uploads (the UI Kit composer)', () => {
+    /** Asks `server` for an upload target as `uid`, then posts the file to it as the SDK's uploader does. */
+    const presignAndUpload = async (
+      server: ChatServer,
+      uid: string,
+      receiver: string,
+      name: string,
+      bytes: Buffer,
+    ) => {
+      const sender = await connectClient(server, APP_ONE, uid, { socket: false });
+      const presigned = await sender.call('POST', '/files/upload-url', {
+        files: { f1: { fileId: 'f1', name, size: bytes.byteLength } },
+        receiver,
+        receiverType: 'user',
+      });
+      const target = presigned.body.data.f1;
+      const form = new FormData();
+      form.append('file', new File([new Uint8Array(bytes)], name));
+      const uploaded = await fetch(target.request.url, { method: 'POST', body: form });
+      return { sender, target, status: uploaded.status };
+    };
+    const sendLinking = (
+      sender: Awaited<ReturnType<typeof connectClient>>,
+      receiver: string,
+      attachment: unknown,
+    ) =>
+      sender.call('POST', '/messages', {
+        receiver,
+        receiverType: 'user',
+        category: 'message',
+        type: 'file',
+        data: { attachments: [attachment] },
+      });
+
+    it("stores a file uploaded to its target on one server, linked by a send on the other, and serves it byte for byte only through a member's read", async () => {
+      const { alice, bob, eve } = await people();
+      const pdf = Buffer.from(Array.from({ length: 9_000 }, (_, i) => (i * 13) % 256));
+      const { target, status } = await presignAndUpload(first, alice, bob, 'brief.pdf', pdf);
+      expect(status).toBe(204);
+      const onSecond = await connectClient(second, APP_ONE, alice, { socket: false });
+      const sent = await sendLinking(onSecond, bob, target.attachment);
+      expect(sent.status).toBe(200);
+      expect(await objects(`app-one/${sent.body.data.conversationId}/`)).toHaveLength(1);
+      const read = await (
+        await connectClient(first, APP_ONE, bob, { socket: false })
+      ).call('GET', `/messages/${sent.body.data.id}`);
+      const served = await fetch(read.body.data.data.attachments[0].url);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(pdf)).toBe(true);
+      const byEve = await (
+        await connectClient(first, APP_ONE, eve, { socket: false })
+      ).call('GET', `/messages/${sent.body.data.id}`);
+      expect(byEve.status).toBe(404);
+      expect((await fetch(target.attachment.url)).status).toBe(403); // the URL without a signature
+    });
+
+    it('sweeps the objects of an upload never linked, and keeps a linked one', async () => {
+      const { alice, bob } = await people();
+      const linked = await presignAndUpload(first, alice, bob, 'kept.txt', Buffer.from('kept'));
+      const left = await presignAndUpload(
+        second,
+        alice,
+        bob,
+        'left.png',
+        await sharp({ create: { width: 20, height: 10, channels: 3, background: '#000' } })
+          .png()
+          .toBuffer(),
+      );
+      expect([linked.status, left.status]).toEqual([204, 204]);
+      const sent = await sendLinking(linked.sender, bob, linked.target.attachment);
+      expect(sent.status).toBe(200);
+      const folder = `app-one/${sent.body.data.conversationId}/`;
+      expect(await objects(folder)).toHaveLength(3); // kept.txt, left.png and its thumbnail
+      const sweeper = new MediaSweeper(second.services.media!, silentLogger, {
+        clock: { now: () => (left.target.expiresAt + 61) * 1000 },
+        intervalMs: false,
+        graceSeconds: 60,
+      });
+      expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
+      expect((await objects(folder)).map((key) => key.split('/').at(-1))).toEqual(['kept.txt']);
+    });
   });
 
   it('leaves no object behind when the message is refused after its files were stored', async () => {

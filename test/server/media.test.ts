@@ -2,10 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../server/index.js';
+import { MediaSweeper } from '../../server/media/sweep.js';
 import { connectClient, type TestClient } from './client-support.js';
 import { APP_ONE, APP_TWO, ENGINES, apiFixtures, callServerApi, useTestServer } from './support.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read arbitrary JSON */
+
+const GRACE_SECONDS = 900;
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
@@ -433,12 +437,18 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       form.append('file', new File([content], name));
       return fetch(target.url, { method: 'POST', body: form });
     };
-    const sendWith = async (uid: string, receiver: string, attachment: unknown) =>
-      (await client(uid)).call('POST', '/messages', {
+    /** The JSON send linking an uploaded file (a reply on `path` `/messages/{id}/thread`). */
+    const sendWith = async (
+      uid: string,
+      receiver: string,
+      attachment: unknown,
+      { type = 'file', path = '/messages' } = {},
+    ) =>
+      (await client(uid)).call('POST', path, {
         receiver,
         receiverType: 'user',
         category: 'message',
-        type: 'file',
+        type,
         data: { attachments: [attachment] },
       });
 
@@ -461,6 +471,84 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       const served = await fetch(read.body.data.data.attachments[0].url);
       expect(served.status).toBe(200);
       expect(Buffer.from(await served.arrayBuffer())).toEqual(content);
+    });
+
+    it('gives an image uploaded through its target the same dimensions and WebP thumbnail as a multipart upload', async () => {
+      const { alice, bob } = await people();
+      const image = await png(64, 48);
+      const { request, attachment } = (await presign(alice, bob, { name: 'map.png', size: image.byteLength }))
+        .body.data.f1;
+      expect((await put(request, 'map.png', image)).status).toBe(204);
+      const sent = await sendWith(alice, bob, attachment, { type: 'image' });
+      expect(sent.status).toBe(200);
+      const read = await (await client(bob)).call('GET', `/messages/${sent.body.data.id}`);
+      const { attachments, metadata } = read.body.data.data;
+      expect(attachments[0]).toMatchObject({ name: 'map.png', size: image.byteLength });
+      expect(attachments[0].metadata).toEqual({ width: 64, height: 48 });
+      const thumbnails = metadata['@injected'].extensions['thumbnail-generation'];
+      expect(thumbnails.attachments[0].data.name).toBe('map.png');
+      const thumbnail = await fetch(thumbnails.url_medium);
+      expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+      const decoded = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
+      expect([decoded.format, decoded.width, decoded.height]).toEqual(['webp', 64, 48]);
+    });
+
+    it('refuses, naming the file, an upload that is not an image of the type its name declares, and keeps nothing of it', async () => {
+      const { alice, bob } = await people();
+      const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+        .jpeg()
+        .toBuffer();
+      for (const content of [bytes(500), jpeg]) {
+        const { request } = (await presign(alice, bob, { name: 'fake.png', size: content.byteLength })).body
+          .data.f1;
+        const response = await put(request, 'fake.png', content);
+        expect(response.status).toBe(400);
+        const { error } = (await response.json()) as any;
+        expect(error.details.field).toBe('file');
+        expect(error.message).toContain('fake.png');
+      }
+      expect(storedFolders('app-one', [alice, bob].sort().join('_user_'))).toEqual([]);
+    });
+
+    it('sweeps an upload never linked once its target expired and the grace passed, and keeps a linked one', async () => {
+      const { alice, bob } = await people();
+      const media = api.server.services.media!;
+      const linked = (await presign(alice, bob, { name: 'kept.txt', size: 10 })).body.data.f1;
+      const unlinked = (await presign(alice, bob, { name: 'left.txt', size: 10 })).body.data.f1;
+      const neverUploaded = (await presign(alice, bob, { name: 'never.txt', size: 10 })).body.data.f1;
+      expect((await put(linked.request, 'kept.txt', bytes(10))).status).toBe(204);
+      expect((await put(unlinked.request, 'left.txt', bytes(10))).status).toBe(204);
+      expect((await sendWith(alice, bob, linked.attachment)).status).toBe(200);
+      const folderOf = (target: { attachment: { url: string } }) =>
+        new URL(target.attachment.url).pathname.split('/').at(-2);
+      const conversationId = [alice, bob].sort().join('_user_');
+      const clock = { now: () => (unlinked.expiresAt + GRACE_SECONDS) * 1000 };
+      const sweeper = new MediaSweeper(media, silentLogger, {
+        clock,
+        intervalMs: false,
+        graceSeconds: GRACE_SECONDS,
+      });
+      expect(await sweeper.sweep()).toBe(0); // not yet: the grace runs until the second after
+      expect(storedFolders('app-one', conversationId)).toHaveLength(2);
+      clock.now = () => (unlinked.expiresAt + GRACE_SECONDS + 1) * 1000;
+      expect(await sweeper.sweep()).toBeGreaterThanOrEqual(2); // other tests' uploads may expire too
+      expect(storedFolders('app-one', conversationId)).toEqual([folderOf(linked)]);
+      // A target swept before its file arrived takes no file any more (the link has not expired by
+      // the real clock): nothing of it is kept.
+      expect((await put(neverUploaded.request, 'never.txt', bytes(10))).status).toBe(403);
+      expect(storedFolders('app-one', conversationId)).toEqual([folderOf(linked)]);
+      expect((await sendWith(alice, bob, unlinked.attachment)).status).toBe(400);
+    });
+
+    it('gives an upload back when the send that linked it is refused (a reply to no message): another send may link it', async () => {
+      const { alice, bob } = await people();
+      const { request, attachment } = (await presign(alice, bob, { name: 'retry.txt', size: 10 })).body.data
+        .f1;
+      expect((await put(request, 'retry.txt', bytes(10))).status).toBe(204);
+      const refused = await sendWith(alice, bob, attachment, { path: '/messages/999999999/thread' });
+      expect(refused.status).toBe(404); // no such parent message
+      expect((await sendWith(alice, bob, attachment)).status).toBe(200);
+      expect((await sendWith(alice, bob, attachment)).status).toBe(400); // linked once only
     });
 
     it('answers a type off the allow-list and a file over the cap with an error in its place', async () => {

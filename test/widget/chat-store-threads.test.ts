@@ -1,29 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatStore, withReaction } from '../../widget/chat-store.js';
+import { describe, expect, it } from 'vitest';
+import type { ChatStore } from '../../widget/chat-store.js';
+import { withReaction } from '../../widget/chat-store.js';
 import type { Message } from '../../shared/message.js';
-import { ChatService } from './support/chat-service.js';
-import { clientOf, closeClients } from './support/client.js';
+import { chatStoreFixture } from './support/stores.js';
 import { waitFor } from './support/wait.js';
 
-let service: ChatService;
-const stores: ChatStore[] = [];
-
-async function storeOf(uid: string): Promise<ChatStore> {
-  const store = new ChatStore(clientOf(service));
-  stores.push(store);
-  await store.signIn({ uid });
-  await waitFor(() => store.state.connection === 'connected', `${uid}'s socket`);
-  return store;
-}
-
-beforeEach(async () => {
-  service = await ChatService.start();
-});
-afterEach(async () => {
-  for (const store of stores.splice(0)) store.dispose();
-  await closeClients();
-  await service.close();
-});
+const chat = chatStoreFixture();
+const storeOf = chat.storeOf.bind(chat);
 
 const support = { type: 'group', id: 'support' } as const;
 const reactionsOf = (store: ChatStore, id: string) =>
@@ -42,7 +25,7 @@ describe('reactions in the chat store', () => {
   });
 
   it("gives and takes back this user's reaction, and follows another member's live", async () => {
-    const sent = await service.sendAs('carol', support, { data: { text: 'react here' } });
+    const sent = await chat.service.sendAs('carol', support, { data: { text: 'react here' } });
     const alice = await storeOf('alice');
     const bob = await storeOf('bob');
     await alice.open(support);
@@ -61,7 +44,7 @@ describe('reactions in the chat store', () => {
 
 describe('threads in the chat store', () => {
   it('keeps replies out of the conversation, counts them on their message and adds them to the open thread', async () => {
-    const parent = await service.sendAs('carol', support, { data: { text: 'thread here' } });
+    const parent = await chat.service.sendAs('carol', support, { data: { text: 'thread here' } });
     const alice = await storeOf('alice');
     const bob = await storeOf('bob');
     await alice.open(support);

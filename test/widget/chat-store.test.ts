@@ -1,37 +1,37 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatStore } from '../../widget/chat-store.js';
-import { ChatService } from './support/chat-service.js';
-import { clientOf, closeClients, Wire } from './support/client.js';
+import { describe, expect, it } from 'vitest';
+import type { ChatStore } from '../../widget/chat-store.js';
+import { chatStoreFixture } from './support/stores.js';
+import { clientOf, Wire } from './support/client.js';
 import { NetworkProxy } from './support/network-proxy.js';
 import { waitFor } from './support/wait.js';
 
-let service: ChatService;
-const stores: ChatStore[] = [];
-
-async function storeOf(uid: string, wire?: Wire, host = service.url): Promise<ChatStore> {
-  const store = new ChatStore(clientOf({ url: host }, {}, wire));
-  stores.push(store);
-  await store.signIn({ uid });
-  await waitFor(() => store.state.connection === 'connected', `${uid}'s socket`);
-  return store;
-}
-
-beforeEach(async () => {
-  service = await ChatService.start();
-});
-afterEach(async () => {
-  for (const store of stores.splice(0)) store.dispose();
-  await closeClients();
-  await service.close();
-});
+const chat = chatStoreFixture();
+const storeOf = chat.storeOf.bind(chat);
 
 const bob = { type: 'user', id: 'bob' } as const;
 const alice = { type: 'user', id: 'alice' } as const;
 const support = { type: 'group', id: 'support' } as const;
 
+/** Bob sends Alice a one-field form; her store opens the conversation and hands back the form. */
+async function formFromBob(store: ChatStore, submit: { disableAfterInteracted?: boolean } = {}) {
+  await chat.service.sendAs('bob', alice, {
+    category: 'interactive',
+    type: 'form',
+    data: {
+      interactiveData: {
+        title: 'T',
+        formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
+        submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go', ...submit },
+      },
+    },
+  });
+  await store.open(bob);
+  return store.thread(bob)!.messages[0]!;
+}
+
 describe('the chat store', () => {
   it('loads the conversations after signing in', async () => {
-    await service.sendAs('bob', alice, { data: { text: 'hi' } });
+    await chat.service.sendAs('bob', alice, { data: { text: 'hi' } });
     const store = await storeOf('alice');
     expect(store.state.phase).toBe('ready');
     const [latest] = store.state.conversations;
@@ -39,14 +39,13 @@ describe('the chat store', () => {
   });
 
   it('reports a failed sign-in with the reason', async () => {
-    const store = new ChatStore(clientOf(service));
-    stores.push(store);
+    const store = chat.newStore();
     await expect(store.signIn({ uid: 'nobody' })).rejects.toThrow();
     expect(store.state).toMatchObject({ phase: 'error', error: 'The UID nobody does not exist.' });
   });
 
   it('opening a conversation loads its messages and marks it read', async () => {
-    await service.sendAs('bob', alice, { data: { text: 'hi' } });
+    await chat.service.sendAs('bob', alice, { data: { text: 'hi' } });
     const wire = new Wire();
     const store = await storeOf('alice', wire);
     await store.open(bob);
@@ -62,7 +61,7 @@ describe('the chat store', () => {
     const store = await storeOf('alice', wire);
     const counts: number[] = [];
     store.events.on('unreadCountChanged', (count) => counts.push(count));
-    await service.sendAs('bob', alice, { data: { text: 'ping' } });
+    await chat.service.sendAs('bob', alice, { data: { text: 'ping' } });
     await waitFor(() => counts.length === 1, 'the unread count');
     expect(counts).toEqual([1]);
     expect(wire.frames.find((frame) => frame.type === 'receipts')).toMatchObject({
@@ -85,16 +84,16 @@ describe('the chat store', () => {
   it('keeps a message written while offline as waiting and sends it when the service is back', async () => {
     const store = await storeOf('alice');
     await store.open(bob);
-    await service.stop();
+    await chat.service.stop();
     await store.send(bob, 'later');
     expect(store.thread(bob)?.pending.map((p) => p.status)).toEqual(['queued']);
-    await service.start();
+    await chat.service.start();
     await waitFor(() => store.thread(bob)?.messages.length === 1, 'the queued message');
     expect(store.thread(bob)?.pending).toEqual([]);
   });
 
   it('flags that the connection is lost, and clears it once back', async () => {
-    const network = await new NetworkProxy(service.port).start();
+    const network = await new NetworkProxy(chat.service.port).start();
     const store = await storeOf('alice', undefined, network.url);
     network.cut();
     await waitFor(() => store.state.reconnecting, 'the lost connection');
@@ -116,7 +115,7 @@ describe('the chat store', () => {
     const aliceStore = await storeOf('alice');
     await aliceStore.open(bob);
     const status = () => (aliceStore.thread(bob)?.peer as { status?: string } | undefined)?.status;
-    const bobClient = clientOf(service);
+    const bobClient = clientOf(chat.service);
     await bobClient.login({ uid: 'bob' });
     await waitFor(() => status() === 'online', 'bob online');
     bobClient.disconnect();
@@ -135,38 +134,14 @@ describe('the chat store', () => {
 
   it('records a form submission on the message so the form shows it', async () => {
     const store = await storeOf('alice');
-    await service.sendAs('bob', alice, {
-      category: 'interactive',
-      type: 'form',
-      data: {
-        interactiveData: {
-          title: 'T',
-          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
-          submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go' },
-        },
-      },
-    });
-    await store.open(bob);
-    const form = store.thread(bob)!.messages[0]!;
+    const form = await formFromBob(store);
     await store.interact(form, 'go', { note: 'x' });
     expect(store.thread(bob)!.messages[0]!.data.interactions?.map((i) => i.elementId)).toEqual(['go']);
   });
 
   it('tracks a form submission in the thread: pending while it is reported, then done', async () => {
     const store = await storeOf('alice');
-    await service.sendAs('bob', alice, {
-      category: 'interactive',
-      type: 'form',
-      data: {
-        interactiveData: {
-          title: 'T',
-          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
-          submitElement: { elementType: 'button', elementId: 'go', buttonText: 'Go' },
-        },
-      },
-    });
-    await store.open(bob);
-    const form = store.thread(bob)!.messages[0]!;
+    const form = await formFromBob(store);
     const reported = store.interact(form, 'go', { note: 'x' });
     expect(store.thread(bob)!.submissions[form.id]).toEqual({ state: 'pending', elementId: 'go' });
     await reported;
@@ -175,24 +150,7 @@ describe('the chat store', () => {
 
   it('records why the service refused a form submission', async () => {
     const store = await storeOf('alice');
-    await service.sendAs('bob', alice, {
-      category: 'interactive',
-      type: 'form',
-      data: {
-        interactiveData: {
-          title: 'T',
-          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
-          submitElement: {
-            elementType: 'button',
-            elementId: 'go',
-            buttonText: 'Go',
-            disableAfterInteracted: true,
-          },
-        },
-      },
-    });
-    await store.open(bob);
-    const form = store.thread(bob)!.messages[0]!;
+    const form = await formFromBob(store, { disableAfterInteracted: true });
     await store.interact(form, 'go', { note: 'x' });
     await store.interact(form, 'go', { note: 'again' });
     expect(store.thread(bob)!.submissions[form.id]).toEqual({
@@ -204,24 +162,7 @@ describe('the chat store', () => {
 
   it('reports a form once while its report is under way', async () => {
     const store = await storeOf('alice');
-    await service.sendAs('bob', alice, {
-      category: 'interactive',
-      type: 'form',
-      data: {
-        interactiveData: {
-          title: 'T',
-          formFields: [{ elementType: 'textInput', elementId: 'note', label: 'Note' }],
-          submitElement: {
-            elementType: 'button',
-            elementId: 'go',
-            buttonText: 'Go',
-            disableAfterInteracted: true,
-          },
-        },
-      },
-    });
-    await store.open(bob);
-    const form = store.thread(bob)!.messages[0]!;
+    const form = await formFromBob(store, { disableAfterInteracted: true });
     await Promise.all([store.interact(form, 'go', { note: 'x' }), store.interact(form, 'go', { note: 'x' })]);
     expect(store.thread(bob)!.submissions[form.id]).toEqual({ state: 'done', elementId: 'go' });
   });
@@ -249,7 +190,7 @@ describe('the chat store', () => {
   });
 
   it('loads older messages page by page', async () => {
-    for (let n = 1; n <= 35; n++) await service.sendAs('bob', alice, { data: { text: `m${n}` } });
+    for (let n = 1; n <= 35; n++) await chat.service.sendAs('bob', alice, { data: { text: `m${n}` } });
     const store = await storeOf('alice');
     await store.open(bob);
     expect(store.thread(bob)?.messages).toHaveLength(30);

@@ -59,6 +59,14 @@ describe('Chats in the knowledge app window', () => {
   const screenshot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
   const serverApi = async (method: string, path: string, body?: unknown, onBehalfOf?: string) =>
     (await callServerApi(chat.url, { apiKey }, method, path, { body, onBehalfOf })).body as { data: unknown };
+  /** `uid` posts `text` to the demo group through the REST API. */
+  const postToGroup = (uid: string, text: string) =>
+    serverApi(
+      'POST',
+      '/messages',
+      { receiver: DEMO_GROUP.guid, receiverType: 'group', category: 'message', type: 'text', data: { text } },
+      uid,
+    );
   const groupMessages = async () =>
     (await serverApi('GET', `/groups/${DEMO_GROUP.guid}/messages?limit=100`)).data as ApiMessage[];
   const composer = () => page.locator('.chats-conversation [contenteditable="true"]').first();
@@ -121,18 +129,7 @@ describe('Chats in the knowledge app window', () => {
   });
 
   it("shows another user's message, sent over REST, as it arrives", async () => {
-    await serverApi(
-      'POST',
-      '/messages',
-      {
-        receiver: DEMO_GROUP.guid,
-        receiverType: 'group',
-        category: 'message',
-        type: 'text',
-        data: { text: 'Alice here: is the hangar open?' },
-      },
-      'alice',
-    );
+    await postToGroup('alice', 'Alice here: is the hangar open?');
     await bubble('Alice here: is the hangar open?').waitFor();
     await screenshot('03-realtime');
   });
@@ -258,18 +255,7 @@ describe('Chats in the knowledge app window', () => {
       await expect
         .poll(async () => (await groupMessages()).map((message) => message.data.text), { timeout: 20_000 })
         .toContain('Sent from a plain browser');
-      await serverApi(
-        'POST',
-        '/messages',
-        {
-          receiver: DEMO_GROUP.guid,
-          receiverType: 'group',
-          category: 'message',
-          type: 'text',
-          data: { text: 'Bob here: the browser sees this live' },
-        },
-        'bob',
-      );
+      await postToGroup('bob', 'Bob here: the browser sees this live');
       await tab.locator('.chats-conversation').getByText('Bob here: the browser sees this live').waitFor();
       await tab.screenshot({ path: join(ARTIFACTS, '11-plain-browser.png') });
       expect(toChat.length).toBeGreaterThan(0);
@@ -307,18 +293,7 @@ describe('Chats in the knowledge app window', () => {
       await tab.getByText(`Signed in as ${DEMO_OPERATOR.name}`).waitFor();
       await tab.getByRole('tab', { name: 'Groups' }).click();
       await tab.locator('.chats-lists').getByText(DEMO_GROUP.name).first().click();
-      await serverApi(
-        'POST',
-        '/messages',
-        {
-          receiver: DEMO_GROUP.guid,
-          receiverType: 'group',
-          category: 'message',
-          type: 'text',
-          data: { text: 'Bob here: over TLS, once trusted' },
-        },
-        'bob',
-      );
+      await postToGroup('bob', 'Bob here: over TLS, once trusted');
       await tab.locator('.chats-conversation').getByText('Bob here: over TLS, once trusted').waitFor();
       await tab.screenshot({ path: join(ARTIFACTS, '13-certificate-accepted.png') });
     } finally {

@@ -191,6 +191,39 @@ describe('sending files from the widget', () => {
     }
   });
 
+  it('a file link clicked after its signed URL expired fetches its message again, then downloads the file', async () => {
+    const sent = await widget.service.sendFilesAs('carol', SUPPORT, 'file', [
+      { name: 'agenda.txt', bytes: new TextEncoder().encode('agenda for monday') },
+    ]);
+    type Shifted = Window & { clockAhead: number };
+    const alice = await visitor('alice', {
+      // The page's clock can be moved on, as hours pass for a page left open.
+      prepare: async (page) => {
+        await page.addInitScript(() => {
+          const real = Date.now.bind(Date);
+          (window as unknown as Shifted).clockAhead = 0;
+          Date.now = () => real() + (window as unknown as Shifted).clockAhead;
+        });
+      },
+    });
+    const link = conversation(alice).getByRole('link', { name: /agenda\.txt/ });
+    await link.waitFor();
+    const expires = Number(new URL((await link.getAttribute('href'))!).searchParams.get('expires'));
+    await alice.evaluate(
+      (ahead) => {
+        (window as unknown as Shifted).clockAhead = ahead;
+      },
+      expires * 1000 - Date.now() + 60_000,
+    );
+    const refetched = alice.waitForRequest(
+      (request) =>
+        request.method() === 'GET' && new URL(request.url()).pathname === `/v3/messages/${sent.id}`,
+    );
+    const [download] = await Promise.all([alice.waitForEvent('download'), link.click()]);
+    await refetched;
+    expect(await readFile((await download.path())!, 'utf8')).toBe('agenda for monday');
+  });
+
   it('cancelling an upload leaves no message and no file on the service', async () => {
     const slowUplink = await new NetworkProxy(widget.service.port, 20_000).start();
     onTestFinished(() => slowUplink.stop());

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../../shared/chat-client/index.js';
+import { API_KEY, APP_ID } from '../../widget/support/chat-service.js';
 import { useWidgetHarness } from './support/harness.js';
 import { serveEmbedPage } from './support/pages.js';
 
@@ -97,6 +100,44 @@ describe('threads in the widget', () => {
     await bob.keyboard.press('Escape');
     await thread(bob).waitFor({ state: 'detached' });
     await expect.poll(() => count.evaluate((element) => element.matches(':focus'))).toBe(true);
+  });
+
+  it("attaches an image to a reply with the thread's own attach button; it shows in the thread, not the conversation", async () => {
+    const parent = await widget.service.sendAs('carol', SUPPORT, { data: { text: 'Send the floor plan?' } });
+    const alice = await visitor('alice');
+    await message(alice, 'Send the floor plan?').getByRole('button', { name: 'Reply in thread' }).click();
+    const replies = thread(alice).getByRole('log', { name: 'Replies to Carol Diaz' });
+    await replies.getByText('Send the floor plan?').waitFor();
+    const picture = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2a7' } })
+      .png()
+      .toBuffer();
+    const [chooser] = await Promise.all([
+      alice.waitForEvent('filechooser'),
+      thread(alice).getByRole('button', { name: 'Attach files' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'floor.png', mimeType: 'image/png', buffer: picture });
+    await thread(alice).getByRole('list', { name: 'Files to send' }).getByText('floor.png').waitFor();
+    expect(await conversation(alice).getByRole('list', { name: 'Files to send' }).count()).toBe(0);
+    await thread(alice).locator('parley-composer textarea').press('Enter');
+    const image = replies
+      .locator('parley-message[mine]')
+      .getByRole('link', { name: /floor\.png/ })
+      .locator('img');
+    await image.waitFor({ timeout: 30_000 });
+    expect([await image.getAttribute('width'), await image.getAttribute('height')]).toEqual(['40', '30']);
+    expect(
+      await conversation(alice)
+        .getByRole('link', { name: /floor\.png/ })
+        .count(),
+    ).toBe(0);
+    await message(alice, 'Send the floor plan?').getByRole('button', { name: '1 reply' }).waitFor();
+    const response = await fetch(`${widget.service.url}/v3/messages/${parent.id}/thread`, {
+      headers: { apikey: API_KEY, appid: APP_ID, onBehalfOf: 'carol' },
+    });
+    const stored = ((await response.json()) as { data: Message[] }).data;
+    expect(stored.map((reply) => [reply.type, reply.data.attachments?.[0]?.name])).toEqual([
+      ['image', 'floor.png'],
+    ]);
   });
 
   it('shows earlier replies when the thread opens, and the thread keeps them out of the conversation', async () => {

@@ -211,6 +211,20 @@ describe('answerChat', () => {
     expect(answer.text).not.toContain('archive team');
   });
 
+  it('also searches for "limit" when the question asks for a maximum, and only then', async () => {
+    const retriever = fixedPassages();
+    await answerChat(
+      ask('What is the maximum number of chunks per namespace?', { requireMention: false }),
+      retriever,
+      offline,
+    );
+    await answerChat(ask('How are snapshots written?', { requireMention: false }), retriever, offline);
+    expect(retriever.queries.map(({ query }) => query)).toEqual([
+      'What is the maximum number of chunks per namespace? limit',
+      'How are snapshots written?',
+    ]);
+  });
+
   it('refuses a chat that holds no user turn', async () => {
     await expect(
       answerChat({ messages: [{ role: 'assistant', content: 'hi' }] }, fixedPassages(), offline),

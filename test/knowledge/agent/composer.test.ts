@@ -343,3 +343,101 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toBe('The set of packages loaded on startup by default is datasets, utils and stats. [1]');
   });
 });
+
+describe('composeExtractiveAnswer on values stated apart from their entry', () => {
+  it('quotes the sentence after a definition that names a default without stating it', () => {
+    const { body } = answerTo('What is the default mode for new archives?', [
+      manual(
+        'archive.DEFAULT_MODE\n: The default mode for new archives. This is currently `STRICT_MODE`.\n\n' +
+          'archive.LEGACY_MODE\n: The mode of archives written before version 2.',
+        'archive',
+      ),
+    ]);
+    expect(body).toContain('The default mode for new archives. [1] This is currently `STRICT_MODE`. [1]');
+  });
+
+  it('quotes the neighbour stating the default over an earlier one that only holds a number', () => {
+    const { body } = answerTo('What is the default value of ScoringRule?', [
+      manual(
+        'ScoringRule\n: Default scoring strategy for open questions. See Section 6.7.2 for details. ' +
+          'The default value is high=3, so that a perfect answer gives 3 points.',
+        'options',
+      ),
+    ]);
+    expect(body).toContain('The default value is high=3');
+  });
+
+  it('quotes the attribute row that a qualified name in the question ends with', () => {
+    const { body } = answerTo('What does sys.float_info.dig mean?', [
+      manual(
+        'The attribute `sys.float_info.dig` needs further explanation.\n\n' +
+          'attribute: `epsilon` | explanation: difference between 1.0 and the least value greater than 1.0\n\n' +
+          'attribute: `dig` | explanation: maximum number of decimal digits that can be faithfully represented in a float',
+        'sys',
+      ),
+    ]);
+    expect(body).toContain(
+      'attribute: `dig` | explanation: maximum number of decimal digits that can be faithfully represented in a float [1]',
+    );
+    expect(body).not.toContain('epsilon');
+  });
+
+  it('quotes the table row whose first cell is the symbol the question names', () => {
+    const { body } = answerTo('What does ? match in shell-style wildcards?', [
+      manual(
+        'This module provides support for Unix shell-style wildcards. The special characters are:\n\n' +
+          'Pattern: `*` | Meaning: matches everything\n\n' +
+          'Pattern: `?` | Meaning: matches any single character',
+        'wildcards',
+      ),
+      manual('List of shell-style wildcard patterns that test names have to match to be run.', 'runner'),
+    ]);
+    expect(body).toMatch(/Pattern: `\?` \| Meaning: matches any single character \[\d\]/);
+  });
+
+  it('prefers the page documenting the command the question names over a page that mentions it', () => {
+    const page = (title: string, text: string): SearchHit => ({
+      text,
+      score: 1,
+      source: { documentId: title, title },
+    });
+    const { body, citations } = answerTo('What does tool clone --depth create?', [
+      page(
+        'tool-pull(1)',
+        '--depth=<depth>\n: Fetch into a shallow repository created by `tool clone` with `--depth=<depth>`, deepening its history.',
+      ),
+      page(
+        'tool-clone(1)',
+        '--depth <depth>\n: Create a shallow clone with a history truncated to the given number of commits.',
+      ),
+    ]);
+    expect(citations[0]?.title).toBe('tool-clone(1)');
+    expect(body).toMatch(/^--depth <depth>: Create a shallow clone/);
+  });
+
+  it('answers the maximum asked for from the Upper Limit of a limits table row', () => {
+    const { body } = answerTo('What is the maximum number of columns in a table?', [
+      manual(
+        'The maximum number of entries in the statistics list of a column can be set per table.',
+        'statistics',
+      ),
+      manual(
+        'Item: columns per table | Upper Limit: 1,600 | Comment: further limited by tuple size\n\n' +
+          'Item: columns per index | Upper Limit: 32 | Comment: can be increased by recompiling\n\n' +
+          'The maximum number of columns for a table is further reduced as the tuple must fit in a single 8192-byte page.',
+        'limits',
+        'Limits',
+      ),
+    ]);
+    expect(body).toMatch(/^Item: columns per table \| Upper Limit: 1,600/);
+    expect(body).not.toContain('columns per index');
+  });
+
+  it('does not take "many" in "how many" for the subject of the question', () => {
+    const { body } = answerTo('How many columns can an index have at most?', [
+      manual('Many index access methods kept many additional columns in older releases.', 'catalog'),
+      manual('Indexes can have up to 32 columns, including included columns.', 'create-index'),
+    ]);
+    expect(body).toMatch(/^Indexes can have up to 32 columns/);
+  });
+});
