@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { secretKeyCanaryMigration } from './secret-key-canary.js';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
@@ -6,6 +7,7 @@ import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import {
   notificationHoldsMigration,
+  notificationDecisionsMigration,
   notificationProvidersMigration,
   notificationTablesMigration,
 } from '../notifications/migration.js';
@@ -218,6 +220,8 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0013_media_uploads': mediaUploadsMigration,
       '0014_pins_saves': pinsMigration,
       '0015_thread_subscriptions': threadSubscriptionsMigration,
+      '0016_secret_key_canary': secretKeyCanaryMigration,
+      '0017_notification_decisions': notificationDecisionsMigration(engine),
     }),
   };
 }
