@@ -25,6 +25,7 @@ import { decide, type Recipient } from '../server/notifications/decide.js';
 import { customPush } from '../server/notifications/providers/custom.js';
 import { eventOfMessage } from '../server/notifications/triggers.js';
 import { createTestStore } from '../test/server/support.js';
+import { perEngine, round } from './stats.js';
 
 const MEMBERS = 1_000;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 40);
@@ -38,7 +39,6 @@ const memberUid = (index: number): string => `member-${String(index).padStart(4,
 
 const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 interface EngineResult {
   engine: StorageEngine;
@@ -167,15 +167,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
 }
 
 const loadBefore = round(loadavg()[0] ?? 0, 2);
-const runs: EngineResult[] = [];
-for (const engine of ENGINES) {
-  try {
-    runs.push(await benchEngine(engine));
-  } catch (error) {
-    if (engine !== 'postgres') throw error;
-    console.warn(`PostgreSQL skipped: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
+const runs = await perEngine(ENGINES, benchEngine);
 
 const results = {
   date: new Date().toISOString(),

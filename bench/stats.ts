@@ -17,3 +17,25 @@ export const createMessageRequest = (headers: Record<string, string>) => ({
     data: { text: 'A benchmark message of ordinary length, about sixty characters.' },
   }),
 });
+
+export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * Runs a store bench on each engine in turn; PostgreSQL is skipped (with a warning) when it is not
+ * reachable, SQLite never.
+ */
+export async function perEngine<Engine extends string, Result>(
+  engines: readonly Engine[],
+  bench: (engine: Engine) => Promise<Result>,
+): Promise<Result[]> {
+  const runs: Result[] = [];
+  for (const engine of engines) {
+    try {
+      runs.push(await bench(engine));
+    } catch (error) {
+      if (engine !== 'postgres') throw error;
+      console.warn(`PostgreSQL skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return runs;
+}

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Interaction, Message, ReceiverType } from '../shared/message.js';
-import type { ReactionEventBody } from '../shared/realtime.js';
+import type { PinSaveAction, PinSaveFrameType, ReactionEventBody } from '../shared/realtime.js';
 
 /** Sessions that ended: these auth tokens of the user, or all of them when `authTokens` is absent. */
 export interface EndedSessions {
@@ -40,6 +40,24 @@ export interface ChatEventMap {
   reaction: [
     appId: string,
     event: { body: ReactionEventBody; messageSender: string; receiver: string; receiverType: ReceiverType },
+    origin: EventOrigin,
+  ];
+  /**
+   * A message was pinned or unpinned (heard by its conversation: `to` is its group, or both users),
+   * saved or unsaved, or a conversation pinned or unpinned (heard only by `to`, the user's sessions).
+   */
+  pinSave: [
+    appId: string,
+    event: {
+      type: PinSaveFrameType;
+      action: PinSaveAction;
+      conversationId: string;
+      to: { guid: string } | { uids: string[] };
+      sender: string;
+      receiver: string;
+      receiverType: ReceiverType;
+      body: { message: Message } | { conversation: unknown };
+    },
     origin: EventOrigin,
   ];
   /**

@@ -1,4 +1,6 @@
 import { getRequestListener } from '@hono/node-server';
+import { PROCESS_ALONE } from './repositories/app-cache.js';
+import { checkSecretKey } from './db/secret-key-canary.js';
 import {
   AgentFeature,
   DEFAULT_BRIDGE_OPTIONS,
@@ -138,6 +140,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   );
   let fanOut: RedisFanOut | undefined;
   try {
+    const secrets = await SecretBox.load(options.dataDir, options.secretKey);
+    // Before serving: a key other than the store's stops the start here, secrets stored or not.
+    await checkSecretKey(store.db, secrets);
     fanOut =
       redisUrl === undefined
         ? undefined
@@ -147,14 +152,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             logger,
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
-    const services = createChatServices(
-      store,
-      await SecretBox.load(options.dataDir, options.secretKey),
-      media,
-      fanOut,
-    );
-    // Before serving: seals secrets stored in the clear, and a wrong key stops the start here.
-    await notificationDataOf(services).providers.sealStoredSecrets();
+    // After Redis is joined: the row caches of a joined process check the others' changes there.
+    const services = createChatServices(store, secrets, media, fanOut);
+    // Made here first, so the provider cache hears the other processes' changes; then seals
+    // secrets stored in the clear (rows from before sealing existed).
+    await notificationDataOf(services, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();
     const seeded = await seedApp(services, options.app);
     // Presence comes from sockets; alone, none is open yet, whatever the last run left behind.
     // Joined, the other processes' sockets are open: presence is theirs to keep.

@@ -11,6 +11,9 @@ const ConversationBase = z.object({
   updatedAt: EpochSeconds.optional(),
   /** The viewer's own tags on the conversation (`tagConversation`), when it has any. */
   tags: z.array(z.string()).optional(),
+  /** The viewer pinned the conversation to the top of their list: when, and the viewer's UID. */
+  pinnedAt: EpochSeconds.optional(),
+  pinnedBy: z.string().optional(),
 });
 
 /** A conversation as the server API answers it: the unread count is a string, as CometChat sends it. */

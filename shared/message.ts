@@ -327,6 +327,11 @@ const MessageObject = z.looseObject({
   parentId: z.string().optional(),
   replyCount: z.int().nonnegative().optional(),
   tags: z.array(z.string()).optional(),
+  /** Pinned to its conversation: when, and by whom (the latest pinner; `app_system` for the app). */
+  pinnedAt: EpochSeconds.optional(),
+  pinnedBy: z.string().optional(),
+  /** When the reader saved the message; only the saver ever sees it. */
+  savedAt: EpochSeconds.optional(),
 });
 
 /** The message object of every response and realtime event. */

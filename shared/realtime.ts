@@ -73,6 +73,20 @@ export const ReactionEventBody = Reaction.extend({
 });
 export type ReactionEventBody = z.infer<typeof ReactionEventBody>;
 
+/**
+ * The SDK's pin and save frames (`CometChatPinSaveEvent`): the frame's `type` says what happened
+ * and `body.action` repeats it; `body.message` (or `body.conversation`) is the changed entity.
+ * Pins of messages reach the conversation; saves and pinned conversations only the user's sessions.
+ */
+export type PinSaveFrameType =
+  | 'message_pinned'
+  | 'message_unpinned'
+  | 'message_saved'
+  | 'message_unsaved'
+  | 'conversation_pinned'
+  | 'conversation_unpinned';
+export type PinSaveAction = 'pinned' | 'unpinned' | 'saved' | 'unsaved';
+
 // What clients send (§3.2, §3.4). Fields the service does not use (the SDK's `sender`, `user`,
 // `params`) are allowed and dropped: the service fixes the sender to the socket's user.
 

@@ -68,17 +68,35 @@ function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): bo
  * The `k` best touched slots, best first (ties: the earlier slot), chosen with a size-k heap whose
  * root is the worst of the best so far: most slots are turned away by one comparison with it. The
  * heap is then emptied worst first into the result from its end, so no comparator sort follows.
+ * `likely` (distinct touched slots, such as the best before the scores last grew) sets a floor:
+ * at least k slots score no less than its k-th best, so no slot below that is among the best, and
+ * the heap meets only the few above it. Without it, a count of the slots per score range sets one
+ * when the slots are a few times k (then the heap would take in many of them; among many more,
+ * one comparison turns most away and the count's two passes would cost more than they save).
  */
-export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
+export function bestSlots(
+  accumulator: ScoreAccumulator,
+  k: number,
+  likely: readonly number[] = [],
+): number[] {
   const { scores, touched, count } = accumulator;
   const size = Math.min(k, count);
   if (size <= 0) return [];
+  let floor = 0;
+  if (likely.length >= size) {
+    const likelyScores = new Float64Array(likely.length);
+    likely.forEach((slot, at) => (likelyScores[at] = scores[slot] as number));
+    floor = likelyScores.sort()[likely.length - size] as number;
+  } else if (count >= 4 * size && count <= 20 * size) {
+    floor = histogramFloor(scores, touched, count, size);
+  }
   const heapSlots = new Int32Array(size);
   const heapScores = new Float64Array(size);
   let filled = 0;
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number;
     const score = scores[slot] as number;
+    if (score < floor) continue;
     if (filled < size) {
       // Sift up from the end.
       let at = filled++;
@@ -102,6 +120,28 @@ export function bestSlots(accumulator: ScoreAccumulator, k: number): number[] {
     siftDown(heapSlots, heapScores, last, heapSlots[last] as number, heapScores[last] as number);
   }
   return best;
+}
+
+const BINS = 64;
+const bins = new Int32Array(BINS);
+
+/**
+ * A score that at least `size` of the touched slots reach: the lower edge of the highest of 64
+ * equal score ranges (up to the best score) that holds them, read from a count of slots per range.
+ */
+function histogramFloor(scores: Float64Array, touched: Int32Array, count: number, size: number): number {
+  let best = 0;
+  for (let i = 0; i < count; i++) best = Math.max(best, scores[touched[i] as number] as number);
+  const scale = BINS / best;
+  bins.fill(0);
+  for (let i = 0; i < count; i++) {
+    const bin = Math.min(BINS - 1, Math.floor((scores[touched[i] as number] as number) * scale));
+    bins[bin] = (bins[bin] as number) + 1;
+  }
+  let bin = BINS - 1;
+  for (let reached = bins[bin] as number; reached < size && bin > 0;) reached += bins[--bin] as number;
+  // Just below the edge, so a score the division above rounded into this range stays above it.
+  return bin === 0 ? 0 : (bin / scale) * (1 - 1e-9);
 }
 
 /** Puts (slot, score) at the root of the heap's first `size` entries and sifts it down. */

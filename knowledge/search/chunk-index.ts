@@ -153,7 +153,7 @@ export class SearchIndex implements ChunkIndex {
         `search: limit must be a whole number from 1 to ${MAX_LIMIT}, not ${String(limit)}`,
       );
     }
-    const weighted = this.queryTerms(query);
+    const { weighted, known } = this.queryTerms(query);
     if (weighted.length === 0) return [];
     const onePerDocument = options.onePerDocument ?? true;
     const ranked = rankSlots(this.index, this.settings.ranking, this.scratch, {
@@ -161,23 +161,12 @@ export class SearchIndex implements ChunkIndex {
       limit,
       documentOf: onePerDocument ? (slot) => this.slotDocument[slot] as number : undefined,
     });
-    const snippetTerms = options.snippets ? this.snippetTerms(query) : [];
     return ranked.map(({ slot, score }) => {
       const chunk = this.store.get(this.slotChunkIds[slot] as string) as Chunk;
       return options.snippets
-        ? { chunk, score, snippet: this.snippet(slot, chunk.text, query, snippetTerms) }
+        ? { chunk, score, snippet: this.snippet(slot, chunk.text, query, known) }
         : { chunk, score };
     });
-  }
-
-  /** The ids of the query's distinct terms, as makeSnippet looks for them (all of them, not only the 64 ranked). */
-  private snippetTerms(query: string): number[] {
-    const termIds: number[] = [];
-    for (const term of new Set(this.tokenizer.terms(query))) {
-      const termId = this.index.termId(term);
-      if (termId !== undefined) termIds.push(termId);
-    }
-    return termIds;
   }
 
   /**
@@ -359,8 +348,10 @@ export class SearchIndex implements ChunkIndex {
   /**
    * Distinct known query terms, each weighted by how often the query repeats it; of a very long
    * query (a pasted paragraph) only the MAX_QUERY_TERMS that weigh most, so its cost stays bounded.
+   * `known` lists all of them in the query's order: the terms a snippet looks for (a term in no
+   * live chunk is in no chunk's text).
    */
-  private queryTerms(query: string): WeightedTerm[] {
+  private queryTerms(query: string): { weighted: WeightedTerm[]; known: number[] } {
     const counts = new Map<number, number>();
     for (const term of this.tokenizer.terms(query)) {
       const termId = this.index.termId(term);
@@ -368,13 +359,15 @@ export class SearchIndex implements ChunkIndex {
         counts.set(termId, (counts.get(termId) ?? 0) + 1);
     }
     const terms = [...counts].map(([termId, weight]) => ({ termId, weight }));
-    if (terms.length <= MAX_QUERY_TERMS) return terms;
+    const known = [...counts.keys()];
+    if (terms.length <= MAX_QUERY_TERMS) return { weighted: terms, known };
     const { liveCount } = this.index;
     const importance = (term: WeightedTerm) =>
       term.weight * inverseDocumentFrequency(liveCount, this.index.documentFrequency(term.termId));
-    return terms
+    const weighted = terms
       .sort((x, y) => importance(y) - importance(x) || x.termId - y.termId)
       .slice(0, MAX_QUERY_TERMS);
+    return { weighted, known };
   }
 
   /** Renumbers live slots densely, drops unused terms and removed chunks' leftovers. */

@@ -1,5 +1,6 @@
 import { inverseDocumentFrequency, type WeightedTerm } from './bm25f.js';
 import type { TermMarks } from './accumulator.js';
+import type { FieldNorms } from './field-norms.js';
 import { ensureLength } from './growable.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankingSettings } from './settings.js';
@@ -7,6 +8,57 @@ import type { RankingSettings } from './settings.js';
 export interface RankedSlot {
   slot: number;
   score: number;
+}
+
+/** Which re-ranked results must be exact: see rerankByProximity. */
+export interface WantedResults {
+  count: number;
+  /** The document of a slot, when results are counted one per document. */
+  documentOf?: (slot: number) => number;
+  /** The BM25F length norms the candidates' scores were computed with. */
+  norms: FieldNorms;
+}
+
+/** The best score of each of the `count` best keys (documents or slots) offered so far, best first. */
+class LeadingScores {
+  private readonly keys: Float64Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(private readonly count: number) {
+    this.keys = new Float64Array(count);
+    this.scores = new Float64Array(count);
+  }
+
+  get full(): boolean {
+    return this.size === this.count;
+  }
+
+  /** The `count`-th best score: a result below it cannot be among the best. */
+  get floor(): number {
+    return this.scores[this.count - 1] as number;
+  }
+
+  offer(key: number, score: number): void {
+    let at = this.keys.subarray(0, this.size).indexOf(key);
+    if (at >= 0) {
+      if (score <= (this.scores[at] as number)) return;
+    } else if (this.size < this.count) {
+      at = this.size++;
+    } else if (score > this.floor) {
+      // The last key leaves: its best is below the new one, so below the `count` best.
+      at = this.count - 1;
+    } else {
+      return;
+    }
+    while (at > 0 && (this.scores[at - 1] as number) < score) {
+      this.keys[at] = this.keys[at - 1] as number;
+      this.scores[at] = this.scores[at - 1] as number;
+      at--;
+    }
+    this.keys[at] = key;
+    this.scores[at] = score;
+  }
 }
 
 /**
@@ -29,6 +81,11 @@ export class ClosenessMemo {
   /** Where query terms occur in the chunk being scanned, in order, and which term each is. */
   occurrenceAt = new Int32Array(256);
   occurrenceTerm = new Int32Array(256);
+  /**
+   * Per query position, the occurrence whose look-back last met it (plus one): a term met again
+   * further back in the same look-back has a later occurrence, which already counted.
+   */
+  metBy = new Int32Array(64);
 
   /** Forgets every row: a new query, or the index changed. */
   clear(): void {
@@ -46,6 +103,7 @@ export class ClosenessMemo {
     if (termIds.length === this.termIds.length && termIds.every((id, at) => id === this.termIds[at])) return;
     this.clear();
     this.termIds = termIds;
+    this.metBy = ensureLength(this.metBy, termIds.length);
   }
 
   /** The row of `slot`, or -1 when its sums are not known yet. */
@@ -53,13 +111,20 @@ export class ClosenessMemo {
     return this.rowOf[slot] as number;
   }
 
-  /** A zeroed row for `slot`; `sums` and `lengths` may be replaced by larger arrays. */
+  /** Makes room for `more` rows beyond those held, and occurrence buffers for chunks of `length` terms. */
+  reserve(more: number, length: number): void {
+    const rows = this.rows + more;
+    this.sums = ensureLength(this.sums, rows * this.termIds.length);
+    this.lengths = ensureLength(this.lengths, rows);
+    this.rowSlots = ensureLength(this.rowSlots, rows);
+    this.occurrenceAt = ensureLength(this.occurrenceAt, length);
+    this.occurrenceTerm = ensureLength(this.occurrenceTerm, length);
+  }
+
+  /** A zeroed row for `slot`, within what `reserve` made room for. */
   addRow(slot: number): number {
     const row = this.rows++;
     const width = this.termIds.length;
-    this.sums = ensureLength(this.sums, (row + 1) * width);
-    this.lengths = ensureLength(this.lengths, row + 1);
-    this.rowSlots = ensureLength(this.rowSlots, row + 1);
     this.sums.fill(0, row * width, (row + 1) * width);
     this.rowOf[slot] = row;
     this.rowSlots[row] = slot;
@@ -74,6 +139,15 @@ export class ClosenessMemo {
  * Distances are counted in index terms, so stop words between two terms do not push them apart.
  * Slots whose sums the memo holds for the same terms are not scanned again: pass the same memo
  * only to re-ranks of one query, on an unchanged index.
+ *
+ * With `wanted`, only the best `count` results (of distinct documents, with `documentOf`) must
+ * come out exact and in order: a candidate is then left out unscanned when even the most its
+ * bonus could be cannot lift it to the `count`-th best found so far. Each term's saturated
+ * closeness is below 1, so the bonus is below `weight` times the sum of (k1 + 1)·w·idf over the
+ * query terms the chunk holds; each of those already added w·idf·(k1 + 1)·tf/(k1 + tf) to its
+ * score, with tf at least the chunk's smaller field norm m (one occurrence), so that sum is at
+ * most score·(k1 + m)/m. Candidate scores must hold these terms' BM25F contributions with at
+ * least these weights (a first pass, or one with feedback added).
  */
 export function rerankByProximity(
   index: InvertedIndex,
@@ -82,6 +156,7 @@ export function rerankByProximity(
   ranking: RankingSettings,
   termMarks: TermMarks,
   memo: ClosenessMemo,
+  wanted?: WantedResults,
 ): RankedSlot[] {
   const { weight, window } = ranking.proximity;
   if (weight === 0 || queryTerms.length < 2) return candidates.slice();
@@ -94,59 +169,93 @@ export function rerankByProximity(
   const averageLength = index.averageTitleLength + index.averageBodyLength || 1;
   const { forward, start: slotStart, titleLength, bodyLength } = index.slotArrays();
   memo.use(termIds, index.slotCount);
+  let longest = 0;
+  for (const { slot } of candidates)
+    longest = Math.max(longest, (titleLength[slot] as number) + (bodyLength[slot] as number));
+  memo.reserve(candidates.length, longest);
+  const { occurrenceAt, occurrenceTerm, metBy, sums: closeness, lengths } = memo;
   // A typed lookup from term id to query position: read once per term of every candidate.
   const positionOf = termMarks.mark(termIds, index.termCount);
   try {
-    const reranked = candidates.map(({ slot, score }) => {
+    const count = candidates.length;
+    const order = new Int32Array(count);
+    const slots = new Int32Array(count);
+    const scores = new Float64Array(count);
+    // Pruning pays only when few of the candidates are wanted.
+    const leading = wanted && 2 * wanted.count <= count ? new LeadingScores(wanted.count) : undefined;
+    let kept = 0;
+    for (let at = 0; at < count; at++) {
+      const { slot, score } = candidates[at] as RankedSlot;
       let row = memo.row(slot);
       if (row < 0) {
+        if (leading?.full) {
+          const { body, title } = (wanted as WantedResults).norms;
+          const norm = Math.min(body[slot] as number, title[slot] as number);
+          // A hair above the bound, so rounding cannot make it fall below the bonus.
+          const most = ((score * (k1 + norm)) / norm) * (1 + 1e-9);
+          if (score + weight * most < leading.floor) continue;
+        }
         row = memo.addRow(slot);
-        const closeness = memo.sums;
         const base = row * width;
         const start = slotStart[slot] as number;
         const length = (titleLength[slot] as number) + (bodyLength[slot] as number);
-        // Each occurrence looks back only as far as the window.
-        const occurrenceAt = (memo.occurrenceAt = ensureLength(memo.occurrenceAt, length));
-        const occurrenceTerm = (memo.occurrenceTerm = ensureLength(memo.occurrenceTerm, length));
+        metBy.fill(0, 0, width);
         let found = 0;
-        for (let at = 0; at < length; at++) {
-          const position = positionOf[forward[start + at] as number] as number;
+        for (let term = 0; term < length; term++) {
+          const position = positionOf[forward[start + term] as number] as number;
           if (position < 0) continue;
           // Each other query term counts once, at its latest occurrence: the first met looking back.
           for (let back = found - 1; back >= 0; back--) {
-            const distance = at - (occurrenceAt[back] as number);
+            const distance = term - (occurrenceAt[back] as number);
             if (distance > window) break;
             const other = occurrenceTerm[back] as number;
-            if (other === position || laterOccurrence(occurrenceTerm, other, back + 1, found)) continue;
+            if (other === position || metBy[other] === found + 1) continue;
+            metBy[other] = found + 1;
             const bonus = 1 / (distance * distance);
             closeness[base + position] = (closeness[base + position] as number) + bonus;
             closeness[base + other] = (closeness[base + other] as number) + bonus;
           }
-          occurrenceAt[found] = at;
+          occurrenceAt[found] = term;
           occurrenceTerm[found++] = position;
         }
-        memo.lengths[row] = found < 2 ? -1 : length;
+        lengths[row] = found < 2 ? -1 : length;
       }
-      const length = memo.lengths[row] as number;
-      if (length < 0) return { slot, score };
-      const closeness = memo.sums;
-      const base = row * width;
-      const saturation = k1 * (1 - b + (b * length) / averageLength);
-      let bonus = 0;
-      for (let position = 0; position < width; position++) {
-        const close = closeness[base + position] as number;
-        if (close > 0) bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
+      let reranked = score;
+      const length = lengths[row] as number;
+      if (length >= 0) {
+        const base = row * width;
+        const saturation = k1 * (1 - b + (b * length) / averageLength);
+        let bonus = 0;
+        for (let position = 0; position < width; position++) {
+          const close = closeness[base + position] as number;
+          if (close > 0)
+            bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
+        }
+        reranked = score + weight * bonus;
       }
-      return { slot, score: score + weight * bonus };
-    });
-    return reranked.sort((x, y) => y.score - x.score || x.slot - y.slot);
+      // Insertion into the order, best first (ties: the lower slot): candidates usually come
+      // best first already, and the bonus moves few of them far.
+      let to = kept;
+      while (to > 0) {
+        const previous = order[to - 1] as number;
+        const previousScore = scores[previous] as number;
+        if (previousScore > reranked || (previousScore === reranked && (slots[previous] as number) < slot))
+          break;
+        order[to] = previous;
+        to--;
+      }
+      order[to] = kept;
+      slots[kept] = slot;
+      scores[kept++] = reranked;
+      leading?.offer(wanted?.documentOf ? wanted.documentOf(slot) : slot, reranked);
+    }
+    const ranked = new Array<RankedSlot>(kept);
+    for (let at = 0; at < kept; at++) {
+      const from = order[at] as number;
+      ranked[at] = { slot: slots[from] as number, score: scores[from] as number };
+    }
+    return ranked;
   } finally {
     termMarks.unmark(termIds);
   }
-}
-
-/** Whether `term` occurs among the occurrences from `from` to `to`: only a window's worth apart. */
-function laterOccurrence(occurrenceTerm: Int32Array, term: number, from: number, to: number): boolean {
-  for (let at = from; at < to; at++) if (occurrenceTerm[at] === term) return true;
-  return false;
 }

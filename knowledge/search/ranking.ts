@@ -70,6 +70,7 @@ export function rankSlots(
         ranking,
         accumulator.termMarks,
         closeness,
+        { count: documents, norms: scratch.norms },
       );
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
@@ -108,8 +109,15 @@ export function rankSlots(
       ? scored(accumulator, feedbackCandidates)
           .sort((x, y) => y.score - x.score || x.slot - y.slot)
           .slice(0, depth)
-      : scored(accumulator, ranking.feedback && !expanded ? firstBest : bestSlots(accumulator, depth));
-    const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness);
+      : scored(
+          accumulator,
+          ranking.feedback && !expanded ? firstBest : bestSlots(accumulator, depth, firstBest),
+        );
+    const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness, {
+      count: limit,
+      documentOf,
+      norms: scratch.norms,
+    });
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();

@@ -3,6 +3,7 @@ import type { UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import { toUserEntity, type User } from '../repositories/users.js';
 import { flagReasonsFor } from '../services/moderation.js';
+import { PIN_SAVE_LIMITS } from '../services/pins.js';
 
 /** The settings object of `GET /settings` and `PUT /me` (protocol §1.5), as the SDK reads it. */
 export type AppSettingsObject = Record<string, unknown>;
@@ -19,7 +20,8 @@ function splitHost(host: string, secure: boolean): { hostname: string; port: str
  * `wss://<host>:<port>/`. `publicHost` (as clients reach the server, e.g. behind a proxy) wins over
  * the Host the request came in on. `APP_VERSION` 4 and `MODE` DEFAULT keep the SDK from restarting
  * sessions or disabling typing and receipts; analytics pings are off. `flagReasons` are the app's
- * reasons to flag a message.
+ * reasons to flag a message; `parameters` turn on pinned and saved messages and pinned
+ * conversations, with their caps.
  */
 export function appSettingsFor(
   app: App,
@@ -42,7 +44,15 @@ export function appSettingsFor(
     ANALYTICS_PING_DISABLED: true,
     REGION: app.region,
     extensions: [],
-    parameters: {},
+    // The SDK's isPinMessageEnabled() and getPinnedMessagesLimit() & co. read these.
+    parameters: {
+      'features.ux.messages.pinned.enabled': true,
+      'features.ux.messages.saved.enabled': true,
+      'features.ux.conversations.pinned.enabled': true,
+      'features.ux.messages.pinned.limit': PIN_SAVE_LIMITS.pinnedMessages,
+      'features.ux.messages.saved.limit': PIN_SAVE_LIMITS.savedMessages,
+      'features.ux.conversations.pinned.limit': PIN_SAVE_LIMITS.pinnedConversations,
+    },
     // The SDK's getFlagReasons() reads them here.
     flagReasons: flagReasonsFor(app),
   };

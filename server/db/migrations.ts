@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { secretKeyCanaryMigration } from './secret-key-canary.js';
 import type { StorageEngine } from './database.js';
 import { clientProtocolMigration } from './migrations-client.js';
 import { surfaceMigration } from './migrations-surface.js';
@@ -6,6 +7,7 @@ import { userRelationsMigration } from './migrations-user-relations.js';
 import { agentTakeoversMigration } from '../agents/migration.js';
 import {
   notificationHoldsMigration,
+  notificationDecisionsMigration,
   notificationProvidersMigration,
   notificationTablesMigration,
 } from '../notifications/migration.js';
@@ -13,6 +15,8 @@ import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
 import { partialMessageIndexesMigration } from './migrations-message-indexes.js';
+import { pinsMigration } from './migrations-pins.js';
+import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -215,7 +219,11 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0011_message_muids': messageMuidsMigration,
       '0012_notification_holds': notificationHoldsMigration,
       '0013_media_uploads': mediaUploadsMigration,
-      '0014_partial_message_indexes': partialMessageIndexesMigration,
+      '0014_pins_saves': pinsMigration,
+      '0015_thread_subscriptions': threadSubscriptionsMigration,
+      '0016_secret_key_canary': secretKeyCanaryMigration,
+      '0017_notification_decisions': notificationDecisionsMigration(engine),
+      '0018_partial_message_indexes': partialMessageIndexesMigration,
     }),
   };
 }

@@ -271,6 +271,40 @@ export interface ConversationTagTable {
   tag: string;
 }
 
+/** A message pinned to its conversation: one pinner, the latest (`app_system` for the app). */
+export interface MessagePinTable {
+  app_id: string;
+  message_id: number;
+  conversation_id: string;
+  pinned_by: string;
+  pinned_at_ms: number;
+}
+
+/** A message one user saved for themselves. */
+export interface MessageSaveTable {
+  app_id: string;
+  uid: string;
+  message_id: number;
+  saved_at_ms: number;
+}
+
+/** A conversation one user pinned to the top of their list. */
+export interface ConversationPinTable {
+  app_id: string;
+  uid: string;
+  conversation_id: string;
+  pinned_at_ms: number;
+}
+
+/** A user's follow (1) or unfollow (0) of the thread under message `parent_id`. */
+export interface ThreadSubscriptionTable {
+  app_id: string;
+  uid: string;
+  parent_id: number;
+  subscribed: number;
+  updated_at: number;
+}
+
 export interface ChatDatabase {
   apps: AppTable;
   api_keys: ApiKeyTable;
@@ -297,4 +331,8 @@ export interface ChatDatabase {
   conversation_deletions: ConversationDeletionTable;
   media_url_keys: MediaUrlKeyTable;
   media_uploads: MediaUploadTable;
+  message_pins: MessagePinTable;
+  message_saves: MessageSaveTable;
+  conversation_pins: ConversationPinTable;
+  thread_subscriptions: ThreadSubscriptionTable;
 }

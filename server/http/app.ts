@@ -17,7 +17,10 @@ import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
+import { pinRoutes } from '../routes/pins.js';
 import { reactionRoutes } from '../routes/reactions.js';
+import { statsRoutes } from '../routes/stats.js';
+import { threadRoutes } from '../routes/threads.js';
 import { sessionRoutes } from '../routes/session.js';
 import { userRoutes } from '../routes/users.js';
 import { apiNotFound, resolveActor } from './actor.js';
@@ -179,6 +182,9 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     messageRoutes(deps),
     uploadUrlRoutes(deps),
     reactionRoutes(deps),
+    pinRoutes(deps),
+    threadRoutes(deps),
+    statsRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
     notificationRoutes(services),

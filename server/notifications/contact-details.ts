@@ -1,3 +1,4 @@
+import { chunks } from './chunks.js';
 import type { NotificationDb } from './tables.js';
 
 /**
@@ -15,16 +16,26 @@ export class ContactDirectory {
   constructor(private readonly db: NotificationDb) {}
 
   async get(appId: string, uid: string): Promise<ContactDetails> {
-    const row = await this.db
-      .selectFrom('notification_contacts')
-      .select(['email', 'phone'])
-      .where('app_id', '=', appId)
-      .where('uid', '=', uid)
-      .executeTakeFirst();
-    return {
-      ...(row?.email == null ? {} : { email: row.email }),
-      ...(row?.phone == null ? {} : { phno: row.phone }),
-    };
+    return (await this.getMany(appId, [uid])).get(uid) ?? {};
+  }
+
+  /** The details of each user that has any, by uid. */
+  async getMany(appId: string, uids: readonly string[]): Promise<Map<string, ContactDetails>> {
+    const found = new Map<string, ContactDetails>();
+    for (const part of chunks(uids)) {
+      const rows = await this.db
+        .selectFrom('notification_contacts')
+        .select(['uid', 'email', 'phone'])
+        .where('app_id', '=', appId)
+        .where('uid', 'in', part)
+        .execute();
+      for (const row of rows)
+        found.set(row.uid, {
+          ...(row.email === null ? {} : { email: row.email }),
+          ...(row.phone === null ? {} : { phno: row.phone }),
+        });
+    }
+    return found;
   }
 
   /** Changes the fields given (null clears one); answers the details as stored. */

@@ -1,5 +1,7 @@
+import { PROCESS_ALONE, type ChangeNotices } from '../repositories/app-cache.js';
 import type { ChatServices } from '../services/registry.js';
 import { Audience } from './audience.js';
+import { DecisionQueue } from './decision-queue.js';
 import { Digests } from './digests.js';
 import { NotificationLogs } from './logs.js';
 import { Outbox } from './outbox.js';
@@ -17,6 +19,7 @@ export interface NotificationData {
   pushTokens: PushTokens;
   contacts: ContactDirectory;
   outbox: Outbox;
+  decisions: DecisionQueue;
   logs: NotificationLogs;
   digests: Digests;
   userState: NotificationUserState;
@@ -25,17 +28,25 @@ export interface NotificationData {
 
 const byStore = new WeakMap<ChatServices['store'], NotificationData>();
 
-export function notificationDataOf(services: ChatServices): NotificationData {
+/**
+ * The store's notification data, made at the first call: the server makes it at start with the
+ * change notices of the processes sharing the store (`notices`); later calls get the same one.
+ */
+export function notificationDataOf(
+  services: ChatServices,
+  notices: ChangeNotices = PROCESS_ALONE,
+): NotificationData {
   let data = byStore.get(services.store);
   if (data === undefined) {
     const db = withNotificationTables(services.store.db);
     const userState = new NotificationUserState(db);
     data = {
       db,
-      providers: new ProviderRegistry(db, PROVIDER_KINDS, services.secrets),
+      providers: new ProviderRegistry(db, PROVIDER_KINDS, services.secrets, notices),
       pushTokens: new PushTokens(db),
       contacts: new ContactDirectory(db),
       outbox: new Outbox(db, services.store.engine),
+      decisions: new DecisionQueue(db, services.store.engine),
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,

@@ -46,6 +46,9 @@ interface Route {
   tokens: PushToken[];
 }
 
+type Recipients = Map<string, Omit<DeliveryRecipient, 'pushTokens'>>;
+const recipientKey = (appId: string, uid: string): string => `${appId}\n${uid}`;
+
 function payloadOf(body: string): NotificationPayload | undefined {
   try {
     const payload = JSON.parse(body) as Partial<NotificationPayload> | null;
@@ -65,17 +68,24 @@ export class DeliveryWorker {
     private readonly readState: ReadStateSource,
   ) {}
 
-  /** Attempts every delivery due now; returns how many were delivered. */
-  async deliverDue(): Promise<number> {
+  /**
+   * Attempts the deliveries due now, up to `ROUNDS_PER_PASS` rounds of `concurrency` calls; returns
+   * how many were delivered and whether more may be due (the pass stopped at its last round). The
+   * calls of a round that succeeded are marked delivered together, in one statement.
+   */
+  async deliverDue(): Promise<{ delivered: number; more: boolean }> {
     let delivered = 0;
     for (let round = 0; round < ROUNDS_PER_PASS; round += 1) {
       const now = this.clock.now();
       const due = await this.data.outbox.claimDue(now, this.settings.concurrency, now + this.leaseMs);
-      const outcomes = await Promise.all(due.map((delivery) => this.attempt(delivery)));
-      delivered += outcomes.filter(Boolean).length;
-      if (due.length < this.settings.concurrency) break;
+      const recipients = await this.recipientsOf(due);
+      const outcomes = await Promise.all(due.map((delivery) => this.attempt(delivery, recipients)));
+      const done = due.filter((_, index) => outcomes[index] === true).map((delivery) => delivery.id);
+      await this.data.outbox.delivered(done, this.clock.now());
+      delivered += done.length;
+      if (due.length < this.settings.concurrency) return { delivered, more: false };
     }
-    return delivered;
+    return { delivered, more: true };
   }
 
   /** A claim outlives the longest attempt, so it only lapses when the process died mid-call. */
@@ -101,16 +111,41 @@ export class DeliveryWorker {
     return [...routes.values()];
   }
 
-  private async recipientOf(appId: string, uid: string): Promise<Omit<DeliveryRecipient, 'pushTokens'>> {
-    const [user, contact] = await Promise.all([
-      this.services.users.find(appId, uid),
-      this.data.contacts.get(appId, uid),
-    ]);
-    return { uid, name: user?.name, email: contact.email, phone: contact.phno };
+  /** Who each delivery of a round is for (name, stored e-mail and phone), read together per app. */
+  private async recipientsOf(due: readonly OutboxDelivery[]): Promise<Recipients> {
+    const byApp = new Map<string, Set<string>>();
+    for (const delivery of due) {
+      const uid = payloadOf(delivery.body)?.data.to.uid;
+      if (uid === undefined) continue;
+      const uids = byApp.get(delivery.appId) ?? new Set();
+      byApp.set(delivery.appId, uids.add(uid));
+    }
+    const recipients: Recipients = new Map();
+    for (const [appId, uids] of byApp) {
+      const [users, contacts] = await Promise.all([
+        this.services.users.findMany(appId, uids),
+        this.data.contacts.getMany(appId, [...uids]),
+      ]);
+      for (const uid of uids) {
+        const contact = contacts.get(uid) ?? {};
+        recipients.set(recipientKey(appId, uid), {
+          uid,
+          name: users.get(uid)?.name,
+          email: contact.email,
+          phone: contact.phno,
+        });
+      }
+    }
+    return recipients;
   }
 
   /** Sends to every route; the first failure is the attempt's, and dead tokens are pruned either way. */
-  private async send(delivery: OutboxDelivery, attempt: number, started: number): Promise<SendOutcome> {
+  private async send(
+    delivery: OutboxDelivery,
+    attempt: number,
+    started: number,
+    recipients: Recipients,
+  ): Promise<SendOutcome> {
     const payload = payloadOf(delivery.body);
     if (payload === undefined)
       return { ok: false, retry: false, error: 'the stored payload names no recipient' };
@@ -122,7 +157,12 @@ export class DeliveryWorker {
         retry: false,
         error: `no enabled ${delivery.channel} provider reaches the recipient`,
       };
-    const recipient = await this.recipientOf(delivery.appId, uid);
+    const recipient = recipients.get(recipientKey(delivery.appId, uid)) ?? {
+      uid,
+      name: undefined,
+      email: undefined,
+      phone: undefined,
+    };
     const outcomes = await Promise.all(
       routes.map(({ kind, provider, tokens }) =>
         kind
@@ -174,7 +214,8 @@ export class DeliveryWorker {
     return lastRead >= hold.messageId ? SuppressReason.MESSAGES_READ : undefined;
   }
 
-  private async attempt(delivery: OutboxDelivery): Promise<boolean> {
+  /** True when it was delivered (for the caller to record); any other outcome is recorded here. */
+  private async attempt(delivery: OutboxDelivery, recipients: Recipients): Promise<boolean> {
     const { outbox } = this.data;
     const started = this.clock.now();
     const attempt = delivery.attempts + 1;
@@ -186,12 +227,9 @@ export class DeliveryWorker {
       this.logger.info('notification_hold_dropped', { ...fields, reason: dropped });
       return false;
     }
-    const outcome = await this.send(delivery, attempt, started);
+    const outcome = await this.send(delivery, attempt, started, recipients);
+    if (outcome.ok) return true;
     const finished = this.clock.now();
-    if (outcome.ok) {
-      await outbox.delivered(delivery.id, finished);
-      return true;
-    }
     const { error } = outcome;
     if (!outcome.retry || attempt >= this.settings.retry.maxAttempts) {
       await outbox.dead(delivery.id, finished, error);

@@ -10,19 +10,14 @@ import { DigestSender } from './digest-sender.js';
 import { EventNotifier } from './notify.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { nobodyOnline, storedReadState, type PresenceSource, type ReadStateSource } from './sources.js';
-import {
-  eventOfDelete,
-  eventOfEdit,
-  eventOfMessage,
-  eventOfReaction,
-  type NotificationEvent,
-  type Reaction,
-} from './triggers.js';
+import type { Reaction } from './triggers.js';
+import { eventOfHeard, type HeardEvent, type QueuedDecision } from './decision-queue.js';
 
 /**
- * The notifications engine. It listens to the chat events emitted after each commit and decides
- * them in the background, one at a time, so sending a message never waits for (or fails with)
- * notifications. A worker then sends due email/SMS batches and delivers the outbox.
+ * The notifications engine. It listens to the chat events emitted after each commit, writes each
+ * to the decision queue and decides them in the background, one at a time, so sending a message
+ * never waits for (or fails with) notifications. A worker then decides events another process
+ * heard but never decided (it died), sends due email/SMS batches and delivers the outbox.
  */
 
 export interface NotificationOptions {
@@ -46,10 +41,19 @@ export interface NotificationOptions {
   providerBaseUrls?: Readonly<Record<string, string>>;
   /** How long logs and finished deliveries are kept; default 7 days. */
   retentionMs?: number;
+  /**
+   * How long a process may take to decide an event it heard before any process may (it died);
+   * default 10 s. Deciding twice is harmless (one of them records nothing), only wasted work.
+   */
+  decisionLeaseMs?: number;
 }
 
-/** Decisions waiting beyond this are dropped (and logged) rather than growing memory without bound. */
+/** Decisions waiting in memory at most; beyond, events wait in the queue for the worker. */
 const MAX_BACKLOG = 100_000;
+/** Events the worker claims per round from the decision queue. */
+const DECISIONS_PER_ROUND = 32;
+/** An event whose decision failed this often is dropped (and logged). */
+const MAX_DECISION_ATTEMPTS = 5;
 const PRUNE_EVERY_MS = 3_600_000;
 const DEFAULT_RETENTION_MS = 7 * 86_400_000;
 
@@ -64,6 +68,7 @@ export class NotificationEngine {
   private readonly delivery: DeliveryWorker;
   private readonly pollIntervalMs: number | false;
   private readonly retentionMs: number;
+  private readonly decisionLeaseMs: number;
   private readonly listeners: Listeners;
   private decisions: Promise<void> = Promise.resolve();
   private backlog = 0;
@@ -82,6 +87,7 @@ export class NotificationEngine {
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.decisionLeaseMs = options.decisionLeaseMs ?? 10_000;
     this.notifier = new EventNotifier(services, this.data, options.presence ?? nobodyOnline);
     const readState = options.readState ?? storedReadState(services.store.db);
     this.digests = new DigestSender(services, this.data, readState);
@@ -100,9 +106,9 @@ export class NotificationEngine {
       readState,
     );
     this.listeners = {
-      message: (appId, message) => this.submit(() => eventOfMessage(appId, message)),
-      messageEdited: (appId, message) => this.submit(() => eventOfEdit(appId, message)),
-      messageDeleted: (appId, message) => this.submit(() => eventOfDelete(appId, message)),
+      message: (appId, message) => this.submit(appId, { kind: 'message', message }),
+      messageEdited: (appId, message) => this.submit(appId, { kind: 'edited', message }),
+      messageDeleted: (appId, message) => this.submit(appId, { kind: 'deleted', message }),
     };
   }
 
@@ -137,7 +143,7 @@ export class NotificationEngine {
 
   /** A reaction was stored: whoever adds reactions to the chat service reports them here (while started). */
   reactionAdded(appId: string, message: Message, reaction: Reaction): void {
-    this.submit(() => eventOfReaction(appId, message, reaction));
+    this.submit(appId, { kind: 'reaction', message, reaction });
   }
 
   /** Resolves once every event received so far has been decided. */
@@ -155,37 +161,70 @@ export class NotificationEngine {
     return this.passes;
   }
 
-  private submit(eventOf: () => NotificationEvent | undefined): void {
+  /**
+   * Writes the event to the decision queue, claimed by this process, and queues its decision here;
+   * with the backlog full it is written unclaimed, for the worker (of any process) to decide.
+   */
+  private submit(appId: string, heard: HeardEvent): void {
     if (this.stopped) return;
-    if (this.backlog >= MAX_BACKLOG) {
-      this.logger.warn('notification_backlog_full', { dropped: 1, backlog: this.backlog });
+    const now = this.clock.now();
+    const here = this.backlog < MAX_BACKLOG;
+    const added = this.data.decisions.add(appId, heard, now, here ? now + this.decisionLeaseMs : now);
+    if (!here) {
+      this.logger.warn('notification_backlog_full', { backlog: this.backlog });
+      added.catch((error: unknown) => this.decisionFailed(appId, heard, error));
       return;
     }
     this.backlog += 1;
     this.decisions = this.decisions
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => this.decide(eventOf))
+      .then(() => added)
+      .then(
+        (id) => this.decide({ id, appId, heard, attempts: 1 }),
+        (error: unknown) => this.decisionFailed(appId, heard, error),
+      )
       .finally(() => {
         this.backlog -= 1;
       });
   }
 
-  /** Never rejects: one event failing must not stop the ones queued behind it. */
-  private async decide(eventOf: () => NotificationEvent | undefined): Promise<void> {
-    let event: NotificationEvent | undefined;
+  /**
+   * Decides one queued event and settles it in the decision's transaction. Never rejects: one
+   * event failing must not stop the ones queued behind it; it stays queued and is tried again when
+   * its lease ends, up to `MAX_DECISION_ATTEMPTS`.
+   */
+  private async decide(queued: QueuedDecision): Promise<void> {
+    const { decisions } = this.data;
     try {
-      event = eventOf();
-      if (event === undefined) return;
-      const { queued } = await this.notifier.notify(event, this.clock.now());
-      if (queued > 0) this.schedulePass();
+      const event = eventOfHeard(queued.appId, queued.heard);
+      if (event === undefined) {
+        await decisions.settle(queued.id);
+        return;
+      }
+      const { queued: pushes } = await this.notifier.notify(event, this.clock.now(), (db) =>
+        decisions.settle(queued.id, db),
+      );
+      if (pushes > 0) this.schedulePass();
     } catch (error) {
-      this.logger.error('notification_decision_failed', {
-        appId: event?.appId,
-        trigger: event?.trigger,
-        messageId: event?.message.id,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      this.decisionFailed(queued.appId, queued.heard, error);
+      if (queued.attempts >= MAX_DECISION_ATTEMPTS) await decisions.settle(queued.id).catch(() => false);
     }
+  }
+
+  private decisionFailed(appId: string, heard: HeardEvent, error: unknown): void {
+    this.logger.error('notification_decision_failed', {
+      appId,
+      kind: heard.kind,
+      messageId: heard.message.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  /** Decides the queued events nobody holds (heard by a process that died); true when more may wait. */
+  private async decideOrphans(): Promise<boolean> {
+    const now = this.clock.now();
+    const claimed = await this.data.decisions.claimDue(now, DECISIONS_PER_ROUND, now + this.decisionLeaseMs);
+    for (const queued of claimed) await this.decide(queued);
+    return claimed.length === DECISIONS_PER_ROUND;
   }
 
   /** Queues a background pass unless one is already waiting to start. */
@@ -200,8 +239,11 @@ export class NotificationEngine {
 
   private async pass(): Promise<void> {
     try {
+      const orphans = await this.decideOrphans();
       await this.digests.sendDue(this.clock.now());
-      await this.delivery.deliverDue();
+      const { more } = await this.delivery.deliverDue();
+      // A backlog (a message to a large group) is worked through pass after pass, not once a poll.
+      if (orphans || more) this.schedulePass();
       const now = this.clock.now();
       if (now - this.lastPrune >= PRUNE_EVERY_MS) {
         this.lastPrune = now;

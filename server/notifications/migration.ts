@@ -2,12 +2,15 @@ import type { Kysely, Migration } from 'kysely';
 import type { StorageEngine } from '../db/database.js';
 import type { Channel, NotificationDb } from './tables.js';
 
+/** Adds the auto-increment `id`, the one column that differs per engine. */
+const serialIdOn = (engine: StorageEngine) => (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
+  table.addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+    engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+  );
+
 /** The notification tables (see tables.ts); like the chat core, only auto-increment ids differ per engine. */
 export function notificationTablesMigration(engine: StorageEngine): Migration {
-  const serialId = (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
-    table.addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
-      engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-    );
+  const serialId = serialIdOn(engine);
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -192,6 +195,29 @@ export const notificationHoldsMigration: Migration = {
     await db.schema.alterTable('notification_outbox').addColumn('hold', 'text').execute();
   },
 };
+
+/** Chat events waiting to be decided, so one a process heard but did not decide before dying is not lost. */
+export function notificationDecisionsMigration(engine: StorageEngine): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await serialIdOn(engine)(db.schema.createTable('notification_decisions'))
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('claimed_until', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('notification_decisions_due')
+        .on('notification_decisions')
+        .column('claimed_until')
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('notification_decisions').execute();
+    },
+  };
+}
 
 interface LegacyWebhook {
   app_id: string;

@@ -15,15 +15,21 @@ import {
   type NameBook,
 } from './render.js';
 import type { PresenceSource } from './sources.js';
-import type { Channel } from './tables.js';
+import type { Channel, NotificationDb } from './tables.js';
 import type { DigestItem } from './digests.js';
 import type { NotificationEvent } from './triggers.js';
 
 /**
  * Decides one event for everyone it concerns and writes the outcome in one transaction: push calls
  * into the outbox, messages into their recipients' email/SMS batches, and a log entry for every
- * decision that was not a batching.
+ * decision that was not a batching. The same transaction settles the event's place in the decision
+ * queue; when another process settled it first, nothing is written.
  */
+
+/** Removes the event from the decision queue within `db`; false when it was no longer there. */
+export type Settle = (db: NotificationDb) => Promise<boolean>;
+
+class DecidedElsewhere extends Error {}
 
 /** Email and SMS carry messages only; push carries every event. */
 const DIGEST_TOPICS = new Set(['messages', 'replies', 'quotedReplies']);
@@ -43,12 +49,14 @@ export class EventNotifier {
     private readonly presence: PresenceSource,
   ) {}
 
-  async notify(event: NotificationEvent, now: number): Promise<NotifyOutcome> {
+  async notify(event: NotificationEvent, now: number, settle: Settle): Promise<NotifyOutcome> {
     const none = { queued: 0, decided: 0 };
     const channels = await this.channelsFor(event);
-    if (channels.size === 0) return none;
-    const uids = await this.data.audience.uidsOf(event);
-    if (uids.length === 0) return none;
+    const uids = channels.size === 0 ? [] : await this.data.audience.uidsOf(event);
+    if (uids.length === 0) {
+      await settle(this.data.db);
+      return none;
+    }
     const [settings, recipients, names] = await Promise.all([
       this.services.notifications.settings(event.appId),
       this.data.audience.recipients(event, uids, now),
@@ -92,7 +100,8 @@ export class EventNotifier {
         });
       }
     }
-    const queued = await this.data.db.transaction().execute(async (trx) => {
+    const written = this.data.db.transaction().execute(async (trx) => {
+      if (!(await settle(trx))) throw new DecidedElsewhere();
       const ids = await this.data.outbox.enqueue(
         pushes.map((push) => push.entry),
         now,
@@ -107,7 +116,12 @@ export class EventNotifier {
       await this.data.digests.add(digestItems, trx);
       return sent.length;
     });
-    return { queued, decided: recipients.length };
+    try {
+      return { queued: await written, decided: recipients.length };
+    } catch (error) {
+      if (error instanceof DecidedElsewhere) return none;
+      throw error;
+    }
   }
 
   /** What a push held through a do-not-disturb span is checked against when it ends. */

@@ -129,11 +129,12 @@ export class Outbox {
       .sort((a, b) => a.id - b.id);
   }
 
-  async delivered(id: number, now: number): Promise<void> {
+  async delivered(ids: readonly number[], now: number): Promise<void> {
+    if (ids.length === 0) return;
     await this.db
       .updateTable('notification_outbox')
       .set({ status: 'delivered', completed_at: now, last_error: null })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .execute();
   }
 

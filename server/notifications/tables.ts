@@ -93,6 +93,20 @@ export type NotificationDigestItemTable = {
   due_at: number;
 };
 
+/**
+ * A chat event waiting to be decided (decision-queue.ts): written when the event is heard, removed
+ * in the transaction that records its decision; `claimed_until` is the lease of the process
+ * deciding it, after which any process may.
+ */
+export type NotificationDecisionTable = {
+  id: Generated<number>;
+  app_id: string;
+  event: string;
+  attempts: number;
+  claimed_until: number;
+  created_at: number;
+};
+
 export type MuteTargetType = 'group' | 'oneOnOne';
 
 /** A conversation a user muted: a group, or a one-on-one chat with another user, until a time or for good. */
@@ -120,6 +134,7 @@ export type NotificationTables = {
   notification_digest_items: NotificationDigestItemTable;
   notification_mutes: NotificationMuteTable;
   notification_timezones: NotificationTimezoneTable;
+  notification_decisions: NotificationDecisionTable;
 };
 
 export type NotificationDb = Kysely<ChatDatabase & NotificationTables>;

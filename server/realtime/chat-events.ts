@@ -14,7 +14,8 @@ function actionSubject(message: Message): string | undefined {
 /**
  * Turns what the chat store committed into realtime frames: every stored message to every socket of
  * its sender and recipients (all members for groups), a `reaction` frame for each reaction added or
- * removed to the same people, and `interaction_completed` once a form's goal is met. Frames carry
+ * removed to the same people, pins and saves (`message_pinned`, `conversation_pinned`, …) to whom they
+ * concern, and `interaction_completed` once a form's goal is met. Frames carry
  * the device of the event's origin, so the session that caused them drops its echo. Frames of one conversation leave in the order the messages were stored. Sessions that
  * ended lose their sockets.
  */
@@ -97,17 +98,36 @@ export function publishChatEvents(
     });
   };
 
+  /** A pin or save reaches its audience after the conversation's earlier frames. */
+  const onPinSave = (...[appId, event, { deviceId }]: ChatEventMap['pinSave']): void => {
+    const { to } = event;
+    inOrder(`${appId} ${event.conversationId}`, async () => {
+      const recipients = 'uids' in to ? to.uids : await services.groups.memberUids(appId, to.guid);
+      fanOut.publish(appId, recipients, {
+        appId,
+        receiver: event.receiver,
+        receiverType: event.receiverType,
+        ...(deviceId === undefined ? {} : { deviceId }),
+        type: event.type,
+        sender: event.sender,
+        body: { action: event.action, ...event.body },
+      });
+    });
+  };
+
   const onSessionsEnded = (...[appId, ended]: ChatEventMap['sessionsEnded']): void =>
     fanOut.closeSessions(appId, ended);
 
   events.on('message', onMessage);
   events.on('interaction', onInteractionEvent);
   events.on('reaction', onReaction);
+  events.on('pinSave', onPinSave);
   events.on('sessionsEnded', onSessionsEnded);
   return () => {
     events.off('message', onMessage);
     events.off('interaction', onInteractionEvent);
     events.off('reaction', onReaction);
+    events.off('pinSave', onPinSave);
     events.off('sessionsEnded', onSessionsEnded);
   };
 }

@@ -52,7 +52,10 @@ export class ConversationRepository {
       );
   }
 
-  /** The user's conversations, most recently active first: one-to-one ones and those of their groups. */
+  /**
+   * The user's conversations, those they pinned first (the latest pin first), then the most
+   * recently active: one-to-one ones and those of their groups.
+   */
   async listFor(
     appId: string,
     uid: string,
@@ -63,6 +66,8 @@ export class ConversationRepository {
       tags?: ReadonlyArray<string> | undefined;
       /** Only conversations with a user or group whose name or id contains this (any case). */
       searchKey?: string | undefined;
+      /** Only the conversations the user pinned. */
+      pinnedOnly?: boolean | undefined;
       page: number;
       perPage: number;
     },
@@ -98,9 +103,33 @@ export class ConversationRepository {
         eb.or([eb('first_uid', 'in', users), eb('second_uid', 'in', users), eb('guid', 'in', groups)]),
       );
     }
+    if (query.pinnedOnly === true) {
+      base = base.where('conversation_id', 'in', (eb) =>
+        eb
+          .selectFrom('conversation_pins')
+          .select('conversation_pins.conversation_id')
+          .where('conversation_pins.app_id', '=', appId)
+          .where('conversation_pins.uid', '=', uid),
+      );
+    }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const rows = await base
       .selectAll()
+      // The user's pinned conversations first, the latest pin first (0 for the rest: both engines
+      // would order a null differently).
+      .orderBy(
+        (eb) =>
+          eb.fn.coalesce(
+            eb
+              .selectFrom('conversation_pins as pin')
+              .select('pin.pinned_at_ms')
+              .whereRef('pin.app_id', '=', 'conversations.app_id')
+              .whereRef('pin.conversation_id', '=', 'conversations.conversation_id')
+              .where('pin.uid', '=', uid),
+            eb.lit(0),
+          ),
+        'desc',
+      )
       .orderBy('updated_at', 'desc')
       .orderBy('last_message_id', 'desc')
       .limit(query.perPage)

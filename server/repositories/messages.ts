@@ -39,6 +39,8 @@ export type MessageChanges = Partial<
 export type Affix = 'append' | 'prepend';
 
 export interface MessageFilter {
+  /** Only these messages (at least one). */
+  ids?: number[] | undefined;
   conversationIds?: string[] | undefined;
   /** Messages of one-to-one conversations this user is in, plus those of these groups. */
   visibleTo?: { uid: string; guids: string[] } | undefined;
@@ -209,15 +211,15 @@ export class MessageRepository {
       .execute();
   }
 
-  /** Removes the message for good; a reply leaves its parent's count, its reactions go with it. */
+  /**
+   * Removes the message for good; a reply leaves its parent's count, its reactions, pin and saves
+   * go with it.
+   */
   async deletePermanently(appId: string, message: StoredMessage, db: Db): Promise<void> {
     const id = Number(message.id);
     await db.deleteFrom('messages').where('app_id', '=', appId).where('id', '=', id).execute();
-    await db
-      .deleteFrom('message_reactions')
-      .where('app_id', '=', appId)
-      .where('message_id', '=', id)
-      .execute();
+    for (const table of ['message_reactions', 'message_pins', 'message_saves'] as const)
+      await db.deleteFrom(table).where('app_id', '=', appId).where('message_id', '=', id).execute();
     if (message.parent_id !== null) {
       await db
         .updateTable('messages')
@@ -231,6 +233,7 @@ export class MessageRepository {
 
   private filtered(appId: string, filter: MessageFilter) {
     let query = this.db.selectFrom('messages').where('app_id', '=', appId);
+    if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
     if (filter.conversationIds !== undefined)
       query = query.where('conversation_id', 'in', filter.conversationIds);
     if (filter.visibleTo !== undefined) {
@@ -392,6 +395,84 @@ export class MessageRepository {
       .execute();
     const page = rows.map(stored);
     return cursor.affix === 'append' ? page : page.reverse();
+  }
+
+  /**
+   * A page of the threads among the messages `filter` selects (those with replies), the latest
+   * reply first, before `cursor` (exclusive): each parent's id, its latest reply's id and when that
+   * was sent. With `participant`, only the threads they follow: those they followed, or started or
+   * replied in, unless they unfollowed them.
+   */
+  async threadPage(
+    appId: string,
+    filter: MessageFilter,
+    participant: string | undefined,
+    cursor: { updatedAt?: number | undefined; id?: number | undefined },
+    limit: number,
+  ): Promise<Array<{ parentId: number; lastReplyId: number; updatedAt: number }>> {
+    let query = this.filtered(appId, filter).where('parent_id', 'is not', null);
+    if (participant !== undefined) {
+      const follows = (subscribed: number) =>
+        this.db
+          .selectFrom('thread_subscriptions')
+          .select('thread_subscriptions.parent_id')
+          .where('thread_subscriptions.app_id', '=', appId)
+          .where('thread_subscriptions.uid', '=', participant)
+          .where('thread_subscriptions.subscribed', '=', subscribed);
+      query = query.where((eb) =>
+        eb.and([
+          eb('parent_id', 'not in', follows(0)),
+          eb.or([
+            eb('parent_id', 'in', follows(1)),
+            eb('parent_id', 'in', (inner) =>
+              inner
+                .selectFrom('messages as started')
+                .select('started.id')
+                .where('started.app_id', '=', appId)
+                .where('started.sender', '=', participant)
+                .where('started.reply_count', '>', 0),
+            ),
+            eb('parent_id', 'in', (inner) =>
+              inner
+                .selectFrom('messages as replied')
+                .select('replied.parent_id')
+                .where('replied.app_id', '=', appId)
+                .where('replied.sender', '=', participant)
+                .where('replied.parent_id', 'is not', null),
+            ),
+          ]),
+        ]),
+      );
+    }
+    let grouped = query
+      .select((eb) => [
+        'parent_id',
+        eb.fn.max('id').as('last_reply_id'),
+        eb.fn.max('sent_at').as('updated_at'),
+      ])
+      .groupBy('parent_id');
+    const { updatedAt, id } = cursor;
+    if (updatedAt !== undefined) {
+      grouped = grouped.having((eb) =>
+        eb.or([
+          eb(eb.fn.max('sent_at'), '<', updatedAt),
+          eb.and([
+            eb(eb.fn.max('sent_at'), '=', updatedAt),
+            eb('parent_id', '<', id ?? Number.MAX_SAFE_INTEGER),
+          ]),
+        ]),
+      );
+    }
+    const rows = await grouped
+      .orderBy((eb) => eb.fn.max('sent_at'), 'desc')
+      .orderBy('parent_id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      parentId: Number(row.parent_id),
+      lastReplyId: Number(row.last_reply_id),
+      updatedAt: Number(row.updated_at),
+    }));
   }
 
   async count(appId: string, filter: MessageFilter): Promise<number> {

@@ -12,6 +12,7 @@ import type { StoredConversation } from '../repositories/conversations.js';
 import type { StoredMessage } from '../repositories/messages.js';
 import { QueryBoolean, Tags, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
+import { nowSeconds } from '../time.js';
 import { PageQuery, perPageOf, readableGroup } from './policies.js';
 
 /** Tags in a query: repeated (`tags=a&tags=b`) or comma-joined, as the SDK sends an array (`tags=a,b`). */
@@ -28,6 +29,16 @@ const ListConversations = PageQuery.extend({
   searchKey: SearchKey.optional(),
   /** Accepted as the SDK sends it: a conversation's tags are always included when it has any. */
   withTags: QueryBoolean.optional(),
+  /**
+   * The SDK's `setPinnedBy`: only pinned conversations, by who pinned them (`me`, `system`; the
+   * app pins no conversation for everyone in Parley, so `system` alone lists none).
+   */
+  pinnedBy: z
+    .preprocess(
+      (value) => [value].flat().flatMap((item) => (typeof item === 'string' ? item.split(',') : [item])),
+      z.array(z.enum(['me', 'system'], { error: 'must be me or system' })),
+    )
+    .optional(),
 });
 
 /** `tagConversation`: the acting user's tags on the conversation, replacing those it had. */
@@ -70,7 +81,7 @@ const conversationNotFound = (conversationId: string): ChatError =>
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   const { services, readState, receipts } = deps;
-  const { conversations, conversationService, conversationTags, users, groups, messages } = services;
+  const { conversations, conversationService, conversationTags, users, groups, messages, pins } = services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
@@ -149,11 +160,17 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         conversationType: query.conversationType,
         tags: query.tags,
         searchKey: query.searchKey,
+        pinnedOnly: query.pinnedBy !== undefined,
         page: query.page,
         perPage,
       });
-      const data = await present(actor, viewer.uid, page);
-      return c.json({ data, meta: { pagination: pagination(total, data.length, perPage, query.page) } });
+      // Parley's pins are all the user's own: asking for the app's (`system`) alone lists none.
+      const none = query.pinnedBy !== undefined && !query.pinnedBy.includes('me');
+      const data = none ? [] : await present(actor, viewer.uid, page);
+      return c.json({
+        data,
+        meta: { pagination: pagination(none ? 0 : total, data.length, perPage, query.page) },
+      });
     },
   );
 
@@ -163,6 +180,41 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     documented(routes, 'get', base, { summary: `The acting user's conversation with a ${kind}` }, async (c) =>
       c.json({ data: await presentOne(c, await conversationOf(c, kind)) }),
     );
+
+    /**
+     * `pinConversation` / `unpinConversation`: the acting user's own pin, which puts the
+     * conversation first in their list; it may be pinned before its first message.
+     */
+    for (const pinned of [true, false]) {
+      documented(
+        routes,
+        pinned ? 'post' : 'delete',
+        `${base}/pin`,
+        {
+          summary: pinned
+            ? `Pin the acting user's conversation with a ${kind} to the top of their list`
+            : `Unpin the acting user's conversation with a ${kind}`,
+        },
+        async (c) => {
+          const actor = c.get('actor');
+          const uid = actingUid(c);
+          const conversationId = await conversationOf(c, kind);
+          const now = nowSeconds();
+          const stored: StoredConversation = (await conversations.find(actor.app.appId, conversationId)) ?? {
+            conversationId,
+            conversationType: kind,
+            uids: kind === 'user' ? ([uid, pathId(c, 'uid')].sort() as [string, string]) : undefined,
+            guid: kind === 'group' ? conversationId.slice('group_'.length) : undefined,
+            lastMessageId: 0,
+            createdAt: now,
+            updatedAt: now,
+          };
+          await pins.pinConversation(actor.app, uid, stored, pinned, actor.origin);
+          const [conversation] = await present(actor, uid, [stored]);
+          return c.json({ data: conversation });
+        },
+      );
+    }
 
     documented(
       routes,

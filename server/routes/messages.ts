@@ -79,6 +79,12 @@ const ListQuery = z.looseObject({
   unread: QueryBoolean.optional(),
   count: QueryBoolean.optional(),
   hideMessagesFromBlockedUsers: QueryBoolean.optional(),
+  /** The SDK's `setPinned`: a conversation's pinned messages, newest pin first, whole (no cursor). */
+  pinned: QueryBoolean.optional(),
+  /** The SDK's `setSaved`: the acting user's saved messages of every conversation, newest save first. */
+  saved: QueryBoolean.optional(),
+  /** The SDK sends it with every list: mark the root messages whose thread the acting user follows. */
+  withThreadSubscribed: QueryBoolean.optional(),
 });
 type ListQuery = z.output<typeof ListQuery>;
 
@@ -249,11 +255,60 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     });
   };
 
+  /** With `withThreadSubscribed`, `threadSubscribed: true` on the roots of threads the acting user follows. */
+  const withFollows = async (c: ChatContext, query: ListQuery, page: Message[]): Promise<Message[]> => {
+    const { app, uid } = c.get('actor');
+    if (query.withThreadSubscribed !== true || uid === undefined) return page;
+    const followed = await services.threads.followed(app.appId, uid, page);
+    return followed.size === 0
+      ? page
+      : page.map((message) => (followed.has(message.id) ? { ...message, threadSubscribed: true } : message));
+  };
+
+  /**
+   * The pinned messages of the one conversation `scope` names, or the acting user's saved messages
+   * (of the conversations they can see), in the order pinned or saved, newest first. The lists are
+   * capped (100), so they come whole: without `meta.cursor` the SDK asks for no next page.
+   */
+  const pinSaveList = async (c: ChatContext, scope: MessageFilter, query: ListQuery) => {
+    const actor = c.get('actor');
+    const { appId } = actor.app;
+    const limit = query.perPage ?? query.per_page ?? query.limit ?? (actor.kind === 'client' ? 30 : 100);
+    let listed: { ids: number[]; total: number };
+    if (query.pinned === true) {
+      if (query.saved === true) throw badRequest('saved', 'cannot be combined with pinned');
+      const [conversationId, ...more] = scope.conversationIds ?? [];
+      if (conversationId === undefined || more.length > 0)
+        throw badRequest(
+          'pinned',
+          "lists one conversation's pins: ask /users/{uid}/messages or /groups/{guid}/messages",
+        );
+      listed = await services.pins.pinnedIn(appId, conversationId, limit);
+    } else listed = await services.pins.savedBy(appId, actingUid(c), limit);
+    const rows =
+      listed.ids.length === 0
+        ? []
+        : await messages.list(appId, { ...scope, ids: listed.ids }, { affix: 'append' }, listed.ids.length);
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    const ordered = listed.ids.flatMap((id) => byId.get(id) ?? []);
+    const data = await withFollows(
+      c,
+      query,
+      await withReceipts(appId, await messageService.present(actor.app, ordered, { viewer: actor.uid })),
+    );
+    const meta =
+      actor.kind === 'client'
+        ? { pagination: pagination(listed.total, data.length, limit, 1) }
+        : { current: { limit, count: data.length } };
+    return c.json({ data, meta });
+  };
+
   /** A page of the messages `scope` selects, with the query's filters and the caller's paging. */
   const list = async (c: ChatContext, scope: MessageFilter, withPagination = false) => {
     const actor = c.get('actor');
     const { appId } = actor.app;
     const query = queryOf(c, ListQuery);
+    if (query.pinned === true || query.saved === true) return pinSaveList(c, scope, query);
     const paging = messagePaging(actor, query, withPagination);
     const filter = { ...filterOf(query), ...scope };
     if (query.myMentionsOnly === true) filter.mentioning = actingUid(c);
@@ -275,7 +330,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       viewer: actor.uid,
       mentionsBlockedInfoFor: query.mentionsWithBlockedInfo === true ? actingUid(c) : undefined,
     });
-    const data = await withReceipts(appId, presented);
+    const data = await withFollows(c, query, await withReceipts(appId, presented));
     return c.json({ data, meta: paging.meta(rows, total) });
   };
 

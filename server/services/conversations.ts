@@ -6,6 +6,7 @@ import type { ConversationTagRepository } from '../repositories/conversation-tag
 import type { ConversationRepository, StoredConversation } from '../repositories/conversations.js';
 import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
+import type { PinRepository } from '../repositories/pins.js';
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
 import type { MessageService } from './messages.js';
 
@@ -22,9 +23,13 @@ export class ConversationService {
     private readonly messageService: MessageService,
     private readonly tags: ConversationTagRepository,
     private readonly blocks: BlockedUserRepository,
+    private readonly pins: PinRepository,
   ) {}
 
-  /** Fills last messages, the other party and unread counts for a page of conversations in a few queries. */
+  /**
+   * Fills last messages, the other party, unread counts and the viewer's own pins (`pinnedAt`,
+   * `pinnedBy`) for a page of conversations in a few queries.
+   */
   async present(
     app: App,
     viewer: string,
@@ -34,7 +39,7 @@ export class ConversationService {
     const others = stored.flatMap((item) => (item.uids === undefined ? [] : [otherOf(item.uids, viewer)]));
     const guids = stored.flatMap((item) => (item.guid === undefined ? [] : [item.guid]));
     const conversationIds = stored.map((item) => item.conversationId);
-    const [lastRows, people, groupRows, counts, memberships, unread, tags, blocks] = await Promise.all([
+    const [lastRows, people, groupRows, counts, memberships, unread, tags, blocks, pins] = await Promise.all([
       this.messages.findMany(
         appId,
         stored.map((item) => item.lastMessageId),
@@ -46,6 +51,7 @@ export class ConversationService {
       stored.length === 0 ? [] : this.messages.unreadCounts(appId, { conversationIds, unreadBy: viewer }),
       this.tags.of(appId, viewer, conversationIds),
       this.blocks.relations(appId, viewer, others),
+      this.pins.conversationPinsOf(appId, viewer, conversationIds),
     ]);
     const unreadById = new Map(unread.map((entry) => [entry.conversationId, entry.count]));
     const lastMessages = await this.messageService.present(app, [...lastRows.values()]);
@@ -75,6 +81,8 @@ export class ConversationService {
       };
       const tagged = tags.get(item.conversationId);
       if (tagged !== undefined) conversation.tags = tagged;
+      const pinnedAt = pins.get(item.conversationId);
+      if (pinnedAt !== undefined) Object.assign(conversation, { pinnedAt, pinnedBy: viewer });
       const lastMessage = lastById.get(String(item.lastMessageId));
       if (lastMessage !== undefined) conversation.lastMessage = lastMessage;
       return [conversation];

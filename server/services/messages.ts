@@ -16,6 +16,7 @@ import type { App } from '../repositories/apps.js';
 import { blockFlags, type BlockRelation, type BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { GroupRepository } from '../repositories/groups.js';
 import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
+import type { PinRepository } from '../repositories/pins.js';
 import type { ReactionRepository } from '../repositories/reactions.js';
 import type { UserRepository } from '../repositories/users.js';
 import type { MediaLibrary } from '../media/library.js';
@@ -151,6 +152,7 @@ export class MessageService {
     private readonly reactions: ReactionRepository,
     private readonly events: ChatEvents,
     private readonly blocks: BlockedUserRepository,
+    private readonly pins: PinRepository,
     /** Attachments: signs their URLs for readers and removes a deleted message's files. */
     private readonly media?: MediaLibrary,
   ) {
@@ -171,10 +173,10 @@ export class MessageService {
     return this.media === undefined ? messages : this.media.signed(app, messages);
   }
 
-  /** Rows to message objects, with the users and groups they name loaded in one go. */
   /**
-   * Rows to message objects, with the users and groups they name loaded in one go, and each
-   * message's reactions as `data.reactions` (`reactedByMe` for `viewer`).
+   * Rows to message objects, with the users and groups they name loaded in one go, each message's
+   * reactions as `data.reactions` (`reactedByMe` for `viewer`), its pin (`pinnedAt`, `pinnedBy`)
+   * and when `viewer` saved it (`savedAt`); the SDK reads a missing key as "not pinned/saved".
    */
   async present(
     app: App,
@@ -185,20 +187,26 @@ export class MessageService {
       viewer?: string | undefined;
     } = {},
   ): Promise<Message[]> {
-    const [lookup, reactions] = await Promise.all([
+    const ids = rows.filter((row) => row.category !== 'action').map((row) => Number(row.id));
+    const [lookup, reactions, pins, saves] = await Promise.all([
       this.entities.forMessages(app.appId, rows),
-      this.reactions.countsFor(
-        app.appId,
-        rows.filter((row) => row.category !== 'action').map((row) => Number(row.id)),
-        options.viewer,
-      ),
+      this.reactions.countsFor(app.appId, ids, options.viewer),
+      this.pins.pinsOf(app.appId, ids),
+      options.viewer === undefined
+        ? new Map<number, number>()
+        : this.pins.savedAtOf(app.appId, options.viewer, ids),
     ]);
     let messages = await this.signed(
       app,
       rows.map((row) => {
-        const message = toMessage(row, lookup, app);
-        const counts = reactions.get(Number(row.id));
-        return counts === undefined ? message : { ...message, data: { ...message.data, reactions: counts } };
+        const id = Number(row.id);
+        let message = toMessage(row, lookup, app);
+        const counts = reactions.get(id);
+        if (counts !== undefined) message = { ...message, data: { ...message.data, reactions: counts } };
+        const pin = pins.get(id);
+        if (pin !== undefined) message = { ...message, ...pin };
+        const savedAt = saves.get(id);
+        return savedAt === undefined ? message : { ...message, savedAt };
       }),
     );
     if (options.mentionsWithTags === true) messages = await this.withMentionTags(app.appId, messages);

@@ -10,6 +10,8 @@ import { FlagRepository } from '../repositories/flags.js';
 import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
+import { PinRepository } from '../repositories/pins.js';
+import { StatsRepository } from '../repositories/stats.js';
 import { rowCacheOptions, type CacheGenerations } from '../repositories/row-cache.js';
 import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
@@ -19,7 +21,9 @@ import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 import { ModerationService } from './moderation.js';
 import type { MediaLibrary } from '../media/library.js';
+import { PinService } from './pins.js';
 import { ReactionService } from './reactions.js';
+import { ThreadService } from './threads.js';
 
 /** Every repository and service of the chat service, wired to one store and one event bus. */
 export interface ChatServices {
@@ -34,6 +38,12 @@ export interface ChatServices {
   messages: MessageRepository;
   messageService: MessageService;
   reactions: ReactionService;
+  /** Pinned and saved messages, pinned conversations. */
+  pins: PinService;
+  /** Following threads and listing them. */
+  threads: ThreadService;
+  /** Usage counts (`/stats`). */
+  stats: StatsRepository;
   conversations: ConversationRepository;
   conversationService: ConversationService;
   conversationTags: ConversationTagRepository;
@@ -66,6 +76,7 @@ export function createChatServices(
   const reactions = new ReactionRepository(db);
   const blockedUsers = new BlockedUserRepository(db, caches);
   const conversationTags = new ConversationTagRepository(db);
+  const pins = new PinRepository(db);
   const messageService = new MessageService(
     db,
     users,
@@ -74,7 +85,18 @@ export function createChatServices(
     reactions,
     events,
     blockedUsers,
+    pins,
     media,
+  );
+  const conversationService = new ConversationService(
+    conversations,
+    users,
+    groups,
+    messages,
+    messageService,
+    conversationTags,
+    blockedUsers,
+    pins,
   );
   return {
     store,
@@ -88,16 +110,11 @@ export function createChatServices(
     messages,
     messageService,
     reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
+    threads: new ThreadService(db, messages, messageService),
+    stats: new StatsRepository(db),
+    pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
     conversations,
-    conversationService: new ConversationService(
-      conversations,
-      users,
-      groups,
-      messages,
-      messageService,
-      conversationTags,
-      blockedUsers,
-    ),
+    conversationService,
     conversationTags,
     notifications: new NotificationSettingsRepository(db),
     friends: new FriendRepository(db),

@@ -64,6 +64,38 @@ describe.each(SDK_RUNS)('CometChat SDK 4.2.0 threads and reactions in $runtime o
     expect(sent.map((message) => message.id)).toEqual([parent.id]);
   });
 
+  it('lists the threads a member follows, the latest reply first, until the SDK is done paging', async () => {
+    const quiet = await alice.call<Described>('sendText', 'crew', 'group', 'a thread alice alone replies in');
+    const quietReply = await alice.call<Described>(
+      'sendInThread',
+      'crew',
+      'group',
+      quiet.id,
+      'talking to myself',
+    );
+    type Listed = { parentMessageId: string; replyCount: number; lastReply: string | null };
+    const bobs = await bob.call<Listed[]>('threads', { limit: 1 });
+    expect(bobs.map((thread) => thread.parentMessageId)).toEqual([parent.id]);
+    expect(bobs[0]?.replyCount).toBe(5);
+    const all = await bob.call<Listed[]>('threads', { guid: 'crew', participatedByMe: false, limit: 1 });
+    expect(all.map((thread) => thread.parentMessageId)).toEqual([quiet.id, parent.id]);
+    expect(all[0]?.lastReply).toBe(quietReply.id);
+  });
+
+  it('follows a thread with subscribeToThread and unfollows one with unsubscribeFromThread', async () => {
+    const started = await alice.call<Described>('sendText', 'crew', 'group', 'a thread bob follows');
+    await alice.call('sendInThread', 'crew', 'group', started.id, 'the first reply');
+    expect(typeof (await bob.call('subscribeToThread', started.id))).toBe('string');
+    type Listed = { parentMessageId: string };
+    const following = await bob.call<Listed[]>('threads', {});
+    expect(following.map((thread) => thread.parentMessageId)).toEqual([started.id, parent.id]);
+    expect(await bob.call<string[]>('followedInGroup', 'crew')).toEqual([parent.id, started.id]);
+    await bob.call('unsubscribeFromThread', parent.id);
+    const after = await bob.call<Listed[]>('threads', {});
+    expect(after.map((thread) => thread.parentMessageId)).toEqual([started.id]);
+    expect(await bob.call<string[]>('followedInGroup', 'crew')).toEqual([started.id]);
+  });
+
   it("adds a reaction: the answer counts it as the reactor's, the other member hears of it", async () => {
     const reacted = await bob.call<Described>('addReaction', parent.id, '👍');
     expect(reacted.reactions).toEqual([{ reaction: '👍', count: 1, reactedByMe: true }]);

@@ -15,11 +15,8 @@ describe.each(ENGINES)('stored receipts on %s', (engine) => {
   let guid: string;
   const direct: string[] = [];
 
-  const send = async (sender: string, body: unknown): Promise<string> => {
-    const response = await api.call('POST', '/messages', { body, onBehalfOf: sender });
-    expect(response.status).toBe(200);
-    return response.body.data.id as string;
-  };
+  const { sendMessage } = apiFixtures(api.call);
+  const send = async (sender: string, body: unknown) => (await sendMessage(sender, body)).id;
   const mark = (uid: string, path: string, body?: unknown) =>
     api.call('POST', path, { onBehalfOf: uid, ...(body === undefined ? {} : { body }) });
   const history = async () => {

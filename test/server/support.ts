@@ -127,10 +127,22 @@ export function useTestServer(
   };
 }
 
-/** Users and groups created through the API with unique ids, failing loudly when the API refuses. */
+/** A message as the API answered its send. */
+export interface SentMessage {
+  id: string;
+  parentId?: string;
+  replyCount?: number;
+}
+
+/**
+ * Users, groups and messages created through the API (users and groups with unique ids), failing
+ * loudly when the API refuses.
+ */
 export function apiFixtures(call: TestServer['call']): {
   createUser(prefix?: string, extra?: Record<string, unknown>): Promise<string>;
   createGroup(owner: string, participants?: string[]): Promise<string>;
+  /** `sender` posts `body` to `path` (`/messages`, or a thread's `/messages/{id}/thread`). */
+  sendMessage(sender: string, body: unknown, path?: string): Promise<SentMessage>;
 } {
   const created = (what: string, response: ApiResponse): void => {
     if (response.status !== 200)
@@ -153,6 +165,11 @@ export function apiFixtures(call: TestServer['call']): {
       });
       created(`group ${guid}`, response);
       return guid;
+    },
+    async sendMessage(sender, body, path = '/messages') {
+      const response = await call('POST', path, { body, onBehalfOf: sender });
+      created(`a message of ${sender}`, response);
+      return response.body.data as SentMessage;
     },
   };
 }

@@ -171,6 +171,8 @@ const MUST_ROUTE_REST = [
   'POST /groups/{id}/bannedusers/{id}',
   'DELETE /groups/{id}/bannedusers/{id}',
   'GET /groups/{id}/bannedusers',
+  'GET /stats',
+  'GET /stats/messages',
 ];
 
 /** Client endpoints that must be routed, in the SDK catalogue's spelling. */
@@ -241,6 +243,19 @@ const MUST_ROUTE_CLIENT = [
   'PUT /groups/{id}/promote',
   'DELETE /groups/{id}/demote',
   'PATCH /groups/{id}/owner',
+  'POST /messages/{{messageId}}/pin',
+  'DELETE /messages/{{messageId}}/pin',
+  'POST /messages/{{messageId}}/save',
+  'DELETE /messages/{{messageId}}/save',
+  'POST /users/{{uid}}/conversation/pin',
+  'DELETE /users/{{uid}}/conversation/pin',
+  'POST /groups/{{guid}}/conversation/pin',
+  'DELETE /groups/{{guid}}/conversation/pin',
+  'GET /threads',
+  'GET /groups/{{guid}}/threads',
+  'GET /users/{{uid}}/threads',
+  'POST /messages/{{messageId}}/thread/subscription',
+  'DELETE /messages/{{messageId}}/thread/subscription',
 ];
 
 /** Ids that name nothing, so no call changes what another call reads. */

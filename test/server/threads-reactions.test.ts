@@ -25,11 +25,7 @@ describe.each(ENGINES)('threads and reactions on %s', (engine) => {
   let bobClient: TestClient;
   let malloryClient: TestClient;
 
-  const send = async (sender: string, body: unknown, path = '/messages') => {
-    const response = await api.call('POST', path, { body, onBehalfOf: sender });
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body.data as { id: string; parentId?: string; replyCount?: number };
-  };
+  const { sendMessage: send } = apiFixtures(api.call);
   const groupText = (text: string) => textMessage(guid, text, 'group');
   const emoji = (reaction: string) => encodeURIComponent(reaction);
 

@@ -24,11 +24,8 @@ describe.each(ENGINES)('unread counts on %s', (engine) => {
   const toBob: string[] = [];
   const inGroup: string[] = [];
 
-  const send = async (sender: string, body: unknown): Promise<string> => {
-    const response = await api.call('POST', '/messages', { body, onBehalfOf: sender });
-    expect(response.status).toBe(200);
-    return response.body.data.id as string;
-  };
+  const { sendMessage } = apiFixtures(api.call);
+  const send = async (sender: string, body: unknown) => (await sendMessage(sender, body)).id;
   const counts = async (client: TestClient, path: string): Promise<Count[]> => {
     const response = await client.call('GET', path);
     expect(response.status).toBe(200);

@@ -93,6 +93,8 @@ export class ChatProcesses {
 export interface ChatCluster {
   processes: ChatProcesses;
   urls: string[];
+  /** The PostgreSQL database the processes share; undefined on SQLite. */
+  databaseUrl: string | undefined;
   dispose(): Promise<void>;
 }
 
@@ -126,5 +128,5 @@ export async function startChatCluster(
     await dispose();
     throw error;
   }
-  return { processes, urls: processes.urls, dispose };
+  return { processes, urls: processes.urls, databaseUrl: store?.databaseUrl, dispose };
 }

@@ -1,3 +1,4 @@
+import { AppCache, type ChangeNotices } from '../../repositories/app-cache.js';
 import { SecretBox } from '../../secret-box.js';
 import type { Channel, NotificationDb, NotificationProviderTable } from '../tables.js';
 import { CHANNELS } from '../tables.js';
@@ -5,13 +6,13 @@ import type { ProviderKind } from './provider.js';
 
 /**
  * The providers an app configured, per channel and kind. Every chat event asks which channels
- * deliver, so they are cached per app; changes made here drop the cache at once, changes made by
- * another process show after `CACHE_MS`. Secret fields are stored sealed (`SecretBox`, AES-256-GCM
+ * deliver, so they are cached per app (`AppCache`): a change made here drops this process's copy
+ * and tells the other processes sharing the store to drop theirs, so it applies everywhere at once.
+ * Secret fields are stored sealed (`SecretBox`, AES-256-GCM
  * bound to the app, kind, configuration and field) and opened only in memory.
  */
 
 export const DEFAULT_PROVIDER_ID = 'default';
-const CACHE_MS = 5_000;
 
 export interface StoredProvider {
   channel: Channel;
@@ -44,13 +45,16 @@ export function providerView(kind: ProviderKind, stored: StoredProvider): Provid
 }
 
 export class ProviderRegistry {
-  private readonly cache = new Map<string, { providers: StoredProvider[]; loadedAt: number }>();
+  private readonly cache: AppCache<StoredProvider[]>;
 
   constructor(
     private readonly db: NotificationDb,
     private readonly kinds: readonly ProviderKind[],
     private readonly secrets: SecretBox,
-  ) {}
+    notices: ChangeNotices,
+  ) {
+    this.cache = new AppCache('notification-providers', notices);
+  }
 
   private secretFields(channel: Channel, kindName: string): readonly string[] {
     return this.kind(channel, kindName)?.secrets ?? [];
@@ -116,7 +120,7 @@ export class ProviderRegistry {
         .execute();
       sealed += 1;
     }
-    this.cache.clear();
+    // What is cached stays right: sealing changes how a secret is stored, not its value.
     return sealed;
   }
 
@@ -126,25 +130,23 @@ export class ProviderRegistry {
 
   /** Every configuration of the app, enabled or not. */
   async all(appId: string): Promise<StoredProvider[]> {
-    const cached = this.cache.get(appId);
-    if (cached !== undefined && performance.now() - cached.loadedAt < CACHE_MS) return cached.providers;
-    const rows = await this.db
-      .selectFrom('notification_providers')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .orderBy('kind')
-      .orderBy('provider_id')
-      .execute();
-    const providers = rows.map((row) => ({
-      channel: row.channel,
-      kind: row.kind,
-      providerId: row.provider_id,
-      config: this.opened(row),
-      isDefault: row.is_default === 1,
-      updatedAt: Number(row.updated_at),
-    }));
-    this.cache.set(appId, { providers, loadedAt: performance.now() });
-    return providers;
+    return this.cache.get(appId, async () => {
+      const rows = await this.db
+        .selectFrom('notification_providers')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .orderBy('kind')
+        .orderBy('provider_id')
+        .execute();
+      return rows.map((row) => ({
+        channel: row.channel,
+        kind: row.kind,
+        providerId: row.provider_id,
+        config: this.opened(row),
+        isDefault: row.is_default === 1,
+        updatedAt: Number(row.updated_at),
+      }));
+    });
   }
 
   async ofKind(appId: string, kind: ProviderKind): Promise<StoredProvider[]> {
@@ -209,7 +211,6 @@ export class ProviderRegistry {
     config: Record<string, unknown>,
     now: number,
   ): Promise<StoredProvider> {
-    this.cache.delete(appId);
     const existing = await this.ofKind(appId, kind);
     const current = existing.find((p) => p.providerId === providerId);
     const isDefault = current?.isDefault ?? !existing.some((p) => p.isDefault);
@@ -224,13 +225,12 @@ export class ProviderRegistry {
       .values({ ...row, ...values })
       .onConflict((oc) => oc.columns(['app_id', 'channel', 'kind', 'provider_id']).doUpdateSet(values))
       .execute();
-    this.cache.delete(appId);
+    this.cache.changed(appId);
     return { channel: kind.channel, kind: kind.name, providerId, config, isDefault, updatedAt: now };
   }
 
   /** False when there was no such configuration. A removed default hands its role to the next one. */
   async remove(appId: string, kind: ProviderKind, providerId: string): Promise<boolean> {
-    this.cache.delete(appId);
     const removed = await this.db.transaction().execute(async (trx) => {
       const result = await trx
         .deleteFrom('notification_providers')
@@ -260,13 +260,12 @@ export class ProviderRegistry {
           .execute();
       return true;
     });
-    this.cache.delete(appId);
+    if (removed) this.cache.changed(appId);
     return removed;
   }
 
   /** Makes one configuration the kind's default; false when there is no such configuration. */
   async setDefault(appId: string, kind: ProviderKind, providerId: string): Promise<boolean> {
-    this.cache.delete(appId);
     const changed = await this.db.transaction().execute(async (trx) => {
       const scope = trx
         .updateTable('notification_providers')
@@ -281,7 +280,7 @@ export class ProviderRegistry {
       await scope.set({ is_default: 0 }).where('provider_id', '!=', providerId).execute();
       return true;
     });
-    this.cache.delete(appId);
+    if (changed) this.cache.changed(appId);
     return changed;
   }
 }

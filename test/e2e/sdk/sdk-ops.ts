@@ -10,6 +10,7 @@ import type {
 } from '@cometchat/chat-sdk-javascript';
 import { chatFeatureOps } from './chat-feature-ops.js';
 import { groupOps, listenToGroups } from './group-ops.js';
+import { listenToPins, pinOps } from './pin-ops.js';
 import { surfaceOps } from './surface-ops.js';
 
 type Sdk = typeof CometChatSdk;
@@ -132,6 +133,7 @@ export function sdkOps(
   };
   const listen = () => {
     listenToGroups(CometChat, emit);
+    listenToPins(CometChat, emit);
     CometChat.removeMessageListener('contract');
     CometChat.addMessageListener(
       'contract',
@@ -189,6 +191,7 @@ export function sdkOps(
     ...groupOps(CometChat),
     ...chatFeatureOps(CometChat),
     ...surfaceOps(CometChat),
+    ...pinOps(CometChat),
     /** `presence: true` subscribes to every user's online/offline events. */
     init: async (appId: string, host: string, presence = false) => {
       let builder = new CometChat.AppSettingsBuilder()
@@ -231,6 +234,36 @@ export function sdkOps(
         pages.push(messages.map(describe));
       }
       return pages;
+    },
+    /** The ids of a group's newest messages whose thread the user follows, as the SDK reads `isThreadSubscribed()`. */
+    followedInGroup: async (guid: string) => {
+      const request = new CometChat.MessagesRequestBuilder().setGUID(guid).setLimit(100).build();
+      const messages = await request.fetchPrevious();
+      return messages
+        .filter((message) => message.isThreadSubscribed())
+        .map((message) => String(message.getId()));
+    },
+    subscribeToThread: async (parentId: string) => CometChat.subscribeToThread(Number(parentId)),
+    unsubscribeFromThread: async (parentId: string) => CometChat.unsubscribeFromThread(Number(parentId)),
+    /** Every page of a `ThreadsRequest` until the SDK says it is exhausted: each thread's root, count and last reply. */
+    threads: async (options: { guid?: string; uid?: string; participatedByMe?: boolean; limit?: number }) => {
+      let builder = new CometChat.ThreadsRequestBuilder().setLimit(options.limit ?? 30);
+      if (options.guid !== undefined) builder = builder.setGuid(options.guid);
+      if (options.uid !== undefined) builder = builder.setUid(options.uid);
+      if (options.participatedByMe !== undefined)
+        builder = builder.setParticipatedByMe(options.participatedByMe);
+      const request = builder.build();
+      const threads: Array<{ parentMessageId: string; replyCount: number; lastReply: string | null }> = [];
+      for (let page = 0; page < 50 && request.hasMore(); page += 1) {
+        for (const thread of await request.fetchNext()) {
+          threads.push({
+            parentMessageId: String(thread.getParentMessageId()),
+            replyCount: thread.getReplyCount(),
+            lastReply: thread.getLastReply() === null ? null : String(thread.getLastReply()?.getId()),
+          });
+        }
+      }
+      return threads;
     },
     /** The newest page of a group without thread replies, as the UI Kit's message list asks. */
     groupWithoutReplies: async (guid: string) => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestSlots, ScoreAccumulator, TermMarks } from '../../../knowledge/search/accumulator.js';
+import { Bm25fScorer } from '../../../knowledge/search/bm25f.js';
+import { FieldNorms } from '../../../knowledge/search/field-norms.js';
 import { InvertedIndex } from '../../../knowledge/search/inverted-index.js';
 import { ClosenessMemo, rerankByProximity } from '../../../knowledge/search/proximity.js';
 import { DEFAULT_SETTINGS } from '../../../knowledge/search/settings.js';
@@ -27,6 +29,19 @@ describe('bestSlots', () => {
     for (const k of [1, 2, 7, 100, 999, accumulator.count, accumulator.count + 5]) {
       expect(bestSlots(accumulator, k)).toEqual(reference.slice(0, k));
     }
+  });
+
+  it('returns the same slots when a floor is taken from likely slots whose scores grew since', () => {
+    const next = random(9);
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(5000);
+    for (let i = 0; i < 3000; i++) accumulator.add(Math.floor(next() * 5000), 1 + Math.floor(next() * 20));
+    const touched = Array.from(accumulator.touched.subarray(0, accumulator.count));
+    const likely = bestSlots(accumulator, 100);
+    // A second pass adds to touched slots only, so other slots can overtake the likely ones.
+    for (const slot of touched) if (next() < 0.3) accumulator.addToTouched(slot, Math.floor(next() * 30));
+    const reference = touched.sort((a, b) => accumulator.score(b) - accumulator.score(a) || a - b);
+    for (const k of [1, 10, 100]) expect(bestSlots(accumulator, k, likely)).toEqual(reference.slice(0, k));
   });
 });
 
@@ -92,5 +107,53 @@ describe('rerankByProximity with a closeness memo', () => {
         new ClosenessMemo(),
       ),
     );
+  });
+
+  describe('when only the best few are wanted', () => {
+    const ranking = DEFAULT_SETTINGS.ranking;
+    // A larger vocabulary than above, so chunks hold few of the query's terms and scores spread.
+    const vocabulary = Array.from({ length: 80 }, (_, i) =>
+      i < words.length ? (words[i] as string) : `w${i}`,
+    );
+    const spread = new InvertedIndex();
+    for (let slot = 0; slot < 600; slot++) {
+      const length = 5 + Math.floor(next() * 60);
+      const terms = Array.from(
+        { length },
+        () => vocabulary[Math.floor(next() * vocabulary.length)] as string,
+      );
+      spread.addSlot(terms.slice(0, 3), terms.slice(3));
+    }
+    const spreadQuery = ['wing', 'panel', 'shock', 'nozzle'].map((word) => ({
+      termId: spread.termId(word) as number,
+      weight: 1,
+    }));
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(spread.slotCount);
+    const norms = new FieldNorms(ranking);
+    new Bm25fScorer(spread, ranking, norms).accumulate(spreadQuery, accumulator);
+    const scored = bestSlots(accumulator, 150).map((slot) => ({ slot, score: accumulator.score(slot) }));
+    const rerank = (wanted?: Parameters<typeof rerankByProximity>[6]) =>
+      rerankByProximity(spread, scored, spreadQuery, ranking, new TermMarks(), new ClosenessMemo(), wanted);
+
+    it('ranks the wanted best exactly as a full re-rank does, and leaves candidates out that cannot reach them', () => {
+      const partial = rerank({ count: 10, norms });
+      expect(partial.slice(0, 10)).toEqual(rerank().slice(0, 10));
+      expect(partial.length).toBeLessThan(scored.length);
+    });
+
+    it('counts the wanted best one per document when given documents', () => {
+      // Ten slots per document.
+      const documentOf = (slot: number) => Math.floor(slot / 10);
+      const firstPerDocument = (ranked: readonly { slot: number; score: number }[]) =>
+        ranked
+          .filter(
+            ({ slot }, at) => ranked.findIndex((other) => documentOf(other.slot) === documentOf(slot)) === at,
+          )
+          .slice(0, 6);
+      const partial = rerank({ count: 6, documentOf, norms });
+      expect(firstPerDocument(partial)).toEqual(firstPerDocument(rerank()));
+      expect(partial.length).toBeLessThan(scored.length);
+    });
   });
 });

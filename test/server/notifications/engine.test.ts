@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../../shared/message.js';
 import {
   IDEMPOTENCY_HEADER,
   SIGNATURE_HEADER,
@@ -77,6 +78,31 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
   const patchSettings = async (body: unknown): Promise<void> => {
     expect((await call('PATCH', '/notifications/v1/settings', { body })).status).toBe(200);
   };
+
+  it('decides an event a process heard but died before deciding, once its lease has run out, and only once', async () => {
+    const [alice, bob] = [await createUser(), await createUser()];
+    // What a dead process leaves: the event in the decision queue, leased, and no decision.
+    await server.engine.stop();
+    const heard = new Promise<Message>((resolve) =>
+      server.api.server.services.events.once('message', (_appId, message) => resolve(message)),
+    );
+    await send(alice, textMessage(bob, 'left behind'));
+    const message = await heard;
+    await server.engine.data.decisions.add(
+      'app-one',
+      { kind: 'message', message },
+      clock.now(),
+      clock.now() + 10_000,
+    );
+    server.engine.start();
+    await settle();
+    expect(pushesTo(bob)).toHaveLength(0);
+    clock.advance(10_000);
+    await settle();
+    expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.body)).toEqual(['left behind']);
+    await settle();
+    expect(pushesTo(bob)).toHaveLength(1);
+  });
 
   describe('push', () => {
     it('sends every group member but the sender a signed push with an idempotency key', async () => {
