@@ -57,12 +57,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     await store?.dispose();
   });
 
-  const { createUser, createGroup } = apiFixtures(call);
-  const send = async (sender: string, body: unknown): Promise<string> => {
-    const response = await call('POST', '/messages', { body, onBehalfOf: sender });
-    expect(response.status).toBe(200);
-    return response.body.data.id as string;
-  };
+  const { createUser, createGroup, sendMessage } = apiFixtures(call);
+  const send = async (sender: string, body: unknown) => (await sendMessage(sender, body)).id;
   /** Lets the engine decide what happened so far and run one worker pass. */
   const settle = async (): Promise<void> => {
     await server.engine.idle();

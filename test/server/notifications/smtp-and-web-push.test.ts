@@ -74,12 +74,8 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
     await store?.dispose();
   });
 
-  const { createUser } = apiFixtures(call);
-  const send = async (sender: string, body: unknown): Promise<string> => {
-    const response = await call('POST', '/messages', { body, onBehalfOf: sender });
-    expect(response.status).toBe(200);
-    return response.body.data.id as string;
-  };
+  const { createUser, sendMessage } = apiFixtures(call);
+  const send = async (sender: string, body: unknown) => (await sendMessage(sender, body)).id;
   const settle = async (): Promise<void> => {
     await server.engine.idle();
     await server.engine.runDue();
