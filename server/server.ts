@@ -143,7 +143,6 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const secrets = await SecretBox.load(options.dataDir, options.secretKey);
     // Before serving: a key other than the store's stops the start here, secrets stored or not.
     await checkSecretKey(store.db, secrets);
-    const services = createChatServices(store, secrets, media);
     fanOut =
       redisUrl === undefined
         ? undefined
@@ -153,6 +152,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             logger,
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
+    // After Redis is joined: the row caches of a joined process check the others' changes there.
+    const services = createChatServices(store, secrets, media, fanOut);
     // Made here first, so the provider cache hears the other processes' changes; then seals
     // secrets stored in the clear (rows from before sealing existed).
     await notificationDataOf(services, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();

@@ -29,6 +29,15 @@ export interface ChatStore {
   engine: StorageEngine;
   /** SQLite only: the connection behind `db`, for the prepared statements of the message hot path. */
   sqlite?: SqliteConnection;
+  /**
+   * PostgreSQL only: the same database for message sends, on connections whose commits do not wait
+   * for the WAL to reach the disk (`synchronous_commit = off`), as SQLite's `synchronous = NORMAL`
+   * does not: a send answered 200 survives a crash of any chat-server process; only a crash of
+   * PostgreSQL itself or its machine can drop the last fraction of a second of sends, and never
+   * leaves a half-written one. Every send of one conversation updates that conversation's row, so
+   * waiting for each flush under its lock made sends to one conversation one WAL flush apart.
+   */
+  sends?: Kysely<ChatDatabase>;
   /** A human-readable location without credentials, for logs. */
   describe: string;
   close(): Promise<void>;
@@ -53,17 +62,25 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
-function openPostgres(databaseUrl: string): ChatStore {
-  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes, max: 10 });
+function postgresPool(databaseUrl: string, options: Partial<pg.PoolConfig> = {}): Kysely<ChatDatabase> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, types: pgTypes, ...options });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<ChatDatabase>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<ChatDatabase>({ dialect: new PostgresDialect({ pool }) });
+}
+
+function openPostgres(databaseUrl: string): ChatStore {
+  const db = postgresPool(databaseUrl, { max: 10 });
+  const sends = postgresPool(databaseUrl, { max: 5, options: '-c synchronous_commit=off' });
   const url = new URL(databaseUrl);
   return {
     db,
     engine: 'postgres',
+    sends,
     describe: `postgres://${url.host}${url.pathname}`,
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all([db.destroy(), sends.destroy()]);
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import {
 import { threadsAndReactionsMigration } from './migrations-threads.js';
 import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
+import { partialMessageIndexesMigration } from './migrations-message-indexes.js';
 import { pinsMigration } from './migrations-pins.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
@@ -222,6 +223,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0015_thread_subscriptions': threadSubscriptionsMigration,
       '0016_secret_key_canary': secretKeyCanaryMigration,
       '0017_notification_decisions': notificationDecisionsMigration(engine),
+      '0018_partial_message_indexes': partialMessageIndexesMigration,
     }),
   };
 }

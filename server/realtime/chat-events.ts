@@ -46,8 +46,8 @@ export function publishChatEvents(
           ? [message.sender, message.receiver]
           : await services.groups.memberUids(appId, message.receiver);
       const subject = actionSubject(message);
-      if (subject !== undefined) recipients.push(subject);
-      fanOut.publish(appId, recipients, {
+      const audience = subject === undefined ? recipients : [...recipients, subject];
+      fanOut.publish(appId, audience, {
         appId,
         receiver: message.receiver,
         receiverType: message.receiverType,

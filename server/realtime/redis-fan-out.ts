@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { EndedSessions } from '../events.js';
 import type { ChangeNotices } from '../repositories/app-cache.js';
+import type { CacheGenerations } from '../repositories/row-cache.js';
 import type { Logger } from '../log.js';
 import type { RealtimeFrame } from '../../shared/realtime.js';
 import { LocalFanOut, type FanOut, type Subscriber } from './fan-out.js';
@@ -45,9 +46,10 @@ export const redactRedisUrl = (url: string): string => {
  * process renews its claims every third of the TTL; a process that stops renewing (SIGKILL, lost
  * host) is swept by the next process whose heartbeat finds it expired, which reports the users who
  * had no other socket as gone offline. It carries the processes' change notices too, so what each
- * caches (agents, client settings) is forgotten everywhere when one changes it.
+ * caches (agents, client settings) is forgotten everywhere when one changes it, and keeps the
+ * counters of changes that the row caches (users, groups, memberships, blocks) check on every read.
  */
-export class RedisFanOut implements FanOut, ChangeNotices {
+export class RedisFanOut implements FanOut, ChangeNotices, CacheGenerations {
   private readonly local = new LocalFanOut();
   /** Names the host and pid, so an operator (or a test) can tell which process holds a user's sockets. */
   private readonly processId = `${hostname()}:${process.pid}:${randomUUID()}`;
@@ -57,6 +59,11 @@ export class RedisFanOut implements FanOut, ChangeNotices {
   private readonly expiredListeners: Array<(appId: string, uid: string) => void> = [];
   private readonly changeListeners = new Map<string, Array<(appId: string | undefined) => void>>();
   private beating: Promise<void> = Promise.resolve();
+  /**
+   * Counts reconnections of the command connection. It is part of every cache generation, so rows
+   * cached before an outage are dropped after it even if Redis lost its counters (a restart).
+   */
+  private connections = 0;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -74,6 +81,7 @@ export class RedisFanOut implements FanOut, ChangeNotices {
       for (const listeners of this.changeListeners.values())
         for (const listener of listeners) listener(undefined);
     });
+    commands.on('ready', () => (this.connections += 1));
     this.heartbeat = setInterval(() => {
       this.beating = this.beating.then(() => this.beat());
     }, this.ttlMs / 3);
@@ -180,6 +188,23 @@ export class RedisFanOut implements FanOut, ChangeNotices {
     else listeners.push(listener);
   }
 
+  async current(topic: string, appId: string): Promise<string> {
+    const count = await this.commands.hget(this.generationsKey, JSON.stringify([topic, appId]));
+    return this.generation(count ?? 0);
+  }
+
+  async bump(topic: string, appId: string): Promise<{ before: string; after: string }> {
+    const connections = this.connections;
+    const count = await this.commands.hincrby(this.generationsKey, JSON.stringify([topic, appId]), 1);
+    return connections === this.connections
+      ? { before: this.generation(count - 1), after: this.generation(count) }
+      : { before: '', after: '' };
+  }
+
+  private generation(count: number | string): string {
+    return `${this.connections}:${count}`;
+  }
+
   /** Stops renewing, withdraws this process (its sockets have closed by now) and disconnects. */
   close(): Promise<void> {
     return (this.closing ??= this.shutDown());
@@ -201,6 +226,10 @@ export class RedisFanOut implements FanOut, ChangeNotices {
 
   private get processesKey(): string {
     return `${this.options.prefix}processes`;
+  }
+
+  private get generationsKey(): string {
+    return `${this.options.prefix}cache-generations`;
   }
 
   private processKey(processId: string): string {

@@ -308,7 +308,7 @@ export class SocketServer {
     connection: Connection,
     receiver: string,
     receiverType: 'user' | 'group',
-  ): Promise<string[]> {
+  ): Promise<readonly string[]> {
     const { groups } = this.deps.services;
     if (receiverType === 'user') return [receiver, connection.uid];
     if ((await groups.member(connection.appId, receiver, connection.uid)) === undefined) return [];

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ChatDatabase } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
-import { RowCache } from './row-cache.js';
+import { RowCache, type RowCacheOptions } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 import { userOf, type User } from './users.js';
 
@@ -34,17 +34,16 @@ export interface BlockedUserQuery {
 
 /**
  * Who blocked whom, per app. A block is one-way; either way, the two cannot message one-to-one.
- * Every one-to-one send asks for its sender's blocks, so on SQLite each user's are cached as the
- * users are (see `rowCacheCapacity`); block and unblock go through here and forget what they change.
+ * Every one-to-one send asks for its sender's blocks, so each user's are cached as the users are (see `rowCacheOptions`); block and unblock go through here and forget what they change.
  */
 export class BlockedUserRepository {
   readonly #ofUser: RowCache<Map<string, BlockRelation>>;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
-    cacheCapacity: number,
+    caches: RowCacheOptions,
   ) {
-    this.#ofUser = new RowCache(cacheCapacity);
+    this.#ofUser = new RowCache('blocks', caches);
   }
 
   /** `uid` blocks each of `blockedUids`; blocking again keeps the first time. */
@@ -56,7 +55,7 @@ export class BlockedUserRepository {
       .values(blockedUids.map((blocked) => ({ app_id: appId, uid, blocked_uid: blocked, blocked_at: at })))
       .onConflict((oc) => oc.columns(['app_id', 'uid', 'blocked_uid']).doNothing())
       .execute();
-    this.forget(appId, [uid, ...blockedUids]);
+    await this.forget(appId, [uid, ...blockedUids]);
   }
 
   async unblock(appId: string, uid: string, blockedUids: ReadonlyArray<string>): Promise<void> {
@@ -67,11 +66,11 @@ export class BlockedUserRepository {
       .where('uid', '=', uid)
       .where('blocked_uid', 'in', [...blockedUids])
       .execute();
-    this.forget(appId, [uid, ...blockedUids]);
+    await this.forget(appId, [uid, ...blockedUids]);
   }
 
-  private forget(appId: string, uids: ReadonlyArray<string>): void {
-    for (const uid of uids) this.#ofUser.forget(appId, uid);
+  private async forget(appId: string, uids: ReadonlyArray<string>): Promise<void> {
+    await Promise.all(uids.map((uid) => this.#ofUser.forget(appId, uid)));
   }
 
   /** How `viewer` stands with each of `others`; users with no block either way are left out. */

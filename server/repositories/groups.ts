@@ -6,7 +6,7 @@ import type { ChatDatabase, GroupBanTable, GroupMemberTable, GroupTable } from '
 import { ChatError, guidNotFound } from '../errors.js';
 import { nowSeconds } from '../time.js';
 import { frozen, parseJsonColumn } from './json-column.js';
-import { RowCache } from './row-cache.js';
+import { RowCache, type RowCacheOptions } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
 /** The groups table's row: only repositories see it. */
@@ -131,8 +131,7 @@ const memberKey = (guid: string, uid: string): string => `${guid} ${uid}`;
 /**
  * Groups, their members and bans, per app. Methods accept a transaction as `db`.
  *
- * Groups, memberships and member counts are cached for the message hot path where this process
- * owns the store (see `rowCacheCapacity`). Reads inside a transaction bypass the caches (they may
+ * Groups, memberships and member counts are cached for the message hot path (see `rowCacheOptions`). Reads inside a transaction bypass the caches (they may
  * see uncommitted rows); every write forgets what it changed, and a caller that writes inside its
  * own transaction calls `forgetMembers` once it has committed, because a read that ran meanwhile
  * may have cached the rows as they were before.
@@ -141,32 +140,41 @@ export class GroupRepository {
   readonly #groups: RowCache<Group>;
   readonly #members: RowCache<MemberRow>;
   readonly #memberCounts: RowCache<number>;
+  /** Each group's member UIDs, frozen: who a group message goes to. */
+  readonly #memberUids: RowCache<readonly string[]>;
 
-  /** `cacheCapacity` per cache: `rowCacheCapacity` of the store's engine. */
+  /** `caches`: `rowCacheOptions` of the store's engine. */
   constructor(
     private readonly db: Db,
-    cacheCapacity: number,
+    caches: RowCacheOptions,
   ) {
-    this.#groups = new RowCache(cacheCapacity);
-    this.#members = new RowCache(cacheCapacity);
-    this.#memberCounts = new RowCache(cacheCapacity);
+    this.#groups = new RowCache('groups', caches);
+    this.#members = new RowCache('group-members', caches);
+    this.#memberCounts = new RowCache('group-member-counts', caches);
+    this.#memberUids = new RowCache('group-member-uids', caches);
   }
 
   /** After a transaction that added, re-scoped, banned or removed these members has ended. */
-  forgetMembers(appId: string, guid: string, uids: Iterable<string>): void {
-    for (const uid of uids) this.#members.forget(appId, memberKey(guid, uid));
-    this.#memberCounts.forget(appId, guid);
+  async forgetMembers(appId: string, guid: string, uids: Iterable<string>): Promise<void> {
+    await Promise.all([
+      ...[...uids].map((uid) => this.#members.forget(appId, memberKey(guid, uid))),
+      this.#memberCounts.forget(appId, guid),
+      this.#memberUids.forget(appId, guid),
+    ]);
   }
 
   /** After a transaction that changed the group's row (its owner) has ended. */
-  forgetGroup(appId: string, guid: string): void {
-    this.#groups.forget(appId, guid);
+  forgetGroup(appId: string, guid: string): Promise<void> {
+    return this.#groups.forget(appId, guid);
   }
 
   /** After memberships of the app changed in ways the caller cannot list (a user was deleted). */
-  forgetMemberships(appId: string): void {
-    this.#members.forgetApp(appId);
-    this.#memberCounts.forgetApp(appId);
+  async forgetMemberships(appId: string): Promise<void> {
+    await Promise.all([
+      this.#members.forgetApp(appId),
+      this.#memberCounts.forgetApp(appId),
+      this.#memberUids.forgetApp(appId),
+    ]);
   }
 
   async create(group: NewGroup, appId: string, db: Db = this.db): Promise<Group> {
@@ -294,7 +302,7 @@ export class GroupRepository {
       .where('app_id', '=', appId)
       .where('guid', '=', current.guid)
       .execute();
-    this.#groups.forget(appId, current.guid);
+    await this.#groups.forget(appId, current.guid);
     return next;
   }
 
@@ -312,8 +320,8 @@ export class GroupRepository {
         .execute();
       await trx.deleteFrom('groups').where('app_id', '=', appId).where('guid', '=', group.guid).execute();
     });
-    this.#groups.forget(appId, group.guid);
-    this.forgetMemberships(appId);
+    await this.#groups.forget(appId, group.guid);
+    await this.forgetMemberships(appId);
   }
 
   async member(appId: string, guid: string, uid: string, db: Db = this.db): Promise<MemberRow | undefined> {
@@ -468,7 +476,7 @@ export class GroupRepository {
       .values(row)
       .onConflict((oc) => oc.columns(['app_id', 'guid', 'uid']).doUpdateSet({ scope }))
       .execute();
-    this.forgetMembers(appId, guid, [uid]);
+    await this.forgetMembers(appId, guid, [uid]);
     return row;
   }
 
@@ -479,7 +487,7 @@ export class GroupRepository {
       .where('guid', '=', guid)
       .where('uid', '=', uid)
       .executeTakeFirst();
-    this.forgetMembers(appId, guid, [uid]);
+    await this.forgetMembers(appId, guid, [uid]);
     return Number(deleted.numDeletedRows) > 0;
   }
 
@@ -495,14 +503,17 @@ export class GroupRepository {
   }
 
   /** Every member's UID: who a group message or typing indicator goes to. */
-  async memberUids(appId: string, guid: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('group_members')
-      .select('uid')
-      .where('app_id', '=', appId)
-      .where('guid', '=', guid)
-      .execute();
-    return rows.map((row) => row.uid);
+  async memberUids(appId: string, guid: string): Promise<readonly string[]> {
+    const uids = await this.#memberUids.load(appId, guid, async () => {
+      const rows = await this.db
+        .selectFrom('group_members')
+        .select('uid')
+        .where('app_id', '=', appId)
+        .where('guid', '=', guid)
+        .execute();
+      return Object.freeze(rows.map((row) => row.uid));
+    });
+    return uids ?? [];
   }
 
   /** Removes the user from the group and bans them; false when they were banned already. */

@@ -1,5 +1,13 @@
 import type SQLite from 'better-sqlite3';
-import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
+import {
+  CompiledQuery,
+  sql,
+  type Compilable,
+  type Insertable,
+  type Kysely,
+  type QueryCreator,
+  type Selectable,
+} from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
 import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
 import type { StoredMessage } from './messages.js';
@@ -103,11 +111,14 @@ function conversationValues(
  * already used in the conversation inserts nothing (the unique index `messages_by_muid` decides,
  * so two processes racing with one muid store it once); its caller reads the first one back.
  */
-function insertMessageQuery(db: Db, values: MessageValues) {
+function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValues) {
   return db
     .insertInto('messages')
     .values(values)
-    .onConflict((oc) => oc.columns(['app_id', 'sender', 'conversation_id', 'muid']).doNothing())
+    .onConflict((oc) =>
+      // The index keeps only messages with a muid; the conflict target names its condition.
+      oc.columns(['app_id', 'sender', 'conversation_id', 'muid']).where('muid', 'is not', null).doNothing(),
+    )
     .returning('id');
 }
 
@@ -149,11 +160,11 @@ function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) 
 
 interface ParentKey {
   app_id: string;
-  id: number;
+  id: number | null;
 }
 
 /** The statement that counts a reply on its parent: one for both engines. */
-function countReplyQuery(db: Db, parent: ParentKey) {
+function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
   return (
     db
       .updateTable('messages')
@@ -164,15 +175,15 @@ function countReplyQuery(db: Db, parent: ParentKey) {
   );
 }
 
-/** One message, its conversation upsert and its parent's reply count through Kysely, inside the caller's transaction. */
+/**
+ * One message, its conversation upsert and its parent's reply count, statement by statement inside
+ * the caller's transaction: for SQLite, which has no data-modifying CTEs (its sends take
+ * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions).
+ */
 export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
   const inserted = await insertMessageQuery(db, values).executeTakeFirst();
-  if (inserted === undefined) {
-    const first = await messageByMuidQuery(db, muidKey(values)).executeTakeFirst();
-    if (first === undefined) throw replayedMuid(values);
-    return { message: parseStoredMessage(first), replayed: true };
-  }
+  if (inserted === undefined) return readReplayed(db, values);
   const messageId = Number(inserted.id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   if (draft.parentId !== undefined)
@@ -180,23 +191,134 @@ export async function insertMessage(db: Db, appId: string, draft: MessageDraft):
   return { message: storedMessage(values, messageId, draft), replayed: false };
 }
 
-/** PostgreSQL (and any engine without a faster path): one Kysely transaction per call. */
-export class KyselyMessageWriter implements MessageWriter {
+async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessage> {
+  const first = await messageByMuidQuery(db, muidKey(values)).executeTakeFirst();
+  if (first === undefined) throw replayedMuid(values);
+  return { message: parseStoredMessage(first), replayed: true };
+}
+
+/** What `insertMessagePostgres` binds: the message's columns and the conversation's own. */
+type SendRow = MessageValues &
+  Pick<Insertable<ConversationTable>, 'conversation_type' | 'first_uid' | 'second_uid' | 'guid'>;
+
+/**
+ * The statement of `insertMessagePostgres`: the message insert as the CTE `stored`, the parent's
+ * reply count as `counted` (a null parent matches no row), and the conversation upsert taking the
+ * message id from `stored`.
+ */
+function sendStatement(db: Db, row: SendRow) {
+  // Parameters in a SELECT list have no type of their own: each is cast to its column's.
+  const asText = (value: unknown) => sql<string | null>`cast(${value} as text)`;
+  const asBigint = (value: unknown) => sql<number>`cast(${value} as bigint)`;
+  const { conversation_type, first_uid, second_uid, guid, ...message } = row;
+  return db
+    .with('stored', (db) => insertMessageQuery(db, message))
+    .with('counted', () =>
+      countReplyQuery(db, { app_id: row.app_id, id: row.parent_id }).where(
+        sql<boolean>`exists (select 1 from stored)`,
+      ),
+    )
+    .insertInto('conversations')
+    .columns([
+      'app_id',
+      'conversation_id',
+      'conversation_type',
+      'first_uid',
+      'second_uid',
+      'guid',
+      'last_message_id',
+      'created_at',
+      'updated_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('stored')
+        .select([
+          asText(row.app_id).as('app_id'),
+          asText(row.conversation_id).as('conversation_id'),
+          asText(conversation_type).as('conversation_type'),
+          asText(first_uid).as('first_uid'),
+          asText(second_uid).as('second_uid'),
+          asText(guid).as('guid'),
+          'stored.id',
+          asBigint(row.sent_at).as('created_at'),
+          asBigint(row.sent_at).as('updated_at'),
+        ]),
+    )
+    .onConflict((oc) =>
+      oc.columns(['app_id', 'conversation_id']).doUpdateSet((eb) => ({
+        last_message_id: eb.ref('excluded.last_message_id'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .returning('last_message_id');
+}
+
+/** `sendStatement` compiled once (its SQL is the same for every send); each send binds its row. */
+let compiledSend: ByName<SendRow> | undefined;
+
+/**
+ * PostgreSQL: the same three writes in one statement, so a send is one round trip and needs no
+ * transaction of its own: the message insert is a data-modifying CTE whose id the conversation
+ * upsert (and the parent's reply count) take. A replayed `muid` inserts nothing, so nothing else
+ * is written either and the statement returns no row; the first message is read back.
+ */
+export async function insertMessagePostgres(
+  db: Db,
+  appId: string,
+  draft: MessageDraft,
+): Promise<WrittenMessage> {
+  const values = messageValues(appId, draft);
+  const { conversation_type, first_uid, second_uid, guid } = conversationValues(appId, draft, 0);
+  const row: SendRow = { ...values, conversation_type, first_uid, second_uid, guid };
+  compiledSend ??= compileByName(row, (names) => sendStatement(db, names));
+  const { rows } = await db.executeQuery<{ last_message_id: number }>(
+    CompiledQuery.raw(compiledSend.sql, compiledSend.bind(row)),
+  );
+  const [written] = rows;
+  if (written === undefined) return readReplayed(db, values);
+  return { message: storedMessage(values, Number(written.last_message_id), draft), replayed: false };
+}
+
+/**
+ * PostgreSQL: one statement per draft; a single draft (nearly every send) needs no transaction,
+ * several share one so that all are stored or none.
+ */
+export class PostgresMessageWriter implements MessageWriter {
   constructor(private readonly db: Db) {}
 
-  insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
+  async insertAll(appId: string, drafts: ReadonlyArray<MessageDraft>): Promise<WrittenMessage[]> {
+    const [only] = drafts;
+    if (drafts.length === 1 && only !== undefined) return [await insertMessagePostgres(this.db, appId, only)];
     return this.db.transaction().execute(async (trx) => {
       const rows: WrittenMessage[] = [];
-      for (const draft of drafts) rows.push(await insertMessage(trx, appId, draft));
+      for (const draft of drafts) rows.push(await insertMessagePostgres(trx, appId, draft));
       return rows;
     });
   }
 }
 
 /**
- * A Kysely statement prepared once on the SQLite connection. It is compiled with each column's
- * name standing in for its value, so a row's values bind by name in the order of the compiled SQL.
+ * A Kysely statement compiled once with each column's name standing in for its value, so a row's
+ * values bind by name in the order of the compiled SQL.
  */
+interface ByName<Row> {
+  sql: string;
+  bind(row: Row): unknown[];
+}
+
+function compileByName<Row extends object>(row: Row, query: (names: Row) => Compilable): ByName<Row> {
+  const names = Object.fromEntries(Object.keys(row).map((column) => [column, column])) as Row;
+  const { sql, parameters } = query(names).compile();
+  const columns = parameters.map((parameter) => {
+    if (typeof parameter !== 'string' || !(parameter in row))
+      throw new Error(`the statement binds something other than a column: ${sql}`);
+    return parameter as keyof Row;
+  });
+  return { sql, bind: (values) => columns.map((column) => values[column]) };
+}
+
+/** A statement compiled by name and prepared once on the SQLite connection. */
 interface PreparedStatement<Row> {
   statement: SQLite.Statement;
   bind(row: Row): unknown[];
@@ -207,14 +329,8 @@ function prepareByName<Row extends object>(
   row: Row,
   query: (row: Row) => Compilable,
 ): PreparedStatement<Row> {
-  const names = Object.fromEntries(Object.keys(row).map((column) => [column, column])) as Row;
-  const { sql, parameters } = query(names).compile();
-  const columns = parameters.map((parameter) => {
-    if (typeof parameter !== 'string' || !(parameter in row))
-      throw new Error(`the statement binds something other than a column: ${sql}`);
-    return parameter as keyof Row;
-  });
-  return { statement: database.prepare(sql), bind: (values) => columns.map((column) => values[column]) };
+  const { sql, bind } = compileByName(row, query);
+  return { statement: database.prepare(sql), bind };
 }
 
 interface Statements {

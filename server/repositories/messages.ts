@@ -4,9 +4,10 @@ import type { ChatDatabase, MessageTable } from '../db/schema.js';
 import { messageNotFound } from '../errors.js';
 import { likePattern } from './search.js';
 import {
-  KyselyMessageWriter,
+  PostgresMessageWriter,
   SqliteMessageWriter,
   insertMessage,
+  insertMessagePostgres,
   parseStoredMessage as stored,
   type MessageDraft,
   type MessageWriter,
@@ -99,12 +100,12 @@ export class MessageRepository {
   private readonly engine: ChatStore['engine'];
   private readonly writer: MessageWriter;
 
-  constructor(store: Pick<ChatStore, 'db' | 'engine' | 'sqlite'>) {
+  constructor(store: Pick<ChatStore, 'db' | 'engine' | 'sqlite' | 'sends'>) {
     this.db = store.db;
     this.engine = store.engine;
     this.writer =
       store.sqlite === undefined
-        ? new KyselyMessageWriter(store.db)
+        ? new PostgresMessageWriter(store.sends ?? store.db)
         : new SqliteMessageWriter(store.db, store.sqlite);
   }
 
@@ -115,7 +116,8 @@ export class MessageRepository {
 
   /** One message inside the caller's transaction `db`, e.g. an action message beside the change it reports. */
   async insert(appId: string, draft: MessageDraft, db: Db): Promise<StoredMessage> {
-    return (await insertMessage(db, appId, draft)).message;
+    const insert = this.engine === 'postgres' ? insertMessagePostgres : insertMessage;
+    return (await insert(db, appId, draft)).message;
   }
 
   async find(appId: string, id: number, db: Db = this.db): Promise<StoredMessage | undefined> {

@@ -4,43 +4,72 @@ import type { StorageEngine } from '../db/database.js';
 const CAPACITY = 50_000;
 
 /**
- * How many rows a repository may cache on this engine. A SQLite file belongs to one server process,
- * which sees every change. Several processes may share one PostgreSQL database, and nothing tells
- * one of another's changes, so there every read goes to the store.
+ * Where several processes share one store: a counter per cache (topic) and app that every process
+ * bumps after it changed rows of that topic (once the change committed, before it answers), and
+ * that a process reads before it trusts what it cached. One read of the shared counter replaces the
+ * store reads a send would otherwise make, and a change through one process is seen by the next
+ * request on any other: no window in which a removed member or a blocked user can still send.
  */
-export const rowCacheCapacity = (engine: StorageEngine): number => (engine === 'sqlite' ? CAPACITY : 0);
+export interface CacheGenerations {
+  /** The counter of `topic` for the app now (any string; it only has to change when rows change). */
+  current(topic: string, appId: string): Promise<string>;
+  /** Bumps the counter after a change committed; answers its value before and after. */
+  bump(topic: string, appId: string): Promise<{ before: string; after: string }>;
+}
+
+/** How the repositories of one process cache rows. */
+export interface RowCacheOptions {
+  /** Rows per cache; 0 keeps nothing, so every read goes to the store. */
+  capacity: number;
+  /** Set where other processes change the same store (PostgreSQL joined over Redis). */
+  generations?: CacheGenerations | undefined;
+}
 
 /**
- * Rows that every message send reads (users, groups, memberships, member counts), kept in memory
- * per app so that sending a message reads nothing from the store in the steady state.
+ * How the repositories may cache rows on this store. A SQLite file belongs to one server process,
+ * which sees every change. Processes sharing a PostgreSQL database cache when they share counters
+ * of changes (`CacheGenerations`, over Redis); without them every read goes to the store.
+ */
+export const rowCacheOptions = (engine: StorageEngine, generations?: CacheGenerations): RowCacheOptions =>
+  engine === 'sqlite'
+    ? { capacity: CAPACITY }
+    : generations === undefined
+      ? { capacity: 0 }
+      : { capacity: CAPACITY, generations };
+
+/**
+ * Rows that every message send reads (users, groups, memberships, member counts, blocks), kept in
+ * memory per app so that sending a message reads nothing from the store in the steady state.
  *
- * Correctness rests on two rules. Only this process changes the store (see `rowCacheCapacity`),
- * and every change to these rows goes through the repositories, which `forget` what they change
- * (after the change commits). And a read that began before a change never fills the cache after
- * it: `load` notes the cache's change count before reading and drops its result when anything was
- * forgotten meanwhile.
+ * Correctness rests on two rules. Every change to these rows goes through the repositories, which
+ * `forget` what they change (after the change commits); where other processes share the store,
+ * forgetting also bumps the shared counter of the cache's topic, and every read first compares
+ * that counter with the one its rows were read under, dropping the app's rows when it moved. And a
+ * read that began before a change never fills the cache after it: `load` notes the cache's change
+ * count before reading and drops its result when anything was forgotten meanwhile.
  */
 export class RowCache<V> {
   readonly #entries = new Map<string, V>();
+  /** Per app, the shared counter the cached rows were read under. */
+  readonly #generations = new Map<string, string>();
+  readonly #capacity: number;
+  readonly #shared: CacheGenerations | undefined;
   #changes = 0;
 
-  /** `capacity` bounds memory; 0 keeps nothing, so every read goes to the store. */
-  constructor(private readonly capacity: number) {}
-
-  get(appId: string, key: string): V | undefined {
-    const entry = cacheKey(appId, key);
-    const value = this.#entries.get(entry);
-    if (value !== undefined) {
-      // Re-inserting keeps the map in least-recently-used order for eviction.
-      this.#entries.delete(entry);
-      this.#entries.set(entry, value);
-    }
-    return value;
+  /** `topic` names the cache's shared counter; it must differ between caches. */
+  constructor(
+    private readonly topic: string,
+    options: RowCacheOptions,
+  ) {
+    this.#capacity = options.capacity;
+    this.#shared = options.capacity === 0 ? undefined : options.generations;
   }
 
   /** The cached row, else `read`'s, which is kept unless a change happened while it was read. */
   async load(appId: string, key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
-    const cached = this.get(appId, key);
+    if (this.#capacity === 0) return read();
+    if (this.#shared !== undefined) await this.#current(this.#shared, appId);
+    const cached = this.#get(appId, key);
     if (cached !== undefined) return cached;
     const since = this.#changes;
     const value = await read();
@@ -54,10 +83,14 @@ export class RowCache<V> {
     keys: Iterable<string>,
     read: (missing: string[]) => Promise<Map<string, V>>,
   ): Promise<Map<string, V>> {
+    const wanted = new Set(keys);
+    if (wanted.size === 0) return new Map();
+    if (this.#capacity === 0) return read([...wanted]);
+    if (this.#shared !== undefined) await this.#current(this.#shared, appId);
     const found = new Map<string, V>();
     const missing: string[] = [];
-    for (const key of new Set(keys)) {
-      const cached = this.get(appId, key);
+    for (const key of wanted) {
+      const cached = this.#get(appId, key);
       if (cached === undefined) missing.push(key);
       else found.set(key, cached);
     }
@@ -70,22 +103,55 @@ export class RowCache<V> {
     return found;
   }
 
-  forget(appId: string, key: string): void {
+  /** After a change to the row committed: drops it here and tells the other processes. */
+  async forget(appId: string, key: string): Promise<void> {
     this.#changes += 1;
     this.#entries.delete(cacheKey(appId, key));
+    await this.#bump(appId);
   }
 
   /** Drops every row of the app: for changes that touch rows the caller cannot name. */
-  forgetApp(appId: string): void {
+  async forgetApp(appId: string): Promise<void> {
+    this.#dropApp(appId);
+    await this.#bump(appId);
+  }
+
+  #get(appId: string, key: string): V | undefined {
+    const entry = cacheKey(appId, key);
+    const value = this.#entries.get(entry);
+    if (value !== undefined) {
+      // Re-inserting keeps the map in least-recently-used order for eviction.
+      this.#entries.delete(entry);
+      this.#entries.set(entry, value);
+    }
+    return value;
+  }
+
+  /** Drops the app's rows when another process changed some since they were read. */
+  async #current(shared: CacheGenerations, appId: string): Promise<void> {
+    const generation = await shared.current(this.topic, appId);
+    if (this.#generations.get(appId) === generation) return;
+    this.#dropApp(appId);
+    this.#generations.set(appId, generation);
+  }
+
+  async #bump(appId: string): Promise<void> {
+    if (this.#shared === undefined) return;
+    const { before, after } = await this.#shared.bump(this.topic, appId);
+    // Only this change happened since the rows were read, and it was forgotten here already.
+    if (this.#generations.get(appId) === before) this.#generations.set(appId, after);
+  }
+
+  #dropApp(appId: string): void {
     this.#changes += 1;
     const prefix = cacheKey(appId, '');
     for (const entry of this.#entries.keys()) if (entry.startsWith(prefix)) this.#entries.delete(entry);
   }
 
   #fill(appId: string, key: string, value: V, since: number): void {
-    if (since !== this.#changes || this.capacity === 0) return;
+    if (since !== this.#changes) return;
     this.#entries.set(cacheKey(appId, key), value);
-    if (this.#entries.size > this.capacity) {
+    if (this.#entries.size > this.#capacity) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }

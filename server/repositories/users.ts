@@ -5,7 +5,7 @@ import { ChatError, uidNotFound } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
 import { frozen, parseJsonColumn } from './json-column.js';
-import { RowCache } from './row-cache.js';
+import { RowCache, type RowCacheOptions } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
 /** The users table's row: only repositories see it. */
@@ -97,13 +97,12 @@ export function toUserEntity(user: User, options: { withTags?: boolean } = {}): 
 
 /** What deleting a user changes beyond the users table: the group memberships it removes. */
 export interface MembershipChanges {
-  forgetMemberships(appId: string): void;
+  forgetMemberships(appId: string): Promise<void>;
 }
 
 /**
  * Users of one app. Every method takes the app id: data of one app is never visible to another.
- * Active users are cached where this process owns the store (every message send reads its sender
- * and receivers; see `rowCacheCapacity`); every change goes through here and forgets the cached row
+ * Active users are cached (every message send reads its sender and receivers; see `rowCacheOptions`); every change goes through here and forgets the cached row
  * once it is written.
  */
 export class UserRepository {
@@ -113,9 +112,9 @@ export class UserRepository {
     private readonly db: Kysely<ChatDatabase>,
     private readonly memberships: MembershipChanges,
     private readonly events: ChatEvents,
-    cacheCapacity: number,
+    caches: RowCacheOptions,
   ) {
-    this.#active = new RowCache(cacheCapacity);
+    this.#active = new RowCache('users', caches);
   }
 
   async create(appId: string, user: NewUser): Promise<User> {
@@ -264,7 +263,7 @@ export class UserRepository {
       .where('app_id', '=', appId)
       .where('uid', '=', current.uid)
       .execute();
-    this.#active.forget(appId, current.uid);
+    await this.#active.forget(appId, current.uid);
     return next;
   }
 
@@ -276,7 +275,7 @@ export class UserRepository {
       .where('app_id', '=', appId)
       .where('uid', '=', uid)
       .execute();
-    this.#active.forget(appId, uid);
+    await this.#active.forget(appId, uid);
   }
 
   /** Users of the app online now, by the presence the realtime channel stores (`getOnlineUserCount`). */
@@ -300,7 +299,7 @@ export class UserRepository {
       .distinct()
       .execute();
     await this.db.updateTable('users').set({ status: 'offline' }).where('status', '!=', 'offline').execute();
-    for (const { app_id } of apps) this.#active.forgetApp(app_id);
+    for (const { app_id } of apps) await this.#active.forgetApp(app_id);
   }
 
   /**
@@ -327,7 +326,7 @@ export class UserRepository {
         .where('app_id', '=', appId)
         .where('uid', 'in', reactivated)
         .execute();
-      for (const uid of reactivated) this.#active.forget(appId, uid);
+      for (const uid of reactivated) await this.#active.forget(appId, uid);
     }
     const back = new Set(reactivated);
     return { reactivated, notDeactivated: wanted.filter((uid) => !back.has(uid)) };
@@ -359,8 +358,8 @@ export class UserRepository {
           .execute();
       }
     });
-    this.#active.forget(appId, user.uid);
-    this.memberships.forgetMemberships(appId);
+    await this.#active.forget(appId, user.uid);
+    await this.memberships.forgetMemberships(appId);
     this.events.emit('sessionsEnded', appId, { uid: user.uid });
   }
 }

@@ -286,7 +286,7 @@ export class GroupService {
         scope: { new: 'admin', old: member.scope },
       });
     });
-    this.groups.forgetGroup(appId, group.guid);
+    await this.groups.forgetGroup(appId, group.guid);
     if (message !== undefined) this.events.emit('message', appId, message, caller.origin);
     return `Ownership transferred to user ${user.uid} for the group with guid ${group.guid}.`;
   }
@@ -402,7 +402,7 @@ export class GroupService {
     try {
       return await this.db.transaction().execute(work);
     } finally {
-      this.groups.forgetMembers(appId, guid, uids);
+      await this.groups.forgetMembers(appId, guid, uids);
     }
   }
 

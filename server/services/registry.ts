@@ -12,7 +12,7 @@ import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { PinRepository } from '../repositories/pins.js';
 import { StatsRepository } from '../repositories/stats.js';
-import { rowCacheCapacity } from '../repositories/row-cache.js';
+import { rowCacheOptions, type CacheGenerations } from '../repositories/row-cache.js';
 import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
@@ -56,16 +56,25 @@ export interface ChatServices {
   secrets: SecretBox;
 }
 
-export function createChatServices(store: ChatStore, secrets: SecretBox, media?: MediaLibrary): ChatServices {
+/**
+ * `generations`: where other processes share the store, the counters of their changes, so the
+ * repositories can cache what every send reads (see `rowCacheOptions`).
+ */
+export function createChatServices(
+  store: ChatStore,
+  secrets: SecretBox,
+  media?: MediaLibrary,
+  generations?: CacheGenerations,
+): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
-  const cacheCapacity = rowCacheCapacity(store.engine);
-  const groups = new GroupRepository(db, cacheCapacity);
-  const users = new UserRepository(db, groups, events, cacheCapacity);
+  const caches = rowCacheOptions(store.engine, generations);
+  const groups = new GroupRepository(db, caches);
+  const users = new UserRepository(db, groups, events, caches);
   const messages = new MessageRepository(store);
   const conversations = new ConversationRepository(db);
   const reactions = new ReactionRepository(db);
-  const blockedUsers = new BlockedUserRepository(db, cacheCapacity);
+  const blockedUsers = new BlockedUserRepository(db, caches);
   const conversationTags = new ConversationTagRepository(db);
   const pins = new PinRepository(db);
   const messageService = new MessageService(

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
+import { APP_ONE, apiFixtures, callServerApi, textMessage, type CallOptions } from './support.js';
+
+/**
+ * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis, each caching
+ * the users, memberships and blocks every send reads. Each test first lets process B cache the
+ * rows (a send through B succeeds), changes them through process A, and asks B at once: the
+ * answer must follow the change, with no wait for a notice to arrive.
+ */
+describe('rows cached by one process after another changed them', () => {
+  let cluster: ChatCluster;
+  const through = (index: 0 | 1) => (method: string, path: string, options?: CallOptions) =>
+    callServerApi(cluster.urls[index] ?? '', APP_ONE, method, path, options);
+  const a = through(0);
+  const b = through(1);
+  const fixtures = () => apiFixtures(a);
+
+  beforeAll(async () => {
+    cluster = await startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2 });
+  });
+  afterAll(async () => {
+    await cluster?.dispose();
+  });
+
+  const sendGroup = (call: typeof a, sender: string, guid: string, text: string) =>
+    call('POST', '/messages', { body: textMessage(guid, text, 'group'), onBehalfOf: sender });
+
+  it.each([
+    ['kicked', 'DELETE', (guid: string, uid: string) => `/groups/${guid}/members/${uid}`],
+    ['banned', 'POST', (guid: string, uid: string) => `/groups/${guid}/bannedusers/${uid}`],
+  ])('refuses through B a member %s through A', async (_change, method, path) => {
+    const owner = await fixtures().createUser();
+    const member = await fixtures().createUser();
+    const guid = await fixtures().createGroup(owner, [member]);
+    expect((await sendGroup(b, member, guid, 'in')).status).toBe(200);
+    expect((await a(method, path(guid, member))).status).toBe(200);
+    const refused = await sendGroup(b, member, guid, 'still in?');
+    expect(refused.body.error.code).toBe('ERR_NOT_A_MEMBER');
+  });
+
+  it('no longer shows through B the messages of a group whose member was kicked through A', async () => {
+    const owner = await fixtures().createUser();
+    const member = await fixtures().createUser();
+    const guid = await fixtures().createGroup(owner, [member]);
+    expect((await sendGroup(b, owner, guid, 'before the kick')).status).toBe(200);
+    expect((await b('GET', `/groups/${guid}/messages`, { onBehalfOf: member })).status).toBe(200);
+    expect((await a('DELETE', `/groups/${guid}/members/${member}`)).status).toBe(200);
+    const read = await b('GET', `/groups/${guid}/messages`, { onBehalfOf: member });
+    expect(read.status).not.toBe(200);
+  });
+
+  it('refuses through B one-to-one messages both ways between users one blocked through A', async () => {
+    const alice = await fixtures().createUser();
+    const bob = await fixtures().createUser();
+    expect((await b('POST', '/messages', { body: textMessage(bob, 'hi'), onBehalfOf: alice })).status).toBe(
+      200,
+    );
+    expect((await b('POST', '/messages', { body: textMessage(alice, 'hi'), onBehalfOf: bob })).status).toBe(
+      200,
+    );
+    const blocked = await a('POST', `/users/${alice}/blockedusers`, { body: { blockedUids: [bob] } });
+    expect(blocked.status).toBe(200);
+    const toBob = await b('POST', '/messages', { body: textMessage(bob, 'hello?'), onBehalfOf: alice });
+    expect(toBob.body.error.code).toBe('ERR_BLOCKED_RECEIVER');
+    const toAlice = await b('POST', '/messages', { body: textMessage(alice, 'hello?'), onBehalfOf: bob });
+    expect(toAlice.body.error.code).toBe('ERR_BLOCKED_SENDER');
+  });
+});
