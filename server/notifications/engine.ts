@@ -163,13 +163,21 @@ export class NotificationEngine {
 
   /**
    * Writes the event to the decision queue, claimed by this process, and queues its decision here;
-   * with the backlog full it is written unclaimed, for the worker (of any process) to decide.
+   * with the backlog full it is written unclaimed, for the worker (of any process) to decide. An
+   * app with no channel enabled has nothing to decide, so its events are not written at all: a
+   * chat without notifications pays nothing for them on every send.
    */
   private submit(appId: string, heard: HeardEvent): void {
     if (this.stopped) return;
     const now = this.clock.now();
     const here = this.backlog < MAX_BACKLOG;
-    const added = this.data.decisions.add(appId, heard, now, here ? now + this.decisionLeaseMs : now);
+    const added = this.data.providers
+      .enabledChannels(appId)
+      .then((channels) =>
+        channels.size === 0
+          ? undefined
+          : this.data.decisions.add(appId, heard, now, here ? now + this.decisionLeaseMs : now),
+      );
     if (!here) {
       this.logger.warn('notification_backlog_full', { backlog: this.backlog });
       added.catch((error: unknown) => this.decisionFailed(appId, heard, error));
@@ -179,7 +187,7 @@ export class NotificationEngine {
     this.decisions = this.decisions
       .then(() => added)
       .then(
-        (id) => this.decide({ id, appId, heard, attempts: 1 }),
+        (id) => (id === undefined ? undefined : this.decide({ id, appId, heard, attempts: 1 })),
         (error: unknown) => this.decisionFailed(appId, heard, error),
       )
       .finally(() => {

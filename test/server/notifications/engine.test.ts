@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../../shared/message.js';
 import {
   IDEMPOTENCY_HEADER,
@@ -98,6 +98,25 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.body)).toEqual(['left behind']);
     await settle();
     expect(pushesTo(bob)).toHaveLength(1);
+  });
+
+  it('writes nothing to the decision queue for an app with no channel enabled, and queues again once one is', async () => {
+    const [alice, bob] = [await createUser(), await createUser()];
+    const queued = vi.spyOn(server.engine.data.decisions, 'add');
+    try {
+      expect((await useWebhook(call, 'push', `${receiver.url}/push`, { enabled: false })).status).toBe(200);
+      await send(alice, textMessage(bob, 'nobody is told'));
+      await settle();
+      expect(queued).not.toHaveBeenCalled();
+      expect((await useWebhook(call, 'push', `${receiver.url}/push`)).status).toBe(200);
+      await send(alice, textMessage(bob, 'bob is told'));
+      await settle();
+      expect(queued).toHaveBeenCalledTimes(1);
+      expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.body)).toEqual(['bob is told']);
+    } finally {
+      queued.mockRestore();
+      await useWebhook(call, 'push', `${receiver.url}/push`);
+    }
   });
 
   describe('push', () => {
