@@ -2,6 +2,7 @@ import type { AgentServerConfig } from '../knowledge/server/config.js';
 import { agentConfigFromEnv, DEFAULT_AGENT_HOST, DEFAULT_AGENT_PORT } from '../knowledge/server/config.js';
 import {
   ConfigError,
+  NOTIFICATION_DELIVERY_SETTINGS,
   NOTIFICATION_PROVIDER_SETTINGS,
   readSetting,
   readSettings,
@@ -155,7 +156,7 @@ export interface ChatServerFlags extends ChatTlsFlags {
   redisPrefix?: string;
   presenceTtl?: string;
   mediaUrlTtl?: string;
-  /** The flags of the table-driven settings (`S3_SETTINGS`, `NOTIFICATION_PROVIDER_SETTINGS`), by commander's keys. */
+  /** The flags of the table-driven settings (`S3_SETTINGS`, `NOTIFICATION_*_SETTINGS`), by commander's keys. */
   [flag: string]: unknown;
 }
 
@@ -232,6 +233,8 @@ export interface ChatServerConfig extends ChatTlsConfig {
   secretKey?: Buffer;
   /** Base URLs of the hosted notification services (`fcm`, `googleOAuth`, `apns`, `sendgrid`, `twilio`). */
   providerBaseUrls: Record<string, string>;
+  /** Provider calls the notifications engine makes at once. */
+  notificationConcurrency: number;
 }
 
 function rateLimitsFrom(
@@ -294,6 +297,7 @@ export function chatServerConfig(flags: ChatServerFlags, env: Env): ChatServerCo
       'whole seconds from 60 to 604800',
     ),
     providerBaseUrls: providerBaseUrlsFrom(flags, env),
+    ...readSettings(NOTIFICATION_DELIVERY_SETTINGS, flags, env),
   };
 }
 

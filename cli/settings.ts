@@ -170,6 +170,17 @@ export const S3_SETTINGS = {
   },
 } satisfies Record<string, Setting<unknown>>;
 
+/** How the notifications engine delivers: how many provider calls each process makes at once. */
+export const NOTIFICATION_DELIVERY_SETTINGS = {
+  notificationConcurrency: {
+    flag: '--notification-concurrency <calls>',
+    env: 'PARLEY_NOTIFICATION_CONCURRENCY',
+    parser: wholeNumber(1, 1000, 'a whole number of calls from 1 to 1000'),
+    fallback: 16,
+    doc: 'notification deliveries (push, webhook, e-mail and SMS calls) each process makes at once',
+  },
+} satisfies Record<string, Setting<unknown>>;
+
 /**
  * Where the hosted notification services are reached (`chat-server`): their public APIs unless
  * the operator points one at a relay or a compatible service.

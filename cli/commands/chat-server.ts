@@ -11,7 +11,7 @@ import {
   SETTINGS,
   type ChatServerFlags,
 } from '../config.js';
-import { NOTIFICATION_PROVIDER_SETTINGS, S3_SETTINGS } from '../settings.js';
+import { NOTIFICATION_DELIVERY_SETTINGS, NOTIFICATION_PROVIDER_SETTINGS, S3_SETTINGS } from '../settings.js';
 import { dataDirOf, settingOptions, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf } from './tls-options.js';
@@ -84,6 +84,7 @@ export function registerChatServerCommand(program: Command): void {
     );
   settingOptions(command, S3_SETTINGS);
   settingOptions(command, NOTIFICATION_PROVIDER_SETTINGS);
+  settingOptions(command, NOTIFICATION_DELIVERY_SETTINGS);
   command.action(async (flags: ChatServerFlags, invoked: Command) => {
     const options = chatServerConfig(flags, process.env);
     const tls = chatCertificate(options);
@@ -99,7 +100,10 @@ export function registerChatServerCommand(program: Command): void {
       presenceTtlMs: options.presenceTtlMs,
       s3: options.s3,
       mediaUrlTtlSeconds: options.mediaUrlTtlSeconds,
-      notifications: { providerBaseUrls: options.providerBaseUrls },
+      notifications: {
+        providerBaseUrls: options.providerBaseUrls,
+        concurrency: options.notificationConcurrency,
+      },
       secretKey: options.secretKey,
       tls,
       publicHost: options.publicHost,

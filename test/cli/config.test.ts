@@ -10,7 +10,12 @@ import {
   startConfig,
   type SettingSource,
 } from '../../cli/config.js';
-import { NOTIFICATION_PROVIDER_SETTINGS, S3_SETTINGS, SECRET_KEY_SETTING } from '../../cli/settings.js';
+import {
+  NOTIFICATION_DELIVERY_SETTINGS,
+  NOTIFICATION_PROVIDER_SETTINGS,
+  S3_SETTINGS,
+  SECRET_KEY_SETTING,
+} from '../../cli/settings.js';
 
 const DATA_DIR = '/tmp/parley-config-test';
 
@@ -106,11 +111,23 @@ describe('configuration from flags and environment', () => {
     expect(namespaceFrom({}, {})).toBe('default');
   });
 
+  it('takes the notification delivery concurrency from its flag or variable, 16 by default, and refuses 0', () => {
+    expect(chatServerConfig({}, {}).notificationConcurrency).toBe(16);
+    expect(chatServerConfig({}, { PARLEY_NOTIFICATION_CONCURRENCY: '64' }).notificationConcurrency).toBe(64);
+    expect(
+      chatServerConfig({ notificationConcurrency: '128' }, { PARLEY_NOTIFICATION_CONCURRENCY: '64' })
+        .notificationConcurrency,
+    ).toBe(128);
+    expect(() => chatServerConfig({ notificationConcurrency: '0' }, {})).toThrow(
+      /--notification-concurrency/,
+    );
+  });
+
   it("documents every setting's flag and environment variable in the README's table", async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Security'));
-    const tables = [S3_SETTINGS, NOTIFICATION_PROVIDER_SETTINGS].flatMap((settings) =>
-      Object.values(settings),
+    const tables = [S3_SETTINGS, NOTIFICATION_PROVIDER_SETTINGS, NOTIFICATION_DELIVERY_SETTINGS].flatMap(
+      (settings) => Object.values(settings),
     );
     const sources = [...(Object.values(SETTINGS) as SettingSource[]), ...tables, SECRET_KEY_SETTING];
     for (const source of sources) {
