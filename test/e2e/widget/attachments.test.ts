@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { API_KEY, APP_ID } from '../../widget/support/chat-service.js';
 import { NetworkProxy } from '../../widget/support/network-proxy.js';
 import { useWidgetHarness } from './support/harness.js';
+import { seriousAxeViolations } from './support/axe.js';
 import { serveEmbedPage } from './support/pages.js';
 
 const widget = useWidgetHarness();
 const SUPPORT = { type: 'group', id: 'support' } as const;
-let axeSource: string;
 let photo: Buffer;
 let pageCount = 0;
 
 beforeAll(async () => {
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   // Noise compresses badly, so the picture is large enough for a throttled upload to show its progress.
   const noise = randomBytes(240 * 180 * 3);
   photo = await sharp(noise, { raw: { width: 240, height: 180, channels: 3 } })
@@ -361,21 +359,6 @@ describe('media in the widget, accessible and under a strict CSP', () => {
 
   it('has no serious axe violation with an image, a file and files waiting to be sent', async () => {
     const alice = await mediaScene();
-    await alice.addScriptTag({ content: axeSource });
-    const serious = await alice.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run(context: Element): Promise<{
-              violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-            }>;
-          };
-        }
-      ).axe;
-      return (await axe.run(document.body)).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    expect(serious).toEqual([]);
+    expect(await seriousAxeViolations(alice)).toEqual([]);
   });
 });

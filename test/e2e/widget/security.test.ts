@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatService } from '../../widget/support/chat-service.js';
@@ -8,18 +6,17 @@ import { buildWidgetScript } from './support/bundle.js';
 import { PageServer } from './support/page-server.js';
 import { serveEmbedPage, type EmbedPageOptions } from './support/pages.js';
 import { seedShowcase } from './support/scenes.js';
+import { seriousAxeViolations } from './support/axe.js';
 
 let browser: Browser;
 let pages: PageServer;
 let service: ChatService;
-let axeSource: string;
 let pageCount = 0;
 
 beforeAll(async () => {
   const [built, launched] = await Promise.all([buildWidgetScript(), launchChromium()]);
   browser = launched;
   pages = await new PageServer(built.script).start();
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
 afterAll(async () => {
   await browser?.close();
@@ -99,25 +96,6 @@ describe('the widget under a strict Content Security Policy', () => {
   });
 });
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: unknown[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(context: Element): Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    return (await axe.run(document.body)).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
 describe('accessibility', () => {
   it('the embedded widget with messages, an agent answer and a form has no serious axe violation', async () => {
     const page = await open({
@@ -125,7 +103,7 @@ describe('accessibility', () => {
       launch: { targetElementID: 'chat', chatType: 'group', defaultChatID: 'support' },
     });
     await exercise(page);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   it('the docked widget, open, has no serious axe violation in light or dark theme', async () => {
@@ -137,7 +115,7 @@ describe('accessibility', () => {
       });
       await page.locator('parley-launcher button').click();
       await page.locator('parley-thread').getByText('Book a walkthrough').waitFor();
-      expect(await seriousViolations(page), theme).toEqual([]);
+      expect(await seriousAxeViolations(page), theme).toEqual([]);
     }
   });
 

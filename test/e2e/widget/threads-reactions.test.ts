@@ -1,21 +1,17 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../shared/chat-client/index.js';
 import { API_KEY, APP_ID } from '../../widget/support/chat-service.js';
 import { useWidgetHarness } from './support/harness.js';
+import { seriousAxeViolations } from './support/axe.js';
 import { serveEmbedPage } from './support/pages.js';
 
 const widget = useWidgetHarness();
 const SUPPORT = { type: 'group', id: 'support' } as const;
-let axeSource: string;
 let pageCount = 0;
 
-beforeAll(async () => {
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-});
+beforeAll(async () => {});
 
 /** A visitor's own browser profile with the support group open, optionally under a page CSP. */
 async function visitor(uid: string, headers: Record<string, string> = {}): Promise<Page> {
@@ -227,21 +223,6 @@ describe('reactions and threads, accessible and under a strict CSP', () => {
     await widget.service.sendAs('carol', SUPPORT, { data: { text: 'Review today?' } });
     const alice = await visitor('alice');
     await reactAndReply(alice);
-    await alice.addScriptTag({ content: axeSource });
-    const serious = await alice.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run(context: Element): Promise<{
-              violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-            }>;
-          };
-        }
-      ).axe;
-      return (await axe.run(document.body)).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-    });
-    expect(serious).toEqual([]);
+    expect(await seriousAxeViolations(alice)).toEqual([]);
   });
 });
