@@ -98,7 +98,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       ...conversation,
       unreadMessageCount: Number(conversation.unreadMessageCount),
       unreadMentionsCount: 0,
-      lastReadMessageId: String(reads.get(conversation.conversationId)?.read_message_id ?? 0),
+      lastReadMessageId: String(reads.get(conversation.conversationId)?.readMessageId ?? 0),
       latestMessageId: latest.get(conversation.conversationId) ?? '0',
     }));
   };

@@ -7,7 +7,7 @@ import type { ChatEvents, EventOrigin } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import type { BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { MessageRepository, StoredMessage } from '../repositories/messages.js';
-import type { ReactionCursor, ReactionRepository, ReactionRow } from '../repositories/reactions.js';
+import type { ReactionCursor, ReactionRepository, StoredReaction } from '../repositories/reactions.js';
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import { actionSnapshot } from './entities.js';
@@ -128,25 +128,25 @@ export class ReactionService {
     limit: number,
   ): Promise<Reaction[]> {
     const message: StoredMessage = await this.messageService.getVisible(app, id, viewer);
-    const rows = await this.reactions.list(app.appId, Number(message.id), reaction, cursor, limit);
-    const people = await this.users.findMany(app.appId, new Set(rows.map((row) => row.uid)));
-    return rows.map((row) => {
-      const person = people.get(row.uid);
+    const given = await this.reactions.list(app.appId, Number(message.id), reaction, cursor, limit);
+    const people = await this.users.findMany(app.appId, new Set(given.map((item) => item.uid)));
+    return given.map((item) => {
+      const person = people.get(item.uid);
       const entity =
         person === undefined
-          ? { uid: row.uid, name: row.uid, role: 'default', status: 'offline' }
+          ? { uid: item.uid, name: item.uid, role: 'default', status: 'offline' }
           : toUserEntity(person);
-      return this.toReaction(row, entity);
+      return this.toReaction(item, entity);
     });
   }
 
-  private toReaction(row: ReactionRow, reactedBy: Reaction['reactedBy']): Reaction {
+  private toReaction(given: StoredReaction, reactedBy: Reaction['reactedBy']): Reaction {
     return {
-      id: String(row.id),
-      messageId: String(row.message_id),
-      reaction: row.reaction,
-      uid: row.uid,
-      reactedAt: Number(row.reacted_at),
+      id: String(given.id),
+      messageId: String(given.messageId),
+      reaction: given.reaction,
+      uid: given.uid,
+      reactedAt: given.reactedAt,
       reactedBy: actionSnapshot(reactedBy),
     };
   }
