@@ -110,7 +110,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     messageId: string | number,
   ): Promise<StoredMessage> => {
     const named = await messages.find(appId, Number(messageId));
-    if (named?.conversation_id !== conversationId) {
+    if (named?.conversationId !== conversationId) {
       throw new ChatError(
         404,
         'ERR_MESSAGE_ID_NOT_FOUND',

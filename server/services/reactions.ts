@@ -55,7 +55,7 @@ export class ReactionService {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
     const visible = await this.messageService.getVisible(app, id, user.uid);
-    if (action === 'message_reaction_added' && visible.receiver_type === 'user') {
+    if (action === 'message_reaction_added' && visible.receiverType === 'user') {
       const other = visible.sender === user.uid ? visible.receiver : visible.sender;
       const block = (await this.blocks.relations(appId, user.uid, [other])).get(other);
       if (block !== undefined) throw blockedError(user.uid, other, block);
@@ -70,11 +70,11 @@ export class ReactionService {
           message: current,
           changed: await this.reactions.remove(appId, messageId, user.uid, reaction, trx),
         };
-      if (current.category === 'action' || current.deleted_at !== null) {
+      if (current.category === 'action' || current.deletedAt !== undefined) {
         throw new ChatError(
           400,
           'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-          `The message ${id} is ${current.deleted_at === null ? 'an action message' : 'deleted'} and takes no reactions.`,
+          `The message ${id} is ${current.deletedAt === undefined ? 'an action message' : 'deleted'} and takes no reactions.`,
           { id },
         );
       }
@@ -100,12 +100,12 @@ export class ReactionService {
           body: {
             action,
             ...this.toReaction(changed, toUserEntity(user)),
-            conversationId: message.conversation_id,
-            ...(message.parent_id === null ? {} : { parentId: String(message.parent_id) }),
+            conversationId: message.conversationId,
+            ...(message.parentId === undefined ? {} : { parentId: String(message.parentId) }),
           },
           messageSender: message.sender,
           receiver: message.receiver,
-          receiverType: message.receiver_type,
+          receiverType: message.receiverType,
         },
         origin,
       );
