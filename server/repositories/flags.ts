@@ -2,7 +2,23 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ChatDatabase, MessageFlagTable } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
 
-export type MessageFlagRow = Selectable<MessageFlagTable>;
+/** One user's flag on a message: why (a reason id of the app's), with their remark. */
+export interface MessageFlag {
+  messageId: number;
+  uid: string;
+  reasonId: string;
+  remark: string | undefined;
+  flaggedAt: number;
+}
+
+/** The one place a message_flags row becomes a flag. */
+const flagOf = (row: Selectable<MessageFlagTable>): MessageFlag => ({
+  messageId: Number(row.message_id),
+  uid: row.uid,
+  reasonId: row.reason_id,
+  remark: row.remark ?? undefined,
+  flaggedAt: Number(row.flagged_at),
+});
 
 /** Users' flags on messages: one per user and message; flagging again replaces the reason and remark. */
 export class FlagRepository {
@@ -39,7 +55,7 @@ export class FlagRepository {
     appId: string,
     page: number,
     perPage: number,
-  ): Promise<{ messages: Array<{ messageId: number; flags: MessageFlagRow[] }>; total: number }> {
+  ): Promise<{ messages: Array<{ messageId: number; flags: MessageFlag[] }>; total: number }> {
     const base = this.db.selectFrom('message_flags').where('app_id', '=', appId);
     const counted = await base
       .select((eb) => eb.fn.count<number>('message_id').distinct().as('total'))
@@ -56,16 +72,18 @@ export class FlagRepository {
     const flags =
       messageIds.length === 0
         ? []
-        : await base
-            .selectAll()
-            .where('message_id', 'in', messageIds)
-            .orderBy('flagged_at', 'desc')
-            .orderBy('uid')
-            .execute();
+        : (
+            await base
+              .selectAll()
+              .where('message_id', 'in', messageIds)
+              .orderBy('flagged_at', 'desc')
+              .orderBy('uid')
+              .execute()
+          ).map(flagOf);
     return {
       messages: messageIds.map((messageId) => ({
         messageId,
-        flags: flags.filter((flag) => Number(flag.message_id) === messageId),
+        flags: flags.filter((flag) => flag.messageId === messageId),
       })),
       total: Number(counted?.total ?? 0),
     };
