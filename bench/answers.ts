@@ -31,6 +31,8 @@ const { values } = parseArgs({
 const QuestionSet = z.object({
   manual: z.string(),
   package: z.string(),
+  /** How to make the manual available when `apt-get install <package>` is not the way. */
+  install: z.string().optional(),
   root: z.string(),
   include: z.string(),
   /** A set written to check tuning, not to tune on: reported apart from the others, its misses not printed. */
@@ -105,7 +107,8 @@ try {
   for (const name of setNames) {
     const set = QuestionSet.parse(JSON.parse(await readFile(join(setsDir, `${name}.json`), 'utf8')));
     if (!(await stat(set.root).catch(() => undefined))) {
-      console.log(`${name}: ${set.root} is missing — install it with: sudo apt-get install ${set.package}`);
+      const install = set.install ?? `sudo apt-get install ${set.package}`;
+      console.log(`${name}: ${set.root} is missing — install it with: ${install}`);
       manuals.push({ name, manual: set.manual, skipped: `${set.root} is missing` });
       continue;
     }
