@@ -103,8 +103,16 @@ function tableText(table: Element): string {
   const headers = headed && first ? cells(first) : [];
   const body = (headed ? rows.slice(1) : rows).map((row) => tableRowText(headers, cells(row)));
   const caption = flat(table.querySelector('caption')?.textContent ?? '');
-  return `\n\n${[caption, ...body].filter((line) => line !== '').join('\n\n')}\n\n`;
+  // A table inside a definition (the attributes of `sys.float_info`) belongs to its term like the
+  // definition's paragraphs do: a passage starting at its rows still says whose rows they are.
+  const mark = insideDefinition(table) ? DEFINITION_MARK : '';
+  const lines = [caption, ...body].filter((line) => line !== '').map((line) => mark + line);
+  return `\n\n${lines.join('\n\n')}\n\n`;
 }
+
+/** Whether an element is part of a definition itself, not of a list, quote or table inside one. */
+const insideDefinition = (element: Element): boolean =>
+  element.parentElement?.closest('dd, li, blockquote, table')?.tagName === 'DD';
 
 /**
  * Definition lists, before conversion: several terms of one definition (`-s`, `--signoff`) become
@@ -140,10 +148,29 @@ export function readHtml(html: string): HtmlText {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
   }
   dropNavigationLists(root);
+  unheadAdmonitions(root);
   markDefinitions(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
   return { text, title };
+}
+
+/** Boxes set apart from the text (DocBook's and Sphinx's notes, tips and warnings). */
+const ADMONITION = /^(?:note|tip|hint|warning|caution|important|admonition)$/;
+
+/**
+ * An admonition's title ("Note", DocBook's `<h3 class="title">` in `<div class="note">`) labels
+ * a box inside the text, not a section: as a heading it would end the definition it sits in and
+ * put every entry after it, up to the next real heading, under "Note".
+ */
+function unheadAdmonitions(root: Element): void {
+  for (const heading of root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    const box = heading.parentElement;
+    if (!box || ![...box.classList].some((name) => ADMONITION.test(name))) continue;
+    const label = heading.ownerDocument.createElement('p');
+    label.textContent = heading.textContent ?? '';
+    heading.replaceWith(label);
+  }
 }
 
 /**
