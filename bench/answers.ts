@@ -69,11 +69,15 @@ function isExpected(source: Pick<SourceRef, 'path' | 'page'>, pages: readonly Pa
   );
 }
 
-/** An answer as the widget shows it: inline code and emphasis marks are formatting, not text. */
+/**
+ * An answer as the widget shows it: inline code and emphasis marks are formatting, not text. An
+ * emphasis ends at its first closing mark: "less than _N_. The default value of _N_ is 3." shows
+ * "N" twice.
+ */
 const displayed = (markdown: string): string =>
   markdown
     .replace(/`([^`]*)`/g, '$1')
-    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)?)\2(?=[\s).,;:!?]|$)/g, '$1$3');
+    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)??)\2(?=[\s).,;:!?]|$)/g, '$1$3');
 
 const percent = (count: number, total: number): number => Number(((100 * count) / total).toFixed(1));
 
