@@ -148,29 +148,10 @@ export function readHtml(html: string): HtmlText {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
   }
   dropNavigationLists(root);
-  unheadAdmonitions(root);
   markDefinitions(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
   return { text, title };
-}
-
-/** Boxes set apart from the text (DocBook's and Sphinx's notes, tips and warnings). */
-const ADMONITION = /^(?:note|tip|hint|warning|caution|important|admonition)$/;
-
-/**
- * An admonition's title ("Note", DocBook's `<h3 class="title">` in `<div class="note">`) labels
- * a box inside the text, not a section: as a heading it would end the definition it sits in and
- * put every entry after it, up to the next real heading, under "Note".
- */
-function unheadAdmonitions(root: Element): void {
-  for (const heading of root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
-    const box = heading.parentElement;
-    if (!box || ![...box.classList].some((name) => ADMONITION.test(name))) continue;
-    const label = heading.ownerDocument.createElement('p');
-    label.textContent = heading.textContent ?? '';
-    heading.replaceWith(label);
-  }
 }
 
 /**

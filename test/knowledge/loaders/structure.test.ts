@@ -209,17 +209,6 @@ describe('chunks inside definitions', () => {
 });
 
 describe('HTML reference pages (DocBook)', () => {
-  it('keep a note inside an option as part of its definition, not as a section heading', () => {
-    const text = html(`<h2>Options</h2><dl class="variablelist">
-      <dt>-e pattern</dt><dd><p>Dump only the extensions matching pattern.</p>
-        <div class="note"><h3 class="title">Note</h3><p>Objects the extensions depend on are not dumped.</p></div></dd>
-      <dt>-F format</dt><dd><p>Selects the format of the output.</p></dd></dl>`);
-    expect(text).not.toMatch(/^#+ Note/m);
-    const chunks = chunkDocument(htmlDocument(text), 'd');
-    expect(chunks.map((chunk) => chunk.headingPath)).toEqual([['Options']]);
-    expect(text).toContain(': Objects the extensions depend on are not dumped.');
-  });
-
   it('keep the spellings of a term written on several lines apart', () => {
     const text = html(`
       <dl class="variablelist">
