@@ -31,6 +31,8 @@ const { values } = parseArgs({
 const QuestionSet = z.object({
   manual: z.string(),
   package: z.string(),
+  /** How to make the manual available when `apt-get install <package>` is not the way. */
+  install: z.string().optional(),
   root: z.string(),
   include: z.string(),
   /** A set written to check tuning, not to tune on: reported apart from the others, its misses not printed. */
@@ -67,11 +69,15 @@ function isExpected(source: Pick<SourceRef, 'path' | 'page'>, pages: readonly Pa
   );
 }
 
-/** An answer as the widget shows it: inline code and emphasis marks are formatting, not text. */
+/**
+ * An answer as the widget shows it: inline code and emphasis marks are formatting, not text. An
+ * emphasis ends at its first closing mark: "less than _N_. The default value of _N_ is 3." shows
+ * "N" twice.
+ */
 const displayed = (markdown: string): string =>
   markdown
     .replace(/`([^`]*)`/g, '$1')
-    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)?)\2(?=[\s).,;:!?]|$)/g, '$1$3');
+    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)??)\2(?=[\s).,;:!?]|$)/g, '$1$3');
 
 const percent = (count: number, total: number): number => Number(((100 * count) / total).toFixed(1));
 
@@ -105,7 +111,8 @@ try {
   for (const name of setNames) {
     const set = QuestionSet.parse(JSON.parse(await readFile(join(setsDir, `${name}.json`), 'utf8')));
     if (!(await stat(set.root).catch(() => undefined))) {
-      console.log(`${name}: ${set.root} is missing — install it with: sudo apt-get install ${set.package}`);
+      const install = set.install ?? `sudo apt-get install ${set.package}`;
+      console.log(`${name}: ${set.root} is missing — install it with: ${install}`);
       manuals.push({ name, manual: set.manual, skipped: `${set.root} is missing` });
       continue;
     }

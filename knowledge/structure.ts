@@ -3,7 +3,8 @@
  * - a table row is one paragraph of `label: cell` pairs joined by ` | ` (labels from the header
  *   row), e.g. `Level: WARNING | Numeric value: 30`; without a header row, the cells alone;
  * - a definition (`dl/dt/dd`, API and option entries, Pandoc's Markdown definition lists) is its
- *   term on a line of its own, then each paragraph of the definition starting with `: `.
+ *   term on a line of its own, then each paragraph of the definition starting with `: `, the rows
+ *   of a table inside it too.
  */
 import { linesWithFences } from './loaders/markdown.js';
 
@@ -78,7 +79,7 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
     const firstDefinition = lines.findIndex((line) => line.startsWith(DEFINITION_MARK));
     if (firstDefinition > 0) {
       term = lines.slice(0, firstDefinition).join(', ').trim();
-      blocks.push({ kind: 'definition', text: definitionText(lines.slice(firstDefinition)), term });
+      blocks.push(definitionBlock(definitionText(lines.slice(firstDefinition)), term));
       continue;
     }
     if (firstDefinition === 0) {
@@ -89,13 +90,19 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
         term = previous.text;
         blocks.pop();
       }
-      blocks.push({ kind: 'definition', text: definitionText(lines), ...(term ? { term } : {}) });
+      blocks.push(definitionBlock(definitionText(lines), term));
       continue;
     }
     const row = paragraph.text.includes(TABLE_ROW_SEPARATOR) && !paragraph.text.includes('\n');
     blocks.push({ kind: row ? 'row' : 'text', text: paragraph.text });
   }
   return blocks;
+}
+
+/** A definition paragraph, or a row of a table inside the definition, quoted whole with its term. */
+function definitionBlock(text: string, term: string | undefined): PassageBlock {
+  const row = text.includes(TABLE_ROW_SEPARATOR) && !text.includes('\n');
+  return { kind: row ? 'row' : 'definition', text, ...(term ? { term } : {}) };
 }
 
 /** A term is one short line that is neither a list item nor a sentence. */

@@ -29,10 +29,18 @@ interface Candidate {
   row: boolean;
   /** The definition term or nothing. */
   label?: string;
+  /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
+  heading?: string;
+  /** For a table row: its table, which may span several passages of a page. */
+  table?: string;
   /** Terms of the sentence and of its label. */
   terms: Set<string>;
-  /** The next sentence, quoted with this one because it holds the value the question asks for. */
-  neighbour?: Candidate;
+  /**
+   * The sentences after this one quoted with it: the one holding the value the question asks for,
+   * or, after a bare name line, the sentence describing it (and the one holding the value, if
+   * that sentence does not).
+   */
+  neighbours: Candidate[];
   score: number;
 }
 
@@ -69,6 +77,9 @@ function openTerm(hit: SearchHit): string | undefined {
   return hit.text.startsWith(DEFINITION_MARK) ? hit.source.headingPath?.at(-1) : undefined;
 }
 
+/** A block quote's `>` marks (an option's description indented under it) are layout, not text. */
+const withoutQuoteMarks = (text: string): string => text.replace(/^(?:[ \t]*>)+[ \t]?/gm, '');
+
 /**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
@@ -81,7 +92,9 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
     const parts =
       block.kind === 'row'
         ? [block.text]
-        : [...sentences.segment(block.text.replace(/\s+/g, ' '))].map(({ segment }) => segment.trim());
+        : [...sentences.segment(withoutQuoteMarks(block.text).replace(/\s+/g, ' '))].map(({ segment }) =>
+            segment.trim(),
+          );
     for (const sentence of parts) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({
@@ -91,6 +104,10 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         sentence,
         row: block.kind === 'row',
         ...(block.term ? { label: block.term } : {}),
+        ...(block.kind === 'row'
+          ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
+          : {}),
+        neighbours: [],
         terms: distinctTerms(`${block.term ?? ''} ${sentence}`),
         score: 0,
       });
@@ -213,7 +230,7 @@ function literalShare(
   patterns: readonly RegExp[],
 ): number {
   if (literals.length === 0) return 0;
-  const text = `${candidate.label ?? ''} ${candidate.sentence}`;
+  const text = `${candidate.label ?? candidate.heading ?? ''} ${candidate.sentence}`;
   const spelled = (literal: string, i: number): boolean =>
     patterns[i]!.test(text) || rowNamedByLiteral(candidate, literal);
   return literals.filter(spelled).length / literals.length;
@@ -244,6 +261,22 @@ function pageNamedBy(hit: SearchHit, question: string): boolean {
   return name !== undefined && spelledAlike(question).includes(spelledAlike(name));
 }
 
+/** A heading longer than this is a title of prose, not the name of one entry. */
+const MAX_NAMING_HEADING_CHARS = 80;
+
+/**
+ * The heading of a passage's own section when it spells one of the question's literals: manuals
+ * put an entry's name, and often its value, in the heading above its description (`(5)
+ * SQLITE_BUSY` over "The SQLITE_BUSY result code indicates…"), where no sentence repeats it.
+ * A passage that opens inside a definition sits under that definition's term instead.
+ */
+function namingHeading(hit: SearchHit, literals: readonly RegExp[]): string | undefined {
+  if (openTerm(hit) !== undefined) return undefined;
+  const heading = hit.source.headingPath?.at(-1) ?? hit.source.heading;
+  if (!heading || heading.length > MAX_NAMING_HEADING_CHARS) return undefined;
+  return literals.some((literal) => literal.test(heading)) ? heading : undefined;
+}
+
 /**
  * Scores every sentence of the relevant passages by the question terms it (with the term it
  * defines and the neighbour holding the value asked for) holds, rarer terms weighing more and
@@ -260,14 +293,22 @@ function scoreSentences(
   questionTerms: ReadonlySet<string>,
 ): Candidate[] {
   const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
+  const literalNames = questionLiterals(question);
+  const literals = literalNames.map(literalPattern);
+  const namingHeadings = new Map(
+    relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals)]),
+  );
   for (const candidate of candidates) {
-    const neighbour =
-      valueNeighbour(candidate, candidates, question, questionTerms) ?? description(candidate, candidates);
-    if (neighbour) candidate.neighbour = neighbour;
+    candidate.neighbours = neighbours(candidate, candidates, question, questionTerms);
+    const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
+    if (heading !== undefined) {
+      candidate.heading = heading;
+      for (const term of distinctTerms(heading)) candidate.terms.add(term);
+    }
   }
   const has = (candidate: Candidate, term: string): boolean =>
     candidate.terms.has(term) ||
-    candidate.neighbour?.terms.has(term) === true ||
+    candidate.neighbours.some((neighbour) => neighbour.terms.has(term)) ||
     (DEFAULT_TERMS.has(term) && statesDefault(candidate));
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
@@ -281,8 +322,6 @@ function scoreSentences(
   const contextTerms = new Map(
     relevant.map((hitIndex) => [hitIndex, distinctTerms(passageContext(hits[hitIndex]!))]),
   );
-  const literalNames = questionLiterals(question);
-  const literals = literalNames.map(literalPattern);
   const asked = askedStatement(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
@@ -301,12 +340,18 @@ function scoreSentences(
         (matched + 0.3 * context) / (total || 1) +
         LITERAL_BONUS * literal +
         (namesEntry(candidate, literalNames) ||
+        candidate.heading !== undefined ||
         rowNamedBy(candidate, queryTerms) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS
           : 0) +
         (namedPages.has(candidate.hitIndex) ? PAGE_BONUS : 0) +
-        (asked && (asked.test(candidate.sentence) || asked.test(candidate.neighbour?.sentence ?? ''))
+        (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
+          ? STATEMENT_BONUS
+          : 0) +
+        (asked === DEFAULT_STATEMENT &&
+        candidate.label !== undefined &&
+        DEFAULT_CHOICE.test(candidate.sentence)
           ? STATEMENT_BONUS
           : 0) +
         rankBonus(candidate);
@@ -322,6 +367,13 @@ function scoreSentences(
 /** A sentence that states a default: "The default is 4MB", "defaults to a4", "(the default)", "[default: yes]". */
 const DEFAULT_STATEMENT =
   /\bdefaults?\b(?:\s+(?:value|setting))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
+/**
+ * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
+ * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
+ * the default asked for, where "This format is also compressed by default." says what a choice does.
+ */
+const DEFAULT_CHOICE = /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b/i;
+
 /** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns", a row's "Upper Limit: 1,600". */
 const LIMIT_STATEMENT =
   /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d/i;
@@ -383,6 +435,25 @@ function holdsValue(
 }
 
 /**
+ * What is quoted after a sentence: the next one holding the value asked for; else, after a bare
+ * name line (`SQLITE_MINIMUM_FILE_DESCRIPTOR=N`), the sentence describing it and, when that one
+ * does not hold the value asked for, the sentence after it that does ("The default value of N is 3.").
+ */
+function neighbours(
+  picked: Candidate,
+  candidates: readonly Candidate[],
+  question: string,
+  questionTerms: ReadonlySet<string>,
+): Candidate[] {
+  const value = valueNeighbour(picked, candidates, question, questionTerms);
+  if (value) return [value];
+  const described = description(picked, candidates);
+  if (!described) return [];
+  const describedValue = valueNeighbour(described, candidates, question, questionTerms);
+  return describedValue ? [described, describedValue] : [described];
+}
+
+/**
  * The sentence after `picked` (within NEIGHBOUR_REACH, in the same paragraph or the same
  * definition) that holds the value the question asks for, when `picked` itself does not.
  */
@@ -437,15 +508,12 @@ function description(picked: Candidate, candidates: readonly Candidate[]): Candi
 /**
  * Whether a better row of the same table was already picked: rows of one table are siblings, and
  * the one that answers holds the question's distinguishing term; a near tie (a question about
- * two rows) keeps both.
+ * two rows) keeps both. A table inside a definition is one table across the passages of its page.
  */
 function outranksSiblingRow(candidate: Candidate, picked: readonly Candidate[]): boolean {
   return (
-    candidate.row &&
-    picked.some(
-      (other) =>
-        other.row && other.hitIndex === candidate.hitIndex && candidate.score < other.score * SIBLING_ROW_TIE,
-    )
+    candidate.table !== undefined &&
+    picked.some((other) => other.table === candidate.table && candidate.score < other.score * SIBLING_ROW_TIE)
   );
 }
 
@@ -471,8 +539,7 @@ function selectSentences(candidates: readonly Candidate[], maxSentences: number)
     if (candidate.score < floor) break;
     if (chosen >= maxSentences || picked.length >= MAX_ANSWER_SENTENCES) break;
     if (repeats(candidate) || outranksSiblingRow(candidate, picked)) continue;
-    const { neighbour } = candidate;
-    const adding = neighbour && !picked.includes(neighbour) ? [candidate, neighbour] : [candidate];
+    const adding = [candidate, ...candidate.neighbours.filter((neighbour) => !picked.includes(neighbour))];
     if (picked.length + adding.length > MAX_ANSWER_SENTENCES) continue;
     picked.push(...adding);
     chosen++;
@@ -503,13 +570,16 @@ function orderForReading(picked: Candidate[]): Candidate[] {
 }
 
 /**
- * A definition's first quoted sentence names the term it defines ("gc.auto: … "), unless it
- * already does: quoted alone, "This defaults to 250." would not say what does.
+ * A definition's first quoted sentence names the term it defines ("gc.auto: … "), or the heading
+ * naming its section ("(5) SQLITE_BUSY: … "), unless it already does: quoted alone, "This
+ * defaults to 250." would not say what does.
  */
 function withLabel(candidate: Candidate, previous: Candidate | undefined): string {
-  const { label, sentence } = candidate;
+  const { sentence } = candidate;
+  const label = candidate.label ?? candidate.heading;
   if (!label || sentence.includes(label)) return sentence;
-  if (previous?.hitIndex === candidate.hitIndex && previous.label === label) return sentence;
+  if (previous?.hitIndex === candidate.hitIndex && (previous.label ?? previous.heading) === label)
+    return sentence;
   return `${label}: ${sentence}`;
 }
 

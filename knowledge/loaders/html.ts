@@ -103,8 +103,16 @@ function tableText(table: Element): string {
   const headers = headed && first ? cells(first) : [];
   const body = (headed ? rows.slice(1) : rows).map((row) => tableRowText(headers, cells(row)));
   const caption = flat(table.querySelector('caption')?.textContent ?? '');
-  return `\n\n${[caption, ...body].filter((line) => line !== '').join('\n\n')}\n\n`;
+  // A table inside a definition (the attributes of `sys.float_info`) belongs to its term like the
+  // definition's paragraphs do: a passage starting at its rows still says whose rows they are.
+  const mark = insideDefinition(table) ? DEFINITION_MARK : '';
+  const lines = [caption, ...body].filter((line) => line !== '').map((line) => mark + line);
+  return `\n\n${lines.join('\n\n')}\n\n`;
 }
+
+/** Whether an element is part of a definition itself, not of a list, quote or table inside one. */
+const insideDefinition = (element: Element): boolean =>
+  element.parentElement?.closest('dd, li, blockquote, table')?.tagName === 'DD';
 
 /**
  * Definition lists, before conversion: several terms of one definition (`-s`, `--signoff`) become

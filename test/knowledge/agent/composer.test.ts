@@ -441,3 +441,98 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toMatch(/^Indexes can have up to 32 columns/);
   });
 });
+
+describe('composeExtractiveAnswer on names held by headings and tables', () => {
+  const section = (text: string, headingPath: string[]): SearchHit => ({
+    text,
+    score: 1,
+    source: { documentId: 'codes', title: 'Result codes', heading: headingPath.at(-1)!, headingPath },
+  });
+
+  it('names the heading above the quoted sentence when the heading spells what the question names', () => {
+    const { body } = answerTo('What is the numeric value of the DB_BUSY result code?', [
+      section('### (5) DB_BUSY\n\nThe DB_BUSY result code indicates that the file could not be written.', [
+        '6. Result Code Meanings',
+        '(5) DB_BUSY',
+      ]),
+      section('### (261) DB_BUSY_RECOVERY\n\nThe DB_BUSY_RECOVERY code is an extended code for DB_BUSY.', [
+        '6. Result Code Meanings',
+        '(261) DB_BUSY_RECOVERY',
+      ]),
+    ]);
+    expect(body).toMatch(/^\(5\) DB_BUSY: The DB_BUSY result code indicates/);
+    expect(body).not.toContain('(261) DB_BUSY_RECOVERY:');
+  });
+
+  it('quotes a bare option line with its description and the sentence after it stating the default', () => {
+    const { body } = answerTo('What is the default value of OPT_MIN_FD?', [
+      manual(
+        '**OPT_MIN_FD=_N_**\n\n> The unix VFS will never use a file descriptor less than _N_. The\n> default value of _N_ is 3.\n\n' +
+          '> Avoiding low-numbered file descriptors is a defense against accidental corruption.',
+        'compile',
+        'Options To Set Default Parameter Values',
+      ),
+    ]);
+    expect(body).toBe(
+      '**OPT_MIN_FD=_N_** [1] The unix VFS will never use a file descriptor less than _N_. [1] The default value of _N_ is 3. [1]',
+    );
+  });
+
+  it('takes the rows of one table inside a definition for siblings across the passages of its page', () => {
+    const rows = (text: string): SearchHit => ({
+      text,
+      score: 1,
+      source: {
+        documentId: 'sys',
+        title: 'sys — System-specific parameters',
+        heading: 'sys.float_info',
+        headingPath: ['sys — System-specific parameters', 'sys.float_info'],
+      },
+    });
+    const { body } = answerTo('What does sys.float_info.dig mean?', [
+      rows(
+        ': attribute: `radix` | explanation: radix of exponent representation\n\n' +
+          ': attribute: `rounds` | explanation: the rounding mode; see the C99 standard for the meanings of its values',
+      ),
+      rows(
+        ': attribute: `dig` | explanation: maximum number of decimal digits that can be faithfully represented in a float',
+      ),
+    ]);
+    expect(body).toBe(
+      'sys.float_info: attribute: `dig` | explanation: maximum number of decimal digits that can be faithfully represented in a float [1]',
+    );
+  });
+});
+
+describe('composeExtractiveAnswer on the default among several choices', () => {
+  it('quotes the choice marked as the default over choices that do something by default', () => {
+    const page = (headingPath: string[], text: string): SearchHit => ({
+      text,
+      score: 1,
+      source: { documentId: 'app-pgdump', title: 'pg_dump', heading: headingPath.at(-1)!, headingPath },
+    });
+    const { body } = answerTo('Which output format does pg_dump write by default?', [
+      page(
+        ['Options', '-E encoding, --encoding=encoding'],
+        '-f file, --file=file\n: Send output to the specified file. This parameter can be omitted for file based output formats, in which case the standard output is used. ' +
+          'It must be given for the directory output format however, where it specifies the target directory instead of a file.\n\n' +
+          '-F format, --format=format\n: Selects the format of the output. _`format`_ can be one of the following:\n\n' +
+          'p, plain\n: Output a plain-text SQL script file (the default).\n\n' +
+          'c, custom\n: Output a custom-format archive suitable for input into pg_restore. Together with the directory output format, this is the most flexible output format ' +
+          'in that it allows manual selection and reordering of archived items during restore. This format is also compressed by default.',
+      ),
+      page(
+        ['Options', 't, tar'],
+        '-j njobs, --jobs=njobs\n: Run the dump in parallel by dumping _`njobs`_ tables simultaneously. You can only use this option with the directory output format ' +
+          'because this is the only output format where multiple processes can write their data at the same time.',
+      ),
+      page(
+        ['Description'],
+        'When used with one of the archive file formats and combined with pg_restore, pg_dump provides a flexible archival and transfer mechanism. ' +
+          'The most flexible output file formats are the “custom” format (`-Fc`) and the “directory” format (`-Fd`). ' +
+          'They allow for selection and reordering of all archived items, support parallel restoration, and are compressed by default.',
+      ),
+    ]);
+    expect(body).toMatch(/p, plain: Output a plain-text SQL script file \(the default\)\. \[\d\]/);
+  });
+});

@@ -63,14 +63,24 @@ describe('HTML definition lists', () => {
     );
   });
 
-  it('leave the header cells of a table inside a definition unmarked', () => {
+  it('mark each row of a table inside a definition as part of it, and none of its cells', () => {
     const text = html(`<dl><dt>sys.float_info</dt><dd><p>Float limits.</p>
       <table><thead><tr><th><p>attribute</p></th><th><p>explanation</p></th></tr></thead>
-      <tbody><tr><td><p>dig</p></td><td><p>maximum number of decimal digits</p><p>See below.</p></td></tr></tbody></table>
+      <tbody><tr><td><p>dig</p></td><td><p>maximum number of decimal digits</p><p>See below.</p></td></tr>
+      <tr><td><p>epsilon</p></td><td><p>difference between 1.0 and the next float</p></td></tr></tbody></table>
       <p>More.</p></dd></dl>`);
     expect(text).toBe(
-      'sys.float_info\n: Float limits.\n\nattribute: dig | explanation: maximum number of decimal digits See below.\n\n: More.',
+      'sys.float_info\n: Float limits.\n\n: attribute: dig | explanation: maximum number of decimal digits See below.\n\n' +
+        ': attribute: epsilon | explanation: difference between 1.0 and the next float\n\n: More.',
     );
+  });
+
+  it('leave a table after a definition list, or in a list inside a definition, unmarked', () => {
+    const text = html(`<dl><dt>gc.auto</dt><dd><p>Packs loose objects.</p>
+      <ul><li><table><tr><td>inner</td><td>cell</td></tr></table></li></ul></dd></dl>
+      <table><tr><td>outer</td><td>cell</td></tr></table>`);
+    expect(text).toMatch(/\n-\s+inner \| cell/);
+    expect(text).toMatch(/\n\nouter \| cell$/);
   });
 
   it('join the several terms of one definition', () => {
@@ -134,6 +144,15 @@ describe('passage structure', () => {
     ]);
   });
 
+  it('reads a table row inside a definition as a row under its term', () => {
+    expect(
+      passageBlocks('sys.float_info\n: Float limits.\n\n: attribute: dig | explanation: decimal digits'),
+    ).toEqual([
+      { kind: 'definition', term: 'sys.float_info', text: 'Float limits.' },
+      { kind: 'row', term: 'sys.float_info', text: 'attribute: dig | explanation: decimal digits' },
+    ]);
+  });
+
   it('keeps a definition going past a list inside it', () => {
     const blocks = passageBlocks(
       'gc.auto\n: Packs loose objects.\n\n- a list item\n\n: The default value is 6700.',
@@ -169,6 +188,23 @@ describe('chunks inside definitions', () => {
       [['Configuration', 'gc.auto'], 'When there are '],
       [['Configuration'], 'After the list.'],
     ]);
+  });
+
+  it('sit under the term whose table they start in, past the rows before them', () => {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<tr><td>field${i}</td><td>${'what the field holds about the float type '.repeat(2)}</td></tr>`,
+    );
+    const text = html(`<h2>sys</h2><dl><dt>sys.float_info</dt>
+      <dd><p>A named tuple holding information about the float type.</p>
+      <table><thead><tr><th>attribute</th><th>explanation</th></tr></thead><tbody>${rows.join('')}</tbody></table></dd></dl>`);
+    const chunks = chunkDocument(htmlDocument(text), 'd', { maxChars: 400, overlapChars: 0 });
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks.slice(1)) {
+      expect(chunk.text).toMatch(/^: attribute: field\d+ \|/);
+      expect(chunk.headingPath).toEqual(['sys', 'sys.float_info']);
+    }
   });
 });
 
