@@ -110,6 +110,8 @@ function conversationValues(
  * The statement that stores a message: one for both engines. A draft whose `muid` the sender
  * already used in the conversation inserts nothing (the unique index `messages_by_muid` decides,
  * so two processes racing with one muid store it once); its caller reads the first one back.
+ * Kysely's callers add `returning('id')`; SQLite's prepared send reads the new id from the run
+ * instead, as SQLite's RETURNING buffers its rows (about 1.8 of a send's 11 µs of SQLite CPU).
  */
 function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValues) {
   return db
@@ -118,8 +120,7 @@ function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValue
     .onConflict((oc) =>
       // The index keeps only messages with a muid; the conflict target names its condition.
       oc.columns(['app_id', 'sender', 'conversation_id', 'muid']).where('muid', 'is not', null).doNothing(),
-    )
-    .returning('id');
+    );
 }
 
 type MuidKey = Pick<MessageValues, 'app_id' | 'sender' | 'conversation_id' | 'muid'>;
@@ -182,7 +183,7 @@ function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
  */
 export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
-  const inserted = await insertMessageQuery(db, values).executeTakeFirst();
+  const inserted = await insertMessageQuery(db, values).returning('id').executeTakeFirst();
   if (inserted === undefined) return readReplayed(db, values);
   const messageId = Number(inserted.id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
@@ -212,7 +213,7 @@ function sendStatement(db: Db, row: SendRow) {
   const asBigint = (value: unknown) => sql<number>`cast(${value} as bigint)`;
   const { conversation_type, first_uid, second_uid, guid, ...message } = row;
   return db
-    .with('stored', (db) => insertMessageQuery(db, message))
+    .with('stored', (db) => insertMessageQuery(db, message).returning('id'))
     .with('counted', () =>
       countReplyQuery(db, { app_id: row.app_id, id: row.parent_id }).where(
         sql<boolean>`exists (select 1 from stored)`,
@@ -409,15 +410,15 @@ export class SqliteMessageWriter implements MessageWriter {
       countReply: prepareByName(database, { app_id: appId, id: 0 }, (row) => countReplyQuery(this.db, row)),
     });
     const { insertMessage, messageByMuid, upsertConversation, countReply } = statements;
-    const inserted = insertMessage.statement.get(insertMessage.bind(values)) as
-      { id: number | bigint } | undefined;
-    if (inserted === undefined) {
+    const inserted = insertMessage.statement.run(insertMessage.bind(values));
+    // No change: the muid's unique index turned the insert into nothing.
+    if (inserted.changes === 0) {
       const first = messageByMuid.statement.get(messageByMuid.bind(muidKey(values))) as
         MessageColumns | undefined;
       if (first === undefined) throw replayedMuid(values);
       return { message: parseStoredMessage(first), replayed: true };
     }
-    const messageId = Number(inserted.id);
+    const messageId = Number(inserted.lastInsertRowid);
     upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
     if (draft.parentId !== undefined)
       countReply.statement.run(countReply.bind({ app_id: appId, id: draft.parentId }));
