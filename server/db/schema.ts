@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ApiKeyScope } from '../../shared/api-keys.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
 
 /**
@@ -12,14 +13,18 @@ export interface AppTable {
   created_at: number;
 }
 
-export type ApiKeyScope = 'fullAccess' | 'authOnly';
+export type { ApiKeyScope };
 
-export interface ApiKeyTable {
+/** An API key, stored as its SHA-256 (`key_hash`); `key_id` names it in `/apikeys/{apiKey}`. */
+export interface AppKeyTable {
   app_id: string;
-  api_key: string;
+  key_hash: string;
+  key_id: string;
   name: string;
   scope: ApiKeyScope;
   created_at: number;
+  /** The key itself, sealed, for the keys the server seeds at start only. */
+  start_key: string | null;
 }
 
 export interface UserTable {
@@ -307,7 +312,7 @@ export interface ThreadSubscriptionTable {
 
 export interface ChatDatabase {
   apps: AppTable;
-  api_keys: ApiKeyTable;
+  app_keys: AppKeyTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
   groups: GroupTable;

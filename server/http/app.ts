@@ -15,6 +15,7 @@ import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
+import { apiKeyRoutes } from '../routes/api-keys.js';
 import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { pinRoutes } from '../routes/pins.js';
@@ -187,6 +188,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     statsRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
+    apiKeyRoutes(deps),
     notificationRoutes(services),
     notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),

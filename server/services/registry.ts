@@ -101,7 +101,7 @@ export function createChatServices(
   return {
     store,
     events,
-    apps: new AppRepository(db),
+    apps: new AppRepository(db, store.engine, generations, secrets),
     users,
     authTokens: new AuthTokenRepository(db, events),
     blockedUsers,
