@@ -17,6 +17,7 @@ import { messageMuidsMigration } from './migrations-muids.js';
 import { partialMessageIndexesMigration } from './migrations-message-indexes.js';
 import { pinsMigration } from './migrations-pins.js';
 import { hashedApiKeysMigration } from './migrations-api-keys.js';
+import { rolesMigration } from './migrations-roles.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
@@ -226,6 +227,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0017_notification_decisions': notificationDecisionsMigration(engine),
       '0018_partial_message_indexes': partialMessageIndexesMigration,
       '0019_hashed_api_keys': hashedApiKeysMigration,
+      '0020_roles': rolesMigration,
     }),
   };
 }

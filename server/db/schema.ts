@@ -27,6 +27,18 @@ export interface AppKeyTable {
   start_key: string | null;
 }
 
+/** A role users can have; `metadata` and `settings` are JSON text. */
+export interface RoleTable {
+  app_id: string;
+  role: string;
+  name: string;
+  description: string | null;
+  metadata: string | null;
+  settings: string | null;
+  created_at: number;
+  updated_at: number | null;
+}
+
 export interface UserTable {
   app_id: string;
   uid: string;
@@ -313,6 +325,7 @@ export interface ThreadSubscriptionTable {
 export interface ChatDatabase {
   apps: AppTable;
   app_keys: AppKeyTable;
+  roles: RoleTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
   groups: GroupTable;

@@ -16,6 +16,7 @@ import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { apiKeyRoutes } from '../routes/api-keys.js';
+import { roleRoutes } from '../routes/roles.js';
 import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { pinRoutes } from '../routes/pins.js';
@@ -189,6 +190,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     conversationRoutes(deps),
     moderationRoutes(deps),
     apiKeyRoutes(deps),
+    roleRoutes(deps),
     notificationRoutes(services),
     notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ApiKeyScope, AppKeyTable, ChatDatabase } from '../db/schema.js';
+import { DEFAULT_ROLE } from '../../shared/roles.js';
 import { keyHashOf, keyIdOf } from '../db/migrations-api-keys.js';
 import type { StorageEngine } from '../db/database.js';
 import { ChatError } from '../errors.js';
@@ -279,6 +280,20 @@ export class AppRepository {
           .where('app_id', '=', seed.appId)
           .execute();
       }
+      await trx
+        .insertInto('roles')
+        .values({
+          app_id: seed.appId,
+          role: DEFAULT_ROLE,
+          name: 'Default role',
+          description: null,
+          metadata: null,
+          settings: null,
+          created_at: now,
+          updated_at: null,
+        })
+        .onConflict((oc) => oc.columns(['app_id', 'role']).doNothing())
+        .execute();
       const generated = { apiKey: false, authKey: false };
       const store = async (scope: ApiKeyScope, key: string): Promise<void> => {
         const keyId = keyIdOf(key);

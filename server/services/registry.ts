@@ -11,6 +11,7 @@ import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { PinRepository } from '../repositories/pins.js';
+import { RoleRepository } from '../repositories/roles.js';
 import { StatsRepository } from '../repositories/stats.js';
 import { rowCacheOptions, type CacheGenerations } from '../repositories/row-cache.js';
 import { ReactionRepository } from '../repositories/reactions.js';
@@ -31,6 +32,8 @@ export interface ChatServices {
   events: ChatEvents;
   apps: AppRepository;
   users: UserRepository;
+  /** The roles users may have (`/roles`). */
+  roles: RoleRepository;
   authTokens: AuthTokenRepository;
   blockedUsers: BlockedUserRepository;
   groups: GroupRepository;
@@ -103,6 +106,7 @@ export function createChatServices(
     events,
     apps: new AppRepository(db, store.engine, generations, secrets),
     users,
+    roles: new RoleRepository(db, store.engine),
     authTokens: new AuthTokenRepository(db, events),
     blockedUsers,
     groups,
