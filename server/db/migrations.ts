@@ -18,6 +18,7 @@ import { partialMessageIndexesMigration } from './migrations-message-indexes.js'
 import { pinsMigration } from './migrations-pins.js';
 import { hashedApiKeysMigration } from './migrations-api-keys.js';
 import { rolesMigration } from './migrations-roles.js';
+import { flagReasonsMigration } from './migrations-flag-reasons.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
@@ -228,6 +229,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0018_partial_message_indexes': partialMessageIndexesMigration,
       '0019_hashed_api_keys': hashedApiKeysMigration,
       '0020_roles': rolesMigration,
+      '0021_flag_reasons': flagReasonsMigration,
     }),
   };
 }

@@ -39,6 +39,16 @@ export interface RoleTable {
   updated_at: number | null;
 }
 
+/** A flag reason of the app's own; the defaults are not stored. */
+export interface FlagReasonTable {
+  app_id: string;
+  id: string;
+  name: string;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface UserTable {
   app_id: string;
   uid: string;
@@ -326,6 +336,7 @@ export interface ChatDatabase {
   apps: AppTable;
   app_keys: AppKeyTable;
   roles: RoleTable;
+  flag_reasons: FlagReasonTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
   groups: GroupTable;

@@ -6,6 +6,7 @@ import { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import { BlockedUserRepository } from '../repositories/blocked-users.js';
 import { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import { ConversationRepository } from '../repositories/conversations.js';
+import { FlagReasonRepository } from '../repositories/flag-reasons.js';
 import { FlagRepository } from '../repositories/flags.js';
 import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
@@ -122,7 +123,13 @@ export function createChatServices(
     conversationTags,
     notifications: new NotificationSettingsRepository(db),
     friends: new FriendRepository(db),
-    moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
+    moderation: new ModerationService(
+      new FlagRepository(db),
+      new FlagReasonRepository(db),
+      messages,
+      messageService,
+      users,
+    ),
     media,
     secrets,
   };
