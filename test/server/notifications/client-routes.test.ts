@@ -167,7 +167,8 @@ describe.each(ENGINES)('notification tokens and contact details on %s', (engine)
     [{ platform: 'pager', fcmToken: 'x', authToken: 'later' }, 400, 'platform'],
   ])('refuses a REST registration %j with %i naming %s', async (body, status, field) => {
     const session = await connectClient(server.api.server, APP_ONE, bob.uid, { socket: false });
-    const named = body.authToken === 'later' ? { ...body, authToken: session.authToken } : body;
+    const named =
+      'authToken' in body && body.authToken === 'later' ? { ...body, authToken: session.authToken } : body;
     const answer = await call('POST', '/notifications/push/v1/tokens', { body: named });
     expect(answer.status).toBe(status);
     expect(answer.body.error.details.field).toBe(field);
