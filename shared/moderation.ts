@@ -79,10 +79,17 @@ export const MessageFlag = z.object({
 });
 export type MessageFlag = z.infer<typeof MessageFlag>;
 
-/** A flagged message with every flag on it, newest flag first. */
+export const ReviewStatus = z.enum(['approved', 'disapproved'], { error: 'must be approved or disapproved' });
+export type ReviewStatus = z.infer<typeof ReviewStatus>;
+
+/** `PATCH /moderation/flagged-messages/{id}`: approve the message, or disapprove (delete) it. */
+export const ReviewFlaggedMessageRequest = z.object({ status: ReviewStatus });
+
+/** A flagged message with every flag on it, newest flag first; reviewed ones say how and when. */
 export const FlaggedMessage = z.object({
   message: Message,
   flags: z.array(MessageFlag),
   lastFlaggedAt: EpochSeconds,
+  review: z.object({ status: ReviewStatus, reviewedAt: EpochSeconds }).optional(),
 });
 export type FlaggedMessage = z.infer<typeof FlaggedMessage>;

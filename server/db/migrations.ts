@@ -19,6 +19,7 @@ import { pinsMigration } from './migrations-pins.js';
 import { hashedApiKeysMigration } from './migrations-api-keys.js';
 import { rolesMigration } from './migrations-roles.js';
 import { flagReasonsMigration } from './migrations-flag-reasons.js';
+import { messageReviewsMigration } from './migrations-message-reviews.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
@@ -230,6 +231,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0019_hashed_api_keys': hashedApiKeysMigration,
       '0020_roles': rolesMigration,
       '0021_flag_reasons': flagReasonsMigration,
+      '0022_message_reviews': messageReviewsMigration,
     }),
   };
 }

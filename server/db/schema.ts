@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ApiKeyScope } from '../../shared/api-keys.js';
+import type { ReviewStatus } from '../../shared/moderation.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
 
 /**
@@ -47,6 +48,14 @@ export interface FlagReasonTable {
   description: string;
   created_at: number;
   updated_at: number;
+}
+
+/** A moderator's review of a flagged message. */
+export interface MessageReviewTable {
+  app_id: string;
+  message_id: number;
+  status: ReviewStatus;
+  reviewed_at: number;
 }
 
 export interface UserTable {
@@ -337,6 +346,7 @@ export interface ChatDatabase {
   app_keys: AppKeyTable;
   roles: RoleTable;
   flag_reasons: FlagReasonTable;
+  message_reviews: MessageReviewTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
   groups: GroupTable;

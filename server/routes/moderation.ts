@@ -3,9 +3,11 @@ import {
   CreateFlagReasonRequest,
   FlagMessageRequest,
   FlagReason,
+  ReviewFlaggedMessageRequest,
   UpdateFlagReasonRequest,
 } from '../../shared/moderation.js';
 import { actingUid } from '../http/actor.js';
+import type { ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, queryOf } from '../http/request.js';
 import { pagination } from '../validation.js';
@@ -105,25 +107,49 @@ export function moderationRoutes(deps: RouteDeps): ChatRoutes {
     },
   );
 
+  const flaggedPage = async (c: ChatContext, reviewed: boolean) => {
+    const actor = c.get('actor');
+    const query = queryOf(c, PageQuery);
+    const perPage = perPageOf(actor, query);
+    const { flagged, total } = await moderation.listFlagged(actor.app, query.page, perPage, reviewed);
+    return { data: flagged, meta: { pagination: pagination(total, flagged.length, perPage, query.page) } };
+  };
+
   documented(
     routes,
     'get',
     '/moderation/flagged-messages',
     {
-      summary: 'List flagged messages with each flag’s reason and remark',
+      summary: 'List flagged messages waiting for a review, with each flag’s reason and remark',
       only: 'server',
       query: PageQuery,
     },
-    async (c) => {
-      const actor = c.get('actor');
-      const query = queryOf(c, PageQuery);
-      const perPage = perPageOf(actor, query);
-      const { flagged, total } = await moderation.listFlagged(actor.app, query.page, perPage);
-      return c.json({
-        data: flagged,
-        meta: { pagination: pagination(total, flagged.length, perPage, query.page) },
-      });
+    async (c) => c.json(await flaggedPage(c, false)),
+  );
+
+  documented(
+    routes,
+    'patch',
+    '/moderation/flagged-messages/:id',
+    {
+      summary: 'Review a flagged message: approve it, or disapprove (delete) it',
+      only: 'server',
+      body: ReviewFlaggedMessageRequest,
     },
+    async (c) => {
+      const { status } = await jsonBody(c, ReviewFlaggedMessageRequest);
+      const id = c.req.param('id');
+      await moderation.review(c.get('actor').app, id, status);
+      return c.json({ data: { success: true, message: `The message ${id} has been ${status}.` } });
+    },
+  );
+
+  documented(
+    routes,
+    'get',
+    '/moderation/reviewed-messages',
+    { summary: 'List reviewed messages with their flags and review', only: 'server', query: PageQuery },
+    async (c) => c.json(await flaggedPage(c, true)),
   );
 
   return routes;

@@ -3,6 +3,7 @@ import {
   type CreateFlagReasonRequest,
   type FlagReason,
   type FlaggedMessage,
+  type ReviewStatus,
   type UpdateFlagReasonRequest,
 } from '../../shared/moderation.js';
 import { ChatError, badRequest } from '../errors.js';
@@ -103,12 +104,36 @@ export class ModerationService {
     await this.flags.flag(app.appId, Number(message.id), uid, reasonId, remark);
   }
 
+  /**
+   * A moderator's verdict on a message with flags waiting for one: `approved` keeps it,
+   * `disapproved` deletes it for everyone (as the app, with its `deleted` action). Either way it
+   * moves to the reviewed list. A message with no flag waiting answers as missing.
+   */
+  async review(app: App, id: string, status: ReviewStatus): Promise<void> {
+    const messageId = Number(id);
+    if (!Number.isSafeInteger(messageId) || !(await this.flags.awaitsReview(app.appId, messageId))) {
+      throw new ChatError(
+        404,
+        'ERR_MESSAGE_NOT_FLAGGED',
+        `The message ${id} has no flag waiting for a review.`,
+        {
+          id,
+        },
+      );
+    }
+    if (status === 'disapproved')
+      await this.messageService.delete(app, id, undefined, false, { uid: undefined });
+    await this.flags.review(app.appId, messageId, status);
+  }
+
+  /** The flagged messages waiting for a review, or (`reviewed`) those reviewed, with the review. */
   async listFlagged(
     app: App,
     page: number,
     perPage: number,
+    reviewed = false,
   ): Promise<{ flagged: FlaggedMessage[]; total: number }> {
-    const { messages: flaggedPage, total } = await this.flags.listFlagged(app.appId, page, perPage);
+    const { messages: flaggedPage, total } = await this.flags.listFlagged(app.appId, page, perPage, reviewed);
     const rows = await this.messages.findMany(
       app.appId,
       flaggedPage.map((item) => item.messageId),
@@ -139,7 +164,11 @@ export class ModerationService {
           },
         ];
       });
-      return [{ message, flags, lastFlaggedAt: item.flags[0]?.flagged_at ?? 0 }];
+      const review =
+        item.review === undefined
+          ? {}
+          : { review: { status: item.review.status, reviewedAt: Number(item.review.reviewed_at) } };
+      return [{ message, flags, lastFlaggedAt: item.flags[0]?.flagged_at ?? 0, ...review }];
     });
     return { flagged, total };
   }

@@ -187,6 +187,8 @@ const MUST_ROUTE_REST = [
   'PUT /moderation/reasons/{id}',
   'DELETE /moderation/reasons/{id}',
   'POST /notifications/push/v1/tokens',
+  'PATCH /moderation/flagged-messages/{id}',
+  'GET /moderation/reviewed-messages',
 ];
 
 /** Client endpoints that must be routed, in the SDK catalogue's spelling. */
