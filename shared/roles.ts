@@ -9,6 +9,12 @@ import { BoundedMetadata } from './users.js';
  */
 export const DEFAULT_ROLE = 'default';
 
+/** Roles every app has: `default`, and CometChat's `@agentic`, which its UI Kit and the widget show as an AI agent. */
+export const BUILT_IN_ROLES: ReadonlyArray<{ role: string; name: string }> = [
+  { role: DEFAULT_ROLE, name: 'Default role' },
+  { role: '@agentic', name: 'AI agent' },
+];
+
 export const RoleSettings = z.strictObject({
   listUsers: z.literal('all', { error: 'Parley does not restrict by role: only "all"' }).optional(),
   sendMessagesTo: z.literal('all', { error: 'Parley does not restrict by role: only "all"' }).optional(),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ApiKeyScope, AppKeyTable, ChatDatabase } from '../db/schema.js';
-import { DEFAULT_ROLE } from '../../shared/roles.js';
+import { BUILT_IN_ROLES } from '../../shared/roles.js';
 import { keyHashOf, keyIdOf } from '../db/migrations-api-keys.js';
 import type { StorageEngine } from '../db/database.js';
 import { ChatError } from '../errors.js';
@@ -282,16 +282,18 @@ export class AppRepository {
       }
       await trx
         .insertInto('roles')
-        .values({
-          app_id: seed.appId,
-          role: DEFAULT_ROLE,
-          name: 'Default role',
-          description: null,
-          metadata: null,
-          settings: null,
-          created_at: now,
-          updated_at: null,
-        })
+        .values(
+          BUILT_IN_ROLES.map(({ role, name }) => ({
+            app_id: seed.appId,
+            role,
+            name,
+            description: null,
+            metadata: null,
+            settings: null,
+            created_at: now,
+            updated_at: null,
+          })),
+        )
         .onConflict((oc) => oc.columns(['app_id', 'role']).doNothing())
         .execute();
       const generated = { apiKey: false, authKey: false };
