@@ -9,10 +9,14 @@ import { BoundedMetadata } from './users.js';
  */
 export const DEFAULT_ROLE = 'default';
 
-/** Roles every app has: `default`, and CometChat's `@agentic`, which its UI Kit and the widget show as an AI agent. */
+/**
+ * Roles every app has: `default`, CometChat's `@agentic` and Parley's `agent` (the agent registry's),
+ * which the UI Kit and the widget show as AI agents.
+ */
 export const BUILT_IN_ROLES: ReadonlyArray<{ role: string; name: string }> = [
   { role: DEFAULT_ROLE, name: 'Default role' },
   { role: '@agentic', name: 'AI agent' },
+  { role: 'agent', name: 'Parley agent' },
 ];
 
 export const RoleSettings = z.strictObject({

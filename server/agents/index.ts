@@ -36,7 +36,7 @@ export class AgentFeature {
     options: Partial<AgentBridgeOptions> = {},
     notices: ChangeNotices = PROCESS_ALONE,
   ) {
-    this.registry = new AgentRegistry(services.store.db, services.users, services.roles, notices);
+    this.registry = new AgentRegistry(services.store.db, services.users, notices);
     this.takeovers = new AgentTakeovers(services.store.db);
     this.bridge = new AgentBridge(services, this.registry, this.takeovers, logger, options);
     this.bridge.attach(services.events);

@@ -1,4 +1,3 @@
-import type { RoleRepository } from '../repositories/roles.js';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { HttpUrl } from '../../shared/interactive.js';
@@ -67,7 +66,6 @@ export class AgentRegistry {
   constructor(
     private readonly db: Kysely<ChatDatabase>,
     private readonly users: UserRepository,
-    private readonly roles: RoleRepository,
     notices: ChangeNotices,
   ) {
     this.cache = new AppCache('agents', notices);
@@ -93,7 +91,6 @@ export class AgentRegistry {
 
   async register(appId: string, registration: AgentRegistration): Promise<Agent> {
     const uid = registration.agentId;
-    await this.roles.ensure(appId, AGENT_ROLE, 'AI agent');
     const existingUser = await this.users.find(appId, uid);
     if (existingUser === undefined) {
       await this.users.create(appId, {

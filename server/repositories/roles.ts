@@ -102,24 +102,6 @@ export class RoleRepository {
     return roleOf(row);
   }
 
-  /** A role the service itself gives users (`agent`), made when first needed. */
-  async ensure(appId: string, role: string, name: string): Promise<void> {
-    await this.db
-      .insertInto('roles')
-      .values({
-        app_id: appId,
-        role,
-        name,
-        description: null,
-        metadata: null,
-        settings: null,
-        created_at: nowSeconds(),
-        updated_at: null,
-      })
-      .onConflict((oc) => oc.columns(['app_id', 'role']).doNothing())
-      .execute();
-  }
-
   async update(appId: string, role: string, changes: UpdateRoleRequest): Promise<Role> {
     const current = await this.row(this.db, appId, role);
     const unset = new Set(changes.unset ?? []);
