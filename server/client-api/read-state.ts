@@ -2,13 +2,32 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ChatDatabase, ConversationReadTable } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
 
-export type ReadStateRow = Selectable<ConversationReadTable>;
 export type ReceiptKind = 'read' | 'delivered';
 
-/** One move of a member's pointer: everything up to `message_id` became read (or received) at `at`. */
+/** How far one member has read and received one conversation: message ids, and when (epoch seconds). */
+export interface ReadPointer {
+  conversationId: string;
+  uid: string;
+  readMessageId: number;
+  readAt: number | undefined;
+  deliveredMessageId: number;
+  deliveredAt: number | undefined;
+}
+
+/** The one place a conversation_reads row becomes a pointer. */
+const pointerOf = (row: Selectable<ConversationReadTable>): ReadPointer => ({
+  conversationId: row.conversation_id,
+  uid: row.uid,
+  readMessageId: Number(row.read_message_id),
+  readAt: row.read_at === null ? undefined : Number(row.read_at),
+  deliveredMessageId: Number(row.delivered_message_id),
+  deliveredAt: row.delivered_at === null ? undefined : Number(row.delivered_at),
+});
+
+/** One move of a member's pointer: everything up to `messageId` became read (or received) at `at`. */
 export interface ReceiptMark {
   kind: ReceiptKind;
-  message_id: number;
+  messageId: number;
   at: number;
 }
 
@@ -20,8 +39,8 @@ export function receiptOf(
   marks: ReadonlyArray<ReceiptMark>,
   id: number,
 ): { deliveredAt?: number; readAt?: number } {
-  const delivered = marks.find((mark) => mark.kind === 'delivered' && mark.message_id >= id);
-  const read = marks.find((mark) => mark.kind === 'read' && mark.message_id >= id);
+  const delivered = marks.find((mark) => mark.kind === 'delivered' && mark.messageId >= id);
+  const read = marks.find((mark) => mark.kind === 'read' && mark.messageId >= id);
   return {
     ...(delivered === undefined ? {} : { deliveredAt: delivered.at }),
     ...(read === undefined ? {} : { readAt: read.at }),
@@ -49,16 +68,16 @@ export class ReadStateRepository {
     const at = nowSeconds();
     await this.db.transaction().execute(async (trx) => {
       const current = await this.find(appId, conversationId, uid, trx);
-      const wasRead = current?.read_message_id ?? 0;
-      const wasDelivered = current?.delivered_message_id ?? 0;
+      const wasRead = current?.readMessageId ?? 0;
+      const wasDelivered = current?.deliveredMessageId ?? 0;
       const read = kind === 'read' ? Math.max(messageId, wasRead) : wasRead;
       const delivered = Math.max(messageId, read, wasDelivered);
-      const row: ReadStateRow = {
+      const row = {
         app_id: appId,
         conversation_id: conversationId,
         uid,
         read_message_id: read,
-        read_at: kind === 'read' ? at : (current?.read_at ?? null),
+        read_at: kind === 'read' ? at : (current?.readAt ?? null),
         delivered_message_id: delivered,
         delivered_at: at,
       };
@@ -75,12 +94,21 @@ export class ReadStateRepository {
         )
         .execute();
       const moves: ReceiptMark[] = [];
-      if (read > wasRead) moves.push({ kind: 'read', message_id: read, at });
-      if (delivered > wasDelivered) moves.push({ kind: 'delivered', message_id: delivered, at });
+      if (read > wasRead) moves.push({ kind: 'read', messageId: read, at });
+      if (delivered > wasDelivered) moves.push({ kind: 'delivered', messageId: delivered, at });
       if (moves.length > 0) {
         await trx
           .insertInto('receipt_marks')
-          .values(moves.map((move) => ({ app_id: appId, conversation_id: conversationId, uid, ...move })))
+          .values(
+            moves.map((move) => ({
+              app_id: appId,
+              conversation_id: conversationId,
+              uid,
+              kind: move.kind,
+              message_id: move.messageId,
+              at: move.at,
+            })),
+          )
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
@@ -111,7 +139,7 @@ export class ReadStateRepository {
       let members = byConversation.get(row.conversation_id);
       if (members === undefined) byConversation.set(row.conversation_id, (members = new Map()));
       const marks = members.get(row.uid) ?? [];
-      marks.push({ kind: row.kind, message_id: Number(row.message_id), at: Number(row.at) });
+      marks.push({ kind: row.kind, messageId: Number(row.message_id), at: Number(row.at) });
       members.set(row.uid, marks);
     }
     return byConversation;
@@ -138,17 +166,18 @@ export class ReadStateRepository {
     conversationId: string,
     uid: string,
     db: Kysely<ChatDatabase> = this.db,
-  ): Promise<ReadStateRow | undefined> {
-    return db
+  ): Promise<ReadPointer | undefined> {
+    const row = await db
       .selectFrom('conversation_reads')
       .selectAll()
       .where('app_id', '=', appId)
       .where('conversation_id', '=', conversationId)
       .where('uid', '=', uid)
       .executeTakeFirst();
+    return row === undefined ? undefined : pointerOf(row);
   }
 
-  async forMember(appId: string, uid: string, conversationIds: string[]): Promise<Map<string, ReadStateRow>> {
+  async forMember(appId: string, uid: string, conversationIds: string[]): Promise<Map<string, ReadPointer>> {
     if (conversationIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('conversation_reads')
@@ -157,6 +186,6 @@ export class ReadStateRepository {
       .where('uid', '=', uid)
       .where('conversation_id', 'in', conversationIds)
       .execute();
-    return new Map(rows.map((row) => [row.conversation_id, row]));
+    return new Map(rows.map((row) => [row.conversation_id, pointerOf(row)]));
   }
 }

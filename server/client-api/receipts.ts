@@ -24,7 +24,7 @@ export class Receipts {
   ): Promise<void> {
     const timestamp = await this.readState.mark(
       appId,
-      message.conversation_id,
+      message.conversationId,
       reader.uid,
       kind,
       Number(message.id),
@@ -32,8 +32,8 @@ export class Receipts {
     if (message.sender === reader.uid) return;
     this.fanOut.publish(appId, [message.sender], {
       appId,
-      receiver: message.receiver_type === 'user' ? message.sender : message.receiver,
-      receiverType: message.receiver_type,
+      receiver: message.receiverType === 'user' ? message.sender : message.receiver,
+      receiverType: message.receiverType,
       ...(deviceId === undefined ? {} : { deviceId }),
       type: 'receipts',
       sender: reader.uid,

@@ -49,7 +49,7 @@ export class SocketTokens {
     );
     if (session === undefined) return undefined;
     try {
-      await jwtVerify(token, keyOf(session.auth_token), {
+      await jwtVerify(token, keyOf(session.authToken), {
         issuer: 'parley',
         subject: sub,
         algorithms: ['HS256'],
@@ -57,6 +57,6 @@ export class SocketTokens {
     } catch {
       return undefined;
     }
-    return { appId: app, uid: sub, authToken: session.auth_token };
+    return { appId: app, uid: sub, authToken: session.authToken };
   }
 }

@@ -63,7 +63,7 @@ export class DigestSender {
     if (!enabled.has(channel) || app === undefined || user === undefined) return false;
     const digest = settings.preferences[channel];
     const rows = [...(await this.services.messages.findMany(appId, ids)).values()]
-      .filter((row) => row.deleted_at === null)
+      .filter((row) => row.deletedAt === undefined)
       .sort((a, b) => Number(a.id) - Number(b.id));
     let messages = await this.services.messageService.present(app, rows);
     const latest = messages[messages.length - 1];

@@ -68,7 +68,7 @@ export function publishChatEvents(
       fanOut.publish(appId, [row.sender, event.uid], {
         appId,
         receiver: row.receiver,
-        receiverType: row.receiver_type,
+        receiverType: row.receiverType,
         ...(deviceId === undefined ? {} : { deviceId }),
         type: 'interaction_completed',
         sender: event.uid,

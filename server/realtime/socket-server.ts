@@ -348,7 +348,7 @@ export class SocketServer {
     const row = await messages.find(connection.appId, Number(messageId));
     if (row === undefined || row.sender === connection.uid) return;
     const visible =
-      row.receiver_type === 'user'
+      row.receiverType === 'user'
         ? row.receiver === connection.uid
         : (await groups.member(connection.appId, row.receiver, connection.uid)) !== undefined;
     if (!visible) return;

@@ -5,17 +5,39 @@ import type { AuthTokenTable, ChatDatabase } from '../db/schema.js';
 import { ChatError } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import { nowSeconds } from '../time.js';
+import { parseJsonColumn } from './json-column.js';
 
-export type AuthTokenRow = Selectable<AuthTokenTable>;
+/** A user's session: its auth token, and what the client said of itself (`appInfo` parsed). */
+export interface StoredAuthToken {
+  uid: string;
+  authToken: string;
+  createdAt: number;
+  platform: string | undefined;
+  userAgent: string | undefined;
+  appInfo: Record<string, unknown> | undefined;
+  updatedAt: number | undefined;
+}
 
-export const toAuthTokenEntity = (row: AuthTokenRow): AuthToken => ({
+/** The one place an auth_tokens row becomes a session. */
+const authTokenOf = (row: Selectable<AuthTokenTable>): StoredAuthToken => ({
   uid: row.uid,
   authToken: row.auth_token,
-  createdAt: row.created_at,
-  ...(row.platform === null ? {} : { platform: row.platform }),
-  ...(row.user_agent === null ? {} : { userAgent: row.user_agent }),
-  ...(row.app_info === null ? {} : { appInfo: JSON.parse(row.app_info) as Record<string, unknown> }),
-  ...(row.updated_at === null ? {} : { updatedAt: row.updated_at }),
+  createdAt: Number(row.created_at),
+  platform: row.platform ?? undefined,
+  userAgent: row.user_agent ?? undefined,
+  appInfo: parseJsonColumn<Record<string, unknown>>(row.app_info),
+  updatedAt: row.updated_at === null ? undefined : Number(row.updated_at),
+});
+
+/** The wire shape of an auth token: the fields the client never set are left out. */
+export const toAuthTokenEntity = (token: StoredAuthToken): AuthToken => ({
+  uid: token.uid,
+  authToken: token.authToken,
+  createdAt: token.createdAt,
+  ...(token.platform === undefined ? {} : { platform: token.platform }),
+  ...(token.userAgent === undefined ? {} : { userAgent: token.userAgent }),
+  ...(token.appInfo === undefined ? {} : { appInfo: token.appInfo }),
+  ...(token.updatedAt === undefined ? {} : { updatedAt: token.updatedAt }),
 });
 
 /** What a client may say about its token: `PUT /users/{uid}/auth_tokens/{authToken}`. */
@@ -41,7 +63,7 @@ export class AuthTokenRepository {
   ) {}
 
   /** Returns the user's newest token, or a new one when there is none or `force` asks for one. */
-  async issue(appId: string, uid: string, force: boolean): Promise<AuthTokenRow> {
+  async issue(appId: string, uid: string, force: boolean): Promise<StoredAuthToken> {
     if (!force) {
       const existing = await this.db
         .selectFrom('auth_tokens')
@@ -50,10 +72,10 @@ export class AuthTokenRepository {
         .where('uid', '=', uid)
         .orderBy('created_at', 'desc')
         .executeTakeFirst();
-      if (existing !== undefined) return existing;
+      if (existing !== undefined) return authTokenOf(existing);
     }
     const createdAt = nowSeconds();
-    const row: AuthTokenRow = {
+    const row: Selectable<AuthTokenTable> = {
       app_id: appId,
       uid,
       auth_token: `${uid}_${createdAt}${randomBytes(20).toString('hex')}`,
@@ -64,17 +86,18 @@ export class AuthTokenRepository {
       updated_at: null,
     };
     await this.db.insertInto('auth_tokens').values(row).execute();
-    return row;
+    return authTokenOf(row);
   }
 
   /** The session an auth token belongs to, for client API calls that carry it. */
-  async find(appId: string, authToken: string): Promise<AuthTokenRow | undefined> {
-    return this.db
+  async find(appId: string, authToken: string): Promise<StoredAuthToken | undefined> {
+    const row = await this.db
       .selectFrom('auth_tokens')
       .selectAll()
       .where('app_id', '=', appId)
       .where('auth_token', '=', authToken)
       .executeTakeFirst();
+    return row === undefined ? undefined : authTokenOf(row);
   }
 
   /** The user's token that `matches`, for checking a socket token minted from one of them. */
@@ -82,14 +105,15 @@ export class AuthTokenRepository {
     appId: string,
     uid: string,
     matches: (authToken: string) => boolean,
-  ): Promise<AuthTokenRow | undefined> {
+  ): Promise<StoredAuthToken | undefined> {
     const rows = await this.db
       .selectFrom('auth_tokens')
       .selectAll()
       .where('app_id', '=', appId)
       .where('uid', '=', uid)
       .execute();
-    return rows.find((row) => matches(row.auth_token));
+    const row = rows.find((candidate) => matches(candidate.auth_token));
+    return row === undefined ? undefined : authTokenOf(row);
   }
 
   /** Ends the user's oldest sessions beyond the newest `keep`. */
@@ -119,7 +143,7 @@ export class AuthTokenRepository {
     uid: string,
     page: number,
     perPage: number,
-  ): Promise<{ tokens: AuthTokenRow[]; total: number }> {
+  ): Promise<{ tokens: StoredAuthToken[]; total: number }> {
     const base = this.db.selectFrom('auth_tokens').where('app_id', '=', appId).where('uid', '=', uid);
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const tokens = await base
@@ -129,14 +153,14 @@ export class AuthTokenRepository {
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute();
-    return { tokens, total: Number(counted?.total ?? 0) };
+    return { tokens: tokens.map(authTokenOf), total: Number(counted?.total ?? 0) };
   }
 
   /** One token of the user; another user's token answers as a missing one. */
-  async get(appId: string, uid: string, authToken: string): Promise<AuthTokenRow> {
-    const row = await this.find(appId, authToken);
-    if (row?.uid !== uid) throw authTokenNotFound(uid);
-    return row;
+  async get(appId: string, uid: string, authToken: string): Promise<StoredAuthToken> {
+    const token = await this.find(appId, authToken);
+    if (token?.uid !== uid) throw authTokenNotFound(uid);
+    return token;
   }
 
   /** Records what the client said about itself; fields left out keep their values. */
@@ -145,21 +169,27 @@ export class AuthTokenRepository {
     uid: string,
     authToken: string,
     details: AuthTokenDetails,
-  ): Promise<AuthTokenRow> {
+  ): Promise<StoredAuthToken> {
     const current = await this.get(appId, uid, authToken);
-    const next = {
+    const next: StoredAuthToken = {
+      ...current,
       platform: details.platform ?? current.platform,
-      user_agent: details.userAgent ?? current.user_agent,
-      app_info: details.appInfo === undefined ? current.app_info : JSON.stringify(details.appInfo),
-      updated_at: nowSeconds(),
+      userAgent: details.userAgent ?? current.userAgent,
+      appInfo: details.appInfo ?? current.appInfo,
+      updatedAt: nowSeconds(),
     };
     await this.db
       .updateTable('auth_tokens')
-      .set(next)
+      .set({
+        platform: next.platform ?? null,
+        user_agent: next.userAgent ?? null,
+        app_info: next.appInfo === undefined ? null : JSON.stringify(next.appInfo),
+        updated_at: next.updatedAt ?? null,
+      })
       .where('app_id', '=', appId)
-      .where('auth_token', '=', current.auth_token)
+      .where('auth_token', '=', current.authToken)
       .execute();
-    return { ...current, ...next };
+    return next;
   }
 
   async delete(appId: string, uid: string, authToken: string): Promise<void> {

@@ -108,7 +108,7 @@ export class BlockedUserRepository {
   }
 
   /** The UIDs `uid` has blocked (whose messages `hideMessagesFromBlockedUsers` hides). */
-  blockedBy(appId: string, uid: string) {
+  private blockedBy(appId: string, uid: string) {
     return this.db
       .selectFrom('blocked_users')
       .select('blocked_uid')

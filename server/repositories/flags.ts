@@ -3,8 +3,25 @@ import type { ReviewStatus } from '../../shared/moderation.js';
 import type { ChatDatabase, MessageFlagTable, MessageReviewTable } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
 
-export type MessageFlagRow = Selectable<MessageFlagTable>;
 export type MessageReviewRow = Selectable<MessageReviewTable>;
+
+/** One user's flag on a message: why (a reason id of the app's), with their remark. */
+export interface MessageFlag {
+  messageId: number;
+  uid: string;
+  reasonId: string;
+  remark: string | undefined;
+  flaggedAt: number;
+}
+
+/** The one place a message_flags row becomes a flag. */
+const flagOf = (row: Selectable<MessageFlagTable>): MessageFlag => ({
+  messageId: Number(row.message_id),
+  uid: row.uid,
+  reasonId: row.reason_id,
+  remark: row.remark ?? undefined,
+  flaggedAt: Number(row.flagged_at),
+});
 
 /** Users' flags on messages: one per user and message; flagging again replaces the reason and remark. */
 export class FlagRepository {
@@ -52,7 +69,7 @@ export class FlagRepository {
     perPage: number,
     reviewed = false,
   ): Promise<{
-    messages: Array<{ messageId: number; flags: MessageFlagRow[]; review?: MessageReviewRow }>;
+    messages: Array<{ messageId: number; flags: MessageFlag[]; review?: MessageReviewRow }>;
     total: number;
   }> {
     const base = this.db
@@ -82,12 +99,14 @@ export class FlagRepository {
     const flags =
       messageIds.length === 0
         ? []
-        : await base
-            .selectAll()
-            .where('message_id', 'in', messageIds)
-            .orderBy('flagged_at', 'desc')
-            .orderBy('uid')
-            .execute();
+        : (
+            await base
+              .selectAll()
+              .where('message_id', 'in', messageIds)
+              .orderBy('flagged_at', 'desc')
+              .orderBy('uid')
+              .execute()
+          ).map(flagOf);
     const reviews =
       !reviewed || messageIds.length === 0
         ? []
@@ -102,7 +121,7 @@ export class FlagRepository {
         const review = reviews.find((row) => Number(row.message_id) === messageId);
         return {
           messageId,
-          flags: flags.filter((flag) => Number(flag.message_id) === messageId),
+          flags: flags.filter((flag) => flag.messageId === messageId),
           ...(review === undefined ? {} : { review }),
         };
       }),

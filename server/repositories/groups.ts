@@ -10,10 +10,40 @@ import { RowCache, type RowCacheOptions } from './row-cache.js';
 import { nameOrIdContains } from './search.js';
 
 /** The groups table's row: only repositories see it. */
-export type GroupRow = Selectable<GroupTable>;
-export type MemberRow = Selectable<GroupMemberTable>;
-export type BanRow = Selectable<GroupBanTable>;
+type GroupRow = Selectable<GroupTable>;
+type MemberRow = Selectable<GroupMemberTable>;
+type BanRow = Selectable<GroupBanTable>;
 type Db = Kysely<ChatDatabase>;
+
+/** A user's membership of a group: their scope and when they joined (epoch seconds). */
+export interface GroupMember {
+  guid: string;
+  uid: string;
+  scope: MemberScope;
+  joinedAt: number;
+}
+
+/** A user banned from a group, and when (epoch seconds). */
+export interface GroupBan {
+  guid: string;
+  uid: string;
+  bannedAt: number;
+}
+
+/** The one place a group_members row becomes a membership. */
+const memberOf = (row: MemberRow): GroupMember => ({
+  guid: row.guid,
+  uid: row.uid,
+  scope: row.scope,
+  joinedAt: Number(row.joined_at),
+});
+
+/** The one place a group_bans row becomes a ban. */
+const banOf = (row: BanRow): GroupBan => ({
+  guid: row.guid,
+  uid: row.uid,
+  bannedAt: Number(row.banned_at),
+});
 
 export interface NewGroup {
   guid: string;
@@ -83,7 +113,7 @@ export interface Group {
 }
 
 /** The one place a groups row becomes a group. */
-export function groupOf(row: GroupRow): Group {
+function groupOf(row: GroupRow): Group {
   return {
     guid: row.guid,
     name: row.name,
@@ -104,7 +134,7 @@ export function groupOf(row: GroupRow): Group {
 export function toGroupEntity(
   group: Group,
   membersCount: number,
-  member?: MemberRow,
+  member?: GroupMember,
   options: { withTags?: boolean } = { withTags: true },
 ): GroupEntity {
   const entity: GroupEntity = { guid: group.guid, name: group.name, type: group.type };
@@ -113,7 +143,7 @@ export function toGroupEntity(
   if (group.metadata !== undefined) entity.metadata = group.metadata;
   if (member !== undefined) {
     entity.scope = member.scope;
-    entity.joinedAt = member.joined_at;
+    entity.joinedAt = member.joinedAt;
     entity.hasJoined = true;
   }
   entity.membersCount = membersCount;
@@ -138,7 +168,7 @@ const memberKey = (guid: string, uid: string): string => `${guid} ${uid}`;
  */
 export class GroupRepository {
   readonly #groups: RowCache<Group>;
-  readonly #members: RowCache<MemberRow>;
+  readonly #members: RowCache<GroupMember>;
   readonly #memberCounts: RowCache<number>;
   /** Each group's member UIDs, frozen: who a group message goes to. */
   readonly #memberUids: RowCache<readonly string[]>;
@@ -324,15 +354,17 @@ export class GroupRepository {
     await this.forgetMemberships(appId);
   }
 
-  async member(appId: string, guid: string, uid: string, db: Db = this.db): Promise<MemberRow | undefined> {
-    const read = () =>
-      db
+  async member(appId: string, guid: string, uid: string, db: Db = this.db): Promise<GroupMember | undefined> {
+    const read = async () => {
+      const row = await db
         .selectFrom('group_members')
         .selectAll()
         .where('app_id', '=', appId)
         .where('guid', '=', guid)
         .where('uid', '=', uid)
         .executeTakeFirst();
+      return row === undefined ? undefined : memberOf(row);
+    };
     return db === this.db ? this.#members.load(appId, memberKey(guid, uid), read) : read();
   }
 
@@ -384,7 +416,11 @@ export class GroupRepository {
   }
 
   /** The memberships of one user in the given groups. */
-  async membershipsOf(appId: string, uid: string, guids: Iterable<string>): Promise<Map<string, MemberRow>> {
+  async membershipsOf(
+    appId: string,
+    uid: string,
+    guids: Iterable<string>,
+  ): Promise<Map<string, GroupMember>> {
     const guidOf = new Map([...guids].map((guid) => [memberKey(guid, uid), guid]));
     const found = await this.#members.loadMany(appId, guidOf.keys(), async (missing) => {
       const rows = await this.db
@@ -398,9 +434,9 @@ export class GroupRepository {
           missing.flatMap((key) => guidOf.get(key) ?? []),
         )
         .execute();
-      return new Map(rows.map((row) => [memberKey(row.guid, row.uid), row]));
+      return new Map(rows.map((row) => [memberKey(row.guid, row.uid), memberOf(row)]));
     });
-    return new Map([...found.values()].map((row) => [row.guid, row]));
+    return new Map([...found.values()].map((member) => [member.guid, member]));
   }
 
   /** The group's members (of one scope, whose name or UID contains `searchKey`), earliest to join first. */
@@ -408,12 +444,12 @@ export class GroupRepository {
     appId: string,
     guid: string,
     query: { scope?: MemberScope | undefined; searchKey?: string | undefined; page: number; perPage: number },
-  ): Promise<{ members: MemberRow[]; total: number }> {
+  ): Promise<{ members: GroupMember[]; total: number }> {
     const { rows, total } = await this.pageOfGroupUsers<MemberRow>('group_members', appId, guid, query, {
       column: 'joined_at',
       direction: 'asc',
     });
-    return { members: rows, total };
+    return { members: rows.map(memberOf), total };
   }
 
   /**
@@ -469,15 +505,15 @@ export class GroupRepository {
     uid: string,
     scope: MemberScope,
     db: Db = this.db,
-  ): Promise<MemberRow> {
-    const row: MemberRow = { app_id: appId, guid, uid, scope, joined_at: nowSeconds() };
+  ): Promise<GroupMember> {
+    const row = { app_id: appId, guid, uid, scope, joined_at: nowSeconds() };
     await db
       .insertInto('group_members')
       .values(row)
       .onConflict((oc) => oc.columns(['app_id', 'guid', 'uid']).doUpdateSet({ scope }))
       .execute();
     await this.forgetMembers(appId, guid, [uid]);
-    return row;
+    return memberOf(row);
   }
 
   async removeMember(appId: string, guid: string, uid: string, db: Db = this.db): Promise<boolean> {
@@ -543,12 +579,12 @@ export class GroupRepository {
     appId: string,
     guid: string,
     query: { searchKey?: string | undefined; page: number; perPage: number },
-  ): Promise<{ bans: BanRow[]; total: number }> {
+  ): Promise<{ bans: GroupBan[]; total: number }> {
     const { rows, total } = await this.pageOfGroupUsers<BanRow>('group_bans', appId, guid, query, {
       column: 'banned_at',
       direction: 'desc',
     });
-    return { bans: rows, total };
+    return { bans: rows.map(banOf), total };
   }
 
   /** Hands the group to `owner` inside the caller's transaction; the caller calls `forgetGroup` once it has ended. */

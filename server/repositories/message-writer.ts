@@ -47,11 +47,26 @@ export interface MessageWriter {
 type MessageColumns = Selectable<MessageTable>;
 type MessageValues = Omit<MessageColumns, 'id'>;
 
-/** A message as read from the store, its JSON columns parsed: the one place that reads them. */
+/** A message as read from the store, camelCase with its JSON columns parsed: the one place that reads them. */
 export const parseStoredMessage = (row: MessageColumns): StoredMessage => ({
-  ...row,
+  id: Number(row.id),
+  conversationId: row.conversation_id,
+  sender: row.sender,
+  receiverType: row.receiver_type,
+  receiver: row.receiver,
+  category: row.category,
+  type: row.type,
   data: JSON.parse(row.data) as Record<string, unknown>,
+  muid: row.muid ?? undefined,
   tags: row.tags === null ? undefined : (JSON.parse(row.tags) as string[]),
+  sentAt: Number(row.sent_at),
+  updatedAt: Number(row.updated_at),
+  editedAt: row.edited_at === null ? undefined : Number(row.edited_at),
+  editedBy: row.edited_by ?? undefined,
+  deletedAt: row.deleted_at === null ? undefined : Number(row.deleted_at),
+  deletedBy: row.deleted_by ?? undefined,
+  parentId: row.parent_id === null ? undefined : Number(row.parent_id),
+  replyCount: Number(row.reply_count),
 });
 
 function messageValues(appId: string, draft: MessageDraft): MessageValues {
@@ -77,12 +92,26 @@ function messageValues(appId: string, draft: MessageDraft): MessageValues {
   };
 }
 
-/** The message as stored, from the values just written: its draft's objects need no parsing back. */
-const storedMessage = (values: MessageValues, id: number, draft: MessageDraft): StoredMessage => ({
-  ...values,
+/** The message as stored, from the draft just written: its objects need no parsing back. */
+const storedMessage = (id: number, draft: MessageDraft): StoredMessage => ({
   id,
+  conversationId: draft.conversationId,
+  sender: draft.sender,
+  receiverType: draft.receiverType,
+  receiver: draft.receiver,
+  category: draft.category,
+  type: draft.type,
   data: draft.data,
+  muid: draft.muid,
   tags: draft.tags,
+  sentAt: draft.sentAt,
+  updatedAt: draft.sentAt,
+  editedAt: undefined,
+  editedBy: undefined,
+  deletedAt: undefined,
+  deletedBy: undefined,
+  parentId: draft.parentId,
+  replyCount: 0,
 });
 
 /** The conversation row a message makes current: one-to-one rows name both UIDs in sorted order. */
@@ -188,7 +217,7 @@ export async function insertMessage(db: Db, appId: string, draft: MessageDraft):
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   if (draft.parentId !== undefined)
     await countReplyQuery(db, { app_id: appId, id: draft.parentId }).execute();
-  return { message: storedMessage(values, messageId, draft), replayed: false };
+  return { message: storedMessage(messageId, draft), replayed: false };
 }
 
 async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessage> {
@@ -277,7 +306,7 @@ export async function insertMessagePostgres(
   );
   const [written] = rows;
   if (written === undefined) return readReplayed(db, values);
-  return { message: storedMessage(values, Number(written.last_message_id), draft), replayed: false };
+  return { message: storedMessage(Number(written.last_message_id), draft), replayed: false };
 }
 
 /**
@@ -421,6 +450,6 @@ export class SqliteMessageWriter implements MessageWriter {
     upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
     if (draft.parentId !== undefined)
       countReply.statement.run(countReply.bind({ app_id: appId, id: draft.parentId }));
-    return { message: storedMessage(values, messageId, draft), replayed: false };
+    return { message: storedMessage(messageId, draft), replayed: false };
   }
 }

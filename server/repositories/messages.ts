@@ -1,6 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ChatStore } from '../db/database.js';
-import type { ChatDatabase, MessageTable } from '../db/schema.js';
+import type { ChatDatabase } from '../db/schema.js';
 import { messageNotFound } from '../errors.js';
 import { likePattern } from './search.js';
 import {
@@ -16,24 +16,35 @@ import {
 
 export type { MessageDraft, WrittenMessage } from './message-writer.js';
 
-type MessageColumns = Selectable<MessageTable>;
 type Db = Kysely<ChatDatabase>;
 
 /**
- * A stored message as the service works with it: its columns, with the JSON of `data` and `tags`
- * parsed here, the one place that reads them. Treat `data` as read-only: it may be shared.
+ * A stored message as the service works with it: camelCase, times in epoch seconds, the JSON of
+ * `data` and `tags` parsed in one place (`parseStoredMessage`). Treat `data` as read-only: it may
+ * be shared.
  */
-export interface StoredMessage extends Omit<MessageColumns, 'data' | 'tags'> {
-  data: Record<string, unknown>;
+export interface StoredMessage extends Pick<
+  MessageDraft,
+  'conversationId' | 'sender' | 'receiverType' | 'receiver' | 'category' | 'type' | 'data' | 'sentAt'
+> {
+  id: number;
+  /** The sender's own id for the message, unique per sender and conversation. */
+  muid: string | undefined;
   tags: string[] | undefined;
+  updatedAt: number;
+  editedAt: number | undefined;
+  editedBy: string | undefined;
+  deletedAt: number | undefined;
+  deletedBy: string | undefined;
+  /** The message this one replies to in a thread. */
+  parentId: number | undefined;
+  /** How many replies the message's thread holds. */
+  replyCount: number;
 }
 
-/** What a change to a message may set. */
+/** What a change to a message may set; `tags: undefined` clears them. */
 export type MessageChanges = Partial<
-  Pick<
-    StoredMessage,
-    'data' | 'tags' | 'updated_at' | 'edited_at' | 'edited_by' | 'deleted_at' | 'deleted_by'
-  >
+  Pick<StoredMessage, 'data' | 'tags' | 'updatedAt' | 'editedAt' | 'editedBy' | 'deletedAt' | 'deletedBy'>
 >;
 
 export type Affix = 'append' | 'prepend';
@@ -198,13 +209,17 @@ export class MessageRepository {
   }
 
   async update(appId: string, id: number, changes: MessageChanges, db: Db = this.db): Promise<void> {
-    const { data, tags, ...columns } = changes;
+    const { data, tags, updatedAt, editedAt, editedBy, deletedAt, deletedBy } = changes;
     await db
       .updateTable('messages')
       .set({
-        ...columns,
         ...(data === undefined ? {} : { data: JSON.stringify(data) }),
         ...('tags' in changes ? { tags: tags === undefined ? null : JSON.stringify(tags) } : {}),
+        ...(updatedAt === undefined ? {} : { updated_at: updatedAt }),
+        ...(editedAt === undefined ? {} : { edited_at: editedAt }),
+        ...(editedBy === undefined ? {} : { edited_by: editedBy }),
+        ...(deletedAt === undefined ? {} : { deleted_at: deletedAt }),
+        ...(deletedBy === undefined ? {} : { deleted_by: deletedBy }),
       })
       .where('app_id', '=', appId)
       .where('id', '=', id)
@@ -220,12 +235,12 @@ export class MessageRepository {
     await db.deleteFrom('messages').where('app_id', '=', appId).where('id', '=', id).execute();
     for (const table of ['message_reactions', 'message_pins', 'message_saves'] as const)
       await db.deleteFrom(table).where('app_id', '=', appId).where('message_id', '=', id).execute();
-    if (message.parent_id !== null) {
+    if (message.parentId !== undefined) {
       await db
         .updateTable('messages')
         .set({ reply_count: sql<number>`reply_count - 1` })
         .where('app_id', '=', appId)
-        .where('id', '=', message.parent_id)
+        .where('id', '=', message.parentId)
         .where('reply_count', '>', 0)
         .execute();
     }
@@ -473,6 +488,24 @@ export class MessageRepository {
       lastReplyId: Number(row.last_reply_id),
       updatedAt: Number(row.updated_at),
     }));
+  }
+
+  /** Which of these threads `sender` replied in. */
+  async threadsRepliedIn(
+    appId: string,
+    sender: string,
+    parentIds: ReadonlyArray<number>,
+  ): Promise<Set<number>> {
+    if (parentIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('messages')
+      .select('parent_id')
+      .distinct()
+      .where('app_id', '=', appId)
+      .where('sender', '=', sender)
+      .where('parent_id', 'in', [...parentIds])
+      .execute();
+    return new Set(rows.map((row) => Number(row.parent_id)));
   }
 
   async count(appId: string, filter: MessageFilter): Promise<number> {

@@ -3,7 +3,24 @@ import type { ReactionCount } from '../../shared/message.js';
 import type { ChatDatabase, MessageReactionTable } from '../db/schema.js';
 
 type Db = Kysely<ChatDatabase>;
-export type ReactionRow = Selectable<MessageReactionTable>;
+
+/** One user's reaction to a message, numbered in the order reactions were given. */
+export interface StoredReaction {
+  id: number;
+  messageId: number;
+  uid: string;
+  reaction: string;
+  reactedAt: number;
+}
+
+/** The one place a message_reactions row becomes a reaction. */
+const reactionOf = (row: Selectable<MessageReactionTable>): StoredReaction => ({
+  id: Number(row.id),
+  messageId: Number(row.message_id),
+  uid: row.uid,
+  reaction: row.reaction,
+  reactedAt: Number(row.reacted_at),
+});
 
 /** Where a page of a message's reactions starts: after (`append`) or before (`prepend`) `id`. */
 export interface ReactionCursor {
@@ -23,13 +40,14 @@ export class ReactionRepository {
     reaction: string,
     reactedAt: number,
     trx: Db,
-  ): Promise<ReactionRow | undefined> {
-    return trx
+  ): Promise<StoredReaction | undefined> {
+    const row = await trx
       .insertInto('message_reactions')
       .values({ app_id: appId, message_id: messageId, uid, reaction, reacted_at: reactedAt })
       .onConflict((oc) => oc.columns(['app_id', 'message_id', 'uid', 'reaction']).doNothing())
       .returningAll()
       .executeTakeFirst();
+    return row === undefined ? undefined : reactionOf(row);
   }
 
   /** Removes the reaction inside `trx`; undefined when the user had not reacted with it. */
@@ -39,8 +57,8 @@ export class ReactionRepository {
     uid: string,
     reaction: string,
     trx: Db,
-  ): Promise<ReactionRow | undefined> {
-    return trx
+  ): Promise<StoredReaction | undefined> {
+    const row = await trx
       .deleteFrom('message_reactions')
       .where('app_id', '=', appId)
       .where('message_id', '=', messageId)
@@ -48,6 +66,7 @@ export class ReactionRepository {
       .where('reaction', '=', reaction)
       .returningAll()
       .executeTakeFirst();
+    return row === undefined ? undefined : reactionOf(row);
   }
 
   /** How many different reactions the user has on the message. */
@@ -102,7 +121,7 @@ export class ReactionRepository {
     reaction: string | undefined,
     cursor: ReactionCursor,
     limit: number,
-  ): Promise<ReactionRow[]> {
+  ): Promise<StoredReaction[]> {
     let query = this.db
       .selectFrom('message_reactions')
       .selectAll()
@@ -114,6 +133,7 @@ export class ReactionRepository {
       .orderBy('id', cursor.affix === 'append' ? 'asc' : 'desc')
       .limit(limit)
       .execute();
-    return cursor.affix === 'append' ? rows : rows.reverse();
+    const reactions = rows.map(reactionOf);
+    return cursor.affix === 'append' ? reactions : reactions.reverse();
   }
 }

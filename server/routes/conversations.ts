@@ -98,7 +98,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       ...conversation,
       unreadMessageCount: Number(conversation.unreadMessageCount),
       unreadMentionsCount: 0,
-      lastReadMessageId: String(reads.get(conversation.conversationId)?.read_message_id ?? 0),
+      lastReadMessageId: String(reads.get(conversation.conversationId)?.readMessageId ?? 0),
       latestMessageId: latest.get(conversation.conversationId) ?? '0',
     }));
   };
@@ -110,7 +110,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     messageId: string | number,
   ): Promise<StoredMessage> => {
     const named = await messages.find(appId, Number(messageId));
-    if (named?.conversation_id !== conversationId) {
+    if (named?.conversationId !== conversationId) {
       throw new ChatError(
         404,
         'ERR_MESSAGE_ID_NOT_FOUND',

@@ -248,7 +248,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
         const entity: GroupMember = {
           ...userFor(actor, user),
           scope: member.scope,
-          joinedAt: member.joined_at,
+          joinedAt: member.joinedAt,
         };
         // Seen by a user, each member names the conversation they would have with it.
         if (viewer !== undefined && viewer !== member.uid) {
@@ -373,7 +373,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
         if (user === undefined) return [];
         const entity: UserEntity & { bannedAt: number } = {
           ...userFor(caller, user),
-          bannedAt: ban.banned_at,
+          bannedAt: ban.bannedAt,
         };
         if (viewer !== undefined && viewer !== ban.uid) {
           entity.conversationId = conversationIdFor({

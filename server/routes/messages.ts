@@ -117,7 +117,7 @@ function nextCursor(cursor: MessageCursor, rows: StoredMessage[]) {
         ...(cursor.id === undefined ? {} : { id: String(cursor.id) }),
         ...(cursor.sentAt === undefined ? {} : { sentAt: cursor.sentAt }),
       }
-    : { affix: cursor.affix, id: String(edge.id), sentAt: edge.sent_at };
+    : { affix: cursor.affix, id: String(edge.id), sentAt: edge.sentAt };
 }
 
 /**
@@ -235,11 +235,11 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const receiptsOf = async (c: ChatContext, row: StoredMessage) => {
     const actor = c.get('actor');
     const appId = actor.app.appId;
-    const marks = (await readState.marksFrom(appId, [row.conversation_id], Number(row.id))).get(
-      row.conversation_id,
+    const marks = (await readState.marksFrom(appId, [row.conversationId], Number(row.id))).get(
+      row.conversationId,
     );
     const readers = [...(marks?.keys() ?? [])].filter(
-      (uid) => uid !== row.sender && (row.receiver_type === 'group' || uid === row.receiver),
+      (uid) => uid !== row.sender && (row.receiverType === 'group' || uid === row.receiver),
     );
     const people = await users.findMany(appId, readers);
     return readers.flatMap((uid) => {

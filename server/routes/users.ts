@@ -98,7 +98,7 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       const entity = toUserEntity(row, { withTags: true });
       if (body.withAuthToken === true) {
         const token = await authTokens.issue(appId, row.uid, true);
-        return c.json({ data: { ...entity, authToken: token.auth_token } });
+        return c.json({ data: { ...entity, authToken: token.authToken } });
       }
       return c.json({ data: entity });
     },
@@ -396,8 +396,8 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     const token = await authTokens.issue(appId, user.uid, true);
     await authTokens.prune(appId, user.uid, MAX_SESSIONS_PER_USER);
     // The answer is the user's own: they see their private metadata.
-    c.set('actor', { ...c.get('actor'), uid: user.uid, authToken: token.auth_token });
-    return c.json({ data: { ...clientUser(user), authToken: token.auth_token } });
+    c.set('actor', { ...c.get('actor'), uid: user.uid, authToken: token.authToken });
+    return c.json({ data: { ...clientUser(user), authToken: token.authToken } });
   }
 
   return routes;

@@ -71,31 +71,31 @@ export function toMessage(row: StoredMessage, lookup: EntityLookup, app: App): M
       : kept;
   if (row.category !== 'action') {
     const receiver: EntityRef =
-      row.receiver_type === 'user'
-        ? userRef({ ...userEntityOf(lookup, row.receiver, app), conversationId: row.conversation_id })
+      row.receiverType === 'user'
+        ? userRef({ ...userEntityOf(lookup, row.receiver, app), conversationId: row.conversationId })
         : groupRef(groupEntityOf(lookup, row.receiver));
     data = { ...data, entities: { sender: userRef(userEntityOf(lookup, row.sender, app)), receiver } };
   }
   const message: Message = {
     id: String(row.id),
-    conversationId: row.conversation_id,
+    conversationId: row.conversationId,
     sender: row.sender,
-    receiverType: row.receiver_type,
+    receiverType: row.receiverType,
     receiver: row.receiver,
     category: row.category as Message['category'],
     type: row.type,
     data: data as Message['data'],
-    sentAt: row.sent_at,
-    updatedAt: row.updated_at,
+    sentAt: row.sentAt,
+    updatedAt: row.updatedAt,
   };
-  if (row.muid !== null) message.muid = row.muid;
+  if (row.muid !== undefined) message.muid = row.muid;
   if (row.tags !== undefined) message.tags = row.tags;
-  if (row.edited_at !== null) message.editedAt = row.edited_at;
-  if (row.edited_by !== null) message.editedBy = row.edited_by;
-  if (row.deleted_at !== null) message.deletedAt = row.deleted_at;
-  if (row.deleted_by !== null) message.deletedBy = row.deleted_by;
-  if (row.parent_id !== null) message.parentId = String(row.parent_id);
-  if (row.reply_count > 0) message.replyCount = row.reply_count;
+  if (row.editedAt !== undefined) message.editedAt = row.editedAt;
+  if (row.editedBy !== undefined) message.editedBy = row.editedBy;
+  if (row.deletedAt !== undefined) message.deletedAt = row.deletedAt;
+  if (row.deletedBy !== undefined) message.deletedBy = row.deletedBy;
+  if (row.parentId !== undefined) message.parentId = String(row.parentId);
+  if (row.replyCount > 0) message.replyCount = row.replyCount;
   return message;
 }
 
@@ -111,7 +111,7 @@ export class EntityLoader {
     for (const row of rows) {
       if (row.category === 'action') continue;
       uids.add(row.sender);
-      if (row.receiver_type === 'user') uids.add(row.receiver);
+      if (row.receiverType === 'user') uids.add(row.receiver);
       else guids.add(row.receiver);
     }
     const [users, groups, memberCounts] = await Promise.all([

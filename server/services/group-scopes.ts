@@ -1,6 +1,6 @@
 import type { MemberScope } from '../../shared/groups.js';
 import { ChatError } from '../errors.js';
-import type { Group, MemberRow } from '../repositories/groups.js';
+import type { Group, GroupMember } from '../repositories/groups.js';
 
 /**
  * Who may do what in a group, by scope: owner > admin > moderator > participant (CometChat's
@@ -18,7 +18,7 @@ const OWNER_RANK = 4;
 const APP_RANK = 5;
 
 /** A user's rank in the group: 0 for someone who is not a member. */
-export function rankOf(group: Group, member: MemberRow | undefined): number {
+export function rankOf(group: Group, member: GroupMember | undefined): number {
   if (member === undefined) return 0;
   return group.owner === member.uid ? OWNER_RANK : RANK[member.scope];
 }

@@ -8,11 +8,11 @@ import type { App } from '../repositories/apps.js';
 import {
   passwordMatches,
   toGroupEntity,
-  type BanRow,
   type GroupChanges,
   type GroupRepository,
   type Group,
-  type MemberRow,
+  type GroupBan,
+  type GroupMember,
   type NewGroup,
 } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
@@ -88,7 +88,7 @@ export class GroupService {
    * The group `uid` names, as far as they may know of it: a private group they do not belong to
    * is answered exactly like a group that does not exist, naming nothing about it.
    */
-  async visibleTo(appId: string, guid: string, uid: string): Promise<{ group: Group; member?: MemberRow }> {
+  async visibleTo(appId: string, guid: string, uid: string): Promise<{ group: Group; member?: GroupMember }> {
     const group = await this.groups.find(appId, guid);
     const member = group === undefined ? undefined : await this.groups.member(appId, group.guid, uid);
     if (group === undefined || (group.type === 'private' && member === undefined)) throw guidNotFound(guid);
@@ -209,7 +209,7 @@ export class GroupService {
     caller: GroupCaller,
     guid: string,
     query: { searchKey?: string | undefined; page: number; perPage: number },
-  ): Promise<{ bans: BanRow[]; users: Map<string, User>; total: number }> {
+  ): Promise<{ bans: GroupBan[]; users: Map<string, User>; total: number }> {
     const appId = caller.app.appId;
     const { group, authority } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
@@ -254,7 +254,7 @@ export class GroupService {
       },
     );
     this.events.emit('message', appId, message, caller.origin);
-    return { guid: group.guid, uid: user.uid, scope, joinedAt: member.joined_at };
+    return { guid: group.guid, uid: user.uid, scope, joinedAt: member.joinedAt };
   }
 
   /**

@@ -384,9 +384,9 @@ export class MessageService {
       new ChatError(400, 'ERR_MESSAGE_ACTION_NOT_ALLOWED', `The message ${parentId} ${why}.`, {
         id: parentId,
       });
-    if (parent.parent_id !== null) throw refuse('is a thread reply; reply to its parent instead');
+    if (parent.parentId !== undefined) throw refuse('is a thread reply; reply to its parent instead');
     if (parent.category === 'action') throw refuse('is an action message and has no thread');
-    if (parent.deleted_at !== null) throw refuse('is deleted and takes no replies');
+    if (parent.deletedAt !== undefined) throw refuse('is deleted and takes no replies');
     if (request.multipleReceivers !== undefined)
       throw badRequest('multipleReceivers', "a thread reply goes only to its parent's conversation");
     const conversationId =
@@ -397,7 +397,7 @@ export class MessageService {
             receiver: request.receiver,
             sender: senderUid,
           });
-    if (conversationId !== parent.conversation_id)
+    if (conversationId !== parent.conversationId)
       throw badRequest('receiver', `must name the conversation of message ${parentId}`);
     return parent;
   }
@@ -428,7 +428,7 @@ export class MessageService {
   }
 
   private async canSee(app: App, row: StoredMessage, uid: string): Promise<boolean> {
-    return row.receiver_type === 'group'
+    return row.receiverType === 'group'
       ? (await this.groups.member(app.appId, row.receiver, uid)) !== undefined
       : row.sender === uid || row.receiver === uid;
   }
@@ -452,13 +452,13 @@ export class MessageService {
       edit.text === undefined
         ? [undefined]
         : await this.mentionsOf(appId, edit.text, [
-            { receiverType: original.receiver_type, receiver: original.receiver },
+            { receiverType: original.receiverType, receiver: original.receiver },
           ]);
     // Who may edit rests on fields that never change; the data is read again under the lock, so a
     // concurrent edit, deletion or interaction is never overwritten with what was read before it.
     const action = await this.db.transaction().execute(async (trx) => {
       const current = await this.messages.getForChange(appId, id, trx);
-      if (current.deleted_at !== null) {
+      if (current.deletedAt !== undefined) {
         throw new ChatError(
           400,
           'ERR_MESSAGE_ACTION_NOT_ALLOWED',
@@ -476,9 +476,9 @@ export class MessageService {
       const changes = {
         data,
         tags: edit.tags ?? current.tags,
-        updated_at: now,
-        edited_at: now,
-        edited_by: editedBy,
+        updatedAt: now,
+        editedAt: now,
+        editedBy,
       };
       await this.messages.update(appId, Number(current.id), changes, trx);
       return this.writeMessageAction(app, { ...current, ...changes }, actor, 'edited', lookup, trx);
@@ -504,7 +504,7 @@ export class MessageService {
     const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
     const action = await this.db.transaction().execute(async (trx) => {
       const current = await this.messages.getForChange(appId, id, trx);
-      const changes = { updated_at: now, deleted_at: now, deleted_by: onBehalfOf ?? APP_SYSTEM_UID };
+      const changes = { updatedAt: now, deletedAt: now, deletedBy: onBehalfOf ?? APP_SYSTEM_UID };
       if (permanent) await this.messages.deletePermanently(appId, current, trx);
       else await this.messages.update(appId, Number(current.id), changes, trx);
       const written = await this.writeMessageAction(
@@ -518,7 +518,7 @@ export class MessageService {
       return { ...written, data: current.data };
     });
     // Once the deletion is committed, its files go: a deleted message's attachments are not served.
-    await this.media?.discard(this.media.foldersOf(appId, original.conversation_id, action.data));
+    await this.media?.discard(this.media.foldersOf(appId, original.conversationId, action.data));
     const { on, message } = await this.signedAction(app, action);
     this.events.emit('messageDeleted', appId, on, origin);
     this.events.emit('message', appId, message, origin);
@@ -553,9 +553,9 @@ export class MessageService {
     const on = toMessage(changed, lookup, app);
     const receiverEntity = on.data.entities.receiver;
     const draft: MessageDraft = {
-      conversationId: changed.conversation_id,
+      conversationId: changed.conversationId,
       sender: actorUid,
-      receiverType: changed.receiver_type,
+      receiverType: changed.receiverType,
       receiver: changed.receiver,
       category: 'action',
       type: 'message',
@@ -567,7 +567,7 @@ export class MessageService {
           on: { entity: on, entityType: 'message' },
         },
       }),
-      sentAt: changed.updated_at,
+      sentAt: changed.updatedAt,
     };
     const row = await this.messages.insert(app.appId, draft, trx);
     return { message: toMessage(row, lookup, app), on };
@@ -674,7 +674,7 @@ export class MessageService {
       await this.messages.update(
         appId,
         Number(row.id),
-        { data: { ...form, interactions }, updated_at: interactedAt },
+        { data: { ...form, interactions }, updatedAt: interactedAt },
         trx,
       );
       const completed = goalCompleted(form.interactionGoal, interactions);

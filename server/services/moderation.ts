@@ -153,14 +153,14 @@ export class ModerationService {
       if (message === undefined) return [];
       const flags = item.flags.flatMap((flag) => {
         const person = people.get(flag.uid);
-        const reason = reasons.get(flag.reason_id);
+        const reason = reasons.get(flag.reasonId);
         if (person === undefined) return [];
         return [
           {
             flaggedBy: toUserEntity(person),
-            reason: { id: flag.reason_id, name: reason?.name ?? flag.reason_id },
-            ...(flag.remark === null ? {} : { remark: flag.remark }),
-            flaggedAt: flag.flagged_at,
+            reason: { id: flag.reasonId, name: reason?.name ?? flag.reasonId },
+            ...(flag.remark === undefined ? {} : { remark: flag.remark }),
+            flaggedAt: flag.flaggedAt,
           },
         ];
       });
@@ -168,7 +168,7 @@ export class ModerationService {
         item.review === undefined
           ? {}
           : { review: { status: item.review.status, reviewedAt: Number(item.review.reviewed_at) } };
-      return [{ message, flags, lastFlaggedAt: item.flags[0]?.flagged_at ?? 0, ...review }];
+      return [{ message, flags, lastFlaggedAt: item.flags[0]?.flaggedAt ?? 0, ...review }];
     });
     return { flagged, total };
   }

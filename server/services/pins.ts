@@ -32,11 +32,11 @@ const limitReached = (what: string, limit: number): ChatError =>
 
 /** Only messages people sent take pins and saves: not action messages, not deleted ones. */
 function requirePinnable(row: StoredMessage, id: string): void {
-  if (row.category === 'action' || row.deleted_at !== null) {
+  if (row.category === 'action' || row.deletedAt !== undefined) {
     throw new ChatError(
       400,
       'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-      `The message ${id} is ${row.deleted_at === null ? 'an action message' : 'deleted'} and cannot be pinned or saved.`,
+      `The message ${id} is ${row.deletedAt === undefined ? 'an action message' : 'deleted'} and cannot be pinned or saved.`,
       { id },
     );
   }
@@ -44,7 +44,7 @@ function requirePinnable(row: StoredMessage, id: string): void {
 
 /** Who hears of a change to a message's pin: its group, or both users of its one-to-one conversation. */
 const audienceOf = (row: StoredMessage): { guid: string } | { uids: string[] } =>
-  row.receiver_type === 'group' ? { guid: row.receiver } : { uids: [row.sender, row.receiver] };
+  row.receiverType === 'group' ? { guid: row.receiver } : { uids: [row.sender, row.receiver] };
 
 /**
  * Pinned messages, saved messages and pinned conversations, with CometChat's rules. A pin is the
@@ -75,7 +75,7 @@ export class PinService {
   ): Promise<Message> {
     const { appId } = app;
     const visible = await this.messageService.getVisible(app, id, onBehalfOf);
-    if (onBehalfOf !== undefined && visible.receiver_type === 'group') {
+    if (onBehalfOf !== undefined && visible.receiverType === 'group') {
       const group = await this.groups.get(appId, visible.receiver);
       const rank = rankOf(group, await this.groups.member(appId, group.guid, onBehalfOf));
       if (rank < MODERATOR_RANK) {
@@ -91,10 +91,10 @@ export class PinService {
       const messageId = Number(row.id);
       if (!pinned) return this.pins.unpinMessage(appId, messageId, trx);
       requirePinnable(row, id);
-      const others = await this.pins.pinnedCountExcept(appId, row.conversation_id, messageId, trx);
+      const others = await this.pins.pinnedCountExcept(appId, row.conversationId, messageId, trx);
       if (others >= PIN_SAVE_LIMITS.pinnedMessages)
         throw limitReached('pinned messages in a conversation', PIN_SAVE_LIMITS.pinnedMessages);
-      await this.pins.pinMessage(appId, messageId, row.conversation_id, pinner, Date.now(), trx);
+      await this.pins.pinMessage(appId, messageId, row.conversationId, pinner, Date.now(), trx);
       return true;
     });
     const [shared] = await this.messageService.present(app, [visible]);

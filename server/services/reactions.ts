@@ -7,7 +7,7 @@ import type { ChatEvents, EventOrigin } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import type { BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { MessageRepository, StoredMessage } from '../repositories/messages.js';
-import type { ReactionCursor, ReactionRepository, ReactionRow } from '../repositories/reactions.js';
+import type { ReactionCursor, ReactionRepository, StoredReaction } from '../repositories/reactions.js';
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import { actionSnapshot } from './entities.js';
@@ -55,7 +55,7 @@ export class ReactionService {
     const appId = app.appId;
     const user = await this.users.get(appId, uid);
     const visible = await this.messageService.getVisible(app, id, user.uid);
-    if (action === 'message_reaction_added' && visible.receiver_type === 'user') {
+    if (action === 'message_reaction_added' && visible.receiverType === 'user') {
       const other = visible.sender === user.uid ? visible.receiver : visible.sender;
       const block = (await this.blocks.relations(appId, user.uid, [other])).get(other);
       if (block !== undefined) throw blockedError(user.uid, other, block);
@@ -70,11 +70,11 @@ export class ReactionService {
           message: current,
           changed: await this.reactions.remove(appId, messageId, user.uid, reaction, trx),
         };
-      if (current.category === 'action' || current.deleted_at !== null) {
+      if (current.category === 'action' || current.deletedAt !== undefined) {
         throw new ChatError(
           400,
           'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-          `The message ${id} is ${current.deleted_at === null ? 'an action message' : 'deleted'} and takes no reactions.`,
+          `The message ${id} is ${current.deletedAt === undefined ? 'an action message' : 'deleted'} and takes no reactions.`,
           { id },
         );
       }
@@ -100,12 +100,12 @@ export class ReactionService {
           body: {
             action,
             ...this.toReaction(changed, toUserEntity(user)),
-            conversationId: message.conversation_id,
-            ...(message.parent_id === null ? {} : { parentId: String(message.parent_id) }),
+            conversationId: message.conversationId,
+            ...(message.parentId === undefined ? {} : { parentId: String(message.parentId) }),
           },
           messageSender: message.sender,
           receiver: message.receiver,
-          receiverType: message.receiver_type,
+          receiverType: message.receiverType,
         },
         origin,
       );
@@ -128,25 +128,25 @@ export class ReactionService {
     limit: number,
   ): Promise<Reaction[]> {
     const message: StoredMessage = await this.messageService.getVisible(app, id, viewer);
-    const rows = await this.reactions.list(app.appId, Number(message.id), reaction, cursor, limit);
-    const people = await this.users.findMany(app.appId, new Set(rows.map((row) => row.uid)));
-    return rows.map((row) => {
-      const person = people.get(row.uid);
+    const given = await this.reactions.list(app.appId, Number(message.id), reaction, cursor, limit);
+    const people = await this.users.findMany(app.appId, new Set(given.map((item) => item.uid)));
+    return given.map((item) => {
+      const person = people.get(item.uid);
       const entity =
         person === undefined
-          ? { uid: row.uid, name: row.uid, role: 'default', status: 'offline' }
+          ? { uid: item.uid, name: item.uid, role: 'default', status: 'offline' }
           : toUserEntity(person);
-      return this.toReaction(row, entity);
+      return this.toReaction(item, entity);
     });
   }
 
-  private toReaction(row: ReactionRow, reactedBy: Reaction['reactedBy']): Reaction {
+  private toReaction(given: StoredReaction, reactedBy: Reaction['reactedBy']): Reaction {
     return {
-      id: String(row.id),
-      messageId: String(row.message_id),
-      reaction: row.reaction,
-      uid: row.uid,
-      reactedAt: Number(row.reacted_at),
+      id: String(given.id),
+      messageId: String(given.messageId),
+      reaction: given.reaction,
+      uid: given.uid,
+      reactedAt: given.reactedAt,
       reactedBy: actionSnapshot(reactedBy),
     };
   }

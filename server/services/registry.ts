@@ -14,6 +14,7 @@ import { MessageRepository } from '../repositories/messages.js';
 import { PinRepository } from '../repositories/pins.js';
 import { RoleRepository } from '../repositories/roles.js';
 import { StatsRepository } from '../repositories/stats.js';
+import { ThreadSubscriptionRepository } from '../repositories/thread-subscriptions.js';
 import { rowCacheOptions, type CacheGenerations } from '../repositories/row-cache.js';
 import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
@@ -115,7 +116,7 @@ export function createChatServices(
     messages,
     messageService,
     reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
-    threads: new ThreadService(db, messages, messageService),
+    threads: new ThreadService(messages, new ThreadSubscriptionRepository(db), messageService),
     stats: new StatsRepository(db),
     pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
     conversations,

@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
 import type { Message } from '../../shared/message.js';
-import type { ChatDatabase } from '../db/schema.js';
 import { ChatError } from '../errors.js';
 import type { App } from '../repositories/apps.js';
 import type { MessageFilter, MessageRepository } from '../repositories/messages.js';
-import { nowSeconds } from '../time.js';
+import type { ThreadSubscriptionRepository } from '../repositories/thread-subscriptions.js';
 import type { MessageService } from './messages.js';
 
 /**
@@ -25,38 +23,23 @@ export type Thread = Message & {
  */
 export class ThreadService {
   constructor(
-    private readonly db: Kysely<ChatDatabase>,
     private readonly messages: MessageRepository,
+    private readonly subscriptions: ThreadSubscriptionRepository,
     private readonly messageService: MessageService,
   ) {}
 
   /** Follows (or unfollows) the thread under message `id` as `uid`; idempotent. */
   async follow(app: App, id: string, uid: string, subscribed: boolean): Promise<void> {
     const parent = await this.messageService.getVisible(app, id, uid);
-    if (parent.parent_id !== null || parent.category === 'action') {
+    if (parent.parentId !== undefined || parent.category === 'action') {
       throw new ChatError(
         400,
         'ERR_MESSAGE_ACTION_NOT_ALLOWED',
-        `The message ${id} is ${parent.parent_id === null ? 'an action message' : 'a reply'} and roots no thread.`,
+        `The message ${id} is ${parent.parentId === undefined ? 'an action message' : 'a reply'} and roots no thread.`,
         { id },
       );
     }
-    const row = {
-      app_id: app.appId,
-      uid,
-      parent_id: Number(parent.id),
-      subscribed: subscribed ? 1 : 0,
-      updated_at: nowSeconds(),
-    };
-    await this.db
-      .insertInto('thread_subscriptions')
-      .values(row)
-      .onConflict((oc) =>
-        oc
-          .columns(['app_id', 'uid', 'parent_id'])
-          .doUpdateSet({ subscribed: row.subscribed, updated_at: row.updated_at }),
-      )
-      .execute();
+    await this.subscriptions.choose(app.appId, uid, parent.id, subscribed);
   }
 
   /**
@@ -68,25 +51,10 @@ export class ThreadService {
       .filter((message) => message.parentId === undefined)
       .map((message) => Number(message.id));
     if (ids.length === 0) return new Set();
-    const [explicit, replied] = await Promise.all([
-      this.db
-        .selectFrom('thread_subscriptions')
-        .select(['parent_id', 'subscribed'])
-        .where('app_id', '=', appId)
-        .where('uid', '=', viewer)
-        .where('parent_id', 'in', ids)
-        .execute(),
-      this.db
-        .selectFrom('messages')
-        .select('parent_id')
-        .distinct()
-        .where('app_id', '=', appId)
-        .where('sender', '=', viewer)
-        .where('parent_id', 'in', ids)
-        .execute(),
+    const [choice, repliedIn] = await Promise.all([
+      this.subscriptions.choicesOf(appId, viewer, ids),
+      this.messages.threadsRepliedIn(appId, viewer, ids),
     ]);
-    const choice = new Map(explicit.map((row) => [Number(row.parent_id), row.subscribed === 1]));
-    const repliedIn = new Set(replied.map((row) => Number(row.parent_id)));
     return new Set(
       roots
         .filter((message) => {
@@ -122,17 +90,10 @@ export class ThreadService {
     );
     if (page.length === 0) return [];
     const parentIds = page.map((thread) => thread.parentId);
-    const [rows, follows] = await Promise.all([
+    const [rows, followed] = await Promise.all([
       this.messages.findMany(appId, [...parentIds, ...page.map((thread) => thread.lastReplyId)]),
-      this.db
-        .selectFrom('thread_subscriptions')
-        .select(['parent_id', 'subscribed'])
-        .where('app_id', '=', appId)
-        .where('uid', '=', viewer)
-        .where('parent_id', 'in', parentIds)
-        .execute(),
+      this.subscriptions.choicesOf(appId, viewer, parentIds),
     ]);
-    const followed = new Map(follows.map((row) => [Number(row.parent_id), row.subscribed === 1]));
     const presented = await this.messageService.present(app, [...rows.values()], { viewer });
     const byId = new Map(presented.map((message) => [message.id, message]));
     return page.flatMap((thread) => {

@@ -76,4 +76,55 @@ describe('rows cached by one process after another changed them', () => {
     const toAlice = await b('POST', '/messages', { body: textMessage(alice, 'hello?'), onBehalfOf: bob });
     expect(toAlice.body.error.code).toBe('ERR_BLOCKED_SENDER');
   });
+
+  it('refuses through B a kick by a moderator demoted through A', async () => {
+    const owner = await fixtures().createUser();
+    const moderator = await fixtures().createUser();
+    const member = await fixtures().createUser();
+    const guid = await fixtures().createGroup(owner, [moderator, member]);
+    const scope = (value: string) =>
+      a('PUT', `/groups/${guid}/members/${moderator}`, { body: { scope: value } });
+    expect((await scope('moderator')).status).toBe(200);
+    expect((await sendGroup(b, moderator, guid, 'as moderator')).status).toBe(200);
+    expect((await scope('participant')).status).toBe(200);
+    const kick = await b('DELETE', `/groups/${guid}/members/${member}`, { onBehalfOf: moderator });
+    expect(kick.body.error.code).toBe('ERR_GROUP_NO_MODERATOR_SCOPE');
+  });
+
+  it('counts through B a member added through A', async () => {
+    const owner = await fixtures().createUser();
+    const joiner = await fixtures().createUser();
+    const guid = await fixtures().createGroup(owner);
+    const count = async () => (await b('GET', `/groups/${guid}`)).body.data.membersCount as number;
+    expect(await count()).toBe(1);
+    const added = await a('POST', `/groups/${guid}/members`, { body: { participants: [joiner] } });
+    expect(added.status).toBe(200);
+    expect(await count()).toBe(2);
+  });
+
+  it('lets through B users unblocked through A message each other again', async () => {
+    const alice = await fixtures().createUser();
+    const bob = await fixtures().createUser();
+    const blocks = `/users/${alice}/blockedusers`;
+    expect((await a('POST', blocks, { body: { blockedUids: [bob] } })).status).toBe(200);
+    const refused = await b('POST', '/messages', { body: textMessage(bob, 'hi'), onBehalfOf: alice });
+    expect(refused.body.error.code).toBe('ERR_BLOCKED_RECEIVER');
+    expect((await a('DELETE', blocks, { body: { blockedUids: [bob] } })).status).toBe(200);
+    const sent = await b('POST', '/messages', { body: textMessage(bob, 'hi again'), onBehalfOf: alice });
+    expect(sent.status).toBe(200);
+  });
+
+  it('refuses through B a send by a user deleted through A', async () => {
+    const alice = await fixtures().createUser();
+    const bob = await fixtures().createUser();
+    expect((await b('POST', '/messages', { body: textMessage(bob, 'hi'), onBehalfOf: alice })).status).toBe(
+      200,
+    );
+    expect((await a('DELETE', `/users/${alice}`)).status).toBe(200);
+    const refused = await b('POST', '/messages', {
+      body: textMessage(bob, 'still here?'),
+      onBehalfOf: alice,
+    });
+    expect(refused.body.error.code).toBe('ERR_UID_NOT_FOUND');
+  });
 });
