@@ -9,6 +9,7 @@ export { ChatError } from './errors.js';
 export { createLogger, silentLogger, type Logger } from './log.js';
 export { SecretBox, SecretKeyMismatch, parseSecretKey } from './secret-box.js';
 export type { App, AppSeed, SeededApp } from './repositories/apps.js';
+export { keyIdOf } from './db/migrations-api-keys.js';
 export {
   AgentFeature,
   AgentRegistration,

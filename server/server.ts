@@ -157,6 +157,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     // Made here first, so the provider cache hears the other processes' changes; then seals
     // secrets stored in the clear (rows from before sealing existed).
     await notificationDataOf(services, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();
+    await services.apps.sealStartKeys();
     const seeded = await seedApp(services, options.app);
     // Presence comes from sockets; alone, none is open yet, whatever the last run left behind.
     // Joined, the other processes' sockets are open: presence is theirs to keep.

@@ -1,6 +1,7 @@
 // The browser-safe public surface of shared/: contracts and typed clients. Nothing here imports Node.
 export * from './agent.js';
 export * from './agent-client.js';
+export * from './api-keys.js';
 export * from './chat-server-client.js';
 export * from './conversations.js';
 export * from './errors.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochSeconds, Message, UserEntity } from './message.js';
+import { EpochSeconds, Message, Uid, UserEntity } from './message.js';
 
 /**
  * Moderation: the reasons a user may flag a message for, as CometChat's SDK reads them from the app
@@ -29,6 +29,25 @@ export const DEFAULT_FLAG_REASONS: ReadonlyArray<Pick<FlagReason, 'id' | 'name' 
   { id: 'misinformation', name: 'Misinformation', description: 'False or misleading information.' },
   { id: 'other', name: 'Other', description: 'Something else: the remark says what.' },
 ];
+
+const ReasonName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const ReasonDescription = z.string().max(1000, 'must be at most 1000 characters');
+
+/** `POST /moderation/reasons`: a reason of the app's own, beside the defaults. */
+export const CreateFlagReasonRequest = z.strictObject({
+  id: Uid,
+  name: ReasonName,
+  description: ReasonDescription.optional(),
+});
+export type CreateFlagReasonRequest = z.infer<typeof CreateFlagReasonRequest>;
+
+export const UpdateFlagReasonRequest = z
+  .strictObject({ name: ReasonName.optional(), description: ReasonDescription.optional() })
+  .refine((body) => body.name !== undefined || body.description !== undefined, {
+    message: 'name or description is required',
+    path: ['name'],
+  });
+export type UpdateFlagReasonRequest = z.infer<typeof UpdateFlagReasonRequest>;
 
 export const MAX_FLAG_REMARK_LENGTH = 1000;
 
@@ -60,10 +79,17 @@ export const MessageFlag = z.object({
 });
 export type MessageFlag = z.infer<typeof MessageFlag>;
 
-/** A flagged message with every flag on it, newest flag first. */
+export const ReviewStatus = z.enum(['approved', 'disapproved'], { error: 'must be approved or disapproved' });
+export type ReviewStatus = z.infer<typeof ReviewStatus>;
+
+/** `PATCH /moderation/flagged-messages/{id}`: approve the message, or disapprove (delete) it. */
+export const ReviewFlaggedMessageRequest = z.object({ status: ReviewStatus });
+
+/** A flagged message with every flag on it, newest flag first; reviewed ones say how and when. */
 export const FlaggedMessage = z.object({
   message: Message,
   flags: z.array(MessageFlag),
   lastFlaggedAt: EpochSeconds,
+  review: z.object({ status: ReviewStatus, reviewedAt: EpochSeconds }).optional(),
 });
 export type FlaggedMessage = z.infer<typeof FlaggedMessage>;

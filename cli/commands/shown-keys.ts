@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
+import { keyIdOf } from '../../server/index.js';
 
 /**
  * A key as it may appear in a terminal or a log: its first 4 characters (for keys long enough
- * that they give little away) and the start of its SHA-256, enough to tell keys apart.
+ * that they give little away) and the start of its SHA-256, enough to tell keys apart: for the chat
+ * service's keys, the id `/v3/apikeys` lists them by.
  */
 export function keyFingerprint(key: string): string {
-  const digest = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const digest = keyIdOf(key);
   return key.length >= 16 ? `${key.slice(0, 4)}… (sha256 ${digest})` : `(sha256 ${digest})`;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import { toUserEntity, type User } from '../repositories/users.js';
-import { flagReasonsFor } from '../services/moderation.js';
+import type { FlagReason } from '../../shared/moderation.js';
 import { PIN_SAVE_LIMITS } from '../services/pins.js';
 
 /** The settings object of `GET /settings` and `PUT /me` (protocol §1.5), as the SDK reads it. */
@@ -25,6 +25,7 @@ function splitHost(host: string, secure: boolean): { hostname: string; port: str
  */
 export function appSettingsFor(
   app: App,
+  flagReasons: FlagReason[],
   requestHost: string,
   publicHost: string | undefined,
 ): AppSettingsObject {
@@ -53,12 +54,13 @@ export function appSettingsFor(
       'features.ux.messages.saved.limit': PIN_SAVE_LIMITS.savedMessages,
       'features.ux.conversations.pinned.limit': PIN_SAVE_LIMITS.pinnedConversations,
     },
-    // The SDK's getFlagReasons() reads them here.
-    flagReasons: flagReasonsFor(app),
   };
-  // Stable for a given app and host: the SDK restarts its session when the hash changes.
+  // Stable for a given app and host: the SDK restarts its session when the hash changes (on a
+  // socket token refresh). Flag reasons are left out of it: the SDK reads them afresh on every
+  // getFlagReasons(), so an app adding a reason must not restart every session.
   const settingsHash = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
-  return { ...settings, settingsHash, settingsHashReceivedAt: app.createdAt };
+  // The SDK's getFlagReasons() reads them here.
+  return { ...settings, flagReasons, settingsHash, settingsHashReceivedAt: app.createdAt };
 }
 
 /** A user as the SDK shows it: its presence says `online`, where the server API says `available`. */

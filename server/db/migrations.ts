@@ -16,6 +16,10 @@ import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
 import { partialMessageIndexesMigration } from './migrations-message-indexes.js';
 import { pinsMigration } from './migrations-pins.js';
+import { hashedApiKeysMigration } from './migrations-api-keys.js';
+import { rolesMigration } from './migrations-roles.js';
+import { flagReasonsMigration } from './migrations-flag-reasons.js';
+import { messageReviewsMigration } from './migrations-message-reviews.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
 
 /**
@@ -224,6 +228,10 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0016_secret_key_canary': secretKeyCanaryMigration,
       '0017_notification_decisions': notificationDecisionsMigration(engine),
       '0018_partial_message_indexes': partialMessageIndexesMigration,
+      '0019_hashed_api_keys': hashedApiKeysMigration,
+      '0020_roles': rolesMigration,
+      '0021_flag_reasons': flagReasonsMigration,
+      '0022_message_reviews': messageReviewsMigration,
     }),
   };
 }

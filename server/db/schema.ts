@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { ApiKeyScope } from '../../shared/api-keys.js';
+import type { ReviewStatus } from '../../shared/moderation.js';
 import type { GroupType, MemberScope } from '../../shared/groups.js';
 
 /**
@@ -12,14 +14,48 @@ export interface AppTable {
   created_at: number;
 }
 
-export type ApiKeyScope = 'fullAccess' | 'authOnly';
+export type { ApiKeyScope };
 
-export interface ApiKeyTable {
+/** An API key, stored as its SHA-256 (`key_hash`); `key_id` names it in `/apikeys/{apiKey}`. */
+export interface AppKeyTable {
   app_id: string;
-  api_key: string;
+  key_hash: string;
+  key_id: string;
   name: string;
   scope: ApiKeyScope;
   created_at: number;
+  /** The key itself, sealed, for the keys the server seeds at start only. */
+  start_key: string | null;
+}
+
+/** A role users can have; `metadata` and `settings` are JSON text. */
+export interface RoleTable {
+  app_id: string;
+  role: string;
+  name: string;
+  description: string | null;
+  metadata: string | null;
+  settings: string | null;
+  created_at: number;
+  updated_at: number | null;
+}
+
+/** A flag reason of the app's own; the defaults are not stored. */
+export interface FlagReasonTable {
+  app_id: string;
+  id: string;
+  name: string;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A moderator's review of a flagged message. */
+export interface MessageReviewTable {
+  app_id: string;
+  message_id: number;
+  status: ReviewStatus;
+  reviewed_at: number;
 }
 
 export interface UserTable {
@@ -307,7 +343,10 @@ export interface ThreadSubscriptionTable {
 
 export interface ChatDatabase {
   apps: AppTable;
-  api_keys: ApiKeyTable;
+  app_keys: AppKeyTable;
+  roles: RoleTable;
+  flag_reasons: FlagReasonTable;
+  message_reviews: MessageReviewTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
   groups: GroupTable;

@@ -15,6 +15,8 @@ import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
+import { apiKeyRoutes } from '../routes/api-keys.js';
+import { roleRoutes } from '../routes/roles.js';
 import { moderationRoutes } from '../routes/moderation.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { pinRoutes } from '../routes/pins.js';
@@ -187,6 +189,8 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     statsRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
+    apiKeyRoutes(deps),
+    roleRoutes(deps),
     notificationRoutes(services),
     notificationDeliveryRoutes(deps),
     ...(options.routes ?? []),

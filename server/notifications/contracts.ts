@@ -75,6 +75,8 @@ export const RegisterTokenRequest = z.looseObject({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64')
     .default('default'),
   timezone: z.string({ error: 'must be a string' }).max(64).optional(),
+  /** The server API's: the session (its device) the token is registered for. */
+  authToken: z.string({ error: 'must be a string' }).max(512).optional(),
 });
 export const TokenValue = TokenText;
 

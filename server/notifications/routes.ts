@@ -266,10 +266,16 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'post',
     '/notifications/push/v1/tokens',
-    { summary: "Register a push token for the session's device", only: 'client', body: RegisterTokenRequest },
+    {
+      summary: "Register a push token for a session's device (the server API names it by authToken)",
+      body: RegisterTokenRequest,
+    },
     async (c) => {
-      const { uid, authToken } = sessionOf(c);
       const body = await jsonBody(c, RegisterTokenRequest);
+      const { uid, authToken } =
+        c.get('actor').kind === 'client'
+          ? sessionOf(c)
+          : await namedSession(c, body.authToken ?? queryOf(c, TokensQuery).authToken);
       const field = tokenFields.get(body.platform);
       if (field === undefined)
         throw badRequest('platform', `unknown platform; one of ${[...tokenFields.keys()].join(', ')}`);
@@ -295,6 +301,21 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     },
   );
 
+  /** The session a server call names by its auth token: push tokens belong to sessions. */
+  const namedSession = async (
+    c: ChatContext,
+    authToken: string | undefined,
+  ): Promise<{ uid: string; authToken: string }> => {
+    if (authToken === undefined)
+      throw badRequest('authToken', "names the session whose device's token this is");
+    const session = await services.authTokens.find(appOf(c), authToken);
+    if (session === undefined)
+      throw new ChatError(404, 'ERR_AUTH_TOKEN_NOT_FOUND', 'No session has this authToken.', {
+        field: 'authToken',
+      });
+    return { uid: session.uid, authToken };
+  };
+
   /** Whose tokens a token route reaches: a client's session; the server's user, one session or all. */
   const tokenScope = async (
     c: ChatContext,
@@ -308,12 +329,8 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     }
     const authToken = authTokenInBody ?? query.authToken;
     if (authToken !== undefined) {
-      const session = await services.authTokens.find(appOf(c), authToken);
-      if (session === undefined)
-        throw new ChatError(404, 'ERR_AUTH_TOKEN_NOT_FOUND', 'No session has this authToken.', {
-          field: 'authToken',
-        });
-      return query.all === 'true' ? { uid: session.uid } : { uid: session.uid, authToken };
+      const session = await namedSession(c, authToken);
+      return query.all === 'true' ? { uid: session.uid } : session;
     }
     return { uid: await userOf(c) };
   };

@@ -1,6 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ChatDatabase, MessageFlagTable } from '../db/schema.js';
+import type { ReviewStatus } from '../../shared/moderation.js';
+import type { ChatDatabase, MessageFlagTable, MessageReviewTable } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
+
+export type MessageReviewRow = Selectable<MessageReviewTable>;
 
 /** One user's flag on a message: why (a reason id of the app's), with their remark. */
 export interface MessageFlag {
@@ -48,15 +51,39 @@ export class FlagRepository {
           .doUpdateSet({ reason_id: row.reason_id, remark: row.remark, flagged_at: row.flagged_at }),
       )
       .execute();
+    // Flagged again: the message waits for a review again.
+    await this.db
+      .deleteFrom('message_reviews')
+      .where('app_id', '=', appId)
+      .where('message_id', '=', messageId)
+      .execute();
   }
 
-  /** Flagged messages, the most recently flagged first, each with all its flags. */
+  /**
+   * Flagged messages, the most recently flagged first, each with all its flags: those waiting for
+   * a review, or (`reviewed`) those reviewed since their last flag, with the review.
+   */
   async listFlagged(
     appId: string,
     page: number,
     perPage: number,
-  ): Promise<{ messages: Array<{ messageId: number; flags: MessageFlag[] }>; total: number }> {
-    const base = this.db.selectFrom('message_flags').where('app_id', '=', appId);
+    reviewed = false,
+  ): Promise<{
+    messages: Array<{ messageId: number; flags: MessageFlag[]; review?: MessageReviewRow }>;
+    total: number;
+  }> {
+    const base = this.db
+      .selectFrom('message_flags')
+      .where('app_id', '=', appId)
+      .where(({ exists, not, selectFrom }) => {
+        const review = exists(
+          selectFrom('message_reviews')
+            .select('message_reviews.message_id')
+            .whereRef('message_reviews.app_id', '=', 'message_flags.app_id')
+            .whereRef('message_reviews.message_id', '=', 'message_flags.message_id'),
+        );
+        return reviewed ? review : not(review);
+      });
     const counted = await base
       .select((eb) => eb.fn.count<number>('message_id').distinct().as('total'))
       .executeTakeFirst();
@@ -80,12 +107,59 @@ export class FlagRepository {
               .orderBy('uid')
               .execute()
           ).map(flagOf);
+    const reviews =
+      !reviewed || messageIds.length === 0
+        ? []
+        : await this.db
+            .selectFrom('message_reviews')
+            .selectAll()
+            .where('app_id', '=', appId)
+            .where('message_id', 'in', messageIds)
+            .execute();
     return {
-      messages: messageIds.map((messageId) => ({
-        messageId,
-        flags: flags.filter((flag) => flag.messageId === messageId),
-      })),
+      messages: messageIds.map((messageId) => {
+        const review = reviews.find((row) => Number(row.message_id) === messageId);
+        return {
+          messageId,
+          flags: flags.filter((flag) => flag.messageId === messageId),
+          ...(review === undefined ? {} : { review }),
+        };
+      }),
       total: Number(counted?.total ?? 0),
     };
+  }
+
+  /** Whether the message has flags waiting for a review. */
+  async awaitsReview(appId: string, messageId: number): Promise<boolean> {
+    const flagged = await this.db
+      .selectFrom('message_flags')
+      .select('message_id')
+      .where('app_id', '=', appId)
+      .where('message_id', '=', messageId)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('message_reviews')
+              .select('message_reviews.message_id')
+              .whereRef('message_reviews.app_id', '=', 'message_flags.app_id')
+              .whereRef('message_reviews.message_id', '=', 'message_flags.message_id'),
+          ),
+        ),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return flagged !== undefined;
+  }
+
+  async review(appId: string, messageId: number, status: ReviewStatus): Promise<MessageReviewRow> {
+    const row = { app_id: appId, message_id: messageId, status, reviewed_at: nowSeconds() };
+    await this.db
+      .insertInto('message_reviews')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['app_id', 'message_id']).doUpdateSet({ status, reviewed_at: row.reviewed_at }),
+      )
+      .execute();
+    return row;
   }
 }

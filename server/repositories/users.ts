@@ -1,3 +1,4 @@
+import { DEFAULT_ROLE } from '../../shared/roles.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { UserEntity } from '../../shared/message.js';
 import type { ChatDatabase, UserTable } from '../db/schema.js';
@@ -79,7 +80,7 @@ export interface UserQuery {
   perPage: number;
 }
 
-export const DEFAULT_ROLE = 'default';
+export { DEFAULT_ROLE };
 export const OFFLINE = 'offline';
 
 /** The wire shape of a user; `tags` only where CometChat includes them. */

@@ -1,40 +1,94 @@
 import { z } from 'zod';
-import { FlagMessageRequest, FlagReason } from '../../shared/moderation.js';
+import {
+  CreateFlagReasonRequest,
+  FlagMessageRequest,
+  FlagReason,
+  ReviewFlaggedMessageRequest,
+  UpdateFlagReasonRequest,
+} from '../../shared/moderation.js';
 import { actingUid } from '../http/actor.js';
+import type { ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody, queryOf } from '../http/request.js';
-import { flagReasonsFor, reasonNotFound } from '../services/moderation.js';
 import { pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { PageQuery, perPageOf } from './policies.js';
 
 /**
- * Flagging messages for moderation review: the app's flag reasons (`/moderation/reasons`; the SDK
- * reads them from the app settings), `POST /messages/{id}/flagged` on both APIs (as the session's
+ * Flagging messages for moderation review: the app's flag reasons (`/moderation/reasons`: the
+ * defaults and the app's own, which it adds, changes and deletes; the SDK reads them from the app
+ * settings), `POST /messages/{id}/flagged` on both APIs (as the session's
  * user, or the server's `onBehalfOf`), and the flagged messages with their reasons and remarks.
  */
 export function moderationRoutes(deps: RouteDeps): ChatRoutes {
   const { moderation } = deps.services;
   const routes = chatRoutes();
 
+  const oneReason = z.object({ data: FlagReason });
+
   documented(
     routes,
     'get',
     '/moderation/reasons',
-    { summary: 'List the flag reasons', only: 'server', response: z.object({ data: z.array(FlagReason) }) },
-    (c) => c.json({ data: flagReasonsFor(c.get('actor').app) }),
+    {
+      summary: 'List the flag reasons: the defaults, then the app’s own',
+      only: 'server',
+      response: z.object({ data: z.array(FlagReason) }),
+    },
+    async (c) => c.json({ data: await moderation.reasons(c.get('actor').app) }),
+  );
+
+  documented(
+    routes,
+    'post',
+    '/moderation/reasons',
+    {
+      summary: 'Add a flag reason of the app’s own',
+      only: 'server',
+      body: CreateFlagReasonRequest,
+      response: oneReason,
+    },
+    async (c) => {
+      const body = await jsonBody(c, CreateFlagReasonRequest);
+      return c.json({ data: await moderation.createReason(c.get('actor').app, body) });
+    },
   );
 
   documented(
     routes,
     'get',
     '/moderation/reasons/:id',
-    { summary: 'Read one flag reason', only: 'server', response: z.object({ data: FlagReason }) },
-    (c) => {
+    { summary: 'Read one flag reason', only: 'server', response: oneReason },
+    async (c) => c.json({ data: await moderation.reason(c.get('actor').app, c.req.param('id')) }),
+  );
+
+  documented(
+    routes,
+    'put',
+    '/moderation/reasons/:id',
+    {
+      summary: 'Rename or re-describe a flag reason of the app’s own',
+      only: 'server',
+      body: UpdateFlagReasonRequest,
+      response: oneReason,
+    },
+    async (c) => {
+      const body = await jsonBody(c, UpdateFlagReasonRequest);
+      return c.json({ data: await moderation.updateReason(c.get('actor').app, c.req.param('id'), body) });
+    },
+  );
+
+  documented(
+    routes,
+    'delete',
+    '/moderation/reasons/:id',
+    { summary: 'Delete a flag reason of the app’s own', only: 'server' },
+    async (c) => {
       const id = c.req.param('id');
-      const reason = flagReasonsFor(c.get('actor').app).find((candidate) => candidate.id === id);
-      if (reason === undefined) throw reasonNotFound(id);
-      return c.json({ data: reason });
+      await moderation.deleteReason(c.get('actor').app, id);
+      return c.json({
+        data: { success: true, message: `The reason with id ${id} has been deleted successfully.` },
+      });
     },
   );
 
@@ -53,25 +107,49 @@ export function moderationRoutes(deps: RouteDeps): ChatRoutes {
     },
   );
 
+  const flaggedPage = async (c: ChatContext, reviewed: boolean) => {
+    const actor = c.get('actor');
+    const query = queryOf(c, PageQuery);
+    const perPage = perPageOf(actor, query);
+    const { flagged, total } = await moderation.listFlagged(actor.app, query.page, perPage, reviewed);
+    return { data: flagged, meta: { pagination: pagination(total, flagged.length, perPage, query.page) } };
+  };
+
   documented(
     routes,
     'get',
     '/moderation/flagged-messages',
     {
-      summary: 'List flagged messages with each flag’s reason and remark',
+      summary: 'List flagged messages waiting for a review, with each flag’s reason and remark',
       only: 'server',
       query: PageQuery,
     },
-    async (c) => {
-      const actor = c.get('actor');
-      const query = queryOf(c, PageQuery);
-      const perPage = perPageOf(actor, query);
-      const { flagged, total } = await moderation.listFlagged(actor.app, query.page, perPage);
-      return c.json({
-        data: flagged,
-        meta: { pagination: pagination(total, flagged.length, perPage, query.page) },
-      });
+    async (c) => c.json(await flaggedPage(c, false)),
+  );
+
+  documented(
+    routes,
+    'patch',
+    '/moderation/flagged-messages/:id',
+    {
+      summary: 'Review a flagged message: approve it, or disapprove (delete) it',
+      only: 'server',
+      body: ReviewFlaggedMessageRequest,
     },
+    async (c) => {
+      const { status } = await jsonBody(c, ReviewFlaggedMessageRequest);
+      const id = c.req.param('id');
+      await moderation.review(c.get('actor').app, id, status);
+      return c.json({ data: { success: true, message: `The message ${id} has been ${status}.` } });
+    },
+  );
+
+  documented(
+    routes,
+    'get',
+    '/moderation/reviewed-messages',
+    { summary: 'List reviewed messages with their flags and review', only: 'server', query: PageQuery },
+    async (c) => c.json(await flaggedPage(c, true)),
   );
 
   return routes;

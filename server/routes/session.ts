@@ -24,15 +24,18 @@ export function sessionRoutes(deps: RouteDeps): ChatRoutes {
   const { services, socketTokens, publicHost } = deps;
   const { users, authTokens } = services;
   const routes = chatRoutes();
-  const settingsOf = (c: ChatContext) =>
-    appSettingsFor(c.get('actor').app, c.req.header('host') ?? 'localhost', publicHost);
+  const settingsOf = async (c: ChatContext) => {
+    const { app } = c.get('actor');
+    const flagReasons = await services.moderation.reasons(app);
+    return appSettingsFor(app, flagReasons, c.req.header('host') ?? 'localhost', publicHost);
+  };
 
   documented(
     routes,
     'get',
     '/settings',
     { summary: "The app's settings for CometChat's SDK (no session needed)" },
-    (c) => c.json({ data: settingsOf(c) }),
+    async (c) => c.json({ data: await settingsOf(c) }),
   );
 
   const me = async (c: ChatContext) => {
@@ -44,7 +47,7 @@ export function sessionRoutes(deps: RouteDeps): ChatRoutes {
         ...clientUser(user),
         authToken,
         jwt: await socketTokens.issue(appId, uid, authToken),
-        settings: settingsOf(c),
+        settings: await settingsOf(c),
       },
     });
   };

@@ -81,7 +81,7 @@ const DeleteUser = z.strictObject({
  * a user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
  */
 export function userRoutes(deps: RouteDeps): ChatRoutes {
-  const { users, authTokens, blockedUsers, friends } = deps.services;
+  const { users, roles, authTokens, blockedUsers, friends } = deps.services;
   const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
@@ -93,6 +93,7 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const appId = appIdOf(c);
       const body = await jsonBody(c, CreateUser);
+      await roles.requireExisting(appId, body.role);
       const row = await users.create(appId, body);
       const entity = toUserEntity(row, { withTags: true });
       if (body.withAuthToken === true) {
@@ -185,6 +186,7 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Update a user', only: 'server', body: UpdateUserRequest },
     async (c) => {
       const body = await jsonBody(c, UpdateUserRequest);
+      await roles.requireExisting(appIdOf(c), body.role);
       const row = await users.update(appIdOf(c), pathId(c, 'uid'), body);
       return c.json({ data: toUserEntity(row, { withTags: true }) });
     },

@@ -6,11 +6,13 @@ import { AuthTokenRepository } from '../repositories/auth-tokens.js';
 import { BlockedUserRepository } from '../repositories/blocked-users.js';
 import { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import { ConversationRepository } from '../repositories/conversations.js';
+import { FlagReasonRepository } from '../repositories/flag-reasons.js';
 import { FlagRepository } from '../repositories/flags.js';
 import { FriendRepository } from '../repositories/friends.js';
 import { GroupRepository } from '../repositories/groups.js';
 import { MessageRepository } from '../repositories/messages.js';
 import { PinRepository } from '../repositories/pins.js';
+import { RoleRepository } from '../repositories/roles.js';
 import { StatsRepository } from '../repositories/stats.js';
 import { ThreadSubscriptionRepository } from '../repositories/thread-subscriptions.js';
 import { rowCacheOptions, type CacheGenerations } from '../repositories/row-cache.js';
@@ -32,6 +34,8 @@ export interface ChatServices {
   events: ChatEvents;
   apps: AppRepository;
   users: UserRepository;
+  /** The roles users may have (`/roles`). */
+  roles: RoleRepository;
   authTokens: AuthTokenRepository;
   blockedUsers: BlockedUserRepository;
   groups: GroupRepository;
@@ -102,8 +106,9 @@ export function createChatServices(
   return {
     store,
     events,
-    apps: new AppRepository(db),
+    apps: new AppRepository(db, store.engine, generations, secrets),
     users,
+    roles: new RoleRepository(db, store.engine),
     authTokens: new AuthTokenRepository(db, events),
     blockedUsers,
     groups,
@@ -119,7 +124,13 @@ export function createChatServices(
     conversationTags,
     notifications: new NotificationSettingsRepository(db),
     friends: new FriendRepository(db),
-    moderation: new ModerationService(new FlagRepository(db), messages, messageService, users),
+    moderation: new ModerationService(
+      new FlagRepository(db),
+      new FlagReasonRepository(db),
+      messages,
+      messageService,
+      users,
+    ),
     media,
     secrets,
   };

@@ -396,6 +396,7 @@ describe.each(ENGINES)('chat REST API v3 on %s', (engine) => {
     });
 
     it('sends a bot message from the bot user in the path (A2)', async () => {
+      await call('POST', '/roles', { body: { role: 'bot', name: 'Bots' } });
       const bot = await createUser('bot', { role: 'bot' });
       const bob = await createUser();
       const response = await call('POST', `/bots/${bot}/messages`, { body: textMessage(bob, 'beep') });

@@ -50,6 +50,16 @@ describe('rows cached by one process after another changed them', () => {
     expect(read.status).not.toBe(200);
   });
 
+  it('refuses through B an API key revoked through A', async () => {
+    const created = await a('POST', '/apikeys', { body: { name: 'Leaked', scope: 'fullAccess' } });
+    const attacker = { apikey: created.body.data.apiKey as string };
+    expect((await b('GET', '/users', attacker)).status).toBe(200);
+    expect((await a('DELETE', `/apikeys/${attacker.apikey}`)).status).toBe(200);
+    const refused = await b('GET', '/users', attacker);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('AUTH_ERR_APIKEY_NOT_FOUND');
+  });
+
   it('refuses through B one-to-one messages both ways between users one blocked through A', async () => {
     const alice = await fixtures().createUser();
     const bob = await fixtures().createUser();

@@ -36,6 +36,9 @@ describe('ChatServerClient against the chat service', () => {
 
   it('lists users filtered by several roles and by the SDK’s status word', async () => {
     const role = uniqueId('role').toLowerCase();
+    for (const suffix of ['a', 'b', 'c']) {
+      await api.call('POST', '/roles', { body: { role: `${role}-${suffix}`, name: suffix } });
+    }
     const pilot = (await client.createUser({ uid: uniqueId('pilot'), name: 'Pilot', role: `${role}-a` })).uid;
     const crew = (await client.createUser({ uid: uniqueId('crew'), name: 'Crew', role: `${role}-b` })).uid;
     await client.createUser({ uid: uniqueId('guest'), name: 'Guest', role: `${role}-c` });
@@ -89,6 +92,7 @@ describe('ChatServerClient against the chat service', () => {
 
   it('sends a message on behalf of a user and a message from a bot', async () => {
     const alice = await newUser('Alice');
+    await api.call('POST', '/roles', { body: { role: 'bot', name: 'Bots' } });
     const bot = (await client.createUser({ uid: uniqueId('bot'), name: 'Helper', role: 'bot' })).uid;
     const sent = await client.createMessage(alice, {
       receiver: bot,

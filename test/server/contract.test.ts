@@ -105,6 +105,9 @@ describe('contract: responses have the keys and value types of CometChat’s exa
   beforeAll(async () => {
     store = await createTestStore('sqlite');
     api = await startTestServer(store);
+    // The example users have the example role: a user's role must be one of the app's.
+    const role = exampleOf('post', '/users').data.role as string;
+    expect((await api.call('POST', '/roles', { body: { role, name: role } })).status).toBe(200);
     const users = exampleOf('get', '/groups/{guid}/members').data as Json[];
     for (const uid of [
       'cometchat-uid-1',
@@ -142,6 +145,23 @@ describe('contract: responses have the keys and value types of CometChat’s exa
     expect(shapeProblems(options.example ?? exampleOf(method, specPath), response.body)).toEqual([]);
     return response.body;
   };
+
+  it('roles: create, get, update', async () => {
+    const role = exampleOf('post', '/roles').data;
+    // Parley does not restrict by role: its settings say "all" where the example says friendsOnly.
+    const settings = { listUsers: 'all', sendMessagesTo: 'all' };
+    const id = 'contract-role';
+    await replay('post', '/roles', '/roles', {
+      body: { ...requestFromExample('post', '/roles', role), role: id, settings },
+    });
+    await replay('get', '/roles/{role}', `/roles/${id}`);
+    await replay('put', '/roles/{role}', `/roles/${id}`, {
+      body: {
+        ...requestFromExample('put', '/roles/{role}', exampleOf('put', '/roles/{role}').data, ['unset']),
+        settings,
+      },
+    });
+  });
 
   it('users: create, list, get, update', async () => {
     const created = exampleOf('post', '/users').data;

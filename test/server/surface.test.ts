@@ -173,6 +173,22 @@ const MUST_ROUTE_REST = [
   'GET /groups/{id}/bannedusers',
   'GET /stats',
   'GET /stats/messages',
+  'POST /apikeys',
+  'GET /apikeys',
+  'GET /apikeys/{id}',
+  'PUT /apikeys/{id}',
+  'DELETE /apikeys/{id}',
+  'POST /roles',
+  'GET /roles',
+  'GET /roles/{id}',
+  'PUT /roles/{id}',
+  'DELETE /roles/{id}',
+  'POST /moderation/reasons',
+  'PUT /moderation/reasons/{id}',
+  'DELETE /moderation/reasons/{id}',
+  'POST /notifications/push/v1/tokens',
+  'PATCH /moderation/flagged-messages/{id}',
+  'GET /moderation/reviewed-messages',
 ];
 
 /** Client endpoints that must be routed, in the SDK catalogue's spelling. */

@@ -15,6 +15,9 @@ describe('the users list', () => {
   beforeAll(async () => {
     store = await createTestStore('sqlite');
     api = await startTestServer(store);
+    for (const role of ['admin', 'moderator', 'guest']) {
+      expect((await api.call('POST', '/roles', { body: { role, name: role } })).status).toBe(200);
+    }
     for (const [uid, role] of [
       ['ada', 'admin'],
       ['max', 'moderator'],

@@ -141,6 +141,50 @@ describe.each(ENGINES)('notification tokens and contact details on %s', (engine)
     expect(after.body.data.map((t: { token: string }) => t.token)).toEqual(['bob-token']);
   });
 
+  it("registers a token for a session's device from the REST API, by its authToken", async () => {
+    const session = await connectClient(server.api.server, APP_ONE, bob.uid, { socket: false });
+    const registered = await call('POST', '/notifications/push/v1/tokens', {
+      body: {
+        platform: 'fcm_ios',
+        fcmToken: 'bob-tablet',
+        authToken: session.authToken,
+        timezone: 'Europe/Paris',
+      },
+    });
+    expect(registered.status).toBe(200);
+    const own = await session.call('GET', '/notifications/push/v1/tokens');
+    expect(own.body.data.map((t: { token: string }) => t.token)).toEqual(['bob-tablet']);
+    expect((await session.call('GET', '/notifications/v1/preferences/timezone')).body.data.timezone).toBe(
+      'Europe/Paris',
+    );
+    await call('DELETE', '/notifications/push/v1/tokens', { body: { authToken: session.authToken } });
+  });
+
+  it.each([
+    [{ platform: 'fcm_web', fcmToken: 'no-session' }, 400, 'authToken'],
+    [{ platform: 'fcm_web', fcmToken: 'x', authToken: 'no-such-session' }, 404, 'authToken'],
+    [{ platform: 'fcm_web', fcmToken: 'x', authToken: 42 }, 400, 'authToken'],
+    [{ platform: 'pager', fcmToken: 'x', authToken: 'later' }, 400, 'platform'],
+  ])('refuses a REST registration %j with %i naming %s', async (body, status, field) => {
+    const session = await connectClient(server.api.server, APP_ONE, bob.uid, { socket: false });
+    const named =
+      'authToken' in body && body.authToken === 'later' ? { ...body, authToken: session.authToken } : body;
+    const answer = await call('POST', '/notifications/push/v1/tokens', { body: named });
+    expect(answer.status).toBe(status);
+    expect(answer.body.error.details.field).toBe(field);
+  });
+
+  it("registers no token for another app's session", async () => {
+    const answer = await call('POST', '/notifications/push/v1/tokens', {
+      ...asTwo,
+      body: { platform: 'fcm_web', fcmToken: 'stolen', authToken: bob.authToken },
+    });
+    expect(answer.status).toBe(404);
+    expect((await bob.call('GET', '/notifications/push/v1/tokens')).body.data).not.toContainEqual(
+      expect.objectContaining({ token: 'stolen' }),
+    );
+  });
+
   it('deletes every token of a user with all=true', async () => {
     const uid = uniqueId('dave');
     await call('POST', '/users', { body: { uid, name: uid } });

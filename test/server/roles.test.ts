@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { connectClient } from './client-support.js';
+import { APP_ONE, APP_TWO, ENGINES, callServerApi, uniqueId, useTestServer } from './support.js';
+
+/** `/roles` as a REST client calls it, and users' `role` checked against the app's roles. */
+describe.each(ENGINES)('roles on %s', (engine) => {
+  const api = useTestServer(engine);
+  const newRole = async (extra: Record<string, unknown> = {}) => {
+    const role = uniqueId('role').toLowerCase();
+    const created = await api.call('POST', '/roles', { body: { role, name: `Role ${role}`, ...extra } });
+    expect(created.status).toBe(200);
+    return role;
+  };
+
+  it('creates, reads, lists, updates and unsets a role in CometChat’s shape', async () => {
+    const role = await newRole({
+      description: 'Support staff',
+      metadata: { team: 'support' },
+      settings: { listUsers: 'all', sendMessagesTo: 'all' },
+    });
+    const read = await api.call('GET', `/roles/${role}`);
+    expect(read.body.data).toMatchObject({
+      role,
+      name: `Role ${role}`,
+      description: 'Support staff',
+      metadata: { team: 'support' },
+      settings: { listUsers: 'all', sendMessagesTo: 'all' },
+      createdAt: expect.any(Number),
+    });
+    const listed = await api.call('GET', '/roles?perPage=100');
+    expect(listed.body.data.map((entry: { role: string }) => entry.role)).toEqual(
+      expect.arrayContaining(['default', role]),
+    );
+    expect(listed.body.meta.pagination.per_page).toBe(100);
+    const updated = await api.call('PUT', `/roles/${role}`, {
+      body: { name: 'Support', unset: ['metadata'] },
+    });
+    expect(updated.body.data).toMatchObject({ role, name: 'Support', description: 'Support staff' });
+    expect(updated.body.data.metadata).toBeUndefined();
+    expect(updated.body.data.updatedAt).toEqual(expect.any(Number));
+  });
+
+  it("accepts a user's role only when the app has it", async () => {
+    const role = await newRole();
+    const uid = uniqueId('staff').toLowerCase();
+    const refused = await api.call('POST', '/users', { body: { uid, name: 'Staff', role: 'no-such-role' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'ERR_ROLE_NOT_FOUND', details: { field: 'role' } });
+    expect((await api.call('GET', `/users/${uid}`)).status).toBe(404);
+    expect((await api.call('POST', '/users', { body: { uid, name: 'Staff', role } })).body.data.role).toBe(
+      role,
+    );
+    const moved = await api.call('PUT', `/users/${uid}`, { body: { role: 'nowhere' } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.details.field).toBe('role');
+    expect((await api.call('GET', `/users/${uid}`)).body.data.role).toBe(role);
+  });
+
+  it('refuses to delete a role some user has, and deletes it once nobody has it', async () => {
+    const role = await newRole();
+    const uid = uniqueId('holder').toLowerCase();
+    await api.call('POST', '/users', { body: { uid, name: 'Holder', role } });
+    const refused = await api.call('DELETE', `/roles/${role}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+    expect((await api.call('GET', `/roles/${role}`)).status).toBe(200);
+    await api.call('PUT', `/users/${uid}`, { body: { role: 'default' } });
+    const deleted = await api.call('DELETE', `/roles/${role}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data.success).toBe(true);
+    const gone = await api.call('GET', `/roles/${role}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
+  });
+
+  it('never deletes the default role', async () => {
+    const refused = await api.call('DELETE', '/roles/default');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+  });
+
+  it("keeps an app's roles from other apps and from clients", async () => {
+    const role = await newRole();
+    const other = await callServerApi(api.url, APP_TWO, 'GET', `/roles/${role}`);
+    expect(other.status).toBe(404);
+    expect((await callServerApi(api.url, APP_TWO, 'DELETE', `/roles/${role}`)).status).toBe(404);
+    expect((await api.call('GET', `/roles/${role}`)).status).toBe(200);
+    const authOnly = await api.call('GET', '/roles', { apikey: APP_ONE.authKey });
+    expect(authOnly.status).toBe(403);
+    await api.call('POST', '/users', { body: { uid: 'role-reader', name: 'Role reader' } });
+    const client = await connectClient(api.server, APP_ONE, 'role-reader', { socket: false });
+    const asClient = await client.call('POST', '/roles', { role: 'sneaky', name: 'Sneaky' });
+    expect(asClient.status).toBe(404);
+    expect(asClient.body.error.code).toBe('ERR_API_NOT_FOUND');
+  });
+
+  it('refuses a role that exists already', async () => {
+    const role = await newRole();
+    const again = await api.call('POST', '/roles', { body: { role, name: 'Again' } });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('ERR_ROLE_ALREADY_EXISTS');
+  });
+
+  it.each([
+    ['POST', {}, 'role'],
+    ['POST', { role: 'has space', name: 'x' }, 'role'],
+    ['POST', { role: 'ok', name: '' }, 'name'],
+    [
+      'POST',
+      { role: 'ok', name: 'x', settings: { sendMessagesTo: 'friendsOnly' } },
+      'settings.sendMessagesTo',
+    ],
+    ['POST', { role: 'ok', name: 'x', metadata: 'text' }, 'metadata'],
+    ['POST', { role: 'ok', name: 'x', colour: 'red' }, 'colour'],
+    ['PUT', { unset: ['name'] }, 'unset.0'],
+    ['PUT', { description: 7 }, 'description'],
+  ])('answers %s with %j by a 400 naming %s', async (method, body, field) => {
+    const path = method === 'POST' ? '/roles' : `/roles/${await newRole()}`;
+    const answer = await api.call(method, path, { body });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body.error)).toContain(field);
+  });
+
+  it.each(['GET', 'PUT', 'DELETE'])('answers %s of a role that does not exist by a 404', async (method) => {
+    const answer = await api.call(
+      method,
+      '/roles/no-such-role',
+      method === 'PUT' ? { body: { name: 'n' } } : {},
+    );
+    expect(answer.status).toBe(404);
+    expect(answer.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
+  });
+});
