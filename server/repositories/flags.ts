@@ -3,7 +3,17 @@ import type { ReviewStatus } from '../../shared/moderation.js';
 import type { ChatDatabase, MessageFlagTable, MessageReviewTable } from '../db/schema.js';
 import { nowSeconds } from '../time.js';
 
-export type MessageReviewRow = Selectable<MessageReviewTable>;
+/** A moderator's verdict on a flagged message, and when it was given. */
+export interface MessageReview {
+  status: ReviewStatus;
+  reviewedAt: number;
+}
+
+/** The one place a message_reviews row becomes a review. */
+const reviewOf = (row: Selectable<MessageReviewTable>): MessageReview => ({
+  status: row.status,
+  reviewedAt: Number(row.reviewed_at),
+});
 
 /** One user's flag on a message: why (a reason id of the app's), with their remark. */
 export interface MessageFlag {
@@ -69,7 +79,7 @@ export class FlagRepository {
     perPage: number,
     reviewed = false,
   ): Promise<{
-    messages: Array<{ messageId: number; flags: MessageFlag[]; review?: MessageReviewRow }>;
+    messages: Array<{ messageId: number; flags: MessageFlag[]; review?: MessageReview }>;
     total: number;
   }> {
     const base = this.db
@@ -122,7 +132,7 @@ export class FlagRepository {
         return {
           messageId,
           flags: flags.filter((flag) => flag.messageId === messageId),
-          ...(review === undefined ? {} : { review }),
+          ...(review === undefined ? {} : { review: reviewOf(review) }),
         };
       }),
       total: Number(counted?.total ?? 0),
@@ -151,15 +161,21 @@ export class FlagRepository {
     return flagged !== undefined;
   }
 
-  async review(appId: string, messageId: number, status: ReviewStatus): Promise<MessageReviewRow> {
+  /** Records the verdict, in the caller's transaction `trx` when it gives one. */
+  async review(
+    appId: string,
+    messageId: number,
+    status: ReviewStatus,
+    trx: Kysely<ChatDatabase> = this.db,
+  ): Promise<MessageReview> {
     const row = { app_id: appId, message_id: messageId, status, reviewed_at: nowSeconds() };
-    await this.db
+    await trx
       .insertInto('message_reviews')
       .values(row)
       .onConflict((oc) =>
         oc.columns(['app_id', 'message_id']).doUpdateSet({ status, reviewed_at: row.reviewed_at }),
       )
       .execute();
-    return row;
+    return reviewOf(row);
   }
 }

@@ -496,6 +496,8 @@ export class MessageService {
     onBehalfOf: string | undefined,
     permanent: boolean,
     origin: EventOrigin,
+    /** A write that commits with the deletion or not at all (a moderator's verdict). */
+    alongside?: (trx: Kysely<ChatDatabase>) => Promise<unknown>,
   ): Promise<Message> {
     const appId = app.appId;
     const original = await this.getVisible(app, id, onBehalfOf);
@@ -515,6 +517,7 @@ export class MessageService {
         lookup,
         trx,
       );
+      await alongside?.(trx);
       return { ...written, data: current.data };
     });
     // Once the deletion is committed, its files go: a deleted message's attachments are not served.

@@ -121,9 +121,12 @@ export class ModerationService {
         },
       );
     }
+    // A disapproval's deletion and its verdict commit together: never deleted yet still waiting.
     if (status === 'disapproved')
-      await this.messageService.delete(app, id, undefined, false, { uid: undefined });
-    await this.flags.review(app.appId, messageId, status);
+      await this.messageService.delete(app, id, undefined, false, { uid: undefined }, (trx) =>
+        this.flags.review(app.appId, messageId, status, trx),
+      );
+    else await this.flags.review(app.appId, messageId, status);
   }
 
   /** The flagged messages waiting for a review, or (`reviewed`) those reviewed, with the review. */
@@ -164,10 +167,7 @@ export class ModerationService {
           },
         ];
       });
-      const review =
-        item.review === undefined
-          ? {}
-          : { review: { status: item.review.status, reviewedAt: Number(item.review.reviewed_at) } };
+      const review = item.review === undefined ? {} : { review: item.review };
       return [{ message, flags, lastFlaggedAt: item.flags[0]?.flaggedAt ?? 0, ...review }];
     });
     return { flagged, total };
