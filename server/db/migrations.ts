@@ -8,6 +8,7 @@ import { agentTakeoversMigration } from '../agents/migration.js';
 import {
   notificationHoldsMigration,
   notificationDecisionsMigration,
+  notificationDecisionMessagesMigration,
   notificationProvidersMigration,
   notificationTablesMigration,
 } from '../notifications/migration.js';
@@ -224,6 +225,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0016_secret_key_canary': secretKeyCanaryMigration,
       '0017_notification_decisions': notificationDecisionsMigration(engine),
       '0018_partial_message_indexes': partialMessageIndexesMigration,
+      '0019_notification_decision_messages': notificationDecisionMessagesMigration,
     }),
   };
 }

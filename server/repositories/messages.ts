@@ -14,7 +14,12 @@ import {
   type WrittenMessage,
 } from './message-writer.js';
 
-export type { MessageDraft, WrittenMessage } from './message-writer.js';
+export {
+  unstoredMessage,
+  type DecisionRow,
+  type MessageDraft,
+  type WrittenMessage,
+} from './message-writer.js';
 
 type MessageColumns = Selectable<MessageTable>;
 type Db = Kysely<ChatDatabase>;
