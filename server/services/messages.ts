@@ -312,24 +312,26 @@ export class MessageService {
     parentId?: string,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
-    const sender = await this.users.get(appId, senderUid);
+    const receivers = receiversOf(request);
+    const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
+    const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
+    // Read together, so their caches' shared change counters are read together too (one HMGET).
+    const uid = senderUid.toLowerCase();
+    const [sender, users, groups, memberships, counts, blocks] = await Promise.all([
+      this.users.get(appId, uid),
+      this.users.findMany(appId, userIds),
+      this.groups.findMany(appId, groupIds),
+      this.groups.membershipsOf(appId, uid, groupIds),
+      this.groups.memberCounts(appId, groupIds),
+      this.blocks.relations(appId, uid, userIds),
+    ]);
     const parent =
       parentId === undefined ? undefined : await this.threadParent(app, parentId, sender.uid, request);
-    const receivers = receiversOf(request);
     const lookup: EntityLookup = {
       users: new Map([[sender.uid, sender]]),
       groups: new Map(),
       memberCounts: new Map(),
     };
-    const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
-    const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
-    const [users, groups, memberships, counts, blocks] = await Promise.all([
-      this.users.findMany(appId, userIds),
-      this.groups.findMany(appId, groupIds),
-      this.groups.membershipsOf(appId, sender.uid, groupIds),
-      this.groups.memberCounts(appId, groupIds),
-      this.blocks.relations(appId, sender.uid, userIds),
-    ]);
     for (const uid of userIds) {
       const user = users.get(uid);
       if (user === undefined) throw this.receiverError(request, 'user', uid);
