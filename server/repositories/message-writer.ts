@@ -187,7 +187,7 @@ const decisionValues = (appId: string, decision: DecisionRow, messageId: number)
   created_at: decision.createdAt,
 });
 
-/** The statement that queues a message's notifications decision: SQLite's sends and `insertMessage`. */
+/** The statement that queues a sent message's notifications decision, for SQLite's sends. */
 function insertDecisionQuery(db: Db, values: DecisionValues) {
   return db
     .withTables<DecisionQueueTables>()
@@ -229,9 +229,14 @@ function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
 /**
  * One message, its conversation upsert and its parent's reply count, statement by statement inside
  * the caller's transaction: for SQLite, which has no data-modifying CTEs (its sends take
- * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions).
+ * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions, whose
+ * notifications are queued when heard).
  */
-export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
+export async function insertMessage(
+  db: Db,
+  appId: string,
+  draft: Omit<MessageDraft, 'decision'>,
+): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
   const inserted = await insertMessageQuery(db, values).executeTakeFirst();
   if (inserted === undefined) return readReplayed(db, values);
@@ -239,13 +244,7 @@ export async function insertMessage(db: Db, appId: string, draft: MessageDraft):
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   if (draft.parentId !== undefined)
     await countReplyQuery(db, { app_id: appId, id: draft.parentId }).execute();
-  const message = storedMessage(values, messageId, draft);
-  if (draft.decision === undefined) return { message, replayed: false };
-  const queued = await insertDecisionQuery(
-    db,
-    decisionValues(appId, draft.decision, messageId),
-  ).executeTakeFirstOrThrow();
-  return { message, replayed: false, decisionId: Number(queued.id) };
+  return { message: storedMessage(values, messageId, draft), replayed: false };
 }
 
 async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessage> {
