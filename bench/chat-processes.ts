@@ -3,11 +3,12 @@
  * BENCH_PROCESSES (default 3) chat-service processes joined by Redis, in the same run. The load is
  * split evenly over the processes (one autocannon per process, BENCH_CONNECTIONS in all), as a
  * balancer without sticky sessions splits it. Each setup is measured BENCH_RUNS times and the
- * median run is reported (the machine may be shared and noisy); results in
- * bench/results/chat-postgres.json.
+ * median run is reported (the machine may be shared and noisy), with the CPU time the chat
+ * processes spent per message, which other processes' load disturbs far less than messages/s;
+ * results in bench/results/chat-postgres.json.
  */
 import autocannon from 'autocannon';
-import { createMessageRequest, loadNow, median, writeResults } from './stats.js';
+import { createMessageRequest, loadNow, median, processCpuMicros, writeResults } from './stats.js';
 import { startChatCluster, type ChatCluster } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -27,25 +28,40 @@ interface Figures {
   requests: number;
   non2xx: number;
   errors: number;
+  /** CPU time the chat processes spent per request, together (user + system), or null off Linux. */
+  serverCpuMicrosPerRequest: number | null;
 }
 
 const createMessage: Partial<autocannon.Options> = createMessageRequest(headers);
 
+/** The chat processes' CPU time together, in microseconds (Linux only). */
+function clusterCpuMicros(cluster: ChatCluster): number | null {
+  const times = cluster.processes.started.map(({ child }) => processCpuMicros(child.pid));
+  return times.includes(null) ? null : times.reduce<number>((sum, time) => sum + (time ?? 0), 0);
+}
+
 /** One run: every process loaded at once, each with its share of the connections. */
 async function load(cluster: ChatCluster, duration: number): Promise<Figures> {
   const share = Math.max(1, Math.round(CONNECTIONS / cluster.urls.length));
+  const cpuBefore = clusterCpuMicros(cluster);
   const results = await Promise.all(
     cluster.urls.map((url) =>
       autocannon({ url: `${url}/v3/messages`, connections: share, duration, ...createMessage }),
     ),
   );
+  const cpuAfter = clusterCpuMicros(cluster);
+  const requests = results.reduce((sum, result) => sum + result.requests.total, 0);
   return {
     requestsPerSecond: Math.round(results.reduce((sum, result) => sum + result.requests.average, 0)),
     p50Ms: median(results.map((result) => result.latency.p50)),
     p99Ms: Math.max(...results.map((result) => result.latency.p99)),
-    requests: results.reduce((sum, result) => sum + result.requests.total, 0),
+    requests,
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
+    serverCpuMicrosPerRequest:
+      cpuBefore === null || cpuAfter === null || requests === 0
+        ? null
+        : Math.round((cpuAfter - cpuBefore) / requests),
   };
 }
 
@@ -91,6 +107,7 @@ const row = (figures: Figures) => ({
   'req/s': figures.requestsPerSecond,
   'p50 ms': figures.p50Ms,
   'p99 ms': figures.p99Ms,
+  'server CPU µs/req': figures.serverCpuMicrosPerRequest,
   non2xx: figures.non2xx,
   errors: figures.errors,
 });

@@ -6,11 +6,11 @@
  * so the pair is measured several times (BENCH_RUNS) and medians are reported, with the server's
  * own CPU time per request, which other processes' load disturbs far less than requests/s.
  */
-import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { statSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createMessageRequest, median } from './stats.js';
+import { createMessageRequest, median, processCpuMicros } from './stats.js';
 import { startChatCluster, type ChatProcess } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -46,20 +46,8 @@ interface Figures {
   serverCpuMicrosPerRequest: number | null;
 }
 
-/** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux this runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** The server process's user + system CPU time in microseconds, from /proc (Linux only). */
-function serverCpuMicros(): number | null {
-  try {
-    const stat = readFileSync(`/proc/${server.pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6;
-  } catch {
-    return null;
-  }
-}
+/** The server process's user + system CPU time in microseconds (Linux only). */
+const serverCpuMicros = (): number | null => processCpuMicros(server.pid);
 
 async function load(
   title: string,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 /** The middle value of a sample (the mean of the two middle ones for an even count). */
@@ -20,6 +20,21 @@ export const createMessageRequest = (headers: Record<string, string>) => ({
     data: { text: 'A benchmark message of ordinary length, about sixty characters.' },
   }),
 });
+
+/** Clock ticks per second of /proc/<pid>/stat: 100 on every Linux this runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** A process's user + system CPU time in microseconds, from /proc (Linux only; null elsewhere). */
+export function processCpuMicros(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6;
+  } catch {
+    return null;
+  }
+}
 
 export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
 

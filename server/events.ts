@@ -27,8 +27,11 @@ export const APP_ORIGIN: EventOrigin = {};
  * the agent bridge and the notifications engine attach here instead of wrapping the routes.
  */
 export interface ChatEventMap {
-  /** A message was stored: sent by a user or bot, or an action message the service wrote. */
-  message: [appId: string, message: Message, origin: EventOrigin];
+  /**
+   * A message was stored: sent by a user or bot, or an action message the service wrote. `decision`
+   * is the notifications' decision-queue row stored with it, when the send stored one.
+   */
+  message: [appId: string, message: Message, origin: EventOrigin, decision?: number];
   messageEdited: [appId: string, message: Message, origin: EventOrigin];
   messageDeleted: [appId: string, message: Message, origin: EventOrigin];
   interaction: [

@@ -8,6 +8,7 @@ import { agentTakeoversMigration } from '../agents/migration.js';
 import {
   notificationHoldsMigration,
   notificationDecisionsMigration,
+  notificationDecisionMessagesMigration,
   notificationProvidersMigration,
   notificationTablesMigration,
 } from '../notifications/migration.js';
@@ -232,6 +233,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0020_roles': rolesMigration,
       '0021_flag_reasons': flagReasonsMigration,
       '0022_message_reviews': messageReviewsMigration,
+      '0023_notification_decision_messages': notificationDecisionMessagesMigration,
     }),
   };
 }

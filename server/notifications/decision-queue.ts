@@ -1,5 +1,6 @@
 import type { Message } from '../../shared/message.js';
 import type { StorageEngine } from '../db/database.js';
+import type { DecisionRow } from '../repositories/message-writer.js';
 import type { NotificationDb } from './tables.js';
 import {
   eventOfDelete,
@@ -17,6 +18,10 @@ import {
  * the lease ends any process claims it, in one statement (`FOR UPDATE SKIP LOCKED` on PostgreSQL,
  * as the outbox is claimed). Whoever removes the row first records the decision; a slower one
  * finds it gone and rolls back, so an event is decided once even when two processes try.
+ *
+ * A message sent through the message service has its row written in the send's own transaction
+ * (`decisionRowOfSent`, stored by the message writer), so no instant after the commit can lose it; other
+ * events (edits, deletions, reactions, action messages) are written when heard (`add`).
  */
 
 /** What is stored of an event: enough to make it again (triggers.ts). */
@@ -43,6 +48,20 @@ export function eventOfHeard(appId: string, heard: HeardEvent): NotificationEven
     case 'reaction':
       return eventOfReaction(appId, heard.message, heard.reaction);
   }
+}
+
+/**
+ * The row of a message about to be sent, claimed by the sending process until `claimedUntil`. The
+ * message has no id yet: the row's `message_id` gives it when the event is read back.
+ */
+export function decisionRowOfSent(message: Message, now: number, claimedUntil: number): DecisionRow {
+  const { id: _notYetStored, ...unsaved } = message;
+  return {
+    event: JSON.stringify({ kind: 'message', message: unsaved }),
+    attempts: 1,
+    claimedUntil,
+    createdAt: now,
+  };
 }
 
 export class DecisionQueue {
@@ -81,15 +100,14 @@ export class DecisionQueue {
           .limit(limit)
           .$if(this.engine === 'postgres', (pick) => pick.forUpdate().skipLocked()),
       )
-      .returning(['id', 'app_id', 'event', 'attempts'])
+      .returning(['id', 'app_id', 'event', 'message_id', 'attempts'])
       .execute();
     return rows
-      .map((row) => ({
-        id: Number(row.id),
-        appId: row.app_id,
-        heard: JSON.parse(row.event) as HeardEvent,
-        attempts: row.attempts,
-      }))
+      .map((row) => {
+        const heard = JSON.parse(row.event) as HeardEvent;
+        if (row.message_id !== null) heard.message.id = String(row.message_id);
+        return { id: Number(row.id), appId: row.app_id, heard, attempts: row.attempts };
+      })
       .sort((a, b) => a.id - b.id);
   }
 

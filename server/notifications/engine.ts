@@ -1,6 +1,7 @@
 import type { Message } from '../../shared/message.js';
 import type { ChatEventMap } from '../events.js';
 import type { Logger } from '../log.js';
+import type { SentMessageDecisions } from '../services/messages.js';
 import type { ChatServices } from '../services/registry.js';
 import { systemClock, type Clock } from './clock.js';
 import { notificationDataOf, type NotificationData } from './data.js';
@@ -11,13 +12,15 @@ import { EventNotifier } from './notify.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { nobodyOnline, storedReadState, type PresenceSource, type ReadStateSource } from './sources.js';
 import type { Reaction } from './triggers.js';
-import { eventOfHeard, type HeardEvent, type QueuedDecision } from './decision-queue.js';
+import { decisionRowOfSent, eventOfHeard, type HeardEvent, type QueuedDecision } from './decision-queue.js';
 
 /**
- * The notifications engine. It listens to the chat events emitted after each commit, writes each
- * to the decision queue and decides them in the background, one at a time, so sending a message
- * never waits for (or fails with) notifications. A worker then decides events another process
- * heard but never decided (it died), sends due email/SMS batches and delivers the outbox.
+ * The notifications engine. It listens to the chat events emitted after each commit and decides
+ * them in the background, one at a time, so sending a message never waits for (or fails with)
+ * notifications. Each event is in the decision queue first: a sent message's row is stored in the
+ * send's own transaction (the engine tells the message service what to store), other events are
+ * written when heard. A worker then decides events another process heard but never decided (it
+ * died), sends due email/SMS batches and delivers the outbox.
  */
 
 export interface NotificationOptions {
@@ -70,6 +73,7 @@ export class NotificationEngine {
   private readonly retentionMs: number;
   private readonly decisionLeaseMs: number;
   private readonly listeners: Listeners;
+  private readonly sentDecisions: SentMessageDecisions;
   private decisions: Promise<void> = Promise.resolve();
   private backlog = 0;
   private passes: Promise<void> = Promise.resolve();
@@ -105,8 +109,19 @@ export class NotificationEngine {
       },
       readState,
     );
+    this.sentDecisions = {
+      // An app with no channel enabled has nothing to decide: its sends store no row.
+      wanted: async (appId) => (await this.data.providers.enabledChannels(appId)).size > 0,
+      rowOf: (message) => {
+        const now = this.clock.now();
+        return decisionRowOfSent(message, now, now + this.decisionLeaseMs);
+      },
+    };
     this.listeners = {
-      message: (appId, message) => this.submit(appId, { kind: 'message', message }),
+      message: (appId, message, _origin, decision) =>
+        decision === undefined
+          ? this.submit(appId, { kind: 'message', message })
+          : this.take(appId, { kind: 'message', message }, decision),
       messageEdited: (appId, message) => this.submit(appId, { kind: 'edited', message }),
       messageDeleted: (appId, message) => this.submit(appId, { kind: 'deleted', message }),
     };
@@ -120,6 +135,7 @@ export class NotificationEngine {
     events.on('message', this.listeners.message);
     events.on('messageEdited', this.listeners.messageEdited);
     events.on('messageDeleted', this.listeners.messageDeleted);
+    this.services.messageService.decideSentWith(this.sentDecisions);
     if (this.pollIntervalMs !== false) {
       this.timer = setInterval(() => this.schedulePass(), this.pollIntervalMs);
       this.timer.unref();
@@ -136,6 +152,7 @@ export class NotificationEngine {
     events.off('message', this.listeners.message);
     events.off('messageEdited', this.listeners.messageEdited);
     events.off('messageDeleted', this.listeners.messageDeleted);
+    this.services.messageService.decideSentWith(undefined);
     clearInterval(this.timer);
     await this.idle();
     await this.passes;
@@ -178,6 +195,20 @@ export class NotificationEngine {
           ? undefined
           : this.data.decisions.add(appId, heard, now, here ? now + this.decisionLeaseMs : now),
       );
+    this.queue(appId, heard, added, here);
+  }
+
+  /**
+   * A sent message whose row (`id`) its send stored, claimed by this process. With the backlog
+   * full it is left to the worker (of any process), which claims it when the claim ends.
+   */
+  private take(appId: string, heard: HeardEvent, id: number): void {
+    if (this.stopped) return;
+    this.queue(appId, heard, Promise.resolve(id), this.backlog < MAX_BACKLOG);
+  }
+
+  /** Queues the decision of an event once its row (`added`) is written, unless the backlog is full. */
+  private queue(appId: string, heard: HeardEvent, added: Promise<number | undefined>, here: boolean): void {
     if (!here) {
       this.logger.warn('notification_backlog_full', { backlog: this.backlog });
       added.catch((error: unknown) => this.decisionFailed(appId, heard, error));

@@ -219,6 +219,17 @@ export function notificationDecisionsMigration(engine: StorageEngine): Migration
   };
 }
 
+/**
+ * A sent message's decision-queue row is written in the message's own statement, before the
+ * message has an id to put in its event: the row names the message here instead (null for the
+ * events written after their change, which carry their message whole).
+ */
+export const notificationDecisionMessagesMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema.alterTable('notification_decisions').addColumn('message_id', 'bigint').execute();
+  },
+};
+
 interface LegacyWebhook {
   app_id: string;
   channel: Channel;

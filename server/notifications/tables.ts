@@ -102,6 +102,8 @@ export type NotificationDecisionTable = {
   id: Generated<number>;
   app_id: string;
   event: string;
+  /** A sent message's id, which its `event` lacks (queued in the send's own statement). */
+  message_id: number | null;
   attempts: number;
   claimed_until: number;
   created_at: number;

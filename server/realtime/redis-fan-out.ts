@@ -49,6 +49,12 @@ export const redactRedisUrl = (url: string): string => {
  * caches (agents, client settings) is forgotten everywhere when one changes it, and keeps the
  * counters of changes that the row caches (users, groups, memberships, blocks) check on every read.
  */
+/** Change counters waiting to be read together: each field's index in the HMGET's answer. */
+interface GenerationReads {
+  fields: Map<string, number>;
+  counts: Promise<Array<string | null>>;
+}
+
 export class RedisFanOut implements FanOut, ChangeNotices, CacheGenerations {
   private readonly local = new LocalFanOut();
   /** Names the host and pid, so an operator (or a test) can tell which process holds a user's sockets. */
@@ -65,6 +71,8 @@ export class RedisFanOut implements FanOut, ChangeNotices, CacheGenerations {
    */
   private connections = 0;
   private closing: Promise<void> | undefined;
+  /** Counter reads asked for in this turn of the event loop, answered by one HMGET at its end. */
+  private generationReads: GenerationReads | undefined;
 
   private constructor(
     private readonly commands: Redis,
@@ -188,9 +196,32 @@ export class RedisFanOut implements FanOut, ChangeNotices, CacheGenerations {
     else listeners.push(listener);
   }
 
+  /**
+   * Every counter asked for in one turn of the event loop (a send's users, memberships and blocks,
+   * and those of the other requests handled in that turn) is read with one HMGET, sent once the
+   * turn's callbacks have run: after each request began, so no change answered before is missed.
+   */
   async current(topic: string, appId: string): Promise<string> {
-    const count = await this.commands.hget(this.generationsKey, JSON.stringify([topic, appId]));
-    return this.generation(count ?? 0);
+    const reads = (this.generationReads ??= this.readGenerations());
+    const field = JSON.stringify([topic, appId]);
+    let index = reads.fields.get(field);
+    if (index === undefined) {
+      index = reads.fields.size;
+      reads.fields.set(field, index);
+    }
+    const counts = await reads.counts;
+    return this.generation(counts[index] ?? 0);
+  }
+
+  private readGenerations(): GenerationReads {
+    const fields = new Map<string, number>();
+    const counts = new Promise<Array<string | null>>((resolve, reject) => {
+      setImmediate(() => {
+        this.generationReads = undefined;
+        this.commands.hmget(this.generationsKey, ...fields.keys()).then(resolve, reject);
+      });
+    });
+    return { fields, counts };
   }
 
   async bump(topic: string, appId: string): Promise<{ before: string; after: string }> {

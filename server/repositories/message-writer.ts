@@ -10,9 +10,24 @@ import {
 } from 'kysely';
 import type { SqliteConnection } from '../db/database.js';
 import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
+import type { NotificationDecisionTable } from '../notifications/tables.js';
 import type { StoredMessage } from './messages.js';
 
 type Db = Kysely<ChatDatabase>;
+/** The decision queue is the notifications engine's table; a send writes its row beside the message. */
+type DecisionQueueTables = { notification_decisions: NotificationDecisionTable };
+
+/**
+ * A sent message's row in the notifications engine's decision queue (notifications/decision-queue.ts),
+ * stored in the message's own transaction so that no crash after the commit loses the event.
+ */
+export interface DecisionRow {
+  /** The event, its message without the id it does not have yet (`message_id` gives it). */
+  event: string;
+  attempts: number;
+  claimedUntil: number;
+  createdAt: number;
+}
 
 export interface MessageDraft {
   conversationId: string;
@@ -28,6 +43,8 @@ export interface MessageDraft {
   /** A thread reply's parent: storing the reply counts it on the parent in the same transaction. */
   parentId?: number | undefined;
   sentAt: number;
+  /** The notifications' decision-queue row to store with the message, if notifications want one. */
+  decision?: DecisionRow | undefined;
 }
 
 /**
@@ -37,6 +54,8 @@ export interface MessageDraft {
 export interface WrittenMessage {
   message: StoredMessage;
   replayed: boolean;
+  /** The id of the decision-queue row stored with it (the draft's `decision`; never when replayed). */
+  decisionId?: number;
 }
 
 /** Stores sent messages: each call's drafts in one transaction with their conversation rows. */
@@ -118,6 +137,10 @@ const storedMessage = (id: number, draft: MessageDraft): StoredMessage => ({
   replyCount: 0,
 });
 
+/** The message a draft will be once stored, but for its id (0): for what must be stored with it. */
+export const unstoredMessage = (appId: string, draft: MessageDraft): StoredMessage =>
+  storedMessage(0, draft);
+
 /** The conversation row a message makes current: one-to-one rows name both UIDs in sorted order. */
 function conversationValues(
   appId: string,
@@ -179,6 +202,34 @@ const muidKey = (values: MessageValues): MuidKey => ({
 const replayedMuid = (values: MessageValues): Error =>
   new Error(`message with muid ${values.muid} was neither stored nor found`);
 
+/** What the decision-queue insert binds: the row and the message it names. */
+interface DecisionValues {
+  app_id: string;
+  event: string;
+  message_id: number;
+  attempts: number;
+  claimed_until: number;
+  created_at: number;
+}
+
+const decisionValues = (appId: string, decision: DecisionRow, messageId: number): DecisionValues => ({
+  app_id: appId,
+  event: decision.event,
+  message_id: messageId,
+  attempts: decision.attempts,
+  claimed_until: decision.claimedUntil,
+  created_at: decision.createdAt,
+});
+
+/** The statement that queues a sent message's notifications decision, for SQLite's sends. */
+function insertDecisionQuery(db: Db, values: DecisionValues) {
+  return db
+    .withTables<DecisionQueueTables>()
+    .insertInto('notification_decisions')
+    .values(values)
+    .returning('id');
+}
+
 /** The statement that makes a conversation row current: one for both engines. */
 function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) {
   return db
@@ -212,9 +263,14 @@ function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
 /**
  * One message, its conversation upsert and its parent's reply count, statement by statement inside
  * the caller's transaction: for SQLite, which has no data-modifying CTEs (its sends take
- * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions).
+ * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions, whose
+ * notifications are queued when heard).
  */
-export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
+export async function insertMessage(
+  db: Db,
+  appId: string,
+  draft: Omit<MessageDraft, 'decision'>,
+): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
   const inserted = await insertMessageQuery(db, values).returning('id').executeTakeFirst();
   if (inserted === undefined) return readReplayed(db, values);
@@ -231,26 +287,64 @@ async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessa
   return { message: parseStoredMessage(first), replayed: true };
 }
 
-/** What `insertMessagePostgres` binds: the message's columns and the conversation's own. */
+/**
+ * What `insertMessagePostgres` binds: the message's columns, the conversation's own, and the
+ * decision-queue row's (all null when the send queues none).
+ */
 type SendRow = MessageValues &
-  Pick<Insertable<ConversationTable>, 'conversation_type' | 'first_uid' | 'second_uid' | 'guid'>;
+  Pick<Insertable<ConversationTable>, 'conversation_type' | 'first_uid' | 'second_uid' | 'guid'> & {
+    decision_event: string | null;
+    decision_attempts: number | null;
+    decision_claimed_until: number | null;
+    decision_created_at: number | null;
+  };
 
 /**
  * The statement of `insertMessagePostgres`: the message insert as the CTE `stored`, the parent's
- * reply count as `counted` (a null parent matches no row), and the conversation upsert taking the
- * message id from `stored`.
+ * reply count as `counted` (a null parent matches no row), the decision-queue row as `queued` (a
+ * null event writes none), and the conversation upsert taking the message id from `stored`.
  */
 function sendStatement(db: Db, row: SendRow) {
   // Parameters in a SELECT list have no type of their own: each is cast to its column's.
   const asText = (value: unknown) => sql<string | null>`cast(${value} as text)`;
   const asBigint = (value: unknown) => sql<number>`cast(${value} as bigint)`;
-  const { conversation_type, first_uid, second_uid, guid, ...message } = row;
+  const {
+    conversation_type,
+    first_uid,
+    second_uid,
+    guid,
+    decision_event,
+    decision_attempts,
+    decision_claimed_until,
+    decision_created_at,
+    ...message
+  } = row;
   return db
-    .with('stored', (db) => insertMessageQuery(db, message).returning('id'))
+    .withTables<DecisionQueueTables>()
+    .with('stored', () => insertMessageQuery(db, message).returning('id'))
     .with('counted', () =>
       countReplyQuery(db, { app_id: row.app_id, id: row.parent_id }).where(
         sql<boolean>`exists (select 1 from stored)`,
       ),
+    )
+    .with('queued', (db) =>
+      db
+        .insertInto('notification_decisions')
+        .columns(['app_id', 'event', 'message_id', 'attempts', 'claimed_until', 'created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('stored')
+            .select([
+              asText(row.app_id).as('app_id'),
+              asText(decision_event).as('event'),
+              'stored.id',
+              sql<number>`cast(${decision_attempts} as integer)`.as('attempts'),
+              asBigint(decision_claimed_until).as('claimed_until'),
+              asBigint(decision_created_at).as('created_at'),
+            ])
+            .where(sql<boolean>`cast(${decision_event} as text) is not null`),
+        )
+        .returning('id'),
     )
     .insertInto('conversations')
     .columns([
@@ -285,7 +379,7 @@ function sendStatement(db: Db, row: SendRow) {
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
-    .returning('last_message_id');
+    .returning(['last_message_id', sql<number | null>`(select id from queued)`.as('decision_id')]);
 }
 
 /** `sendStatement` compiled once (its SQL is the same for every send); each send binds its row. */
@@ -304,14 +398,28 @@ export async function insertMessagePostgres(
 ): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
   const { conversation_type, first_uid, second_uid, guid } = conversationValues(appId, draft, 0);
-  const row: SendRow = { ...values, conversation_type, first_uid, second_uid, guid };
+  const { decision } = draft;
+  const row: SendRow = {
+    ...values,
+    conversation_type,
+    first_uid,
+    second_uid,
+    guid,
+    decision_event: decision?.event ?? null,
+    decision_attempts: decision?.attempts ?? null,
+    decision_claimed_until: decision?.claimedUntil ?? null,
+    decision_created_at: decision?.createdAt ?? null,
+  };
   compiledSend ??= compileByName(row, (names) => sendStatement(db, names));
-  const { rows } = await db.executeQuery<{ last_message_id: number }>(
+  const { rows } = await db.executeQuery<{ last_message_id: number; decision_id: number | null }>(
     CompiledQuery.raw(compiledSend.sql, compiledSend.bind(row)),
   );
   const [written] = rows;
   if (written === undefined) return readReplayed(db, values);
-  return { message: storedMessage(Number(written.last_message_id), draft), replayed: false };
+  const message = storedMessage(Number(written.last_message_id), draft);
+  return written.decision_id === null
+    ? { message, replayed: false }
+    : { message, replayed: false, decisionId: Number(written.decision_id) };
 }
 
 /**
@@ -372,6 +480,7 @@ interface Statements {
   messageByMuid: PreparedStatement<MuidKey>;
   upsertConversation: PreparedStatement<Insertable<ConversationTable>>;
   countReply: PreparedStatement<ParentKey>;
+  insertDecision: PreparedStatement<DecisionValues>;
 }
 
 interface PendingWrite {
@@ -441,8 +550,13 @@ export class SqliteMessageWriter implements MessageWriter {
         upsertConversationQuery(this.db, row),
       ),
       countReply: prepareByName(database, { app_id: appId, id: 0 }, (row) => countReplyQuery(this.db, row)),
+      insertDecision: prepareByName(
+        database,
+        decisionValues(appId, { event: '', attempts: 0, claimedUntil: 0, createdAt: 0 }, 0),
+        (row) => insertDecisionQuery(this.db, row),
+      ),
     });
-    const { insertMessage, messageByMuid, upsertConversation, countReply } = statements;
+    const { insertMessage, messageByMuid, upsertConversation, countReply, insertDecision } = statements;
     const inserted = insertMessage.statement.run(insertMessage.bind(values));
     // No change: the muid's unique index turned the insert into nothing.
     if (inserted.changes === 0) {
@@ -455,6 +569,11 @@ export class SqliteMessageWriter implements MessageWriter {
     upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
     if (draft.parentId !== undefined)
       countReply.statement.run(countReply.bind({ app_id: appId, id: draft.parentId }));
-    return { message: storedMessage(messageId, draft), replayed: false };
+    const message = storedMessage(messageId, draft);
+    if (draft.decision === undefined) return { message, replayed: false };
+    const queued = insertDecision.statement.get(
+      insertDecision.bind(decisionValues(appId, draft.decision, messageId)),
+    ) as { id: number | bigint };
+    return { message, replayed: false, decisionId: Number(queued.id) };
   }
 }

@@ -14,7 +14,12 @@ import {
   type WrittenMessage,
 } from './message-writer.js';
 
-export type { MessageDraft, WrittenMessage } from './message-writer.js';
+export {
+  unstoredMessage,
+  type DecisionRow,
+  type MessageDraft,
+  type WrittenMessage,
+} from './message-writer.js';
 
 type Db = Kysely<ChatDatabase>;
 
@@ -125,8 +130,11 @@ export class MessageRepository {
     return this.writer.insertAll(appId, drafts);
   }
 
-  /** One message inside the caller's transaction `db`, e.g. an action message beside the change it reports. */
-  async insert(appId: string, draft: MessageDraft, db: Db): Promise<StoredMessage> {
+  /**
+   * One message inside the caller's transaction `db`, e.g. an action message beside the change it
+   * reports (its notifications are queued when heard, not with it).
+   */
+  async insert(appId: string, draft: Omit<MessageDraft, 'decision'>, db: Db): Promise<StoredMessage> {
     const insert = this.engine === 'postgres' ? insertMessagePostgres : insertMessage;
     return (await insert(db, appId, draft)).message;
   }

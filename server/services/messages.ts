@@ -15,7 +15,13 @@ import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
 import { blockFlags, type BlockRelation, type BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { GroupRepository } from '../repositories/groups.js';
-import type { MessageDraft, MessageRepository, StoredMessage } from '../repositories/messages.js';
+import {
+  unstoredMessage,
+  type DecisionRow,
+  type MessageDraft,
+  type MessageRepository,
+  type StoredMessage,
+} from '../repositories/messages.js';
 import type { PinRepository } from '../repositories/pins.js';
 import type { ReactionRepository } from '../repositories/reactions.js';
 import type { UserRepository } from '../repositories/users.js';
@@ -63,6 +69,18 @@ export interface InteractionOutcome {
   goalCompleted: boolean;
   /** The apiAction of the pressed button, for the caller to run once the interaction is stored. */
   apiAction?: { elementId: string; action: ApiAction };
+}
+
+/**
+ * Who decides the notifications of sent messages (the notifications engine, while it runs). A send
+ * stores each message's decision-queue row in the message's own transaction, so a process killed
+ * right after the commit leaves the event queued for another process instead of losing it.
+ */
+export interface SentMessageDecisions {
+  /** Whether the app's sent messages are to be decided (it has a channel enabled). */
+  wanted(appId: string): Promise<boolean>;
+  /** The decision-queue row of a message about to be stored (as presented, its id not known yet). */
+  rowOf(message: Message): DecisionRow;
 }
 
 type StoredForm = InteractiveFormData & { interactions?: Interaction[] };
@@ -143,6 +161,7 @@ function receiversOf(request: MessageRequest): Receiver[] {
 /** Sending, reading, editing and deleting messages; everything a message change implies happens in one transaction. */
 export class MessageService {
   private readonly entities: EntityLoader;
+  private sentDecisions: SentMessageDecisions | undefined;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
@@ -157,6 +176,26 @@ export class MessageService {
     private readonly media?: MediaLibrary,
   ) {
     this.entities = new EntityLoader(users, groups);
+  }
+
+  /** Set by the notifications engine when it starts, cleared when it stops. */
+  decideSentWith(decisions: SentMessageDecisions | undefined): void {
+    this.sentDecisions = decisions;
+  }
+
+  /** Each draft's decision-queue row, or none when nobody decides the app's notifications. */
+  private async decisionRows(
+    app: App,
+    drafts: ReadonlyArray<MessageDraft>,
+    lookup: EntityLookup,
+  ): Promise<DecisionRow[] | undefined> {
+    const decisions = this.sentDecisions;
+    if (decisions === undefined || !(await decisions.wanted(app.appId))) return undefined;
+    const unsent = await this.signed(
+      app,
+      drafts.map((draft) => toMessage(unstoredMessage(app.appId, draft), lookup, app)),
+    );
+    return unsent.map((message) => decisions.rowOf(message));
   }
 
   private async signedAction<T extends { message: Message; on: Message }>(app: App, action: T): Promise<T> {
@@ -260,9 +299,10 @@ export class MessageService {
 
   /**
    * Checks that the sender and every receiver exist and that the sender belongs to each group,
-   * then stores one message per receiver in a single transaction: all are sent, or none. The
-   * checks read cached rows, so a send is usually one write and no reads. A `muid` the sender
-   * already used in a conversation answers the message first sent with it, in any process.
+   * then stores one message per receiver in a single transaction: all are sent, or none, each with
+   * its notifications' decision-queue row when the app has a channel enabled. The checks read
+   * cached rows, so a send is usually one write and no reads. A `muid` the sender already used in
+   * a conversation answers the message first sent with it, in any process.
    */
   async send(
     app: App,
@@ -272,24 +312,26 @@ export class MessageService {
     parentId?: string,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
-    const sender = await this.users.get(appId, senderUid);
+    const receivers = receiversOf(request);
+    const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
+    const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
+    // Read together, so their caches' shared change counters are read together too (one HMGET).
+    const uid = senderUid.toLowerCase();
+    const [sender, users, groups, memberships, counts, blocks] = await Promise.all([
+      this.users.get(appId, uid),
+      this.users.findMany(appId, userIds),
+      this.groups.findMany(appId, groupIds),
+      this.groups.membershipsOf(appId, uid, groupIds),
+      this.groups.memberCounts(appId, groupIds),
+      this.blocks.relations(appId, uid, userIds),
+    ]);
     const parent =
       parentId === undefined ? undefined : await this.threadParent(app, parentId, sender.uid, request);
-    const receivers = receiversOf(request);
     const lookup: EntityLookup = {
       users: new Map([[sender.uid, sender]]),
       groups: new Map(),
       memberCounts: new Map(),
     };
-    const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
-    const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
-    const [users, groups, memberships, counts, blocks] = await Promise.all([
-      this.users.findMany(appId, userIds),
-      this.groups.findMany(appId, groupIds),
-      this.groups.membershipsOf(appId, sender.uid, groupIds),
-      this.groups.memberCounts(appId, groupIds),
-      this.blocks.relations(appId, sender.uid, userIds),
-    ]);
     for (const uid of userIds) {
       const user = users.get(uid);
       if (user === undefined) throw this.receiverError(request, 'user', uid);
@@ -321,14 +363,21 @@ export class MessageService {
       parentId: parent === undefined ? undefined : Number(parent.id),
       sentAt,
     }));
-    const written = await this.messages.insertAll(appId, drafts);
+    const decisions = await this.decisionRows(app, drafts, lookup);
+    const written = await this.messages.insertAll(
+      appId,
+      decisions === undefined
+        ? drafts
+        : drafts.map((draft, index) => ({ ...draft, decision: decisions[index] })),
+    );
     const sent = await this.signed(
       app,
       written.map(({ message }) => toMessage(message, lookup, app)),
     );
     // A send retried with its muid answers the message stored first; only new ones are announced.
     sent.forEach((message, index) => {
-      if (written[index]?.replayed === false) this.events.emit('message', appId, message, origin);
+      const stored = written[index];
+      if (stored?.replayed === false) this.events.emit('message', appId, message, origin, stored.decisionId);
     });
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };

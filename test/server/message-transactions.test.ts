@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatStore } from '../../server/index.js';
 import type { MessageRepository } from '../../server/repositories/messages.js';
-import { ENGINES, FORM_DATA, apiFixtures, useTestServer } from './support.js';
+import { ENGINES, FORM_DATA, apiFixtures, injectFailure, useTestServer } from './support.js';
 
 /** Waits for `condition` without timing anything: fails only if it never holds. */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -29,38 +27,6 @@ function readBothBeforeWriting(messages: MessageRepository, watched: Set<number>
     if (count === 1) await until(() => (reads.get(id) ?? 0) >= 2, `the message ${id} was read twice`);
     return row;
   });
-}
-
-/**
- * A trigger that fails every update of one message: a form submission's write of the interactions,
- * after it has noted which elements were used. Returns what removes the trigger again.
- */
-async function refuseUpdatesOf(store: ChatStore, messageId: number): Promise<() => Promise<void>> {
-  if (store.engine === 'sqlite') {
-    await sql
-      .raw(
-        `create trigger refuse_update before update on messages when new.id = ${messageId}
-         begin select raise(abort, 'injected failure'); end`,
-      )
-      .execute(store.db);
-    return async () => void (await sql.raw('drop trigger refuse_update').execute(store.db));
-  }
-  await sql
-    .raw(
-      `create function refuse_update() returns trigger language plpgsql as
-       $$ begin raise exception 'injected failure'; end $$`,
-    )
-    .execute(store.db);
-  await sql
-    .raw(
-      `create trigger refuse_update before update on messages for each row
-       when (new.id = ${messageId}) execute function refuse_update()`,
-    )
-    .execute(store.db);
-  return async () => {
-    await sql.raw('drop trigger refuse_update on messages').execute(store.db);
-    await sql.raw('drop function refuse_update()').execute(store.db);
-  };
 }
 
 describe.each(ENGINES)('message changes own their transactions on %s', (engine) => {
@@ -111,7 +77,8 @@ describe.each(ENGINES)('message changes own their transactions on %s', (engine) 
     const bob = await createUser();
     const id = await sendForm(alice, bob);
     const { store } = api.server.services;
-    const allowUpdates = await refuseUpdatesOf(store, Number(id));
+    // Its write of the interactions fails, after it has noted which elements were used.
+    const allowUpdates = await injectFailure(store, 'messages', 'update', `new.id = ${Number(id)}`);
     const submit = () =>
       call('PATCH', `/messages/${id}/interacted`, {
         body: { interactions: ['submitVisit'] },

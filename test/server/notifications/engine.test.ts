@@ -10,6 +10,7 @@ import {
   ENGINES,
   apiFixtures,
   createTestStore,
+  injectFailure,
   textMessage,
   uniqueId,
   type TestStore,
@@ -102,21 +103,76 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it('writes nothing to the decision queue for an app with no channel enabled, and queues again once one is', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
-    const queued = vi.spyOn(server.engine.data.decisions, 'add');
+    const { messages } = server.api.server.services;
+    const added = vi.spyOn(server.engine.data.decisions, 'add');
+    const stored = vi.spyOn(messages, 'insertAll');
+    /** The decision-queue rows the sends so far stored beside their messages. */
+    const queuedWithSends = async (): Promise<number> => {
+      const written = await Promise.all(stored.mock.results.map((result) => result.value));
+      return written.flat().filter((message) => message.decisionId !== undefined).length;
+    };
     try {
       expect((await useWebhook(call, 'push', `${receiver.url}/push`, { enabled: false })).status).toBe(200);
       await send(alice, textMessage(bob, 'nobody is told'));
       await settle();
-      expect(queued).not.toHaveBeenCalled();
+      expect(await queuedWithSends()).toBe(0);
       expect((await useWebhook(call, 'push', `${receiver.url}/push`)).status).toBe(200);
       await send(alice, textMessage(bob, 'bob is told'));
       await settle();
-      expect(queued).toHaveBeenCalledTimes(1);
+      expect(await queuedWithSends()).toBe(1);
+      expect(added).not.toHaveBeenCalled();
       expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.body)).toEqual(['bob is told']);
     } finally {
-      queued.mockRestore();
+      added.mockRestore();
+      stored.mockRestore();
       await useWebhook(call, 'push', `${receiver.url}/push`);
     }
+  });
+
+  it("queues a sent message's decision with the message: a process that dies right after the commit leaves it to the worker", async () => {
+    const [alice, bob] = [await createUser(), await createUser()];
+    const { events } = server.api.server.services;
+    // The process dies the instant its send commits: nothing in it hears the message.
+    const hearers = events.listeners('message');
+    events.removeAllListeners('message');
+    try {
+      await send(alice, textMessage(bob, 'sent just before the crash'));
+    } finally {
+      for (const hearer of hearers) events.on('message', hearer);
+    }
+    await settle();
+    expect(pushesTo(bob)).toHaveLength(0);
+    // Once the dead process's claim has run out, the worker decides the event, once.
+    clock.advance(10_000);
+    await settle();
+    await settle();
+    expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.body)).toEqual([
+      'sent just before the crash',
+    ]);
+  });
+
+  it('stores neither a message nor its decision when its decision cannot be queued', async () => {
+    const [alice, bob] = [await createUser(), await createUser()];
+    const allowAgain = await injectFailure(
+      server.api.server.services.store,
+      'notification_decisions',
+      'insert',
+    );
+    let refused: Awaited<ReturnType<typeof call>>;
+    try {
+      refused = await call('POST', '/messages', {
+        body: textMessage(bob, 'never half stored'),
+        onBehalfOf: alice,
+      });
+    } finally {
+      await allowAgain();
+    }
+    expect(refused.status).toBe(500);
+    const history = await call('GET', `/users/${bob}/messages`, { onBehalfOf: alice });
+    expect(history.status).toBe(200);
+    expect(history.body.data).toEqual([]);
+    await settle();
+    expect(pushesTo(bob)).toHaveLength(0);
   });
 
   describe('push', () => {
@@ -234,6 +290,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     it('notifies members of a member added when the app turns that event on', async () => {
       const [alice, bob, erin] = [await createUser(), await createUser(), await createUser()];
       const guid = await createGroup(alice, [bob]);
+      // Bob's own addition is decided under the settings it was made under, before they change.
+      await settle();
       await patchSettings({ preferences: { group: { memberAddedSetting: 2 } } });
       await call('POST', `/groups/${guid}/members`, { body: { participants: [erin] }, onBehalfOf: alice });
       await settle();
