@@ -20,6 +20,9 @@ export class TermMarks {
   }
 }
 
+/** Query terms whose presence in a chunk the `bits` of a ScoreAccumulator record, one bit each. */
+export const HELD_TERM_BITS = 31;
+
 /**
  * Scores of the slots a query touches, in one array indexed by slot and reused across queries:
  * clearing resets only the touched entries, so a query costs what its postings cost, not the
@@ -29,12 +32,15 @@ export class ScoreAccumulator {
   readonly termMarks = new TermMarks();
   scores = new Float64Array(256);
   touched = new Int32Array(256);
+  /** Per touched slot, which of the first HELD_TERM_BITS query terms scored it; zero between uses. */
+  bits = new Int32Array(256);
   count = 0;
 
   /** Makes room for slots below `slotCount`; call before adding. */
   prepare(slotCount: number): void {
     this.scores = ensureLength(this.scores, slotCount);
     this.touched = ensureLength(this.touched, slotCount);
+    this.bits = ensureLength(this.bits, slotCount);
   }
 
   add(slot: number, value: number): void {
@@ -54,7 +60,11 @@ export class ScoreAccumulator {
   }
 
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.scores[this.touched[i] as number] = 0;
+    for (let i = 0; i < this.count; i++) {
+      const slot = this.touched[i] as number;
+      this.scores[slot] = 0;
+      this.bits[slot] = 0;
+    }
     this.count = 0;
   }
 }
