@@ -53,7 +53,6 @@ export class Bm25fScorer {
    * `touchedOnly`, to the slots the accumulator already holds.
    */
   accumulate(query: readonly WeightedTerm[], accumulator: ScoreAccumulator, touchedOnly = false): void {
-    const { live } = this.index.slotArrays();
     const { body, title, k1 } = this;
     const { scores, touched, bits } = accumulator;
     for (let position = 0; position < query.length; position++) {
@@ -68,7 +67,6 @@ export class Bm25fScorer {
         const to = ranges[2 * block + 1] as number;
         for (let at = ranges[2 * block] as number; at < to; at += 2) {
           const slot = pool[at] as number;
-          if (live[slot] !== 1) continue;
           const before = scores[slot] as number;
           // Expansion re-weights only chunks already found: the others are passed over unscored.
           if (before === 0 && touchedOnly) continue;
@@ -77,6 +75,7 @@ export class Bm25fScorer {
           const tf =
             (packed & 0xffff) * (body[slot] as number) +
             (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
+          // A removed slot's norms are 0 (FieldNorms), and so is its tf.
           if (tf === 0) continue;
           if (before === 0) touched[count++] = slot;
           scores[slot] = before + (factor * tf) / (k1 + tf);
