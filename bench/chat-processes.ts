@@ -6,10 +6,8 @@
  * median run is reported (the machine may be shared and noisy); results in
  * bench/results/chat-postgres.json.
  */
-import { cpus, loadavg } from 'node:os';
-import { writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { createMessageRequest, median } from './stats.js';
+import { createMessageRequest, loadNow, median, writeResults } from './stats.js';
 import { startChatCluster, type ChatCluster } from '../test/support/chat-cluster.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -78,24 +76,17 @@ async function measure(processes: number): Promise<{ runs: Figures[]; median: Fi
   }
 }
 
-const loadBefore = loadavg()[0] ?? 0;
+const loadBefore = loadNow();
 const one = await measure(1);
 const several = await measure(PROCESSES);
-const loadAfter = loadavg()[0] ?? 0;
-const results = {
-  date: new Date().toISOString(),
+const results = writeResults('chat-postgres', {
   engine: 'postgres',
-  cpus: cpus().length,
-  loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
+  loadAverage: { before: loadBefore, after: loadNow() },
   connections: CONNECTIONS,
   durationSeconds: DURATION_SECONDS,
   oneProcess: one,
   severalProcesses: { processes: PROCESSES, ...several },
-};
-writeFileSync(
-  new URL('./results/chat-postgres.json', import.meta.url),
-  `${JSON.stringify(results, null, 2)}\n`,
-);
+});
 const row = (figures: Figures) => ({
   'req/s': figures.requestsPerSecond,
   'p50 ms': figures.p50Ms,

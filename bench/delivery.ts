@@ -15,9 +15,7 @@
  *
  *   npx tsx bench/delivery.ts      (BENCH_MEMBERS=10000, BENCH_MESSAGES=3, BENCH_ENGINES=sqlite,postgres)
  */
-import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { cpus, loadavg } from 'node:os';
 import type { Message } from '../shared/message.js';
 import {
   createChatServices,
@@ -29,7 +27,7 @@ import {
 import { IDEMPOTENCY_HEADER, NotificationEngine } from '../server/notifications/index.js';
 import { customPush } from '../server/notifications/providers/custom.js';
 import { createTestStore } from '../test/server/support.js';
-import { median, perEngine, round } from './stats.js';
+import { loadNow, median, perEngine, round, writeResults } from './stats.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3);
@@ -219,18 +217,14 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   }
 }
 
-const loadBefore = round(loadavg()[0] ?? 0, 2);
+const loadBefore = loadNow();
 const runs = await perEngine(ENGINES, benchEngine);
-
-const results = {
-  date: new Date().toISOString(),
-  cpus: cpus().length,
-  loadAverage: { before: loadBefore, after: round(loadavg()[0] ?? 0, 2) },
+const results = writeResults('delivery', {
+  loadAverage: { before: loadBefore, after: loadNow() },
   groupMembers: MEMBERS,
   note: 'medians over the messages; every member offline, no preferences saved; the sink answers 200 at once',
   runs,
-};
-writeFileSync(new URL('./results/delivery.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+});
 
 console.table(
   runs.map((run) => ({

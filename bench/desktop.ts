@@ -7,15 +7,15 @@
  * bytes that view loaded (with whether any Chats file was among them). Target: with Chats within
  * +10 % of without.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { desktopBundles } from '../desktop/bundles.js';
 import { knowledgeAppUi } from '../knowledge/server/app-ui.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
 import { launchChromium } from '../test/support/browser.js';
-import { median } from './stats.js';
+import { median, writeResults } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TARGET_RATIO = 1.1;
@@ -132,9 +132,7 @@ try {
     chatsFilesLoaded: Math.max(...loads.map((load) => load.chatsFiles)),
   });
   const ratio = withChats / withoutChats;
-  const results = {
-    date: new Date().toISOString(),
-    cpus: cpus().length,
+  const results = writeResults('desktop', {
     runs: RUNS,
     view: `#/ns/${NAMESPACE}/documents`,
     withChats: summary(runs.withChats, withChats),
@@ -142,8 +140,7 @@ try {
     ratio: Number(ratio.toFixed(3)),
     targets: { ratio: TARGET_RATIO },
     meetsTargets: ratio <= TARGET_RATIO,
-  };
-  writeFileSync('bench/results/desktop.json', `${JSON.stringify(results, null, 2)}\n`);
+  });
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   console.table({
     'window with Chats (UI Kit loaded on opening Chats)': {

@@ -10,8 +10,6 @@
  *
  *   npx tsx bench/notifications.ts        (BENCH_MESSAGES=40, BENCH_ENGINES=sqlite,postgres)
  */
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import type { Message } from '../shared/message.js';
 import {
   createChatServices,
@@ -25,7 +23,7 @@ import { decide, type Recipient } from '../server/notifications/decide.js';
 import { customPush } from '../server/notifications/providers/custom.js';
 import { eventOfMessage } from '../server/notifications/triggers.js';
 import { createTestStore } from '../test/server/support.js';
-import { perEngine, round } from './stats.js';
+import { loadNow, perEngine, round, writeResults } from './stats.js';
 
 const MEMBERS = 1_000;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 40);
@@ -166,13 +164,10 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   }
 }
 
-const loadBefore = round(loadavg()[0] ?? 0, 2);
+const loadBefore = loadNow();
 const runs = await perEngine(ENGINES, benchEngine);
-
-const results = {
-  date: new Date().toISOString(),
-  cpus: cpus().length,
-  loadAverage: { before: loadBefore, after: round(loadavg()[0] ?? 0, 2) },
+const results = writeResults('notifications', {
+  loadAverage: { before: loadBefore, after: loadNow() },
   groupMembers: MEMBERS,
   recipientMix: {
     savedPreferences: '10% (a third of them: mentions only)',
@@ -182,11 +177,7 @@ const results = {
     mentionedPerMessage: 'one member in every fourth message',
   },
   runs,
-};
-writeFileSync(
-  new URL('./results/notifications.json', import.meta.url),
-  `${JSON.stringify(results, null, 2)}\n`,
-);
+});
 
 console.table(
   runs.map((run) => ({

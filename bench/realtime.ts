@@ -10,11 +10,10 @@
  * sessions spreads them (so most deliveries cross processes). The servers run as their own
  * processes on loopback; the run stops by itself.
  */
-import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { startChatCluster, type ChatCluster } from '../test/support/chat-cluster.js';
+import { loadNow, writeResults } from './stats.js';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 3_000);
 const GROUP_SIZE = Number(process.env.BENCH_GROUP_SIZE ?? 10);
@@ -164,7 +163,7 @@ async function measure(cluster: ChatCluster) {
   const connectSeconds = (performance.now() - connectStarted) / 1000;
 
   // Load: RATE messages per second, posted on a fixed schedule whatever the answers take.
-  const loadBefore = loadavg()[0] ?? 0;
+  const loadBefore = loadNow();
   const total = RATE * DURATION_SECONDS;
   let sendErrors = 0;
   const posts: Promise<void>[] = [];
@@ -206,7 +205,7 @@ async function measure(cluster: ChatCluster) {
   while (delivered < expectedDeliveries() && performance.now() - drainStarted < DRAIN_MS) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const loadAfter = loadavg()[0] ?? 0;
+  const loadAfter = loadNow();
   for (const socket of sockets) socket.terminate();
 
   latencies.sort((a, b) => a - b);
@@ -217,7 +216,7 @@ async function measure(cluster: ChatCluster) {
   ).length;
   return {
     processes: urls.length,
-    loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
+    loadAverage: { before: loadBefore, after: loadAfter },
     connectSeconds: Math.round(connectSeconds * 10) / 10,
     messagesPosted: total - sendErrors,
     postErrors: sendErrors,
@@ -242,9 +241,7 @@ async function measureOn(engine: 'sqlite' | 'postgres', processes: number): Prom
 
 const single = await measureOn('sqlite', 1);
 const several = await measureOn('postgres', PROCESSES);
-const results = {
-  date: new Date().toISOString(),
-  cpus: cpus().length,
+const results = writeResults('realtime', {
   clients: CLIENTS,
   groupSize: GROUP_SIZE,
   targetMessagesPerSecond: RATE,
@@ -253,8 +250,7 @@ const results = {
   singleProcess: single,
   /** BENCH_PROCESSES processes on PostgreSQL joined by Redis, sockets and posts spread over them. */
   severalProcesses: several,
-};
-writeFileSync(new URL('./results/realtime.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+});
 const row = (figures: Figures) => ({
   'p50 ms': figures.latencyMs.p50,
   'p99 ms': figures.latencyMs.p99,

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+
 /** The middle value of a sample (the mean of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -19,6 +22,19 @@ export const createMessageRequest = (headers: Record<string, string>) => ({
 });
 
 export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The one-minute load average now, to two decimals: benches record it before and after they measure. */
+export const loadNow = (): number => round(loadavg()[0] ?? 0, 2);
+
+/**
+ * Writes a bench's results to `bench/results/<name>.json`, headed by when it ran and on how many
+ * CPUs, and returns what it wrote.
+ */
+export function writeResults<Results extends object>(name: string, results: Results) {
+  const headed = { date: new Date().toISOString(), cpus: cpus().length, ...results };
+  writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(headed, null, 2)}\n`);
+  return headed;
+}
 
 /**
  * Runs a store bench on each engine in turn; PostgreSQL is skipped (with a warning) when it is not

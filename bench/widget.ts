@@ -6,15 +6,15 @@
  * Both talk to the same chat service (server/, started here) over TLS: the SDK only speaks https/wss.
  */
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { launchChromium } from '../test/support/browser.js';
 import { PageServer } from '../test/e2e/widget/support/page-server.js';
 import { APP_ID, AUTH_KEY, ChatService } from '../test/widget/support/chat-service.js';
 import { widgetBundles } from '../widget/bundle.js';
-import { median } from './stats.js';
+import { median, writeResults } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const TARGET_GZIP_BYTES = 35 * 1024;
@@ -149,17 +149,14 @@ try {
     firstListMedianMs: Math.round(median(referenceRuns)),
     firstListRunsMs: referenceRuns.map(Math.round),
   };
-  const results = {
-    date: new Date().toISOString(),
-    cpus: cpus().length,
+  const results = writeResults('widget', {
     runs: RUNS,
     conversations: CONVERSATIONS,
     widget,
     cometchatSdkReference: cometchat,
     targets: { widgetGzipBytes: TARGET_GZIP_BYTES },
     meetsTargets: widget.gzip <= TARGET_GZIP_BYTES,
-  };
-  writeFileSync('bench/results/widget.json', `${JSON.stringify(results, null, 2)}\n`);
+  });
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   console.table({
     'parley-widget.js (whole widget, Lit included)': {

@@ -42,6 +42,17 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
   const show = (screen: Screen) =>
     page.evaluate((next) => (window as unknown as UiKitWindow).uikit.show(next), screen);
   const screenshot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  /**
+   * Bob's crew message, with its hover options shown as a pointer shows them: the UI Kit listens
+   * for the pointer entering the bubble's body (not the row), and a bubble re-rendered under a
+   * resting pointer gets no enter event, so the pointer comes from outside the list each time.
+   */
+  const hoveredCrewMessage = async () => {
+    const article = page.locator('.contract-main').getByRole('article', { name: 'Bob, text message' });
+    await page.mouse.move(0, 0);
+    await article.getByText('Bob says hello to the crew').hover();
+    return article;
+  };
   /** Runs SDK calls in the page, on the SDK instance the UI Kit uses. */
   const sdk = <T>(call: () => Promise<T>) => page.evaluate(call);
   /** A file's bytes fetched in the page, from a URL the UI Kit shows. */
@@ -188,8 +199,7 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
 
   it('replies in a thread from the message menu, and the reopened thread fetches the reply', async () => {
     const openThread = async () => {
-      const parent = page.locator('.contract-main').getByRole('article', { name: 'Bob, text message' });
-      await parent.hover();
+      const parent = await hoveredCrewMessage();
       await parent.getByRole('button', { name: 'More options' }).click();
       await page.getByRole('menuitem', { name: 'Reply in thread' }).click();
       return page.locator('.contract-thread');
@@ -212,7 +222,6 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
 
   it('adds a reaction from the emoji keyboard and removes it from its chip', async () => {
     await show({ name: 'conversation', guid: 'crew' });
-    const parent = page.locator('.contract-main').getByRole('article', { name: 'Bob, text message' });
     const parentId = await crewMessageId('Bob says hello to the crew');
     const reactions = async () =>
       (
@@ -221,7 +230,7 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
           reaction: string;
         }[]
       ).map((reaction) => `${reaction.uid} ${reaction.reaction}`);
-    await parent.hover();
+    const parent = await hoveredCrewMessage();
     await parent.getByRole('button', { name: 'React' }).click();
     await page.getByRole('gridcell', { name: 'partying' }).click();
     const chip = parent.getByRole('button', { name: /🥳/ });
@@ -262,8 +271,7 @@ describe('the CometChat UI Kit 7.2.1 against Parley', () => {
 
   it('marks a message unread from its menu, and the conversations list and the SDK count what follows it', async () => {
     await show({ name: 'conversation', guid: 'crew' });
-    const parent = page.locator('.contract-main').getByRole('article', { name: 'Bob, text message' });
-    await parent.hover();
+    const parent = await hoveredCrewMessage();
     await parent.getByRole('button', { name: 'More options' }).click();
     await page.getByRole('menuitem', { name: 'Mark Unread' }).click();
     const count = () =>

@@ -8,7 +8,9 @@ import { PushServiceStandIn, SmtpSink, type BrowserSubscription } from './mail-a
 import {
   ManualClock,
   Receiver,
+  SENDGRID_PROVIDER,
   StandIn,
+  TWILIO_PROVIDER,
   startNotifiedServer,
   useWebhook,
   type NotifiedServer,
@@ -162,25 +164,8 @@ describe('notification bodies and @private metadata', () => {
   });
 
   it('leaves it out of what FCM, APNs, Web Push, SendGrid and Twilio receive', async () => {
-    await ok('POST', '/notifications/email/v1/providers/sendgrid', {
-      body: {
-        sendGridApiKey: 'SG.secret-api-key',
-        sendGridTemplateID: `d-${'0'.repeat(31)}1`,
-        sendGridUnsubscribeGroupID: '4242',
-        senderName: 'Parley',
-        senderEmail: 'notify@example.com',
-        allowEmailReplies: false,
-        isEnabled: true,
-      },
-    });
-    await ok('POST', '/notifications/sms/v1/providers/twilio', {
-      body: {
-        twilioAccountSID: `AC${'a'.repeat(32)}`,
-        twilioAuthToken: 'twilio-secret-token',
-        twilioSenderPhoneNumber: '+14155550100',
-        isEnabled: true,
-      },
-    });
+    await ok('POST', '/notifications/email/v1/providers/sendgrid', { body: SENDGRID_PROVIDER });
+    await ok('POST', '/notifications/sms/v1/providers/twilio', { body: TWILIO_PROVIDER });
     await sendRound('hosted');
     const pushes = await pushService.waitForPushes(`/push/${bob}`, 2);
     const sent = {

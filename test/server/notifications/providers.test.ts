@@ -3,7 +3,14 @@ import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../client-support.js';
 import { APP_ONE, ENGINES, createTestStore, textMessage, uniqueId, type TestStore } from '../support.js';
-import { ManualClock, StandIn, startNotifiedServer, type NotifiedServer } from './support.js';
+import {
+  ManualClock,
+  SENDGRID_PROVIDER,
+  StandIn,
+  TWILIO_PROVIDER,
+  startNotifiedServer,
+  type NotifiedServer,
+} from './support.js';
 
 /**
  * The hosted providers (FCM, APNs, SendGrid, Twilio) configured through CometChat's routes and used
@@ -255,31 +262,11 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
   describe('SendGrid and Twilio', () => {
     beforeAll(async () => {
       expect(
-        (
-          await call('POST', '/notifications/email/v1/providers/sendgrid', {
-            body: {
-              sendGridApiKey: 'SG.secret-api-key',
-              sendGridTemplateID: `d-${'0'.repeat(31)}1`,
-              sendGridUnsubscribeGroupID: '4242',
-              senderName: 'Parley',
-              senderEmail: 'notify@example.com',
-              allowEmailReplies: false,
-              isEnabled: true,
-            },
-          })
-        ).status,
+        (await call('POST', '/notifications/email/v1/providers/sendgrid', { body: SENDGRID_PROVIDER }))
+          .status,
       ).toBe(200);
       expect(
-        (
-          await call('POST', '/notifications/sms/v1/providers/twilio', {
-            body: {
-              twilioAccountSID: `AC${'a'.repeat(32)}`,
-              twilioAuthToken: 'twilio-secret-token',
-              twilioSenderPhoneNumber: '+14155550100',
-              isEnabled: true,
-            },
-          })
-        ).status,
+        (await call('POST', '/notifications/sms/v1/providers/twilio', { body: TWILIO_PROVIDER })).status,
       ).toBe(200);
       const digest = { intervalInSeconds: 60, notifyForUnreadOnly: false };
       await call('PATCH', '/notifications/v1/settings', {

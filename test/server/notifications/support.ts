@@ -116,6 +116,25 @@ export class Receiver {
 
 export const SECRET = 'test-webhook-secret-0123';
 
+/** An enabled SendGrid provider as an operator saves it; its API key must never come back. */
+export const SENDGRID_PROVIDER = {
+  sendGridApiKey: 'SG.secret-api-key',
+  sendGridTemplateID: `d-${'0'.repeat(31)}1`,
+  sendGridUnsubscribeGroupID: '4242',
+  senderName: 'Parley',
+  senderEmail: 'notify@example.com',
+  allowEmailReplies: false,
+  isEnabled: true,
+};
+
+/** An enabled Twilio provider as an operator saves it; its auth token must never come back. */
+export const TWILIO_PROVIDER = {
+  twilioAccountSID: `AC${'a'.repeat(32)}`,
+  twilioAuthToken: 'twilio-secret-token',
+  twilioSenderPhoneNumber: '+14155550100',
+  isEnabled: true,
+};
+
 type Call = TestServer['call'];
 
 /**
