@@ -40,6 +40,7 @@ import {
 } from '../knowledge/server/index.js';
 import type { SearchHit } from '../shared/agent.js';
 import { createLogger } from '../shared/server-kit/index.js';
+import { loadNow, writeResults } from './stats.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -122,6 +123,7 @@ async function load(url: string, options: Partial<autocannon.Options>): Promise<
   return { result, cpuMicrosPerRequest: (user + system) / Math.max(1, result.requests.total) };
 }
 
+const loadBefore = loadNow();
 const root = await mkdtemp(join(tmpdir(), 'parley-bench-agent-'));
 try {
   const corpus = join(root, 'cranfield');
@@ -292,8 +294,9 @@ try {
     };
 
     const results = {
-      date: new Date().toISOString(),
       node: process.version,
+      // The one-minute load average before and after: requests/s on a shared machine depend on it.
+      loadAverage: { before: loadBefore, after: loadNow() },
       corpus: {
         documents: abstracts.length,
         indexed: ingested.results.filter((r) => r.status === 'indexed').length,
@@ -339,6 +342,7 @@ try {
         results.load.cpuRatio,
       'CPU ratio per round': results.load.cpuRatiosPerRound.join(', '),
       'ingest 1400 abstracts (s)': results.corpus.ingestSeconds,
+      'load average (1 min) before, after': `${loadBefore}, ${results.loadAverage.after}`,
     });
     console.log('where a searchDocs request goes (median CPU µs per request):');
     console.table({
@@ -363,8 +367,7 @@ try {
       'CPU ratio with the hits replayed': breakdown.cpuRatioWithHitsReplayed,
       'engine CPU budget per request for a CPU ratio of 0.25': breakdown.engineCpuBudgetForRatio025,
     });
-    await mkdir(join(repo, 'bench/results'), { recursive: true });
-    await writeFile(join(repo, 'bench/results/agent.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeResults('agent', results);
   } finally {
     await server.close();
     await engine.close();

@@ -20,6 +20,9 @@ export class TermMarks {
   }
 }
 
+/** Query terms whose presence in a chunk the `bits` of a ScoreAccumulator record, one bit each. */
+export const HELD_TERM_BITS = 31;
+
 /**
  * Scores of the slots a query touches, in one array indexed by slot and reused across queries:
  * clearing resets only the touched entries, so a query costs what its postings cost, not the
@@ -29,12 +32,15 @@ export class ScoreAccumulator {
   readonly termMarks = new TermMarks();
   scores = new Float64Array(256);
   touched = new Int32Array(256);
+  /** Per touched slot, which of the first HELD_TERM_BITS query terms scored it; zero between uses. */
+  bits = new Int32Array(256);
   count = 0;
 
   /** Makes room for slots below `slotCount`; call before adding. */
   prepare(slotCount: number): void {
     this.scores = ensureLength(this.scores, slotCount);
     this.touched = ensureLength(this.touched, slotCount);
+    this.bits = ensureLength(this.bits, slotCount);
   }
 
   add(slot: number, value: number): void {
@@ -54,7 +60,11 @@ export class ScoreAccumulator {
   }
 
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.scores[this.touched[i] as number] = 0;
+    for (let i = 0; i < this.count; i++) {
+      const slot = this.touched[i] as number;
+      this.scores[slot] = 0;
+      this.bits[slot] = 0;
+    }
     this.count = 0;
   }
 }
@@ -90,8 +100,11 @@ export function bestSlots(
   } else if (count >= 4 * size && count <= 20 * size) {
     floor = histogramFloor(scores, touched, count, size);
   }
-  const heapSlots = new Int32Array(size);
-  const heapScores = new Float64Array(size);
+  if (heap.slots.length < size) {
+    heap.slots = new Int32Array(size);
+    heap.scores = new Float64Array(size);
+  }
+  const { slots: heapSlots, scores: heapScores } = heap;
   let filled = 0;
   for (let i = 0; i < count; i++) {
     const slot = touched[i] as number;
@@ -122,8 +135,12 @@ export function bestSlots(
   return best;
 }
 
+/** The heap's arrays, reused by every call: a call returns its result as a fresh array. */
+const heap = { slots: new Int32Array(128), scores: new Float64Array(128) };
+
 const BINS = 64;
-const bins = new Int32Array(BINS);
+/** One more than BINS: the best score itself lands in the last, counted with the one below. */
+const bins = new Int32Array(BINS + 1);
 
 /**
  * A score that at least `size` of the touched slots reach: the lower edge of the highest of 64
@@ -135,9 +152,11 @@ function histogramFloor(scores: Float64Array, touched: Int32Array, count: number
   const scale = BINS / best;
   bins.fill(0);
   for (let i = 0; i < count; i++) {
-    const bin = Math.min(BINS - 1, Math.floor((scores[touched[i] as number] as number) * scale));
+    // Scores are positive, so truncation is the floor.
+    const bin = ((scores[touched[i] as number] as number) * scale) | 0;
     bins[bin] = (bins[bin] as number) + 1;
   }
+  bins[BINS - 1] = (bins[BINS - 1] as number) + (bins[BINS] as number);
   let bin = BINS - 1;
   for (let reached = bins[bin] as number; reached < size && bin > 0;) reached += bins[--bin] as number;
   // Just below the edge, so a score the division above rounded into this range stays above it.

@@ -1,4 +1,4 @@
-import type { ScoreAccumulator } from './accumulator.js';
+import { HELD_TERM_BITS, type ScoreAccumulator } from './accumulator.js';
 import type { FieldNorms } from './field-norms.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankingSettings } from './settings.js';
@@ -48,16 +48,18 @@ export class Bm25fScorer {
   }
 
   /**
-   * Adds the terms' contributions to every live slot in their postings, or with `touchedOnly`
-   * to the slots the accumulator already holds.
+   * Adds the terms' contributions to every live slot in their postings, setting bit i of the
+   * accumulator's `bits` for the slots `query[i]` scored (the first HELD_TERM_BITS terms); or with
+   * `touchedOnly`, to the slots the accumulator already holds.
    */
   accumulate(query: readonly WeightedTerm[], accumulator: ScoreAccumulator, touchedOnly = false): void {
-    const { live } = this.index.slotArrays();
     const { body, title, k1 } = this;
-    const { scores, touched } = accumulator;
-    for (const term of query) {
+    const { scores, touched, bits } = accumulator;
+    for (let position = 0; position < query.length; position++) {
+      const term = query[position] as WeightedTerm;
       const factor = this.termFactor(term);
       if (factor === 0) continue;
+      const bit = touchedOnly || position >= HELD_TERM_BITS ? 0 : 1 << position;
       // The hot loop of every query: score() and accumulator.add() written out in place.
       const { pool, ranges, count: blocks } = this.index.postingBlocks(term.termId);
       let count = accumulator.count;
@@ -65,7 +67,6 @@ export class Bm25fScorer {
         const to = ranges[2 * block + 1] as number;
         for (let at = ranges[2 * block] as number; at < to; at += 2) {
           const slot = pool[at] as number;
-          if (live[slot] !== 1) continue;
           const before = scores[slot] as number;
           // Expansion re-weights only chunks already found: the others are passed over unscored.
           if (before === 0 && touchedOnly) continue;
@@ -74,9 +75,11 @@ export class Bm25fScorer {
           const tf =
             (packed & 0xffff) * (body[slot] as number) +
             (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
+          // A removed slot's norms are 0 (FieldNorms), and so is its tf.
           if (tf === 0) continue;
           if (before === 0) touched[count++] = slot;
           scores[slot] = before + (factor * tf) / (k1 + tf);
+          bits[slot] = (bits[slot] as number) | bit;
         }
       }
       accumulator.count = count;

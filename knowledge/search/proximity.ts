@@ -1,9 +1,11 @@
 import { inverseDocumentFrequency, type WeightedTerm } from './bm25f.js';
-import type { TermMarks } from './accumulator.js';
-import type { FieldNorms } from './field-norms.js';
+import { HELD_TERM_BITS, type TermMarks } from './accumulator.js';
 import { ensureLength } from './growable.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankingSettings } from './settings.js';
+
+/** The row of a candidate known to hold fewer than two query terms: nothing to scan. */
+const NO_PAIR = -2;
 
 export interface RankedSlot {
   slot: number;
@@ -15,8 +17,11 @@ export interface WantedResults {
   count: number;
   /** The document of a slot, when results are counted one per document. */
   documentOf?: (slot: number) => number;
-  /** The BM25F length norms the candidates' scores were computed with. */
-  norms: FieldNorms;
+  /**
+   * Per slot, which of the query terms it holds: bit i for `queryTerms[i]`, for the first
+   * HELD_TERM_BITS terms (later ones count as held by every candidate). Without it every term does.
+   */
+  heldTerms?: Int32Array;
 }
 
 /** The best score of each of the `count` best keys (documents or slots) offered so far, best first. */
@@ -40,7 +45,8 @@ class LeadingScores {
   }
 
   offer(key: number, score: number): void {
-    let at = this.keys.subarray(0, this.size).indexOf(key);
+    let at = this.size - 1;
+    while (at >= 0 && this.keys[at] !== key) at--;
     if (at >= 0) {
       if (score <= (this.scores[at] as number)) return;
     } else if (this.size < this.count) {
@@ -144,10 +150,8 @@ export class ClosenessMemo {
  * come out exact and in order: a candidate is then left out unscanned when even the most its
  * bonus could be cannot lift it to the `count`-th best found so far. Each term's saturated
  * closeness is below 1, so the bonus is below `weight` times the sum of (k1 + 1)·w·idf over the
- * query terms the chunk holds; each of those already added w·idf·(k1 + 1)·tf/(k1 + tf) to its
- * score, with tf at least the chunk's smaller field norm m (one occurrence), so that sum is at
- * most score·(k1 + m)/m. Candidate scores must hold these terms' BM25F contributions with at
- * least these weights (a first pass, or one with feedback added).
+ * query terms the chunk holds (`wanted.heldTerms`); a chunk holding fewer than two of them earns
+ * none and is not scanned at all.
  */
 export function rerankByProximity(
   index: InvertedIndex,
@@ -166,6 +170,11 @@ export function rerankByProximity(
   const termWeights = queryTerms.map(
     (term) => term.weight * inverseDocumentFrequency(index.liveCount, index.documentFrequency(term.termId)),
   );
+  // What each term's saturated closeness can add at most; terms past the held-term bits count always.
+  const mostPerTerm = termWeights.map((termWeight) => termWeight * (k1 + 1));
+  const alwaysHeld = Math.max(0, width - HELD_TERM_BITS);
+  const alwaysHeldMost = mostPerTerm.slice(HELD_TERM_BITS).reduce((sum, most) => sum + most, 0);
+  const allTermsMost = mostPerTerm.reduce((sum, most) => sum + most, 0);
   const averageLength = index.averageTitleLength + index.averageBodyLength || 1;
   const { forward, start: slotStart, titleLength, bodyLength } = index.slotArrays();
   memo.use(termIds, index.slotCount);
@@ -187,14 +196,21 @@ export function rerankByProximity(
     for (let at = 0; at < count; at++) {
       const { slot, score } = candidates[at] as RankedSlot;
       let row = memo.row(slot);
-      if (row < 0) {
-        if (leading?.full) {
-          const { body, title } = (wanted as WantedResults).norms;
-          const norm = Math.min(body[slot] as number, title[slot] as number);
-          // A hair above the bound, so rounding cannot make it fall below the bonus.
-          const most = ((score * (k1 + norm)) / norm) * (1 + 1e-9);
-          if (score + weight * most < leading.floor) continue;
+      if (row < 0 && wanted) {
+        // The most the bonus could be, from the query terms the chunk holds.
+        const { heldTerms } = wanted;
+        let held = heldTerms ? alwaysHeld : width;
+        let most = heldTerms ? alwaysHeldMost : allTermsMost;
+        for (let bits = heldTerms ? (heldTerms[slot] as number) : 0; bits !== 0; bits &= bits - 1) {
+          held++;
+          most += mostPerTerm[31 - Math.clz32(bits & -bits)] as number;
         }
+        // A chunk holding fewer than two of the terms has no pair of them: its score stays.
+        if (held < 2) row = NO_PAIR;
+        // A hair above the bound, so rounding cannot make it fall below the bonus.
+        else if (leading?.full && score + weight * most * (1 + 1e-9) < leading.floor) continue;
+      }
+      if (row < 0 && row !== NO_PAIR) {
         row = memo.addRow(slot);
         const base = row * width;
         const start = slotStart[slot] as number;
@@ -221,7 +237,7 @@ export function rerankByProximity(
         lengths[row] = found < 2 ? -1 : length;
       }
       let reranked = score;
-      const length = lengths[row] as number;
+      const length = row === NO_PAIR ? -1 : (lengths[row] as number);
       if (length >= 0) {
         const base = row * width;
         const saturation = k1 * (1 - b + (b * length) / averageLength);

@@ -56,6 +56,9 @@ export function rankSlots(
     let expanded = false;
     // Both re-ranks score the query's own terms: the second reads the first's sums where it can.
     const { closeness } = scratch;
+    // Which query terms each chunk holds, for the re-ranks' bound on the bonus; with a title weight
+    // of 0 a title-only term scores nothing, so the bits would miss it.
+    const heldTerms = ranking.titleWeight > 0 ? accumulator.bits : undefined;
     const firstBest = ranking.feedback ? bestSlots(accumulator, depth) : [];
     if (
       ranking.feedback &&
@@ -70,7 +73,7 @@ export function rankSlots(
         ranking,
         accumulator.termMarks,
         closeness,
-        { count: documents, norms: scratch.norms },
+        { count: documents, heldTerms },
       );
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
@@ -99,9 +102,11 @@ export function rankSlots(
         feedbackCandidates = bestSlots(accumulator, candidateLimit);
         scorer.accumulateFor(feedbackCandidates, common, accumulator);
       }
-      proximityTerms = mergeWeights(query, expansion).filter(({ termId }) =>
-        query.some((term) => term.termId === termId),
-      );
+      // The query's terms in the query's order (the held-term bits follow it), with their feedback weight added.
+      proximityTerms = query.map(({ termId, weight }) => ({
+        termId,
+        weight: weight + (expansion.find((term) => term.termId === termId)?.weight ?? 0),
+      }));
     }
     // The feedback candidates only gained, every other chunk stayed below them: the best are among them.
     // Without feedback the scores are the first pass's, whose best are known already.
@@ -116,7 +121,7 @@ export function rankSlots(
     const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness, {
       count: limit,
       documentOf,
-      norms: scratch.norms,
+      heldTerms,
     });
     if (!documentOf) return ranked.slice(0, limit);
 
@@ -165,11 +170,4 @@ function confident(
 
 function scored(accumulator: ScoreAccumulator, slots: readonly number[]): RankedSlot[] {
   return slots.map((slot) => ({ slot, score: accumulator.score(slot) }));
-}
-
-function mergeWeights(...lists: (readonly WeightedTerm[])[]): WeightedTerm[] {
-  const merged = new Map<number, number>();
-  for (const list of lists)
-    for (const { termId, weight } of list) merged.set(termId, (merged.get(termId) ?? 0) + weight);
-  return [...merged].map(([termId, weight]) => ({ termId, weight }));
 }

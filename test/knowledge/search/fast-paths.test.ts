@@ -137,9 +137,27 @@ describe('rerankByProximity with a closeness memo', () => {
       rerankByProximity(spread, scored, spreadQuery, ranking, new TermMarks(), new ClosenessMemo(), wanted);
 
     it('ranks the wanted best exactly as a full re-rank does, and leaves candidates out that cannot reach them', () => {
-      const partial = rerank({ count: 10, norms });
+      const partial = rerank({ count: 10, heldTerms: accumulator.bits });
       expect(partial.slice(0, 10)).toEqual(rerank().slice(0, 10));
       expect(partial.length).toBeLessThan(scored.length);
+    });
+
+    it('marks each slot with the query terms that scored it', () => {
+      for (const { slot } of scored) {
+        const { terms } = spread.slotTerms(slot);
+        const held = spreadQuery.reduce(
+          (bits, { termId }, position) => (terms.includes(termId) ? bits | (1 << position) : bits),
+          0,
+        );
+        expect(accumulator.bits[slot]).toBe(held);
+      }
+    });
+
+    it('leaves more candidates out knowing which terms each holds, and ranks the wanted best the same', () => {
+      const knowing = rerank({ count: 10, heldTerms: accumulator.bits });
+      const blind = rerank({ count: 10 });
+      expect(knowing.slice(0, 10)).toEqual(blind.slice(0, 10));
+      expect(knowing.length).toBeLessThan(blind.length);
     });
 
     it('counts the wanted best one per document when given documents', () => {
@@ -151,7 +169,7 @@ describe('rerankByProximity with a closeness memo', () => {
             ({ slot }, at) => ranked.findIndex((other) => documentOf(other.slot) === documentOf(slot)) === at,
           )
           .slice(0, 6);
-      const partial = rerank({ count: 6, documentOf, norms });
+      const partial = rerank({ count: 6, documentOf, heldTerms: accumulator.bits });
       expect(firstPerDocument(partial)).toEqual(firstPerDocument(rerank()));
       expect(partial.length).toBeLessThan(scored.length);
     });
