@@ -138,8 +138,7 @@ const storedMessage = (id: number, draft: MessageDraft): StoredMessage => ({
 });
 
 /** The message a draft will be once stored, but for its id (0): for what must be stored with it. */
-export const unstoredMessage = (appId: string, draft: MessageDraft): StoredMessage =>
-  storedMessage(0, draft);
+export const unstoredMessage = (appId: string, draft: MessageDraft): StoredMessage => storedMessage(0, draft);
 
 /** The conversation row a message makes current: one-to-one rows name both UIDs in sorted order. */
 function conversationValues(
