@@ -6,6 +6,7 @@ import {
   ENGINES,
   apiFixtures,
   callServerApi,
+  injectFailure,
   textMessage,
   useTestServer,
 } from './support.js';
@@ -58,6 +59,18 @@ describe.each(ENGINES)('reviewing flagged messages on %s', (engine) => {
     const reviewed = await api.call('GET', '/moderation/reviewed-messages');
     const entry = reviewed.body.data.find((item: { message: { id: string } }) => item.message.id === id);
     expect(entry.review.status).toBe('disapproved');
+  });
+
+  it('keeps a disapproved message and its place in the queue when the review cannot be stored', async () => {
+    const id = await flaggedMessage('spam that a failing store cannot judge');
+    const allowReviews = await injectFailure(api.server.services.store, 'message_reviews', 'insert');
+    const failed = await api.call('PATCH', `/moderation/flagged-messages/${id}`, {
+      body: { status: 'disapproved' },
+    });
+    await allowReviews();
+    expect(failed.status).toBe(500);
+    expect((await bob.call('GET', `/messages/${id}`)).body.data.deletedAt).toBeUndefined();
+    expect(await idsIn('/moderation/flagged-messages')).toContain(id);
   });
 
   it('puts a reviewed message back in the flagged list when it is flagged again', async () => {
