@@ -27,7 +27,7 @@ import {
 import { IDEMPOTENCY_HEADER, NotificationEngine } from '../server/notifications/index.js';
 import { customPush } from '../server/notifications/providers/custom.js';
 import { createTestStore } from '../test/server/support.js';
-import { loadNow, median, perEngine, round, writeResults } from './stats.js';
+import { median, perEngine, round, writeResults } from './stats.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3);
@@ -217,10 +217,9 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   }
 }
 
-const loadBefore = loadNow();
-const runs = await perEngine(ENGINES, benchEngine);
+const { runs, loadAverage } = await perEngine(ENGINES, benchEngine);
 const results = writeResults('delivery', {
-  loadAverage: { before: loadBefore, after: loadNow() },
+  loadAverage,
   groupMembers: MEMBERS,
   note: 'medians over the messages; every member offline, no preferences saved; the sink answers 200 at once',
   runs,

@@ -23,7 +23,7 @@ import { decide, type Recipient } from '../server/notifications/decide.js';
 import { customPush } from '../server/notifications/providers/custom.js';
 import { eventOfMessage } from '../server/notifications/triggers.js';
 import { createTestStore } from '../test/server/support.js';
-import { loadNow, perEngine, round, writeResults } from './stats.js';
+import { perEngine, round, writeResults } from './stats.js';
 
 const MEMBERS = 1_000;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 40);
@@ -164,10 +164,9 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   }
 }
 
-const loadBefore = loadNow();
-const runs = await perEngine(ENGINES, benchEngine);
+const { runs, loadAverage } = await perEngine(ENGINES, benchEngine);
 const results = writeResults('notifications', {
-  loadAverage: { before: loadBefore, after: loadNow() },
+  loadAverage,
   groupMembers: MEMBERS,
   recipientMix: {
     savedPreferences: '10% (a third of them: mentions only)',

@@ -52,13 +52,14 @@ export function writeResults<Results extends object>(name: string, results: Resu
 }
 
 /**
- * Runs a store bench on each engine in turn; PostgreSQL is skipped (with a warning) when it is not
- * reachable, SQLite never.
+ * Runs a store bench on each engine in turn, with the load average before and after; PostgreSQL is
+ * skipped (with a warning) when it is not reachable, SQLite never.
  */
 export async function perEngine<Engine extends string, Result>(
   engines: readonly Engine[],
   bench: (engine: Engine) => Promise<Result>,
-): Promise<Result[]> {
+): Promise<{ runs: Result[]; loadAverage: { before: number; after: number } }> {
+  const before = loadNow();
   const runs: Result[] = [];
   for (const engine of engines) {
     try {
@@ -68,5 +69,5 @@ export async function perEngine<Engine extends string, Result>(
       console.warn(`PostgreSQL skipped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return runs;
+  return { runs, loadAverage: { before, after: loadNow() } };
 }
