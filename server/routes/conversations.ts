@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
 import { ChatError } from '../errors.js';
 import { clientUser } from '../client-api/app-settings.js';
-import type { ReceiptKind } from '../client-api/read-state.js';
+import type { ReceiptKind } from '../repositories/read-state.js';
 import { actingUid } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
@@ -80,8 +80,9 @@ const conversationNotFound = (conversationId: string): ChatError =>
  * carry its read pointer (`lastReadMessageId`), and it marks whole conversations read or delivered.
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
-  const { services, readState, receipts } = deps;
-  const { conversations, conversationService, conversationTags, users, groups, messages, pins } = services;
+  const { services, receipts } = deps;
+  const { conversations, conversationService, conversationTags, users, groups, messages, pins, readState } =
+    services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
