@@ -18,7 +18,8 @@ import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination
 import type { RouteDeps } from './deps.js';
 import { readableGroup, userFor } from './policies.js';
 import { receiptOf } from '../repositories/read-state.js';
-import { isMultipart, sendUploaded } from '../media/upload.js';
+import { sendUploaded } from '../media/upload.js';
+import { isMultipart } from '../../shared/server-kit/index.js';
 
 const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
 
