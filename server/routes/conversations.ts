@@ -1,7 +1,7 @@
 import { SearchKey } from '../../shared/users.js';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
-import { ChatError } from '../errors.js';
+import { ChatError, conversationNotFound } from '../errors.js';
 import { clientUser } from '../client-api/app-settings.js';
 import type { ReceiptKind } from '../repositories/read-state.js';
 import { actingUid } from '../http/actor.js';
@@ -69,11 +69,6 @@ const DeleteConversation = z.strictObject({
     .optional(),
 });
 
-const conversationNotFound = (conversationId: string): ChatError =>
-  new ChatError(404, 'ERR_CONVERSATION_NOT_FOUND', `The conversation ${conversationId} does not exist.`, {
-    conversationId,
-  });
-
 /**
  * Conversations as one user sees them (the session's user, or the server's `onBehalfOf`):
  * `/conversations`, `/users/{uid}/conversation`, `/groups/{guid}/conversation`. A client's also
@@ -81,8 +76,7 @@ const conversationNotFound = (conversationId: string): ChatError =>
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   const { services, receipts } = deps;
-  const { conversations, conversationService, conversationTags, users, groups, messages, pins, readState } =
-    services;
+  const { conversations, conversationService, users, groups, messages, pins, readState } = services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
@@ -225,10 +219,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       async (c) => {
         const conversationId = await conversationOf(c, kind);
         const { tags } = await jsonBody(c, TagConversation);
-        const { appId } = c.get('actor').app;
-        if ((await conversations.find(appId, conversationId)) === undefined)
-          throw conversationNotFound(conversationId);
-        await conversationTags.set(appId, actingUid(c), conversationId, tags);
+        await conversationService.tag(c.get('actor').app.appId, actingUid(c), conversationId, tags);
         return c.json({ data: await presentOne(c, conversationId) });
       },
     );
@@ -246,8 +237,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         const conversationId = await conversationOf(c, kind);
         await jsonBody(c, DeleteConversation);
         const uid = actingUid(c);
-        if (!(await conversations.deleteFor(appId, conversationId, uid)))
-          throw conversationNotFound(conversationId);
+        await conversationService.deleteFor(appId, conversationId, uid);
         return c.json({
           data: {
             success: true,
