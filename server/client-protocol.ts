@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import { PROCESS_ALONE, type ChangeNotices } from './repositories/app-cache.js';
 import { ClientSettingsRepository } from './repositories/client-settings.js';
-import { ReadStateRepository } from './client-api/read-state.js';
 import { Receipts } from './client-api/receipts.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';
@@ -25,12 +24,11 @@ export interface ClientProtocolOptions {
 
 /**
  * What CometChat's SDK and the widget need besides the `/v3` routes: the WebSocket with its fan-out,
- * the client's own state (settings, read pointers, socket tokens), and form submissions that run
+ * the client's own state (settings, socket tokens), and form submissions that run
  * apiActions on the server. `routeDeps` hands the routes their share of it.
  */
 export class ClientProtocol {
   readonly clientSettings: ClientSettingsRepository;
-  readonly readState: ReadStateRepository;
   readonly socketTokens: SocketTokens;
   readonly fanOut: FanOut;
   readonly routeDeps: RouteDeps;
@@ -41,10 +39,9 @@ export class ClientProtocol {
   constructor(services: ChatServices, options: ClientProtocolOptions) {
     const { logger } = options;
     this.clientSettings = new ClientSettingsRepository(services.store.db, options.notices ?? PROCESS_ALONE);
-    this.readState = new ReadStateRepository(services.store.db);
     this.socketTokens = new SocketTokens(services.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();
-    const receipts = new Receipts(this.readState, this.fanOut);
+    const receipts = new Receipts(services.readState, this.fanOut);
     const forms = new FormSubmissions(services, this.clientSettings, {
       selfOrigins: () => this.selfOrigins,
       logger,
@@ -53,7 +50,6 @@ export class ClientProtocol {
     this.routeDeps = {
       services,
       clientSettings: this.clientSettings,
-      readState: this.readState,
       receipts,
       socketTokens: this.socketTokens,
       forms,

@@ -38,6 +38,11 @@ export const uidNotFound = (uid: string): ChatError =>
 export const guidNotFound = (guid: string): ChatError =>
   new ChatError(404, 'ERR_GUID_NOT_FOUND', `The GUID ${guid} does not exist.`, { guid });
 
+export const conversationNotFound = (conversationId: string): ChatError =>
+  new ChatError(404, 'ERR_CONVERSATION_NOT_FOUND', `The conversation ${conversationId} does not exist.`, {
+    conversationId,
+  });
+
 export const messageNotFound = (id: string): ChatError =>
   new ChatError(404, 'ERR_MESSAGE_ID_NOT_FOUND', `The message with id ${id} does not exist.`, { id });
 

@@ -118,10 +118,9 @@ export class ParleyAttachments extends LitElement {
     return url;
   }
 
-  /** Fires `type`; the focus, whose button goes away, moves to the composer's text box. */
+  /** Fires `type`; the composer, whose child this is, moves the focus off the button that goes away. */
   #emit(type: string, detail: unknown): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-    (this.getRootNode() as ShadowRoot).querySelector('textarea')?.focus();
   }
 }
 

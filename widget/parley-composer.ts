@@ -93,6 +93,8 @@ export class ParleyComposer extends LitElement {
               .drafts=${this.drafts}
               .uploads=${this.uploads}
               .locale=${this.locale}
+              @parley-unattach=${() => this.focus()}
+              @parley-cancel-upload=${() => this.focus()}
             ></parley-attachments>`
           : nothing
       }

@@ -20,7 +20,9 @@ import { generateResponse } from './generate-response.js';
 import { corsFor, limitBody, rateLimit, requireApiKey } from './guards.js';
 import {
   createLogger,
+  isMultipart,
   parseWith,
+  readForm,
   readJson,
   requestLines,
   RequestProblem,
@@ -218,19 +220,14 @@ function unknownAgent(c: Context): boolean {
  * and any number of file parts, saved under the upload folder and ingested as files.
  */
 async function ingestBody(c: Context, uploadDir: string): Promise<unknown> {
-  if (!c.req.header('content-type')?.toLowerCase().startsWith('multipart/form-data'))
-    return readJson(c, 'refuse');
-  const form = await c.req.parseBody({ all: true }).catch(() => {
-    throw new RequestProblem(400, 'body: not a valid multipart/form-data body');
-  });
-  const values = (name: string) => [form[name] ?? []].flat();
+  if (!isMultipart(c)) return readJson(c, 'refuse');
+  const form = await readForm(c);
+  const values = (name: string) => form.getAll(name);
   const namespace = parseWith(
     Namespace.optional(),
     values('namespace').find((v) => typeof v === 'string'),
   );
-  const files = Object.values(form)
-    .flat()
-    .filter((value): value is File => value instanceof File);
+  const files = [...form.values()].filter((value): value is File => value instanceof File);
   const saved = files.length > 0 ? await saveUploads(uploadDir, namespace ?? DEFAULT_NAMESPACE, files) : [];
   const sources = values('sources').filter(
     (value): value is string => typeof value === 'string' && value.trim() !== '',

@@ -1,7 +1,7 @@
 import type { UserEntity } from '../../shared/message.js';
 import type { FanOut } from '../realtime/fan-out.js';
 import type { StoredMessage } from '../repositories/messages.js';
-import type { ReadStateRepository, ReceiptKind } from './read-state.js';
+import type { ReadStateRepository, ReceiptKind } from '../repositories/read-state.js';
 
 /**
  * A reader's receipt, whichever way it comes (the socket's `receipts` frame, or the REST API's

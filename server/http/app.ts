@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { refusalOf, requestLines } from '../../shared/server-kit/index.js';
+import { isMultipart, refusalOf, requestLines } from '../../shared/server-kit/index.js';
 import { onlineMemberRoutes } from '../client-api/online-members.js';
 import { ChatError } from '../errors.js';
 import { FORM_OVERHEAD_BYTES, MAX_UPLOAD_BYTES_CEILING } from '../media/policy.js';
@@ -91,9 +91,7 @@ const UPLOAD_PATH = /^\/v3\/(messages|bots\/[^/]+\/messages|messages\/[^/]+\/thr
 
 /** A multipart POST to a route that sends messages: the only requests that carry files. */
 const isUpload = (c: Context): boolean =>
-  c.req.method === 'POST' &&
-  UPLOAD_PATH.test(c.req.path) &&
-  (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+  c.req.method === 'POST' && UPLOAD_PATH.test(c.req.path) && isMultipart(c);
 
 /**
  * The chat service's HTTP surface: one route tree under `/v3` for the server API and the client

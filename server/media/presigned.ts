@@ -1,6 +1,7 @@
 import { createRoute, z as openApiZ, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiverType, conversationIdFor } from '../../shared/message.js';
+import { readForm, RequestProblem } from '../../shared/server-kit/index.js';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import { ChatError } from '../errors.js';
 import { actingUid } from '../http/actor.js';
@@ -205,14 +206,7 @@ export function mediaUploadRoute(
             field: 'file',
             maxBytes: maxUploadBytes,
           });
-        let part: FormDataEntryValue | null;
-        try {
-          part = (await c.req.raw.formData()).get('file');
-        } catch {
-          throw new ChatError(400, 'ERR_BAD_REQUEST', 'body: not valid multipart form data', {
-            field: 'body',
-          });
-        }
+        const part = (await readForm(c)).get('file');
         if (part === null || typeof part === 'string')
           throw new ChatError(400, 'ERR_BAD_REQUEST', 'file: the form needs a file field', { field: 'file' });
         const [checked] = await media.check(
@@ -222,7 +216,7 @@ export function mediaUploadRoute(
         );
         if (checked !== undefined) await media.land(address, checked);
       } catch (error) {
-        if (error instanceof ChatError) return refuse(error);
+        if (error instanceof RequestProblem) return refuse(ChatError.of(error));
         throw error;
       }
       return c.body(null, 204, cors);

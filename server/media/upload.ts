@@ -6,15 +6,12 @@ import {
   ReceiverType,
   conversationIdFor,
 } from '../../shared/message.js';
-import { parseWith } from '../../shared/server-kit/index.js';
+import { parseWith, readForm } from '../../shared/server-kit/index.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { ChatContext } from '../http/context.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { withThumbnails, type IncomingFile, type MediaLibrary, type StoredUpload } from './library.js';
 import { FORM_OVERHEAD_BYTES } from './policy.js';
-
-export const isMultipart = (c: ChatContext): boolean =>
-  (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
 
 /**
  * The fields of a multipart media message, as CometChat's SDK sends them (`sendMediaMessage`: the
@@ -93,12 +90,7 @@ export async function sendUploaded(
       },
     );
   }
-  let form: FormData;
-  try {
-    form = await c.req.raw.formData();
-  } catch {
-    throw badRequest('body', 'not valid multipart form data');
-  }
+  const form = await readForm(c);
   if (form.has('multipleReceivers'))
     throw badRequest('multipleReceivers', 'files are uploaded to one receiver at a time');
   const fields = parseWith(UploadFields, fieldsOf(form));

@@ -1,8 +1,9 @@
 import type { UserNotificationPreferences } from '../../shared/notification-settings.js';
+import type { GroupRepository } from '../repositories/groups.js';
 import type { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { chunks } from './chunks.js';
 import type { Recipient } from './decide.js';
-import type { MuteTargetType, NotificationDb } from './tables.js';
+import type { MuteTargetType } from './tables.js';
 import type { NotificationEvent } from './triggers.js';
 import { DEFAULT_TIME_ZONE, type NotificationUserState } from './user-state.js';
 
@@ -29,7 +30,7 @@ export function muteTargetOf(event: NotificationEvent, uid: string): { type: Mut
 
 export class Audience {
   constructor(
-    private readonly db: NotificationDb,
+    private readonly groups: GroupRepository,
     private readonly userState: NotificationUserState,
     private readonly settings: NotificationSettingsRepository,
   ) {}
@@ -37,18 +38,10 @@ export class Audience {
   async uidsOf(event: NotificationEvent): Promise<string[]> {
     const { message } = event;
     const actor = event.actor.toLowerCase();
-    let uids: string[];
-    if (message.receiverType === 'group') {
-      const rows = await this.db
-        .selectFrom('group_members')
-        .select('uid')
-        .where('app_id', '=', event.appId)
-        .where('guid', '=', message.receiver.toLowerCase())
-        .execute();
-      uids = rows.map((row) => row.uid);
-    } else {
-      uids = participants(event);
-    }
+    const uids =
+      message.receiverType === 'group'
+        ? await this.groups.memberUids(event.appId, message.receiver.toLowerCase())
+        : participants(event);
     return [...new Set(uids)].filter((uid) => uid !== actor);
   }
 

@@ -50,7 +50,7 @@ export function notificationDataOf(
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,
-      audience: new Audience(db, userState, services.notifications),
+      audience: new Audience(services.groups, userState, services.notifications),
     };
     byStore.set(services.store, data);
   }

@@ -93,7 +93,7 @@ export class NotificationEngine {
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.decisionLeaseMs = options.decisionLeaseMs ?? 10_000;
     this.notifier = new EventNotifier(services, this.data, options.presence ?? nobodyOnline);
-    const readState = options.readState ?? storedReadState(services.store.db);
+    const readState = options.readState ?? storedReadState(services.readState);
     this.digests = new DigestSender(services, this.data, readState);
     this.delivery = new DeliveryWorker(
       services,

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { ChatDatabase } from '../db/schema.js';
+import type { ReadStateRepository } from '../repositories/read-state.js';
 
 /**
  * What the engine asks other parts of the chat service. Realtime plugs in who is connected; until
@@ -19,18 +18,11 @@ export interface ReadStateSource {
   lastReadMessageId(appId: string, uid: string, conversationId: string): number | Promise<number>;
 }
 
-/** The read pointers the client protocol stores (`conversation_reads`). */
-export function storedReadState(db: Kysely<ChatDatabase>): ReadStateSource {
+/** The read pointers the client protocol stores, through their repository. */
+export function storedReadState(readState: ReadStateRepository): ReadStateSource {
   return {
     async lastReadMessageId(appId, uid, conversationId) {
-      const row = await db
-        .selectFrom('conversation_reads')
-        .select('read_message_id')
-        .where('app_id', '=', appId)
-        .where('conversation_id', '=', conversationId)
-        .where('uid', '=', uid)
-        .executeTakeFirst();
-      return Number(row?.read_message_id ?? 0);
+      return (await readState.find(appId, conversationId, uid))?.readMessageId ?? 0;
     },
   };
 }

@@ -1,9 +1,9 @@
 import { SearchKey } from '../../shared/users.js';
 import { z } from 'zod';
 import { conversationIdFor } from '../../shared/message.js';
-import { ChatError } from '../errors.js';
+import { ChatError, conversationNotFound } from '../errors.js';
 import { clientUser } from '../client-api/app-settings.js';
-import type { ReceiptKind } from '../client-api/read-state.js';
+import type { ReceiptKind } from '../repositories/read-state.js';
 import { actingUid } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
@@ -69,19 +69,14 @@ const DeleteConversation = z.strictObject({
     .optional(),
 });
 
-const conversationNotFound = (conversationId: string): ChatError =>
-  new ChatError(404, 'ERR_CONVERSATION_NOT_FOUND', `The conversation ${conversationId} does not exist.`, {
-    conversationId,
-  });
-
 /**
  * Conversations as one user sees them (the session's user, or the server's `onBehalfOf`):
  * `/conversations`, `/users/{uid}/conversation`, `/groups/{guid}/conversation`. A client's also
  * carry its read pointer (`lastReadMessageId`), and it marks whole conversations read or delivered.
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
-  const { services, readState, receipts } = deps;
-  const { conversations, conversationService, conversationTags, users, groups, messages, pins } = services;
+  const { services, receipts } = deps;
+  const { conversations, conversationService, users, groups, messages, pins, readState } = services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
@@ -224,10 +219,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       async (c) => {
         const conversationId = await conversationOf(c, kind);
         const { tags } = await jsonBody(c, TagConversation);
-        const { appId } = c.get('actor').app;
-        if ((await conversations.find(appId, conversationId)) === undefined)
-          throw conversationNotFound(conversationId);
-        await conversationTags.set(appId, actingUid(c), conversationId, tags);
+        await conversationService.tag(c.get('actor').app.appId, actingUid(c), conversationId, tags);
         return c.json({ data: await presentOne(c, conversationId) });
       },
     );
@@ -245,8 +237,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         const conversationId = await conversationOf(c, kind);
         await jsonBody(c, DeleteConversation);
         const uid = actingUid(c);
-        if (!(await conversations.deleteFor(appId, conversationId, uid)))
-          throw conversationNotFound(conversationId);
+        await conversationService.deleteFor(appId, conversationId, uid);
         return c.json({
           data: {
             success: true,

@@ -1,5 +1,4 @@
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
-import type { ReadStateRepository } from '../client-api/read-state.js';
 import type { Receipts } from '../client-api/receipts.js';
 import type { SocketTokens } from '../client-api/socket-token.js';
 import type { FormSubmissions } from '../forms/submissions.js';
@@ -9,7 +8,6 @@ import type { ChatServices } from '../services/registry.js';
 export interface RouteDeps {
   services: ChatServices;
   clientSettings: ClientSettingsRepository;
-  readState: ReadStateRepository;
   receipts: Receipts;
   socketTokens: SocketTokens;
   forms: FormSubmissions;

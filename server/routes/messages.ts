@@ -17,8 +17,9 @@ import { SearchKey } from '../../shared/users.js';
 import { CommaList, LIMITS, PageSize, QueryBoolean, Tags, byteLength, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { readableGroup, userFor } from './policies.js';
-import { receiptOf } from '../client-api/read-state.js';
-import { isMultipart, sendUploaded } from '../media/upload.js';
+import { receiptOf } from '../repositories/read-state.js';
+import { sendUploaded } from '../media/upload.js';
+import { isMultipart } from '../../shared/server-kit/index.js';
 
 const EditedText = z.string().refine((text) => text.trim() !== '', 'must not be empty');
 
@@ -150,8 +151,8 @@ function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) 
  * delete and interactions. A client acts as its session's user; the server as `onBehalfOf`.
  */
 export function messageRoutes(deps: RouteDeps): ChatRoutes {
-  const { services, forms, readState } = deps;
-  const { messageService, messages, users, groups } = services;
+  const { services, forms } = deps;
+  const { messageService, messages, users, groups, readState } = services;
   const routes = chatRoutes();
 
   /**

@@ -8,6 +8,7 @@ import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
 import type { PinRepository } from '../repositories/pins.js';
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
+import { conversationNotFound } from '../errors.js';
 import type { MessageService } from './messages.js';
 
 /** The user of a one-to-one conversation who is not `viewer` (the viewer, in a chat with themselves). */
@@ -25,6 +26,19 @@ export class ConversationService {
     private readonly blocks: BlockedUserRepository,
     private readonly pins: PinRepository,
   ) {}
+
+  /** Sets the tags `uid` gives a conversation of the app (`ERR_CONVERSATION_NOT_FOUND` if none). */
+  async tag(appId: string, uid: string, conversationId: string, tags: string[]): Promise<void> {
+    if ((await this.conversations.find(appId, conversationId)) === undefined)
+      throw conversationNotFound(conversationId);
+    await this.tags.set(appId, uid, conversationId, tags);
+  }
+
+  /** Deletes the conversation for `uid` only (`ERR_CONVERSATION_NOT_FOUND` if they have none). */
+  async deleteFor(appId: string, conversationId: string, uid: string): Promise<void> {
+    if (!(await this.conversations.deleteFor(appId, conversationId, uid)))
+      throw conversationNotFound(conversationId);
+  }
 
   /**
    * Fills last messages, the other party, unread counts and the viewer's own pins (`pinnedAt`,

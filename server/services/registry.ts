@@ -17,6 +17,7 @@ import { StatsRepository } from '../repositories/stats.js';
 import { ThreadSubscriptionRepository } from '../repositories/thread-subscriptions.js';
 import { rowCacheOptions, type CacheGenerations } from '../repositories/row-cache.js';
 import { ReactionRepository } from '../repositories/reactions.js';
+import { ReadStateRepository } from '../repositories/read-state.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
@@ -52,6 +53,8 @@ export interface ChatServices {
   conversations: ConversationRepository;
   conversationService: ConversationService;
   conversationTags: ConversationTagRepository;
+  /** How far each member has read and received each conversation (receipts, unread counts, digests). */
+  readState: ReadStateRepository;
   notifications: NotificationSettingsRepository;
   friends: FriendRepository;
   moderation: ModerationService;
@@ -122,6 +125,7 @@ export function createChatServices(
     conversations,
     conversationService,
     conversationTags,
+    readState: new ReadStateRepository(db),
     notifications: new NotificationSettingsRepository(db),
     friends: new FriendRepository(db),
     moderation: new ModerationService(

@@ -21,3 +21,17 @@ export async function readJson(c: { req: HonoRequest }, empty: EmptyBody): Promi
     throw new RequestProblem(400, 'body: not valid JSON', { field: 'body' });
   }
 }
+
+/** Whether the request says its body is `multipart/form-data` (file uploads). */
+export function isMultipart(c: { req: HonoRequest }): boolean {
+  return (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+}
+
+/** The `multipart/form-data` body (file uploads); a body that is not one is a 400 naming `body`. */
+export async function readForm(c: { req: HonoRequest }): Promise<FormData> {
+  try {
+    return await c.req.raw.formData();
+  } catch {
+    throw new RequestProblem(400, 'body: not valid multipart form data', { field: 'body' });
+  }
+}

@@ -589,6 +589,23 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         expect((await put(request, 'once.txt', bytes(10))).status).toBe(204);
         expect((await put(request, 'once.txt', bytes(12))).status).toBe(409);
       });
+
+      it('gets 400 naming the body, readable cross-origin, for an upload that is not multipart form data; the link still takes the file', async () => {
+        const { alice, bob } = await people();
+        const { request } = (await presign(alice, bob, { name: 'later.txt', size: 10 })).body.data.f1;
+        const broken = await fetch(request.url, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+          body: 'not a form',
+        });
+        expect(broken.status).toBe(400);
+        expect(broken.headers.get('access-control-allow-origin')).toBe('*');
+        expect(((await broken.json()) as any).error).toMatchObject({
+          code: 'ERR_BAD_REQUEST',
+          details: { field: 'body' },
+        });
+        expect((await put(request, 'later.txt', bytes(10))).status).toBe(204);
+      });
     });
   });
 

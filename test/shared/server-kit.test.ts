@@ -9,6 +9,7 @@ import {
   limitRequests,
   parseWith,
   perMinuteInMemory,
+  readForm,
   readJson,
   refusalOf,
   requestLines,
@@ -68,6 +69,42 @@ describe('readJson', () => {
       expect(((await response.json()) as { message: string }).message).toBe('body: not valid JSON');
       server?.close();
     }
+  });
+});
+
+describe('readForm', () => {
+  async function formServer(): Promise<string> {
+    const app = new Hono();
+    app.post('/form', async (c) => {
+      const form = await readForm(c);
+      const file = form.get('file');
+      return c.json({
+        title: form.get('title'),
+        file: file instanceof File ? [file.name, await file.text()] : null,
+      });
+    });
+    return listen(app);
+  }
+
+  it('reads the fields and files of a multipart body', async () => {
+    const form = new FormData();
+    form.set('title', 'Rotor');
+    form.set('file', new File(['blades'], 'rotor.md'));
+    const response = await fetch(`${await formServer()}/form`, { method: 'POST', body: form });
+    expect(await response.json()).toEqual({ title: 'Rotor', file: ['rotor.md', 'blades'] });
+  });
+
+  it('refuses a body labelled multipart that is not one with 400 naming the body', async () => {
+    const response = await fetch(`${await formServer()}/form`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'not a form',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      message: 'body: not valid multipart form data',
+      details: { field: 'body' },
+    });
   });
 });
 

@@ -173,6 +173,9 @@ describe('sending files from the widget', () => {
     await toSend(alice).getByText('data.csv').waitFor();
     await toSend(alice).getByRole('button', { name: 'Remove notes.txt' }).press('Enter');
     await toSend(alice).getByText('notes.txt').waitFor({ state: 'detached' });
+    // The Remove button went away with its file: the composer takes the focus back to its text box.
+    const box = alice.getByRole('combobox', { name: 'Message' });
+    await expect.poll(() => box.evaluate((element) => element.matches(':focus'))).toBe(true);
     await paste(alice, notes);
     await toSend(alice).getByText('notes.txt').waitFor();
     await alice.getByRole('button', { name: 'Send' }).click();
@@ -238,6 +241,8 @@ describe('sending files from the widget', () => {
       .toBeGreaterThan(0);
     await alice.getByRole('button', { name: 'Cancel sending harbour.png' }).press('Enter');
     await bar.waitFor({ state: 'detached' });
+    const box = alice.getByRole('combobox', { name: 'Message' });
+    await expect.poll(() => box.evaluate((element) => element.matches(':focus'))).toBe(true);
     // Nothing is made of the aborted request: no message (not even a deleted one), no file.
     await expect.poll(() => storedFiles()).toEqual([]);
     expect((await messagesOfSupport()).filter((m) => m.category === 'message')).toEqual([]);

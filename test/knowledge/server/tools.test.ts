@@ -161,6 +161,16 @@ describe('agent tools over HTTP', () => {
     expect(body).toEqual({ error: 'body: not valid JSON' });
   });
 
+  it('rejects a body labelled multipart/form-data that is not one, naming the body', async () => {
+    const response = await fetch(`${agent.apiUrl}/tools/ingestSources`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'not a form',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'body: not valid multipart form data' });
+  });
+
   it('lists both tools the Mastra way, with JSON schemas', async () => {
     const tools = (await (await fetch(`${agent.apiUrl}/tools`)).json()) as Record<
       string,

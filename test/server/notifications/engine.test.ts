@@ -200,6 +200,35 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       }
     });
 
+    it('stops pushing a member once they are kicked, and starts pushing one once added', async () => {
+      const [alice, bob, carol, dave] = [
+        await createUser(),
+        await createUser(),
+        await createUser(),
+        await createUser(),
+      ];
+      const guid = await createGroup(alice, [bob, carol]);
+      await send(alice, textMessage(guid, 'before', 'group'));
+      await settle();
+      const kicked = await call('DELETE', `/groups/${guid}/members/${carol}`, { onBehalfOf: alice });
+      expect(kicked.status).toBe(200);
+      const added = await call('POST', `/groups/${guid}/members`, {
+        body: { participants: [dave] },
+        onBehalfOf: alice,
+      });
+      expect(added.status).toBe(200);
+      await send(alice, textMessage(guid, 'after', 'group'));
+      await settle();
+      const bodiesTo = (uid: string) =>
+        pushesTo(uid)
+          .filter((push) => push.body.event === 'after_message')
+          .map((push) => push.body.data.notificationDetails.body)
+          .sort();
+      expect(bodiesTo(bob)).toEqual(['after', 'before']);
+      expect(bodiesTo(carol)).toEqual(['before']);
+      expect(bodiesTo(dave)).toEqual(['after']);
+    });
+
     it('skips push for users with a connected socket and says so in the logs', async () => {
       const [alice, bob] = [await createUser(), await createUser()];
       online.add(bob);
