@@ -93,7 +93,11 @@ export function bestSlots(
   const size = Math.min(k, count);
   if (size <= 0) return [];
   let floor = 0;
-  if (likely.length >= size) {
+  if (likely.length === size) {
+    // The k-th best of k slots is the lowest: no sort needed.
+    floor = Infinity;
+    for (const slot of likely) floor = Math.min(floor, scores[slot] as number);
+  } else if (likely.length > size) {
     const likelyScores = new Float64Array(likely.length);
     likely.forEach((slot, at) => (likelyScores[at] = scores[slot] as number));
     floor = likelyScores.sort()[likely.length - size] as number;

@@ -1,6 +1,7 @@
 import { HELD_TERM_BITS, type ScoreAccumulator } from './accumulator.js';
 import type { FieldNorms } from './field-norms.js';
 import type { InvertedIndex } from './inverted-index.js';
+import type { PostingBlocks } from './postings.js';
 import type { RankingSettings } from './settings.js';
 
 /** A query term and its weight: its count in the query, or its share after feedback expansion. */
@@ -53,36 +54,70 @@ export class Bm25fScorer {
    * `touchedOnly`, to the slots the accumulator already holds.
    */
   accumulate(query: readonly WeightedTerm[], accumulator: ScoreAccumulator, touchedOnly = false): void {
-    const { body, title, k1 } = this;
-    const { scores, touched, bits } = accumulator;
     for (let position = 0; position < query.length; position++) {
       const term = query[position] as WeightedTerm;
       const factor = this.termFactor(term);
       if (factor === 0) continue;
-      const bit = touchedOnly || position >= HELD_TERM_BITS ? 0 : 1 << position;
-      // The hot loop of every query: score() and accumulator.add() written out in place.
-      const { pool, ranges, count: blocks } = this.index.postingBlocks(term.termId);
-      let count = accumulator.count;
-      for (let block = 0; block < blocks; block++) {
-        const to = ranges[2 * block + 1] as number;
-        for (let at = ranges[2 * block] as number; at < to; at += 2) {
-          const slot = pool[at] as number;
-          const before = scores[slot] as number;
-          // Expansion re-weights only chunks already found: the others are passed over unscored.
-          if (before === 0 && touchedOnly) continue;
-          const packed = pool[at + 1] as number;
-          const titleTf = packed >>> 16;
-          const tf =
-            (packed & 0xffff) * (body[slot] as number) +
-            (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
-          // A removed slot's norms are 0 (FieldNorms), and so is its tf.
-          if (tf === 0) continue;
-          if (before === 0) touched[count++] = slot;
-          scores[slot] = before + (factor * tf) / (k1 + tf);
-          bits[slot] = (bits[slot] as number) | bit;
-        }
+      const postings = this.index.postingBlocks(term.termId);
+      if (touchedOnly) this.addToTouched(postings, factor, accumulator);
+      else this.addToAll(postings, factor, position < HELD_TERM_BITS ? 1 << position : 0, accumulator);
+    }
+  }
+
+  /**
+   * The hot loop of every query, one term's postings: score() and accumulator.add() written out in
+   * place, and `bit` set for each slot scored.
+   */
+  private addToAll(
+    { pool, ranges, count: blocks }: PostingBlocks,
+    factor: number,
+    bit: number,
+    accumulator: ScoreAccumulator,
+  ): void {
+    const { body, title, k1 } = this;
+    const { scores, touched, bits } = accumulator;
+    let count = accumulator.count;
+    for (let block = 0; block < blocks; block++) {
+      const to = ranges[2 * block + 1] as number;
+      for (let at = ranges[2 * block] as number; at < to; at += 2) {
+        const slot = pool[at] as number;
+        const packed = pool[at + 1] as number;
+        const titleTf = packed >>> 16;
+        const tf =
+          (packed & 0xffff) * (body[slot] as number) +
+          (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
+        // A removed slot's norms are 0 (FieldNorms), and so is its tf.
+        if (tf === 0) continue;
+        const before = scores[slot] as number;
+        if (before === 0) touched[count++] = slot;
+        scores[slot] = before + (factor * tf) / (k1 + tf);
+        bits[slot] = (bits[slot] as number) | bit;
       }
-      accumulator.count = count;
+    }
+    accumulator.count = count;
+  }
+
+  /** The same for expansion terms, which re-weight only chunks already found: the others are passed over. */
+  private addToTouched(
+    { pool, ranges, count: blocks }: PostingBlocks,
+    factor: number,
+    accumulator: ScoreAccumulator,
+  ): void {
+    const { body, title, k1 } = this;
+    const { scores } = accumulator;
+    for (let block = 0; block < blocks; block++) {
+      const to = ranges[2 * block + 1] as number;
+      for (let at = ranges[2 * block] as number; at < to; at += 2) {
+        const slot = pool[at] as number;
+        const before = scores[slot] as number;
+        if (before === 0) continue;
+        const packed = pool[at + 1] as number;
+        const titleTf = packed >>> 16;
+        const tf =
+          (packed & 0xffff) * (body[slot] as number) +
+          (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
+        if (tf !== 0) scores[slot] = before + (factor * tf) / (k1 + tf);
+      }
     }
   }
 

@@ -92,6 +92,10 @@ export class ClosenessMemo {
    * further back in the same look-back has a later occurrence, which already counted.
    */
   metBy = new Int32Array(64);
+  /** A re-rank's candidates as it orders them: its order, slots and scores, reused from call to call. */
+  rankedOrder = new Int32Array(128);
+  rankedSlots = new Int32Array(128);
+  rankedScores = new Float64Array(128);
 
   /** Forgets every row: a new query, or the index changed. */
   clear(): void {
@@ -117,7 +121,10 @@ export class ClosenessMemo {
     return this.rowOf[slot] as number;
   }
 
-  /** Makes room for `more` rows beyond those held, and occurrence buffers for chunks of `length` terms. */
+  /**
+   * Makes room for `more` rows beyond those held, occurrence buffers for chunks of `length` terms
+   * and the order of `more` candidates.
+   */
   reserve(more: number, length: number): void {
     const rows = this.rows + more;
     this.sums = ensureLength(this.sums, rows * this.termIds.length);
@@ -125,6 +132,9 @@ export class ClosenessMemo {
     this.rowSlots = ensureLength(this.rowSlots, rows);
     this.occurrenceAt = ensureLength(this.occurrenceAt, length);
     this.occurrenceTerm = ensureLength(this.occurrenceTerm, length);
+    this.rankedOrder = ensureLength(this.rankedOrder, more);
+    this.rankedSlots = ensureLength(this.rankedSlots, more);
+    this.rankedScores = ensureLength(this.rankedScores, more);
   }
 
   /** A zeroed row for `slot`, within what `reserve` made room for. */
@@ -183,13 +193,11 @@ export function rerankByProximity(
     longest = Math.max(longest, (titleLength[slot] as number) + (bodyLength[slot] as number));
   memo.reserve(candidates.length, longest);
   const { occurrenceAt, occurrenceTerm, metBy, sums: closeness, lengths } = memo;
+  const { rankedOrder: order, rankedSlots: slots, rankedScores: scores } = memo;
   // A typed lookup from term id to query position: read once per term of every candidate.
   const positionOf = termMarks.mark(termIds, index.termCount);
   try {
     const count = candidates.length;
-    const order = new Int32Array(count);
-    const slots = new Int32Array(count);
-    const scores = new Float64Array(count);
     // Pruning pays only when few of the candidates are wanted.
     const leading = wanted && 2 * wanted.count <= count ? new LeadingScores(wanted.count) : undefined;
     let kept = 0;
