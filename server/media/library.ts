@@ -325,9 +325,14 @@ export class MediaLibrary {
 
   /**
    * The messages with each URL of a file stored for its own app and conversation signed for a
-   * while; an action message's message (`entities.on`) too. Nothing else is touched.
+   * while; an action message's message (`entities.on`) too. Nothing else is touched. Messages that
+   * hold no URL (nearly every text) are answered at once, with no signer made.
    */
-  async signed(app: App, messages: ReadonlyArray<Message>): Promise<Message[]> {
+  signed(app: App, messages: ReadonlyArray<Message>): Promise<Message[]> | Message[] {
+    return messages.some(mayHoldUrls) ? this.#signAll(app, messages) : [...messages];
+  }
+
+  async #signAll(app: App, messages: ReadonlyArray<Message>): Promise<Message[]> {
     const sign = await this.urls.signer();
     const signMessage = (message: Message): Message => {
       const on = message.data.entities.on;
@@ -340,9 +345,7 @@ export class MediaLibrary {
           },
         };
       }
-      const { url, attachments, metadata } = message.data;
-      if (url === undefined && attachments === undefined && metadata?.['@injected'] === undefined)
-        return message;
+      if (!mayHoldUrls(message)) return message;
       const data = structuredClone(message.data) as Record<string, unknown>;
       let changed = false;
       for (const [holder, key] of urlHolders(data)) {
@@ -361,6 +364,17 @@ export class MediaLibrary {
     };
     return messages.map(signMessage);
   }
+}
+
+/** Whether `signed` may change a message: it names a URL, attachments, injected metadata or a message. */
+function mayHoldUrls(message: Message): boolean {
+  const { url, attachments, metadata, entities } = message.data;
+  return (
+    url !== undefined ||
+    attachments !== undefined ||
+    metadata?.['@injected'] !== undefined ||
+    entities.on?.entityType === 'message'
+  );
 }
 
 /** An image's thumbnail, as CometChat's thumbnail extension lists it. */

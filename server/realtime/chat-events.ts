@@ -26,13 +26,27 @@ export function publishChatEvents(
   logger: Logger,
 ): () => void {
   const queues = new Map<string, Promise<void>>();
-  /** Runs `work` after the conversation's earlier frames, so members never see messages reordered. */
-  const inOrder = (key: string, work: () => Promise<void>): void => {
-    const next = (queues.get(key) ?? Promise.resolve())
-      .then(work)
-      .catch((error: unknown) =>
-        logger.warn('realtime_publish_failed', { error: error instanceof Error ? error.name : 'unknown' }),
-      );
+  const failed = (error: unknown): void =>
+    logger.warn('realtime_publish_failed', { error: error instanceof Error ? error.name : 'unknown' });
+  /**
+   * Runs `work` after the conversation's earlier frames, so members never see messages reordered:
+   * at once when none are pending, else queued behind them. Work that needs no read (a one-to-one
+   * message's frame) then finishes at once and queues nothing.
+   */
+  const inOrder = (key: string, work: () => Promise<void> | void): void => {
+    const pending = queues.get(key);
+    let next: Promise<void>;
+    if (pending === undefined) {
+      let started: Promise<void> | void;
+      try {
+        started = work();
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      if (started === undefined) return;
+      next = started.catch(failed);
+    } else next = pending.then(work).catch(failed);
     queues.set(key, next);
     void next.then(() => {
       if (queues.get(key) === next) queues.delete(key);
@@ -40,11 +54,7 @@ export function publishChatEvents(
   };
 
   const onMessage = (appId: string, message: Message, { deviceId }: EventOrigin): void => {
-    inOrder(`${appId} ${message.conversationId}`, async () => {
-      const recipients =
-        message.receiverType === 'user'
-          ? [message.sender, message.receiver]
-          : await services.groups.memberUids(appId, message.receiver);
+    const publish = (recipients: string[]): void => {
       const subject = actionSubject(message);
       const audience = subject === undefined ? recipients : [...recipients, subject];
       fanOut.publish(appId, audience, {
@@ -56,7 +66,13 @@ export function publishChatEvents(
         sender: message.sender,
         body: message,
       });
-    });
+    };
+    inOrder(
+      `${appId} ${message.conversationId}`,
+      message.receiverType === 'user'
+        ? () => publish([message.sender, message.receiver])
+        : async () => publish(await services.groups.memberUids(appId, message.receiver)),
+    );
   };
 
   const onInteractionEvent = (...[appId, event, { deviceId }]: ChatEventMap['interaction']): void => {
