@@ -33,6 +33,11 @@ export interface ChatEventMap {
    */
   message: [appId: string, message: Message, origin: EventOrigin, decision?: number];
   messageEdited: [appId: string, message: Message, origin: EventOrigin];
+  /**
+   * Moderation ruled on a message: a rule held it back (`data.moderation.status` `disapproved`) or
+   * a moderator approved it and it was sent. Only its sender hears of it.
+   */
+  messageModerated: [appId: string, message: Message, origin: EventOrigin];
   messageDeleted: [appId: string, message: Message, origin: EventOrigin];
   interaction: [
     appId: string,

@@ -153,7 +153,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
     // After Redis is joined: the row caches of a joined process check the others' changes there.
-    const services = createChatServices(store, secrets, media, fanOut);
+    const services = createChatServices(store, secrets, media, fanOut, fanOut);
     // Made here first, so the provider cache hears the other processes' changes; then seals
     // secrets stored in the clear (rows from before sealing existed).
     await notificationDataOf(services, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();

@@ -9,6 +9,7 @@ export * from './groups.js';
 export * from './interactive.js';
 export * from './message.js';
 export * from './moderation.js';
+export * from './moderation-rules.js';
 export * from './notification-settings.js';
 export * from './realtime.js';
 export * from './users.js';

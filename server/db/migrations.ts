@@ -22,6 +22,7 @@ import { rolesMigration } from './migrations-roles.js';
 import { flagReasonsMigration } from './migrations-flag-reasons.js';
 import { messageReviewsMigration } from './migrations-message-reviews.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
+import { moderationRulesMigration } from './migrations-moderation-rules.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -234,6 +235,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0021_flag_reasons': flagReasonsMigration,
       '0022_message_reviews': messageReviewsMigration,
       '0023_notification_decision_messages': notificationDecisionMessagesMigration,
+      '0025_moderation_rules': moderationRulesMigration(engine),
     }),
   };
 }

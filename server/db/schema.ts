@@ -58,6 +58,51 @@ export interface MessageReviewTable {
   reviewed_at: number;
 }
 
+/** A moderation keyword list; `search_terms` is a JSON array. */
+export interface ModerationKeywordListTable {
+  app_id: string;
+  id: string;
+  name: string;
+  description: string;
+  search_terms: string;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A moderation rule: `rule` is its current revision as the API answers it (JSON). */
+export interface ModerationRuleTable {
+  app_id: string;
+  id: string;
+  revision: number;
+  rule: string;
+  created_at: number;
+}
+
+export interface ModerationRuleRevisionTable {
+  app_id: string;
+  rule_id: string;
+  revision: number;
+  rule: string;
+}
+
+/** A message a rule held back: `draft` is the message as sent (JSON), `condition` what matched. */
+export interface ModerationBlockedMessageTable {
+  id: Generated<number>;
+  app_id: string;
+  sender: string;
+  draft: string;
+  rule_id: string;
+  rule_name: string;
+  revision_id: string;
+  condition: string;
+  actions: string;
+  status: string;
+  delivered_message_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface UserTable {
   app_id: string;
   uid: string;
@@ -347,6 +392,10 @@ export interface ChatDatabase {
   roles: RoleTable;
   flag_reasons: FlagReasonTable;
   message_reviews: MessageReviewTable;
+  moderation_keyword_lists: ModerationKeywordListTable;
+  moderation_rules: ModerationRuleTable;
+  moderation_rule_revisions: ModerationRuleRevisionTable;
+  moderation_blocked_messages: ModerationBlockedMessageTable;
   users: UserTable;
   auth_tokens: AuthTokenTable;
   groups: GroupTable;

@@ -18,6 +18,7 @@ import { messageRoutes } from '../routes/messages.js';
 import { apiKeyRoutes } from '../routes/api-keys.js';
 import { roleRoutes } from '../routes/roles.js';
 import { moderationRoutes } from '../routes/moderation.js';
+import { moderationRuleRoutes } from '../routes/moderation-rules.js';
 import { notificationRoutes } from '../routes/notifications.js';
 import { pinRoutes } from '../routes/pins.js';
 import { reactionRoutes } from '../routes/reactions.js';
@@ -187,6 +188,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     statsRoutes(deps),
     conversationRoutes(deps),
     moderationRoutes(deps),
+    moderationRuleRoutes(deps),
     apiKeyRoutes(deps),
     roleRoutes(deps),
     notificationRoutes(services),

@@ -15,7 +15,8 @@ function actionSubject(message: Message): string | undefined {
  * Turns what the chat store committed into realtime frames: every stored message to every socket of
  * its sender and recipients (all members for groups), a `reaction` frame for each reaction added or
  * removed to the same people, pins and saves (`message_pinned`, `conversation_pinned`, …) to whom they
- * concern, and `interaction_completed` once a form's goal is met. Frames carry
+ * concern, `interaction_completed` once a form's goal is met, and moderation verdicts
+ * (`on_moderation_status_changed`) to the message's sender. Frames carry
  * the device of the event's origin, so the session that caused them drops its echo. Frames of one conversation leave in the order the messages were stored. Sessions that
  * ended lose their sockets.
  */
@@ -131,6 +132,19 @@ export function publishChatEvents(
     });
   };
 
+  /** A moderation verdict reaches the sender's sessions, the one that sent the message too. */
+  const onModerated = (...[appId, message, { deviceId }]: ChatEventMap['messageModerated']): void => {
+    fanOut.publish(appId, [message.sender], {
+      appId,
+      receiver: message.receiver,
+      receiverType: message.receiverType,
+      ...(deviceId === undefined ? {} : { deviceId }),
+      type: 'on_moderation_status_changed',
+      sender: message.sender,
+      body: message,
+    });
+  };
+
   const onSessionsEnded = (...[appId, ended]: ChatEventMap['sessionsEnded']): void =>
     fanOut.closeSessions(appId, ended);
 
@@ -138,12 +152,14 @@ export function publishChatEvents(
   events.on('interaction', onInteractionEvent);
   events.on('reaction', onReaction);
   events.on('pinSave', onPinSave);
+  events.on('messageModerated', onModerated);
   events.on('sessionsEnded', onSessionsEnded);
   return () => {
     events.off('message', onMessage);
     events.off('interaction', onInteractionEvent);
     events.off('reaction', onReaction);
     events.off('pinSave', onPinSave);
+    events.off('messageModerated', onModerated);
     events.off('sessionsEnded', onSessionsEnded);
   };
 }

@@ -26,6 +26,8 @@ import type { PinRepository } from '../repositories/pins.js';
 import type { ReactionRepository } from '../repositories/reactions.js';
 import type { UserRepository } from '../repositories/users.js';
 import type { MediaLibrary } from '../media/library.js';
+import type { HeldBy } from '../repositories/moderation-rules.js';
+import type { ContentRules } from './content-rules.js';
 import { nowSeconds } from '../time.js';
 import { mentionedUids } from '../../shared/mentions.js';
 import { toUserEntity } from '../repositories/users.js';
@@ -127,6 +129,30 @@ function withMentions(
   return rest;
 }
 
+/** A message moderation ruled on carries the verdict as `data.moderation.status`, as CometChat's do. */
+function withModeration(
+  data: Record<string, unknown>,
+  status: 'approved' | 'disapproved' | undefined,
+): Record<string, unknown> {
+  if (status !== undefined) return { ...data, moderation: { status } };
+  // Only the service rules on messages: a verdict a sender claims is dropped.
+  if (!('moderation' in data)) return data;
+  const { moderation: _claimed, ...rest } = data;
+  return rest;
+}
+
+/** A message held back for review, as its sender and moderators see it: under the review's id. */
+function heldMessage(
+  app: App,
+  id: number,
+  draft: MessageDraft,
+  status: 'approved' | 'disapproved',
+  lookup: EntityLookup,
+): Message {
+  const row = unstoredMessage(app.appId, { ...draft, data: withModeration(draft.data, status) });
+  return toMessage({ ...row, id }, lookup, app);
+}
+
 /**
  * A one-to-one message (or a reaction to one) between users where either blocked the other: the
  * sender learns which way.
@@ -174,6 +200,8 @@ export class MessageService {
     private readonly pins: PinRepository,
     /** Attachments: signs their URLs for readers and removes a deleted message's files. */
     private readonly media?: MediaLibrary,
+    /** The app's moderation rules, which may hold a message back instead of sending it. */
+    private readonly contentRules?: ContentRules,
   ) {
     this.entities = new EntityLoader(users, groups);
   }
@@ -303,6 +331,9 @@ export class MessageService {
    * its notifications' decision-queue row when the app has a channel enabled. The checks read
    * cached rows, so a send is usually one write and no reads. A `muid` the sender already used in
    * a conversation answers the message first sent with it, in any process.
+   *
+   * A message one of the app's moderation rules blocks is held back instead (`holdBack`); one a
+   * moderator approved (`approved`) is sent without asking the rules again, marked as approved.
    */
   async send(
     app: App,
@@ -310,6 +341,7 @@ export class MessageService {
     request: MessageRequest,
     origin: EventOrigin,
     parentId?: string,
+    approved = false,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
     const receivers = receiversOf(request);
@@ -357,12 +389,18 @@ export class MessageService {
       ...receiver,
       category: request.category,
       type: request.type,
-      data: withMentions(request.data as Record<string, unknown>, mentioned[index]),
+      data: withModeration(
+        withMentions(request.data as Record<string, unknown>, mentioned[index]),
+        approved ? 'approved' : undefined,
+      ),
       muid: request.muid,
       tags: request.tags,
       parentId: parent === undefined ? undefined : Number(parent.id),
       sentAt,
     }));
+    const heldBy = approved ? undefined : await this.contentRules?.heldBy(appId, request);
+    if (heldBy !== undefined)
+      return this.answerOf(request, await this.holdBack(app, drafts, lookup, heldBy, origin));
     const decisions = await this.decisionRows(app, drafts, lookup);
     const written = await this.messages.insertAll(
       appId,
@@ -379,12 +417,59 @@ export class MessageService {
       const stored = written[index];
       if (stored?.replayed === false) this.events.emit('message', appId, message, origin, stored.decisionId);
     });
+    return this.answerOf(request, sent);
+  }
+
+  /** A send's answer: its one message, or one per receiver keyed like `multipleReceivers`. */
+  private answerOf(
+    request: MessageRequest,
+    sent: ReadonlyArray<Message>,
+  ): { single: Message } | { fanOut: FanOutResult } {
     if (request.multipleReceivers === undefined && sent.length === 1 && sent[0] !== undefined)
       return { single: sent[0] };
     const fanOut: FanOutResult = { uids: {}, guids: {} };
     for (const message of sent)
       (message.receiverType === 'user' ? fanOut.uids : fanOut.guids)[message.receiver] = message;
     return { fanOut };
+  }
+
+  /**
+   * Keeps messages a rule blocked for review instead of sending them: nobody hears of them, and the
+   * sender's answer is each message with its review's id and `data.moderation.status`
+   * `disapproved`, which the SDK reads as `getModerationStatus()`.
+   */
+  private async holdBack(
+    app: App,
+    drafts: ReadonlyArray<MessageDraft>,
+    lookup: EntityLookup,
+    heldBy: HeldBy,
+    origin: EventOrigin,
+  ): Promise<Message[]> {
+    const ids = (await this.contentRules?.hold(app.appId, drafts, heldBy)) ?? [];
+    const held = await this.signed(
+      app,
+      drafts.map((draft, index) => heldMessage(app, ids[index] ?? 0, draft, 'disapproved', lookup)),
+    );
+    for (const message of held) this.events.emit('messageModerated', app.appId, message, origin);
+    return held;
+  }
+
+  /**
+   * Messages held back for review as the moderation API lists them: under the review's id, with
+   * the verdict so far. They were never stored as messages, so they have no reactions or pins.
+   */
+  async presentHeld(
+    app: App,
+    held: ReadonlyArray<{ id: number; draft: MessageDraft; status: 'approved' | 'disapproved' }>,
+  ): Promise<Message[]> {
+    const lookup = await this.entities.forMessages(
+      app.appId,
+      held.map(({ draft }) => unstoredMessage(app.appId, draft)),
+    );
+    return this.signed(
+      app,
+      held.map(({ id, draft, status }) => heldMessage(app, id, draft, status, lookup)),
+    );
   }
 
   /**

@@ -24,6 +24,10 @@ import { ConversationService } from './conversations.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 import { ModerationService } from './moderation.js';
+import { ModerationRuleRepository } from '../repositories/moderation-rules.js';
+import { PROCESS_ALONE, type ChangeNotices } from '../repositories/app-cache.js';
+import { ContentRules } from './content-rules.js';
+import { ModerationRuleService } from './moderation-rules.js';
 import type { MediaLibrary } from '../media/library.js';
 import { PinService } from './pins.js';
 import { ReactionService } from './reactions.js';
@@ -58,6 +62,8 @@ export interface ChatServices {
   notifications: NotificationSettingsRepository;
   friends: FriendRepository;
   moderation: ModerationService;
+  /** Moderation rules, keyword lists and the messages the rules held back. */
+  moderationRules: ModerationRuleService;
   /** Attachments' files and signed URLs; none where no file store is configured. */
   media: MediaLibrary | undefined;
   /** Seals secrets kept in the store (notification providers' keys). */
@@ -66,13 +72,15 @@ export interface ChatServices {
 
 /**
  * `generations`: where other processes share the store, the counters of their changes, so the
- * repositories can cache what every send reads (see `rowCacheOptions`).
+ * repositories can cache what every send reads (see `rowCacheOptions`); `notices`: how they tell
+ * each other that per-app settings they keep in memory changed (the moderation rules).
  */
 export function createChatServices(
   store: ChatStore,
   secrets: SecretBox,
   media?: MediaLibrary,
   generations?: CacheGenerations,
+  notices: ChangeNotices = PROCESS_ALONE,
 ): ChatServices {
   const { db } = store;
   const events = new ChatEvents();
@@ -85,6 +93,8 @@ export function createChatServices(
   const blockedUsers = new BlockedUserRepository(db, caches);
   const conversationTags = new ConversationTagRepository(db);
   const pins = new PinRepository(db);
+  const moderationRules = new ModerationRuleRepository(db);
+  const contentRules = new ContentRules(moderationRules, notices);
   const messageService = new MessageService(
     db,
     users,
@@ -95,6 +105,7 @@ export function createChatServices(
     blockedUsers,
     pins,
     media,
+    contentRules,
   );
   const conversationService = new ConversationService(
     conversations,
@@ -135,6 +146,7 @@ export function createChatServices(
       messageService,
       users,
     ),
+    moderationRules: new ModerationRuleService(moderationRules, contentRules, messageService, events),
     media,
     secrets,
   };

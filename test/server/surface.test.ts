@@ -189,6 +189,19 @@ const MUST_ROUTE_REST = [
   'POST /notifications/push/v1/tokens',
   'PATCH /moderation/flagged-messages/{id}',
   'GET /moderation/reviewed-messages',
+  'POST /moderation/rules',
+  'GET /moderation/rules',
+  'GET /moderation/rules/{ruleId}',
+  'PUT /moderation/rules/{ruleId}',
+  'DELETE /moderation/rules/{ruleId}',
+  'GET /moderation/rules/{ruleId}/revisions',
+  'POST /moderation/keywords',
+  'GET /moderation/keywords',
+  'GET /moderation/keywords/{keywordId}',
+  'PUT /moderation/keywords/{keywordId}',
+  'DELETE /moderation/keywords/{keywordId}',
+  'GET /moderation/blocked-messages',
+  'PATCH /moderation/blocked-messages/{messageId}',
 ];
 
 /** Client endpoints that must be routed, in the SDK catalogue's spelling. */

@@ -64,6 +64,7 @@ const describe = (message: MessageLike): SdkEvent => {
   const interactive = (message as unknown as { getInteractiveData?: () => unknown }).getInteractiveData?.();
   const attachments = (message as unknown as { getAttachments?: () => AttachmentLike[] }).getAttachments?.();
   const mentioned = message.getMentionedUsers?.() ?? [];
+  const moderation = (message as unknown as { getModerationStatus?: () => string }).getModerationStatus?.();
   return {
     kind: 'message',
     id: String(message.getId()),
@@ -96,6 +97,8 @@ const describe = (message: MessageLike): SdkEvent => {
           })),
         }),
     mentionedMe: message.hasMentionedMe?.() ?? false,
+    // Only what moderation ruled on: CometChat's SDK says `unmoderated` for every other message.
+    ...(moderation === undefined || moderation === 'unmoderated' ? {} : { moderationStatus: moderation }),
     ...(message.getParentMessageId?.() ? { parentMessageId: String(message.getParentMessageId?.()) } : {}),
     replyCount: message.getReplyCount?.() ?? 0,
     reactions: (message.getReactions?.() ?? []).map((count) => ({
@@ -142,6 +145,7 @@ export function sdkOps(
         onCustomMessageReceived: onMessage,
         onInteractiveMessageReceived: onMessage,
         onMediaMessageReceived: onMessage,
+        onMessageModerated: (message: MessageLike) => emit({ ...describe(message), kind: 'moderated' }),
         onTypingStarted: (typing: { getSender(): { getUid(): string } }) =>
           emit({ kind: 'typingStarted', sender: typing.getSender().getUid() }),
         onTypingEnded: (typing: { getSender(): { getUid(): string } }) =>

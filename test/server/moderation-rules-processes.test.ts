@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
+import { APP_ONE, apiFixtures, callServerApi, textMessage, uniqueId, type CallOptions } from './support.js';
+
+/**
+ * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis. Each keeps the
+ * app's compiled moderation rules in memory; a rule added or removed through one process must act
+ * on the sends of the other, which had cached "no rule" (or the rule) before.
+ */
+describe('moderation rules changed through another process', () => {
+  let cluster: ChatCluster;
+  const through = (index: 0 | 1) => (method: string, path: string, options?: CallOptions) =>
+    callServerApi(cluster.urls[index] ?? '', APP_ONE, method, path, options);
+  const a = through(0);
+  const b = through(1);
+
+  beforeAll(async () => {
+    cluster = await startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2 });
+  });
+  afterAll(async () => {
+    await cluster?.dispose();
+  });
+
+  it('hold back messages sent through B once a rule is added through A, and not once it is removed', async () => {
+    const { createUser } = apiFixtures(a);
+    const alice = await createUser('alice');
+    const bob = await createUser('bob');
+    const bad = uniqueId('w').replaceAll('-', '');
+    const verdictOf = async (): Promise<string | undefined> => {
+      const sent = await b('POST', '/messages', { body: textMessage(bob, `say ${bad}`), onBehalfOf: alice });
+      expect(sent.status).toBe(200);
+      return sent.body.data.data.moderation?.status as string | undefined;
+    };
+    expect(await verdictOf()).toBeUndefined();
+    const rule = await a('POST', '/moderation/rules', {
+      body: {
+        id: uniqueId('rule'),
+        name: 'No bad words',
+        conditions: [
+          { entity: 'message', operand: 'text', category: 'word', operator: 'contains', value: [bad] },
+        ],
+        action: ['blockMessage'],
+      },
+    });
+    expect(rule.status).toBe(200);
+    await expect.poll(verdictOf, { timeout: 15_000, interval: 50 }).toBe('disapproved');
+    expect((await a('DELETE', `/moderation/rules/${rule.body.data.id as string}`)).status).toBe(200);
+    await expect.poll(verdictOf, { timeout: 15_000, interval: 50 }).toBeUndefined();
+  });
+});
