@@ -28,12 +28,13 @@ export const APP_ORIGIN: EventOrigin = {};
  */
 export interface ChatEventMap {
   /**
-   * A message was stored: sent by a user or bot, or an action message the service wrote. `decision`
-   * is the notifications' decision-queue row stored with it, when the send stored one.
+   * A message was stored: sent by a user or bot, or an action message the service wrote.
+   * `decision`, here and below, is the notifications' decision-queue row the change stored in its
+   * transaction, when notifications wanted one (services/decisions.ts).
    */
   message: [appId: string, message: Message, origin: EventOrigin, decision?: number];
-  messageEdited: [appId: string, message: Message, origin: EventOrigin];
-  messageDeleted: [appId: string, message: Message, origin: EventOrigin];
+  messageEdited: [appId: string, message: Message, origin: EventOrigin, decision?: number];
+  messageDeleted: [appId: string, message: Message, origin: EventOrigin, decision?: number];
   interaction: [
     appId: string,
     event: { messageId: string; uid: string; interactions: Interaction[]; goalCompleted: boolean },
@@ -44,6 +45,7 @@ export interface ChatEventMap {
     appId: string,
     event: { body: ReactionEventBody; messageSender: string; receiver: string; receiverType: ReceiverType },
     origin: EventOrigin,
+    decision?: number,
   ];
   /**
    * A message was pinned or unpinned (heard by its conversation: `to` is its group, or both users),

@@ -20,6 +20,7 @@ import { ReactionRepository } from '../repositories/reactions.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
+import { NotifiedChanges } from './decisions.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 import { ModerationService } from './moderation.js';
@@ -43,6 +44,8 @@ export interface ChatServices {
   messages: MessageRepository;
   messageService: MessageService;
   reactions: ReactionService;
+  /** How changes queue their notifications' decisions: set by the notifications engine while it runs. */
+  notifiedChanges: NotifiedChanges;
   /** Pinned and saved messages, pinned conversations. */
   pins: PinService;
   /** Following threads and listing them. */
@@ -82,6 +85,7 @@ export function createChatServices(
   const blockedUsers = new BlockedUserRepository(db, caches);
   const conversationTags = new ConversationTagRepository(db);
   const pins = new PinRepository(db);
+  const notifiedChanges = new NotifiedChanges();
   const messageService = new MessageService(
     db,
     users,
@@ -91,6 +95,7 @@ export function createChatServices(
     events,
     blockedUsers,
     pins,
+    notifiedChanges,
     media,
   );
   const conversationService = new ConversationService(
@@ -112,10 +117,20 @@ export function createChatServices(
     authTokens: new AuthTokenRepository(db, events),
     blockedUsers,
     groups,
-    groupService: new GroupService(db, users, groups, messages, events),
+    groupService: new GroupService(db, users, groups, messages, events, notifiedChanges),
     messages,
     messageService,
-    reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
+    reactions: new ReactionService(
+      db,
+      messages,
+      reactions,
+      messageService,
+      users,
+      blockedUsers,
+      events,
+      notifiedChanges,
+    ),
+    notifiedChanges,
     threads: new ThreadService(messages, new ThreadSubscriptionRepository(db), messageService),
     stats: new StatsRepository(db),
     pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
