@@ -77,6 +77,34 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     expect((await call('PATCH', '/notifications/v1/settings', { body })).status).toBe(200);
   };
 
+  /** Runs `work` as a process that dies the instant its change commits: nothing in it hears the change. */
+  async function dyingAtCommit<T>(work: () => Promise<T>): Promise<T> {
+    const { events } = server.api.server.services;
+    const heard = ['message', 'messageEdited', 'messageDeleted', 'reaction'] as const;
+    const hearers = heard.map((name) => ({ name, listeners: events.listeners(name) }));
+    for (const name of heard) events.removeAllListeners(name);
+    try {
+      return await work();
+    } finally {
+      for (const { name, listeners } of hearers)
+        for (const listener of listeners) events.on(name, listener as never);
+    }
+  }
+
+  /** Runs `work` while the decision queue refuses every row (an injected failure). */
+  async function refusingDecisions<T>(work: () => Promise<T>): Promise<T> {
+    const allowAgain = await injectFailure(
+      server.api.server.services.store,
+      'notification_decisions',
+      'insert',
+    );
+    try {
+      return await work();
+    } finally {
+      await allowAgain();
+    }
+  }
+
   it('decides an event a process heard but died before deciding, once its lease has run out, and only once', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
     // What a dead process leaves: the event in the decision queue, leased, and no decision.
@@ -126,15 +154,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it("queues a sent message's decision with the message: a process that dies right after the commit leaves it to the worker", async () => {
     const [alice, bob] = [await createUser(), await createUser()];
-    const { events } = server.api.server.services;
     // The process dies the instant its send commits: nothing in it hears the message.
-    const hearers = events.listeners('message');
-    events.removeAllListeners('message');
-    try {
-      await send(alice, textMessage(bob, 'sent just before the crash'));
-    } finally {
-      for (const hearer of hearers) events.on('message', hearer);
-    }
+    await dyingAtCommit(() => send(alice, textMessage(bob, 'sent just before the crash')));
     await settle();
     expect(pushesTo(bob)).toHaveLength(0);
     // Once the dead process's claim has run out, the worker decides the event, once.
@@ -148,20 +169,9 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it('stores neither a message nor its decision when its decision cannot be queued', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
-    const allowAgain = await injectFailure(
-      server.api.server.services.store,
-      'notification_decisions',
-      'insert',
+    const refused = await refusingDecisions(() =>
+      call('POST', '/messages', { body: textMessage(bob, 'never half stored'), onBehalfOf: alice }),
     );
-    let refused: Awaited<ReturnType<typeof call>>;
-    try {
-      refused = await call('POST', '/messages', {
-        body: textMessage(bob, 'never half stored'),
-        onBehalfOf: alice,
-      });
-    } finally {
-      await allowAgain();
-    }
     expect(refused.status).toBe(500);
     const history = await call('GET', `/users/${bob}/messages`, { onBehalfOf: alice });
     expect(history.status).toBe(200);
@@ -238,20 +248,6 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     };
   }
 
-  /** Runs `work` as a process that dies the instant its change commits: nothing in it hears the change. */
-  async function dyingAtCommit<T>(work: () => Promise<T>): Promise<T> {
-    const { events } = server.api.server.services;
-    const heard = ['message', 'messageEdited', 'messageDeleted', 'reaction'] as const;
-    const hearers = heard.map((name) => ({ name, listeners: events.listeners(name) }));
-    for (const name of heard) events.removeAllListeners(name);
-    try {
-      return await work();
-    } finally {
-      for (const { name, listeners } of hearers)
-        for (const listener of listeners) events.on(name, listener as never);
-    }
-  }
-
   it.each(CHANGES)(
     'queues the decision of $kind with the change: a process that dies right after the commit leaves it to the worker, which decides it once',
     async ({ prepare }) => {
@@ -278,17 +274,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       const { change, told, trigger, state } = await prepare();
       await settle();
       const before = await state();
-      const allowAgain = await injectFailure(
-        server.api.server.services.store,
-        'notification_decisions',
-        'insert',
-      );
-      let refused: Awaited<ReturnType<typeof call>>;
-      try {
-        refused = await change();
-      } finally {
-        await allowAgain();
-      }
+      const refused = await refusingDecisions(change);
       expect(refused.status).toBe(500);
       expect(await state()).toEqual(before);
       clock.advance(10_000);
@@ -299,17 +285,11 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it.each(CHANGES)('writes no decision for $kind in an app with no channel enabled', async ({ prepare }) => {
     expect((await useWebhook(call, 'push', `${receiver.url}/push`, { enabled: false })).status).toBe(200);
-    // Any row it tried to write would fail the change.
-    const allowAgain = await injectFailure(
-      server.api.server.services.store,
-      'notification_decisions',
-      'insert',
-    );
     try {
-      const { change } = await prepare();
-      expect((await change()).status).toBe(200);
+      // Any row it tried to write would fail the change.
+      const { change } = await refusingDecisions(prepare);
+      expect((await refusingDecisions(change)).status).toBe(200);
     } finally {
-      await allowAgain();
       await useWebhook(call, 'push', `${receiver.url}/push`);
     }
   });
