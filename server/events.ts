@@ -28,17 +28,18 @@ export const APP_ORIGIN: EventOrigin = {};
  */
 export interface ChatEventMap {
   /**
-   * A message was stored: sent by a user or bot, or an action message the service wrote. `decision`
-   * is the notifications' decision-queue row stored with it, when the send stored one.
+   * A message was stored: sent by a user or bot, or an action message the service wrote.
+   * `decision`, here and below, is the notifications' decision-queue row the change stored in its
+   * transaction, when notifications wanted one (services/decisions.ts).
    */
   message: [appId: string, message: Message, origin: EventOrigin, decision?: number];
-  messageEdited: [appId: string, message: Message, origin: EventOrigin];
+  messageEdited: [appId: string, message: Message, origin: EventOrigin, decision?: number];
   /**
    * Moderation ruled on a message: a rule held it back (`data.moderation.status` `disapproved`) or
    * a moderator approved it and it was sent. Only its sender hears of it.
    */
   messageModerated: [appId: string, message: Message, origin: EventOrigin];
-  messageDeleted: [appId: string, message: Message, origin: EventOrigin];
+  messageDeleted: [appId: string, message: Message, origin: EventOrigin, decision?: number];
   interaction: [
     appId: string,
     event: { messageId: string; uid: string; interactions: Interaction[]; goalCompleted: boolean },
@@ -49,6 +50,7 @@ export interface ChatEventMap {
     appId: string,
     event: { body: ReactionEventBody; messageSender: string; receiver: string; receiverType: ReceiverType },
     origin: EventOrigin,
+    decision?: number,
   ];
   /**
    * A message was pinned or unpinned (heard by its conversation: `to` is its group, or both users),

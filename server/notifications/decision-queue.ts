@@ -1,6 +1,7 @@
 import type { Message } from '../../shared/message.js';
 import type { StorageEngine } from '../db/database.js';
 import type { DecisionRow } from '../repositories/message-writer.js';
+import type { QueuedChange } from '../services/decisions.js';
 import type { NotificationDb } from './tables.js';
 import {
   eventOfDelete,
@@ -12,28 +13,28 @@ import {
 } from './triggers.js';
 
 /**
- * The decision queue: each chat event the engine hears is written here before it is decided, and
- * removed in the same transaction that records its decision (outbox, logs, digests). The process
- * that heard it holds a lease on it while deciding; a process that dies leaves the row, and when
- * the lease ends any process claims it, in one statement (`FOR UPDATE SKIP LOCKED` on PostgreSQL,
- * as the outbox is claimed). Whoever removes the row first records the decision; a slower one
+ * The decision queue: each chat change that feeds the engine has its row stored in the change's own
+ * transaction (services/decisions.ts: sends, edits, deletions, reactions, group member changes), so
+ * no instant after the commit can lose it, and is removed in the transaction that records its
+ * decision (outbox, logs, digests). The row says what the change was and names its message by
+ * `message_id`; the process that made the change holds a lease on it while deciding it from the
+ * change's own event. A process that dies leaves the row, and when the lease ends any process
+ * claims it, in one statement (`FOR UPDATE SKIP LOCKED` on PostgreSQL, as the outbox is claimed),
+ * and reads its message back. Whoever removes the row first records the decision; a slower one
  * finds it gone and rolls back, so an event is decided once even when two processes try.
- *
- * A message sent through the message service has its row written in the send's own transaction
- * (`decisionRowOfSent`, stored by the message writer), so no instant after the commit can lose it; other
- * events (edits, deletions, reactions, action messages) are written when heard (`add`).
  */
 
-/** What is stored of an event: enough to make it again (triggers.ts). */
+/** An event as decided: the change and its message as presented. */
 export type HeardEvent =
   | { kind: 'message' | 'edited' | 'deleted'; message: Message }
   | { kind: 'reaction'; message: Message; reaction: Reaction };
 
-export interface QueuedDecision {
+/** A row claimed from the queue: the change, the message it names, the attempts begun (this one included). */
+export interface ClaimedDecision {
   id: number;
   appId: string;
-  heard: HeardEvent;
-  /** Attempts begun, this one included. */
+  change: QueuedChange;
+  messageId: number;
   attempts: number;
 }
 
@@ -50,18 +51,9 @@ export function eventOfHeard(appId: string, heard: HeardEvent): NotificationEven
   }
 }
 
-/**
- * The row of a message about to be sent, claimed by the sending process until `claimedUntil`. The
- * message has no id yet: the row's `message_id` gives it when the event is read back.
- */
-export function decisionRowOfSent(message: Message, now: number, claimedUntil: number): DecisionRow {
-  const { id: _notYetStored, ...unsaved } = message;
-  return {
-    event: JSON.stringify({ kind: 'message', message: unsaved }),
-    attempts: 1,
-    claimedUntil,
-    createdAt: now,
-  };
+/** The row of a change about to be stored, claimed by the process making it until `claimedUntil`. */
+export function decisionRowOf(change: QueuedChange, now: number, claimedUntil: number): DecisionRow {
+  return { event: JSON.stringify(change), attempts: 1, claimedUntil, createdAt: now };
 }
 
 export class DecisionQueue {
@@ -70,24 +62,8 @@ export class DecisionQueue {
     private readonly engine: StorageEngine,
   ) {}
 
-  /** Writes an event heard now, claimed until `claimedUntil` (now: for any process to take). */
-  async add(appId: string, heard: HeardEvent, now: number, claimedUntil: number): Promise<number> {
-    const row = await this.db
-      .insertInto('notification_decisions')
-      .values({
-        app_id: appId,
-        event: JSON.stringify(heard),
-        attempts: claimedUntil > now ? 1 : 0,
-        claimed_until: claimedUntil,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  }
-
   /** Claims up to `limit` events nobody holds, oldest first, until `leaseUntil`. */
-  async claimDue(now: number, limit: number, leaseUntil: number): Promise<QueuedDecision[]> {
+  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedDecision[]> {
     const rows = await this.db
       .updateTable('notification_decisions')
       .set((eb) => ({ claimed_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
@@ -103,11 +79,13 @@ export class DecisionQueue {
       .returning(['id', 'app_id', 'event', 'message_id', 'attempts'])
       .execute();
     return rows
-      .map((row) => {
-        const heard = JSON.parse(row.event) as HeardEvent;
-        if (row.message_id !== null) heard.message.id = String(row.message_id);
-        return { id: Number(row.id), appId: row.app_id, heard, attempts: row.attempts };
-      })
+      .map((row) => ({
+        id: Number(row.id),
+        appId: row.app_id,
+        change: JSON.parse(row.event) as QueuedChange,
+        messageId: Number(row.message_id),
+        attempts: row.attempts,
+      }))
       .sort((a, b) => a.id - b.id);
   }
 

@@ -1,7 +1,6 @@
-import type { Message } from '../../shared/message.js';
 import type { ChatEventMap } from '../events.js';
 import type { Logger } from '../log.js';
-import type { SentMessageDecisions } from '../services/messages.js';
+import type { ChangeDecisions, QueuedChange } from '../services/decisions.js';
 import type { ChatServices } from '../services/registry.js';
 import { systemClock, type Clock } from './clock.js';
 import { notificationDataOf, type NotificationData } from './data.js';
@@ -11,16 +10,15 @@ import { DigestSender } from './digest-sender.js';
 import { EventNotifier } from './notify.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 import { nobodyOnline, storedReadState, type PresenceSource, type ReadStateSource } from './sources.js';
-import type { Reaction } from './triggers.js';
-import { decisionRowOfSent, eventOfHeard, type HeardEvent, type QueuedDecision } from './decision-queue.js';
+import { decisionRowOf, eventOfHeard, type ClaimedDecision, type HeardEvent } from './decision-queue.js';
 
 /**
- * The notifications engine. It listens to the chat events emitted after each commit and decides
- * them in the background, one at a time, so sending a message never waits for (or fails with)
- * notifications. Each event is in the decision queue first: a sent message's row is stored in the
- * send's own transaction (the engine tells the message service what to store), other events are
- * written when heard. A worker then decides events another process heard but never decided (it
- * died), sends due email/SMS batches and delivers the outbox.
+ * The notifications engine. Each change that feeds it stores its row in the decision queue in the
+ * change's own transaction (the engine tells the services, while it runs, whether and what to
+ * store: `ChangeDecisions`); the engine hears the chat events emitted after each commit and decides
+ * them in the background, one at a time, so a change never waits for (or fails with)
+ * notifications. A worker then decides events whose process died before deciding them, sends due
+ * email/SMS batches and delivers the outbox.
  */
 
 export interface NotificationOptions {
@@ -60,8 +58,19 @@ const MAX_DECISION_ATTEMPTS = 5;
 const PRUNE_EVERY_MS = 3_600_000;
 const DEFAULT_RETENTION_MS = 7 * 86_400_000;
 
-type MessageEvents = 'message' | 'messageEdited' | 'messageDeleted';
-type Listeners = { [Event in MessageEvents]: (...args: ChatEventMap[Event]) => void };
+type HeardEvents = 'message' | 'messageEdited' | 'messageDeleted' | 'reaction';
+type Listeners = { [Event in HeardEvents]: (...args: ChatEventMap[Event]) => void };
+
+/** A queued event to decide: its row, and how to get the event (from the change, or read back). */
+interface PendingDecision {
+  id: number;
+  appId: string;
+  kind: QueuedChange['kind'];
+  messageId: string;
+  /** Attempts begun, this one included. */
+  attempts: number;
+  heard(): Promise<HeardEvent | undefined>;
+}
 
 export class NotificationEngine {
   readonly data: NotificationData;
@@ -73,7 +82,7 @@ export class NotificationEngine {
   private readonly retentionMs: number;
   private readonly decisionLeaseMs: number;
   private readonly listeners: Listeners;
-  private readonly sentDecisions: SentMessageDecisions;
+  private readonly changeDecisions: ChangeDecisions;
   private decisions: Promise<void> = Promise.resolve();
   private backlog = 0;
   private passes: Promise<void> = Promise.resolve();
@@ -109,21 +118,35 @@ export class NotificationEngine {
       },
       readState,
     );
-    this.sentDecisions = {
-      // An app with no channel enabled has nothing to decide: its sends store no row.
+    this.changeDecisions = {
+      // An app with no channel enabled has nothing to decide: its changes store no row.
       wanted: async (appId) => (await this.data.providers.enabledChannels(appId)).size > 0,
-      rowOf: (message) => {
+      rowOf: (change) => {
         const now = this.clock.now();
-        return decisionRowOfSent(message, now, now + this.decisionLeaseMs);
+        return decisionRowOf(change, now, now + this.decisionLeaseMs);
       },
     };
+    // Only events whose change stored a row are decided: none other is wanted.
+    const heard = (appId: string, decision: number | undefined, event: HeardEvent): void => {
+      if (decision !== undefined) this.take(appId, decision, event.kind, event.message.id, async () => event);
+    };
     this.listeners = {
-      message: (appId, message, _origin, decision) =>
-        decision === undefined
-          ? this.submit(appId, { kind: 'message', message })
-          : this.take(appId, { kind: 'message', message }, decision),
-      messageEdited: (appId, message) => this.submit(appId, { kind: 'edited', message }),
-      messageDeleted: (appId, message) => this.submit(appId, { kind: 'deleted', message }),
+      message: (appId, message, _origin, decision) => heard(appId, decision, { kind: 'message', message }),
+      messageEdited: (appId, message, _origin, decision) =>
+        heard(appId, decision, { kind: 'edited', message }),
+      messageDeleted: (appId, message, _origin, decision) =>
+        heard(appId, decision, { kind: 'deleted', message }),
+      // The reaction event does not carry its message: it is read back, as the worker does.
+      reaction: (appId, { body }, _origin, decision) => {
+        if (decision === undefined) return;
+        const change: QueuedChange = {
+          kind: 'reaction',
+          reaction: { reaction: body.reaction, by: body.reactedBy },
+        };
+        this.take(appId, decision, 'reaction', body.messageId, () =>
+          this.readBack(appId, change, Number(body.messageId)),
+        );
+      },
     };
   }
 
@@ -135,7 +158,8 @@ export class NotificationEngine {
     events.on('message', this.listeners.message);
     events.on('messageEdited', this.listeners.messageEdited);
     events.on('messageDeleted', this.listeners.messageDeleted);
-    this.services.messageService.decideSentWith(this.sentDecisions);
+    events.on('reaction', this.listeners.reaction);
+    this.services.notifiedChanges.decideWith(this.changeDecisions);
     if (this.pollIntervalMs !== false) {
       this.timer = setInterval(() => this.schedulePass(), this.pollIntervalMs);
       this.timer.unref();
@@ -152,15 +176,11 @@ export class NotificationEngine {
     events.off('message', this.listeners.message);
     events.off('messageEdited', this.listeners.messageEdited);
     events.off('messageDeleted', this.listeners.messageDeleted);
-    this.services.messageService.decideSentWith(undefined);
+    events.off('reaction', this.listeners.reaction);
+    this.services.notifiedChanges.decideWith(undefined);
     clearInterval(this.timer);
     await this.idle();
     await this.passes;
-  }
-
-  /** A reaction was stored: whoever adds reactions to the chat service reports them here (while started). */
-  reactionAdded(appId: string, message: Message, reaction: Reaction): void {
-    this.submit(appId, { kind: 'reaction', message, reaction });
   }
 
   /** Resolves once every event received so far has been decided. */
@@ -179,51 +199,50 @@ export class NotificationEngine {
   }
 
   /**
-   * Writes the event to the decision queue, claimed by this process, and queues its decision here;
-   * with the backlog full it is written unclaimed, for the worker (of any process) to decide. An
-   * app with no channel enabled has nothing to decide, so its events are not written at all: a
-   * chat without notifications pays nothing for them on every send.
+   * An event whose change stored row `id`, claimed by this process: decided here in turn. With the
+   * backlog full it is left to the worker (of any process), which claims it when the claim ends.
    */
-  private submit(appId: string, heard: HeardEvent): void {
+  private take(
+    appId: string,
+    id: number,
+    kind: QueuedChange['kind'],
+    messageId: string,
+    heard: () => Promise<HeardEvent | undefined>,
+  ): void {
     if (this.stopped) return;
-    const now = this.clock.now();
-    const here = this.backlog < MAX_BACKLOG;
-    const added = this.data.providers
-      .enabledChannels(appId)
-      .then((channels) =>
-        channels.size === 0
-          ? undefined
-          : this.data.decisions.add(appId, heard, now, here ? now + this.decisionLeaseMs : now),
-      );
-    this.queue(appId, heard, added, here);
-  }
-
-  /**
-   * A sent message whose row (`id`) its send stored, claimed by this process. With the backlog
-   * full it is left to the worker (of any process), which claims it when the claim ends.
-   */
-  private take(appId: string, heard: HeardEvent, id: number): void {
-    if (this.stopped) return;
-    this.queue(appId, heard, Promise.resolve(id), this.backlog < MAX_BACKLOG);
-  }
-
-  /** Queues the decision of an event once its row (`added`) is written, unless the backlog is full. */
-  private queue(appId: string, heard: HeardEvent, added: Promise<number | undefined>, here: boolean): void {
-    if (!here) {
+    if (this.backlog >= MAX_BACKLOG) {
       this.logger.warn('notification_backlog_full', { backlog: this.backlog });
-      added.catch((error: unknown) => this.decisionFailed(appId, heard, error));
       return;
     }
     this.backlog += 1;
     this.decisions = this.decisions
-      .then(() => added)
-      .then(
-        (id) => (id === undefined ? undefined : this.decide({ id, appId, heard, attempts: 1 })),
-        (error: unknown) => this.decisionFailed(appId, heard, error),
-      )
+      .then(() => this.decide({ id, appId, kind, messageId, attempts: 1, heard }))
       .finally(() => {
         this.backlog -= 1;
       });
+  }
+
+  /**
+   * The event of a row claimed from the queue, its message read back and presented as its change
+   * presented it; none when the message is gone (deleted for good since).
+   */
+  private async readBack(
+    appId: string,
+    change: QueuedChange,
+    messageId: number,
+  ): Promise<HeardEvent | undefined> {
+    const { apps, messages, messageService } = this.services;
+    const app = await apps.find(appId);
+    const row = app === undefined ? undefined : await messages.find(appId, messageId);
+    if (app === undefined || row === undefined) return undefined;
+    const [message] = await messageService.present(app, [row]);
+    if (message === undefined) return undefined;
+    if (change.kind === 'message') return { kind: 'message', message };
+    if (change.kind === 'reaction') return { kind: 'reaction', message, reaction: change.reaction };
+    // An edit's or a deletion's row names the action message recording it, which holds the message
+    // as the change left it.
+    const on = message.data.entities.on;
+    return on?.entityType === 'message' ? { kind: change.kind, message: on.entity } : undefined;
   }
 
   /**
@@ -231,10 +250,11 @@ export class NotificationEngine {
    * event failing must not stop the ones queued behind it; it stays queued and is tried again when
    * its lease ends, up to `MAX_DECISION_ATTEMPTS`.
    */
-  private async decide(queued: QueuedDecision): Promise<void> {
+  private async decide(queued: PendingDecision): Promise<void> {
     const { decisions } = this.data;
     try {
-      const event = eventOfHeard(queued.appId, queued.heard);
+      const heard = await queued.heard();
+      const event = heard === undefined ? undefined : eventOfHeard(queued.appId, heard);
       if (event === undefined) {
         await decisions.settle(queued.id);
         return;
@@ -244,26 +264,27 @@ export class NotificationEngine {
       );
       if (pushes > 0) this.schedulePass();
     } catch (error) {
-      this.decisionFailed(queued.appId, queued.heard, error);
+      this.logger.error('notification_decision_failed', {
+        appId: queued.appId,
+        kind: queued.kind,
+        messageId: queued.messageId,
+        error: error instanceof Error ? error.message : String(error),
+      });
       if (queued.attempts >= MAX_DECISION_ATTEMPTS) await decisions.settle(queued.id).catch(() => false);
     }
-  }
-
-  private decisionFailed(appId: string, heard: HeardEvent, error: unknown): void {
-    this.logger.error('notification_decision_failed', {
-      appId,
-      kind: heard.kind,
-      messageId: heard.message.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
   }
 
   /** Decides the queued events nobody holds (heard by a process that died); true when more may wait. */
   private async decideOrphans(): Promise<boolean> {
     const now = this.clock.now();
     const claimed = await this.data.decisions.claimDue(now, DECISIONS_PER_ROUND, now + this.decisionLeaseMs);
-    for (const queued of claimed) await this.decide(queued);
+    for (const queued of claimed) await this.decide(this.pendingOf(queued));
     return claimed.length === DECISIONS_PER_ROUND;
+  }
+
+  private pendingOf({ id, appId, change, messageId, attempts }: ClaimedDecision): PendingDecision {
+    const heard = () => this.readBack(appId, change, messageId);
+    return { id, appId, kind: change.kind, messageId: String(messageId), attempts, heard };
   }
 
   /** Queues a background pass unless one is already waiting to start. */

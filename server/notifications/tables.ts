@@ -94,15 +94,15 @@ export type NotificationDigestItemTable = {
 };
 
 /**
- * A chat event waiting to be decided (decision-queue.ts): written when the event is heard, removed
- * in the transaction that records its decision; `claimed_until` is the lease of the process
- * deciding it, after which any process may.
+ * A chat event waiting to be decided (decision-queue.ts): written in its change's transaction,
+ * removed in the transaction that records its decision; `claimed_until` is the lease of the
+ * process deciding it, after which any process may.
  */
 export type NotificationDecisionTable = {
   id: Generated<number>;
   app_id: string;
   event: string;
-  /** A sent message's id, which its `event` lacks (queued in the send's own statement). */
+  /** The message the event is about (services/decisions.ts `QueuedChange` says which). */
   message_id: number | null;
   attempts: number;
   claimed_until: number;

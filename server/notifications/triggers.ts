@@ -1,5 +1,6 @@
 import { ALL_MENTION } from '../../shared/mentions.js';
-import type { Message, UserEntity } from '../../shared/message.js';
+import type { Message } from '../../shared/message.js';
+import type { Reaction } from '../services/decisions.js';
 
 /**
  * Chat events in the engine's terms: which preference governs them (`topic`), the trigger name the
@@ -48,12 +49,8 @@ const GROUP_MEMBER_TRIGGERS: Record<GroupMemberTopic, string> = {
 
 export type ConversationType = 'group' | 'oneOnOne';
 
-export interface Reaction {
-  /** The emoji. */
-  reaction: string;
-  /** Who reacted. */
-  by: UserEntity;
-}
+/** The emoji, and who reacted. */
+export type { Reaction };
 
 export interface NotificationEvent {
   appId: string;
@@ -161,7 +158,7 @@ export function eventOfDelete(appId: string, message: Message): NotificationEven
   };
 }
 
-/** A reaction added to `message`; the realtime/client API calls this when it stores one. */
+/** A reaction added to `message`. */
 export function eventOfReaction(appId: string, message: Message, reaction: Reaction): NotificationEvent {
   return {
     appId,

@@ -55,7 +55,7 @@ export function publishChatEvents(
   };
 
   const onMessage = (appId: string, message: Message, { deviceId }: EventOrigin): void => {
-    const publish = (recipients: string[]): void => {
+    const publish = (recipients: ReadonlyArray<string>): void => {
       const subject = actionSubject(message);
       const audience = subject === undefined ? recipients : [...recipients, subject];
       fanOut.publish(appId, audience, {

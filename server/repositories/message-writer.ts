@@ -18,11 +18,12 @@ type Db = Kysely<ChatDatabase>;
 type DecisionQueueTables = { notification_decisions: NotificationDecisionTable };
 
 /**
- * A sent message's row in the notifications engine's decision queue (notifications/decision-queue.ts),
- * stored in the message's own transaction so that no crash after the commit loses the event.
+ * A change's row in the notifications engine's decision queue (notifications/decision-queue.ts),
+ * stored in the change's own transaction so that no crash after the commit loses the event. It
+ * names its message by `message_id`, given when the row is stored.
  */
 export interface DecisionRow {
-  /** The event, its message without the id it does not have yet (`message_id` gives it). */
+  /** What the change was (services/decisions.ts `QueuedChange`), as JSON. */
   event: string;
   attempts: number;
   claimedUntil: number;
@@ -43,7 +44,7 @@ export interface MessageDraft {
   /** A thread reply's parent: storing the reply counts it on the parent in the same transaction. */
   parentId?: number | undefined;
   sentAt: number;
-  /** The notifications' decision-queue row to store with the message, if notifications want one. */
+  /** The decision-queue row to store naming this message, if notifications want one. */
   decision?: DecisionRow | undefined;
 }
 
@@ -137,7 +138,7 @@ const storedMessage = (id: number, draft: MessageDraft): StoredMessage => ({
   replyCount: 0,
 });
 
-/** The message a draft will be once stored, but for its id (0): for what must be stored with it. */
+/** A draft as the message it would be, before it has an id: moderation presents messages it holds back. */
 export const unstoredMessage = (appId: string, draft: MessageDraft): StoredMessage => storedMessage(0, draft);
 
 /** The conversation row a message makes current: one-to-one rows name both UIDs in sorted order. */
@@ -220,7 +221,7 @@ const decisionValues = (appId: string, decision: DecisionRow, messageId: number)
   created_at: decision.createdAt,
 });
 
-/** The statement that queues a sent message's notifications decision, for SQLite's sends. */
+/** The statement that queues a notifications decision (PostgreSQL's sends write theirs in `sendStatement`). */
 function insertDecisionQuery(db: Db, values: DecisionValues) {
   return db
     .withTables<DecisionQueueTables>()
@@ -260,16 +261,29 @@ function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
 }
 
 /**
- * One message, its conversation upsert and its parent's reply count, statement by statement inside
- * the caller's transaction: for SQLite, which has no data-modifying CTEs (its sends take
- * `SqliteMessageWriter`'s prepared statements; this serves action messages in transactions, whose
- * notifications are queued when heard).
+ * Stores a decision-queue row naming message `messageId`, inside the caller's transaction `db`;
+ * answers the row's id.
  */
-export async function insertMessage(
+export async function insertDecision(
   db: Db,
   appId: string,
-  draft: Omit<MessageDraft, 'decision'>,
-): Promise<WrittenMessage> {
+  decision: DecisionRow,
+  messageId: number,
+): Promise<number> {
+  const row = await insertDecisionQuery(
+    db,
+    decisionValues(appId, decision, messageId),
+  ).executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * One message, its conversation upsert, its parent's reply count and its decision-queue row,
+ * statement by statement inside the caller's transaction: for SQLite, which has no data-modifying
+ * CTEs (its sends take `SqliteMessageWriter`'s prepared statements; this serves action messages in
+ * transactions).
+ */
+export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
   const inserted = await insertMessageQuery(db, values).returning('id').executeTakeFirst();
   if (inserted === undefined) return readReplayed(db, values);
@@ -277,7 +291,13 @@ export async function insertMessage(
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
   if (draft.parentId !== undefined)
     await countReplyQuery(db, { app_id: appId, id: draft.parentId }).execute();
-  return { message: storedMessage(messageId, draft), replayed: false };
+  const message = storedMessage(messageId, draft);
+  if (draft.decision === undefined) return { message, replayed: false };
+  return {
+    message,
+    replayed: false,
+    decisionId: await insertDecision(db, appId, draft.decision, messageId),
+  };
 }
 
 async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessage> {

@@ -6,9 +6,11 @@ import { likePattern } from './search.js';
 import {
   PostgresMessageWriter,
   SqliteMessageWriter,
+  insertDecision,
   insertMessage,
   insertMessagePostgres,
   parseStoredMessage as stored,
+  type DecisionRow,
   type MessageDraft,
   type MessageWriter,
   type WrittenMessage,
@@ -132,11 +134,16 @@ export class MessageRepository {
 
   /**
    * One message inside the caller's transaction `db`, e.g. an action message beside the change it
-   * reports (its notifications are queued when heard, not with it).
+   * reports, with its decision-queue row if the draft has one.
    */
-  async insert(appId: string, draft: Omit<MessageDraft, 'decision'>, db: Db): Promise<StoredMessage> {
+  insert(appId: string, draft: MessageDraft, db: Db): Promise<WrittenMessage> {
     const insert = this.engine === 'postgres' ? insertMessagePostgres : insertMessage;
-    return (await insert(db, appId, draft)).message;
+    return insert(db, appId, draft);
+  }
+
+  /** A decision-queue row naming message `messageId`, inside the caller's transaction `db`; its id. */
+  queueDecision(appId: string, decision: DecisionRow, messageId: number, db: Db): Promise<number> {
+    return insertDecision(db, appId, decision, messageId);
   }
 
   async find(appId: string, id: number, db: Db = this.db): Promise<StoredMessage | undefined> {

@@ -18,6 +18,7 @@ import {
 import type { MessageRepository } from '../repositories/messages.js';
 import { toUserEntity, type UserRepository, type User } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
+import type { NotifiedChanges, RowOf } from './decisions.js';
 import { actionSnapshot, appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
 import { rankOf, requireAbove, requireGrantable, requireScope, type Authority } from './group-scopes.js';
 
@@ -53,6 +54,12 @@ export type MembersReport = Record<MemberList, Record<string, MemberOutcome>>;
 
 type GroupAction = 'added' | 'kicked' | 'banned' | 'unbanned' | 'scopeChanged' | 'joined' | 'left';
 
+/** An action message as written, and the decision-queue row stored with it, if any. */
+interface WrittenAction {
+  message: Message;
+  decisionId: number | undefined;
+}
+
 /** One step up (promote) or down (demote) the scopes: participant, moderator, admin. */
 export type ScopeStep = { step: 1 | -1 };
 const LADDER: readonly MemberScope[] = ['participant', 'moderator', 'admin'];
@@ -82,6 +89,7 @@ export class GroupService {
     private readonly groups: GroupRepository,
     private readonly messages: MessageRepository,
     private readonly events: ChatEvents,
+    private readonly notified: NotifiedChanges,
   ) {}
 
   /**
@@ -125,17 +133,17 @@ export class GroupService {
     const by = owner === undefined ? appSystemEntity(app) : toUserEntity(owner);
     const users = await this.usersNamed(appId, members);
     const joining = [...users.keys(), ...(owner === undefined ? [] : [owner.uid])];
-    const { row, sent } = await this.changeMembers(appId, group.guid, joining, async (trx) => {
+    const { row, sent } = await this.changeMembers(appId, group.guid, joining, async (trx, rowOf) => {
       const row = await this.groups.create({ ...group, owner: owner?.uid }, appId, trx);
       if (owner !== undefined) await this.groups.putMember(appId, row.guid, owner.uid, 'admin', trx);
       const authority: Authority =
         owner === undefined
           ? { kind: 'app' }
           : { kind: 'member', uid: owner.uid, scope: 'admin', isOwner: true };
-      const { sent } = await this.applyMembers(app, row, authority, by, members, users, trx);
+      const { sent } = await this.applyMembers(app, row, authority, by, members, users, trx, rowOf);
       return { row, sent };
     });
-    for (const message of sent) this.events.emit('message', appId, message, origin);
+    for (const action of sent) this.announce(appId, action, origin);
     return this.view(appId, row, owner?.uid);
   }
 
@@ -149,10 +157,10 @@ export class GroupService {
     const { group, authority, by } = await this.standing(caller, guid);
     requireScope(group, authority, 'admin');
     const users = await this.usersNamed(appId, members);
-    const { report, sent } = await this.changeMembers(appId, group.guid, users.keys(), (trx) =>
-      this.applyMembers(caller.app, group, authority, by, members, users, trx),
+    const { report, sent } = await this.changeMembers(appId, group.guid, users.keys(), (trx, rowOf) =>
+      this.applyMembers(caller.app, group, authority, by, members, users, trx, rowOf),
     );
-    for (const message of sent) this.events.emit('message', appId, message, caller.origin);
+    for (const action of sent) this.announce(appId, action, caller.origin);
     return report;
   }
 
@@ -162,14 +170,14 @@ export class GroupService {
     const { group, authority, by } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
     const user = await this.users.get(appId, uid);
-    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+    const action = await this.changeMembers(appId, group.guid, [user.uid], async (trx, rowOf) => {
       const member = await this.groups.member(appId, group.guid, user.uid, trx);
       if (member === undefined) throw notAMember(user.uid, group.guid);
       requireAbove(group, authority, user.uid, rankOf(group, member));
       await this.groups.removeMember(appId, group.guid, user.uid, trx);
-      return this.writeAction(caller.app, group, by, user, 'kicked', trx);
+      return this.writeAction(caller.app, group, by, user, 'kicked', trx, rowOf);
     });
-    this.events.emit('message', appId, message, caller.origin);
+    this.announce(appId, action, caller.origin);
   }
 
   /** A moderator or admin bans a user ranked below them (a member or not): out, and kept out. */
@@ -178,10 +186,10 @@ export class GroupService {
     const { group, authority, by } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
     const user = await this.users.get(appId, uid);
-    const message = await this.changeMembers(appId, group.guid, [user.uid], (trx) =>
-      this.banInside(caller.app, group, authority, by, user, trx),
+    const action = await this.changeMembers(appId, group.guid, [user.uid], (trx, rowOf) =>
+      this.banInside(caller.app, group, authority, by, user, trx, rowOf),
     );
-    this.events.emit('message', appId, message, caller.origin);
+    this.announce(appId, action, caller.origin);
   }
 
   /** A moderator or admin lifts a ban; the user may join or be added again. */
@@ -190,7 +198,7 @@ export class GroupService {
     const { group, authority, by } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
     const user = await this.users.get(appId, uid);
-    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+    const action = await this.changeMembers(appId, group.guid, [user.uid], async (trx, rowOf) => {
       if (!(await this.groups.unban(appId, group.guid, user.uid, trx))) {
         throw new ChatError(
           404,
@@ -199,9 +207,9 @@ export class GroupService {
           { uid: user.uid, guid: group.guid },
         );
       }
-      return this.writeAction(caller.app, group, by, user, 'unbanned', trx);
+      return this.writeAction(caller.app, group, by, user, 'unbanned', trx, rowOf);
     });
-    this.events.emit('message', appId, message, caller.origin);
+    this.announce(appId, action, caller.origin);
   }
 
   /** The group's banned users, for its moderators and admins (and the app). */
@@ -235,11 +243,11 @@ export class GroupService {
     const { group, authority, by } = await this.standing(caller, guid);
     requireScope(group, authority, 'moderator');
     const user = await this.users.get(appId, uid);
-    const { member, scope, message } = await this.changeMembers(
+    const { member, scope, action } = await this.changeMembers(
       appId,
       group.guid,
       [user.uid],
-      async (trx) => {
+      async (trx, rowOf) => {
         const member = await this.groups.member(appId, group.guid, user.uid, trx);
         if (member === undefined) throw notAMember(user.uid, group.guid);
         requireAbove(group, authority, user.uid, rankOf(group, member), { peers: true });
@@ -247,13 +255,13 @@ export class GroupService {
         requireGrantable(group, authority, scope);
         if (member.scope === scope) throw sameScope(user.uid, scope);
         await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
-        const message = await this.writeAction(caller.app, group, by, user, 'scopeChanged', trx, {
+        const action = await this.writeAction(caller.app, group, by, user, 'scopeChanged', trx, rowOf, {
           scope: { new: scope, old: member.scope },
         });
-        return { member, scope, message };
+        return { member, scope, action };
       },
     );
-    this.events.emit('message', appId, message, caller.origin);
+    this.announce(appId, action, caller.origin);
     return { guid: group.guid, uid: user.uid, scope, joinedAt: member.joinedAt };
   }
 
@@ -274,7 +282,7 @@ export class GroupService {
     }
     const user = await this.users.get(appId, uid);
     if (group.owner === user.uid) throw badRequest('owner', `${user.uid} owns the group already`);
-    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+    const action = await this.changeMembers(appId, group.guid, [user.uid], async (trx, rowOf) => {
       const member = await this.groups.member(appId, group.guid, user.uid, trx);
       if (member === undefined) throw notAMember(user.uid, group.guid);
       const updatedBy = authority.kind === 'member' ? authority.uid : undefined;
@@ -282,12 +290,12 @@ export class GroupService {
       if (member.scope === 'admin') return undefined;
       await this.groups.putMember(appId, group.guid, user.uid, 'admin', trx);
       const owned = { ...group, owner: user.uid };
-      return this.writeAction(caller.app, owned, by, user, 'scopeChanged', trx, {
+      return this.writeAction(caller.app, owned, by, user, 'scopeChanged', trx, rowOf, {
         scope: { new: 'admin', old: member.scope },
       });
     });
     await this.groups.forgetGroup(appId, group.guid);
-    if (message !== undefined) this.events.emit('message', appId, message, caller.origin);
+    if (action !== undefined) this.announce(appId, action, caller.origin);
     return `Ownership transferred to user ${user.uid} for the group with guid ${group.guid}.`;
   }
 
@@ -358,12 +366,12 @@ export class GroupService {
         guid: group.guid,
       });
     }
-    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+    const action = await this.changeMembers(appId, group.guid, [user.uid], async (trx, rowOf) => {
       await this.groups.putMember(appId, group.guid, user.uid, 'participant', trx);
-      return this.writeAction(app, group, toUserEntity(user), user, 'joined', trx);
+      return this.writeAction(app, group, toUserEntity(user), user, 'joined', trx, rowOf);
     });
-    this.events.emit('message', appId, message, origin);
-    return message;
+    this.announce(appId, action, origin);
+    return action.message;
   }
 
   /** A member leaves on their own; the owner must transfer the group first. Answers with the `left` action message. */
@@ -379,31 +387,38 @@ export class GroupService {
         { uid: user.uid, guid: group.guid },
       );
     }
-    const message = await this.changeMembers(appId, group.guid, [user.uid], async (trx) => {
+    const action = await this.changeMembers(appId, group.guid, [user.uid], async (trx, rowOf) => {
       if (!(await this.groups.removeMember(appId, group.guid, user.uid, trx)))
         throw notAMember(user.uid, group.guid);
-      return this.writeAction(app, group, toUserEntity(user), user, 'left', trx);
+      return this.writeAction(app, group, toUserEntity(user), user, 'left', trx, rowOf);
     });
-    this.events.emit('message', appId, message, origin);
-    return message;
+    this.announce(appId, action, origin);
+    return action.message;
   }
 
   /**
    * Runs `work` in a transaction that changes these members of the group, then has the cached
    * memberships forgotten: a send that read them while the transaction was open may have cached
-   * them as they were before it.
+   * them as they were before it. `work` gets what makes its action messages' decision-queue rows
+   * when notifications want them.
    */
   private async changeMembers<T>(
     appId: string,
     guid: string,
     uids: Iterable<string>,
-    work: (trx: Kysely<ChatDatabase>) => Promise<T>,
+    work: (trx: Kysely<ChatDatabase>, rowOf: RowOf | undefined) => Promise<T>,
   ): Promise<T> {
+    const rowOf = await this.notified.rowsFor(appId);
     try {
-      return await this.db.transaction().execute(work);
+      return await this.db.transaction().execute((trx) => work(trx, rowOf));
     } finally {
       await this.groups.forgetMembers(appId, guid, uids);
     }
+  }
+
+  /** Announces an action message once its change has committed. */
+  private announce(appId: string, action: WrittenAction, origin: EventOrigin): void {
+    this.events.emit('message', appId, action.message, origin, action.decisionId);
   }
 
   /**
@@ -447,7 +462,8 @@ export class GroupService {
     by: UserEntity,
     user: User,
     trx: Kysely<ChatDatabase>,
-  ): Promise<Message> {
+    rowOf: RowOf | undefined,
+  ): Promise<WrittenAction> {
     const member = await this.groups.member(app.appId, group.guid, user.uid, trx);
     requireAbove(group, authority, user.uid, rankOf(group, member));
     if (!(await this.groups.ban(app.appId, group.guid, user.uid, trx))) {
@@ -461,7 +477,7 @@ export class GroupService {
         },
       );
     }
-    return this.writeAction(app, group, by, user, 'banned', trx);
+    return this.writeAction(app, group, by, user, 'banned', trx, rowOf);
   }
 
   /** Adds `user` with `scope`, or re-scopes them if they are in; refuses banned users. */
@@ -473,7 +489,8 @@ export class GroupService {
     user: User,
     scope: MemberScope,
     trx: Kysely<ChatDatabase>,
-  ): Promise<Message> {
+    rowOf: RowOf | undefined,
+  ): Promise<WrittenAction> {
     const appId = app.appId;
     requireGrantable(group, authority, scope);
     if (await this.groups.isBanned(appId, group.guid, user.uid, trx)) {
@@ -490,12 +507,12 @@ export class GroupService {
     const member = await this.groups.member(appId, group.guid, user.uid, trx);
     if (member === undefined) {
       await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
-      return this.writeAction(app, group, by, user, 'added', trx);
+      return this.writeAction(app, group, by, user, 'added', trx, rowOf);
     }
     requireAbove(group, authority, user.uid, rankOf(group, member), { peers: true });
     if (member.scope === scope) throw sameScope(user.uid, scope);
     await this.groups.putMember(appId, group.guid, user.uid, scope, trx);
-    return this.writeAction(app, group, by, user, 'scopeChanged', trx, {
+    return this.writeAction(app, group, by, user, 'scopeChanged', trx, rowOf, {
       scope: { new: scope, old: member.scope },
     });
   }
@@ -521,13 +538,14 @@ export class GroupService {
     members: MemberLists,
     users: Map<string, User>,
     trx: Kysely<ChatDatabase>,
-  ): Promise<{ report: MembersReport; sent: Message[] }> {
+    rowOf: RowOf | undefined,
+  ): Promise<{ report: MembersReport; sent: WrittenAction[] }> {
     const lists = Object.entries(members).filter(
       (entry): entry is [MemberList, string[]] => entry[1] !== undefined,
     );
     // Every list is answered, asked for or not: the SDK's addMembersToGroup reads all four.
     const report: MembersReport = { admins: {}, moderators: {}, participants: {}, usersToBan: {} };
-    const sent: Message[] = [];
+    const sent: WrittenAction[] = [];
     for (const [list, uids] of lists) {
       const outcomes: Record<string, MemberOutcome> = {};
       for (const requested of uids) {
@@ -538,12 +556,12 @@ export class GroupService {
           continue;
         }
         try {
-          const message =
+          const action =
             list === 'usersToBan'
-              ? await this.banInside(app, group, authority, by, user, trx)
-              : await this.addInside(app, group, authority, by, user, SCOPE_OF[list], trx);
-          sent.push(message);
-          outcomes[uid] = { success: true, data: message };
+              ? await this.banInside(app, group, authority, by, user, trx, rowOf)
+              : await this.addInside(app, group, authority, by, user, SCOPE_OF[list], trx, rowOf);
+          sent.push(action);
+          outcomes[uid] = { success: true, data: action.message };
         } catch (error) {
           if (!(error instanceof ChatError)) throw error;
           outcomes[uid] = failure(error);
@@ -554,6 +572,7 @@ export class GroupService {
     return { report, sent };
   }
 
+  /** The `groupMember` action message of a change, with its decision-queue row when `rowOf` makes one. */
   private async writeAction(
     app: App,
     group: Group,
@@ -561,11 +580,12 @@ export class GroupService {
     on: User,
     action: GroupAction,
     trx: Kysely<ChatDatabase>,
+    rowOf: RowOf | undefined,
     extras?: { scope: { new: MemberScope; old: MemberScope } },
-  ): Promise<Message> {
+  ): Promise<WrittenAction> {
     const appId = app.appId;
     const counts = await this.groups.memberCounts(appId, [group.guid], trx);
-    const row = await this.messages.insert(
+    const { message, decisionId } = await this.messages.insert(
       appId,
       {
         conversationId: `group_${group.guid}`,
@@ -584,9 +604,11 @@ export class GroupService {
           },
         }),
         sentAt: nowSeconds(),
+        decision: rowOf?.({ kind: 'message' }),
       },
       trx,
     );
-    return toMessage(row, { users: new Map(), groups: new Map(), memberCounts: new Map() }, app);
+    const lookup = { users: new Map(), groups: new Map(), memberCounts: new Map() };
+    return { message: toMessage(message, lookup, app), decisionId };
   }
 }

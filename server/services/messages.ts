@@ -17,7 +17,6 @@ import { blockFlags, type BlockRelation, type BlockedUserRepository } from '../r
 import type { GroupRepository } from '../repositories/groups.js';
 import {
   unstoredMessage,
-  type DecisionRow,
   type MessageDraft,
   type MessageRepository,
   type StoredMessage,
@@ -29,6 +28,7 @@ import type { MediaLibrary } from '../media/library.js';
 import type { HeldBy } from '../repositories/moderation-rules.js';
 import type { ContentRules } from './content-rules.js';
 import { nowSeconds } from '../time.js';
+import type { NotifiedChanges, RowOf } from './decisions.js';
 import { mentionedUids } from '../../shared/mentions.js';
 import { toUserEntity } from '../repositories/users.js';
 import {
@@ -71,18 +71,6 @@ export interface InteractionOutcome {
   goalCompleted: boolean;
   /** The apiAction of the pressed button, for the caller to run once the interaction is stored. */
   apiAction?: { elementId: string; action: ApiAction };
-}
-
-/**
- * Who decides the notifications of sent messages (the notifications engine, while it runs). A send
- * stores each message's decision-queue row in the message's own transaction, so a process killed
- * right after the commit leaves the event queued for another process instead of losing it.
- */
-export interface SentMessageDecisions {
-  /** Whether the app's sent messages are to be decided (it has a channel enabled). */
-  wanted(appId: string): Promise<boolean>;
-  /** The decision-queue row of a message about to be stored (as presented, its id not known yet). */
-  rowOf(message: Message): DecisionRow;
 }
 
 type StoredForm = InteractiveFormData & { interactions?: Interaction[] };
@@ -187,7 +175,6 @@ function receiversOf(request: MessageRequest): Receiver[] {
 /** Sending, reading, editing and deleting messages; everything a message change implies happens in one transaction. */
 export class MessageService {
   private readonly entities: EntityLoader;
-  private sentDecisions: SentMessageDecisions | undefined;
 
   constructor(
     private readonly db: Kysely<ChatDatabase>,
@@ -198,32 +185,13 @@ export class MessageService {
     private readonly events: ChatEvents,
     private readonly blocks: BlockedUserRepository,
     private readonly pins: PinRepository,
+    private readonly notified: NotifiedChanges,
     /** Attachments: signs their URLs for readers and removes a deleted message's files. */
     private readonly media?: MediaLibrary,
     /** The app's moderation rules, which may hold a message back instead of sending it. */
     private readonly contentRules?: ContentRules,
   ) {
     this.entities = new EntityLoader(users, groups);
-  }
-
-  /** Set by the notifications engine when it starts, cleared when it stops. */
-  decideSentWith(decisions: SentMessageDecisions | undefined): void {
-    this.sentDecisions = decisions;
-  }
-
-  /** Each draft's decision-queue row, or none when nobody decides the app's notifications. */
-  private async decisionRows(
-    app: App,
-    drafts: ReadonlyArray<MessageDraft>,
-    lookup: EntityLookup,
-  ): Promise<DecisionRow[] | undefined> {
-    const decisions = this.sentDecisions;
-    if (decisions === undefined || !(await decisions.wanted(app.appId))) return undefined;
-    const unsent = await this.signed(
-      app,
-      drafts.map((draft) => toMessage(unstoredMessage(app.appId, draft), lookup, app)),
-    );
-    return unsent.map((message) => decisions.rowOf(message));
   }
 
   private async signedAction<T extends { message: Message; on: Message }>(app: App, action: T): Promise<T> {
@@ -383,6 +351,11 @@ export class MessageService {
     const sentAt = nowSeconds();
     const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
     const mentioned = await this.mentionsOf(appId, text, receivers);
+    const heldBy = approved ? undefined : await this.contentRules?.heldBy(appId, request);
+    // One row per message, each naming its message: a send's rows say no more than that it was sent.
+    // A message a rule holds back is not sent, so it has none.
+    const decision =
+      heldBy === undefined ? (await this.notified.rowsFor(appId))?.({ kind: 'message' }) : undefined;
     const drafts = receivers.map((receiver, index): MessageDraft => ({
       conversationId: conversationIdFor({ ...receiver, sender: sender.uid }),
       sender: sender.uid,
@@ -397,17 +370,11 @@ export class MessageService {
       tags: request.tags,
       parentId: parent === undefined ? undefined : Number(parent.id),
       sentAt,
+      decision,
     }));
-    const heldBy = approved ? undefined : await this.contentRules?.heldBy(appId, request);
     if (heldBy !== undefined)
       return this.answerOf(request, await this.holdBack(app, drafts, lookup, heldBy, origin));
-    const decisions = await this.decisionRows(app, drafts, lookup);
-    const written = await this.messages.insertAll(
-      appId,
-      decisions === undefined
-        ? drafts
-        : drafts.map((draft, index) => ({ ...draft, decision: decisions[index] })),
-    );
+    const written = await this.messages.insertAll(appId, drafts);
     const sent = await this.signed(
       app,
       written.map(({ message }) => toMessage(message, lookup, app)),
@@ -588,6 +555,7 @@ export class MessageService {
         : await this.mentionsOf(appId, edit.text, [
             { receiverType: original.receiverType, receiver: original.receiver },
           ]);
+    const rowOf = await this.notified.rowsFor(appId);
     // Who may edit rests on fields that never change; the data is read again under the lock, so a
     // concurrent edit, deletion or interaction is never overwritten with what was read before it.
     const action = await this.db.transaction().execute(async (trx) => {
@@ -615,10 +583,11 @@ export class MessageService {
         editedBy,
       };
       await this.messages.update(appId, Number(current.id), changes, trx);
-      return this.writeMessageAction(app, { ...current, ...changes }, actor, 'edited', lookup, trx);
+      const changed = { ...current, ...changes };
+      return this.writeMessageAction(app, changed, actor, 'edited', lookup, trx, rowOf);
     });
     const { on, message } = await this.signedAction(app, action);
-    this.events.emit('messageEdited', appId, on, origin);
+    this.events.emit('messageEdited', appId, on, origin, action.decisionId);
     this.events.emit('message', appId, message, origin);
     return message;
   }
@@ -638,26 +607,21 @@ export class MessageService {
     const actor = await this.actorFor(app, original, onBehalfOf);
     const now = nowSeconds();
     const lookup = await this.entities.forMessages(appId, [original, { ...original, sender: actor }]);
+    const rowOf = await this.notified.rowsFor(appId);
     const action = await this.db.transaction().execute(async (trx) => {
       const current = await this.messages.getForChange(appId, id, trx);
       const changes = { updatedAt: now, deletedAt: now, deletedBy: onBehalfOf ?? APP_SYSTEM_UID };
       if (permanent) await this.messages.deletePermanently(appId, current, trx);
       else await this.messages.update(appId, Number(current.id), changes, trx);
-      const written = await this.writeMessageAction(
-        app,
-        { ...current, ...changes },
-        actor,
-        'deleted',
-        lookup,
-        trx,
-      );
+      const changed = { ...current, ...changes };
+      const written = await this.writeMessageAction(app, changed, actor, 'deleted', lookup, trx, rowOf);
       await alongside?.(trx);
       return { ...written, data: current.data };
     });
     // Once the deletion is committed, its files go: a deleted message's attachments are not served.
     await this.media?.discard(this.media.foldersOf(appId, original.conversationId, action.data));
     const { on, message } = await this.signedAction(app, action);
-    this.events.emit('messageDeleted', appId, on, origin);
+    this.events.emit('messageDeleted', appId, on, origin, action.decisionId);
     this.events.emit('message', appId, message, origin);
     return message;
   }
@@ -679,6 +643,10 @@ export class MessageService {
     return actor.uid;
   }
 
+  /**
+   * The action message recording an edit or a deletion; with `rowOf`, the change's decision-queue
+   * row names it (its `on` is the message as the change left it).
+   */
   private async writeMessageAction(
     app: App,
     changed: StoredMessage,
@@ -686,7 +654,8 @@ export class MessageService {
     action: 'edited' | 'deleted',
     lookup: EntityLookup,
     trx: Kysely<ChatDatabase>,
-  ): Promise<{ message: Message; on: Message }> {
+    rowOf: RowOf | undefined,
+  ): Promise<{ message: Message; on: Message; decisionId: number | undefined }> {
     const on = toMessage(changed, lookup, app);
     const receiverEntity = on.data.entities.receiver;
     const draft: MessageDraft = {
@@ -705,9 +674,10 @@ export class MessageService {
         },
       }),
       sentAt: changed.updatedAt,
+      decision: rowOf?.({ kind: action }),
     };
-    const row = await this.messages.insert(app.appId, draft, trx);
-    return { message: toMessage(row, lookup, app), on };
+    const { message, decisionId } = await this.messages.insert(app.appId, draft, trx);
+    return { message: toMessage(message, lookup, app), on, decisionId };
   }
 
   /**

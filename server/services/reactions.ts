@@ -11,6 +11,7 @@ import type { ReactionCursor, ReactionRepository, StoredReaction } from '../repo
 import { toUserEntity, type UserRepository } from '../repositories/users.js';
 import { nowSeconds } from '../time.js';
 import { actionSnapshot } from './entities.js';
+import type { NotifiedChanges } from './decisions.js';
 import { blockedError, type MessageService } from './messages.js';
 
 /** How many different reactions one user may leave on one message. */
@@ -32,6 +33,7 @@ export class ReactionService {
     private readonly users: UserRepository,
     private readonly blocks: BlockedUserRepository,
     private readonly events: ChatEvents,
+    private readonly notified: NotifiedChanges,
   ) {}
 
   /** Adds `uid`'s reaction; answers with the message and its reactions as `uid` sees them. */
@@ -60,15 +62,18 @@ export class ReactionService {
       const block = (await this.blocks.relations(appId, user.uid, [other])).get(other);
       if (block !== undefined) throw blockedError(user.uid, other, block);
     }
+    // An added reaction notifies (a removed one does not): its decision is queued with it.
+    const rowOf = action === 'message_reaction_added' ? await this.notified.rowsFor(appId) : undefined;
     // The message is read again under the write lock, so a reaction never lands on a message
     // deleted in between.
-    const { message, changed } = await this.db.transaction().execute(async (trx) => {
+    const { message, changed, decisionId } = await this.db.transaction().execute(async (trx) => {
       const current = await this.messages.getForChange(appId, id, trx);
       const messageId = Number(current.id);
       if (action === 'message_reaction_removed')
         return {
           message: current,
           changed: await this.reactions.remove(appId, messageId, user.uid, reaction, trx),
+          decisionId: undefined,
         };
       if (current.category === 'action' || current.deletedAt !== undefined) {
         throw new ChatError(
@@ -90,7 +95,16 @@ export class ReactionService {
           { field: 'reaction', id },
         );
       }
-      return { message: current, changed: added };
+      const decisionId =
+        added === undefined || rowOf === undefined
+          ? undefined
+          : await this.messages.queueDecision(
+              appId,
+              rowOf({ kind: 'reaction', reaction: { reaction, by: actionSnapshot(toUserEntity(user)) } }),
+              messageId,
+              trx,
+            );
+      return { message: current, changed: added, decisionId };
     });
     if (changed !== undefined) {
       this.events.emit(
@@ -108,6 +122,7 @@ export class ReactionService {
           receiverType: message.receiverType,
         },
         origin,
+        decisionId,
       );
     }
     const [presented] = await this.messageService.present(app, [message], { viewer: user.uid });

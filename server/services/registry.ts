@@ -21,6 +21,7 @@ import { ReadStateRepository } from '../repositories/read-state.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
 import { ConversationService } from './conversations.js';
+import { NotifiedChanges } from './decisions.js';
 import { GroupService } from './groups.js';
 import { MessageService } from './messages.js';
 import { ModerationService } from './moderation.js';
@@ -48,6 +49,8 @@ export interface ChatServices {
   messages: MessageRepository;
   messageService: MessageService;
   reactions: ReactionService;
+  /** How changes queue their notifications' decisions: set by the notifications engine while it runs. */
+  notifiedChanges: NotifiedChanges;
   /** Pinned and saved messages, pinned conversations. */
   pins: PinService;
   /** Following threads and listing them. */
@@ -95,6 +98,7 @@ export function createChatServices(
   const pins = new PinRepository(db);
   const moderationRules = new ModerationRuleRepository(db);
   const contentRules = new ContentRules(moderationRules, notices);
+  const notifiedChanges = new NotifiedChanges();
   const messageService = new MessageService(
     db,
     users,
@@ -104,6 +108,7 @@ export function createChatServices(
     events,
     blockedUsers,
     pins,
+    notifiedChanges,
     media,
     contentRules,
   );
@@ -126,10 +131,20 @@ export function createChatServices(
     authTokens: new AuthTokenRepository(db, events),
     blockedUsers,
     groups,
-    groupService: new GroupService(db, users, groups, messages, events),
+    groupService: new GroupService(db, users, groups, messages, events, notifiedChanges),
     messages,
     messageService,
-    reactions: new ReactionService(db, messages, reactions, messageService, users, blockedUsers, events),
+    reactions: new ReactionService(
+      db,
+      messages,
+      reactions,
+      messageService,
+      users,
+      blockedUsers,
+      events,
+      notifiedChanges,
+    ),
+    notifiedChanges,
     threads: new ThreadService(messages, new ThreadSubscriptionRepository(db), messageService),
     stats: new StatsRepository(db),
     pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),

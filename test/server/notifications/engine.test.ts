@@ -5,6 +5,7 @@ import {
   SIGNATURE_HEADER,
   verifyWebhookSignature,
 } from '../../../server/notifications/index.js';
+import { decisionRowOf } from '../../../server/notifications/decision-queue.js';
 import {
   APP_TWO,
   ENGINES,
@@ -76,6 +77,34 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     expect((await call('PATCH', '/notifications/v1/settings', { body })).status).toBe(200);
   };
 
+  /** Runs `work` as a process that dies the instant its change commits: nothing in it hears the change. */
+  async function dyingAtCommit<T>(work: () => Promise<T>): Promise<T> {
+    const { events } = server.api.server.services;
+    const heard = ['message', 'messageEdited', 'messageDeleted', 'reaction'] as const;
+    const hearers = heard.map((name) => ({ name, listeners: events.listeners(name) }));
+    for (const name of heard) events.removeAllListeners(name);
+    try {
+      return await work();
+    } finally {
+      for (const { name, listeners } of hearers)
+        for (const listener of listeners) events.on(name, listener as never);
+    }
+  }
+
+  /** Runs `work` while the decision queue refuses every row (an injected failure). */
+  async function refusingDecisions<T>(work: () => Promise<T>): Promise<T> {
+    const allowAgain = await injectFailure(
+      server.api.server.services.store,
+      'notification_decisions',
+      'insert',
+    );
+    try {
+      return await work();
+    } finally {
+      await allowAgain();
+    }
+  }
+
   it('decides an event a process heard but died before deciding, once its lease has run out, and only once', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
     // What a dead process leaves: the event in the decision queue, leased, and no decision.
@@ -85,12 +114,9 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     );
     await send(alice, textMessage(bob, 'left behind'));
     const message = await heard;
-    await server.engine.data.decisions.add(
-      'app-one',
-      { kind: 'message', message },
-      clock.now(),
-      clock.now() + 10_000,
-    );
+    const { messages, store } = server.api.server.services;
+    const row = decisionRowOf({ kind: 'message' }, clock.now(), clock.now() + 10_000);
+    await messages.queueDecision('app-one', row, Number(message.id), store.db);
     server.engine.start();
     await settle();
     expect(pushesTo(bob)).toHaveLength(0);
@@ -104,7 +130,6 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
   it('writes nothing to the decision queue for an app with no channel enabled, and queues again once one is', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
     const { messages } = server.api.server.services;
-    const added = vi.spyOn(server.engine.data.decisions, 'add');
     const stored = vi.spyOn(messages, 'insertAll');
     /** The decision-queue rows the sends so far stored beside their messages. */
     const queuedWithSends = async (): Promise<number> => {
@@ -120,10 +145,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       await send(alice, textMessage(bob, 'bob is told'));
       await settle();
       expect(await queuedWithSends()).toBe(1);
-      expect(added).not.toHaveBeenCalled();
       expect(pushesTo(bob).map((push) => push.body.data.notificationDetails.body)).toEqual(['bob is told']);
     } finally {
-      added.mockRestore();
       stored.mockRestore();
       await useWebhook(call, 'push', `${receiver.url}/push`);
     }
@@ -131,15 +154,8 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it("queues a sent message's decision with the message: a process that dies right after the commit leaves it to the worker", async () => {
     const [alice, bob] = [await createUser(), await createUser()];
-    const { events } = server.api.server.services;
     // The process dies the instant its send commits: nothing in it hears the message.
-    const hearers = events.listeners('message');
-    events.removeAllListeners('message');
-    try {
-      await send(alice, textMessage(bob, 'sent just before the crash'));
-    } finally {
-      for (const hearer of hearers) events.on('message', hearer);
-    }
+    await dyingAtCommit(() => send(alice, textMessage(bob, 'sent just before the crash')));
     await settle();
     expect(pushesTo(bob)).toHaveLength(0);
     // Once the dead process's claim has run out, the worker decides the event, once.
@@ -153,26 +169,129 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it('stores neither a message nor its decision when its decision cannot be queued', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
-    const allowAgain = await injectFailure(
-      server.api.server.services.store,
-      'notification_decisions',
-      'insert',
+    const refused = await refusingDecisions(() =>
+      call('POST', '/messages', { body: textMessage(bob, 'never half stored'), onBehalfOf: alice }),
     );
-    let refused: Awaited<ReturnType<typeof call>>;
-    try {
-      refused = await call('POST', '/messages', {
-        body: textMessage(bob, 'never half stored'),
-        onBehalfOf: alice,
-      });
-    } finally {
-      await allowAgain();
-    }
     expect(refused.status).toBe(500);
     const history = await call('GET', `/users/${bob}/messages`, { onBehalfOf: alice });
     expect(history.status).toBe(200);
     expect(history.body.data).toEqual([]);
     await settle();
     expect(pushesTo(bob)).toHaveLength(0);
+  });
+
+  /**
+   * Every other kind of change that notifies, each with what it needs first: `change` makes it,
+   * `told` is notified of it with `trigger`, and `state` reads what the change would change.
+   */
+  const CHANGES: Array<{
+    kind: string;
+    prepare(): Promise<{
+      change: () => ReturnType<typeof call>;
+      told: string;
+      trigger: string;
+      state: () => Promise<unknown>;
+    }>;
+  }> = [
+    { kind: 'an edit', prepare: () => messageChange('PUT', 'message_edited') },
+    { kind: 'a deletion', prepare: () => messageChange('DELETE', 'message_deleted') },
+    {
+      kind: 'a reaction',
+      prepare: async () => {
+        const [alice, bob] = [await createUser(), await createUser()];
+        const id = await send(bob, textMessage(alice, 'my post'));
+        const reactions = `/messages/${id}/reactions`;
+        return {
+          change: () => call('POST', `${reactions}/${encodeURIComponent('🎉')}`, { onBehalfOf: alice }),
+          told: bob,
+          trigger: 'message_reaction_added',
+          state: async () => (await call('GET', reactions)).body,
+        };
+      },
+    },
+    {
+      kind: 'a group member change',
+      prepare: async () => {
+        const [alice, bob, erin] = [await createUser(), await createUser(), await createUser()];
+        const guid = await createGroup(alice, [bob]);
+        await patchSettings({ preferences: { group: { memberAddedSetting: 2 } } });
+        return {
+          change: () =>
+            call('POST', `/groups/${guid}/members`, { body: { participants: [erin] }, onBehalfOf: alice }),
+          told: bob,
+          trigger: 'after_group_members_added',
+          state: async () => [
+            (await call('GET', `/groups/${guid}/members`)).body,
+            (await call('GET', `/groups/${guid}/messages`, { onBehalfOf: alice })).body,
+          ],
+        };
+      },
+    },
+  ];
+
+  /** Alice's message to bob, edited or deleted by her. */
+  async function messageChange(method: 'PUT' | 'DELETE', trigger: string) {
+    const [alice, bob] = [await createUser(), await createUser()];
+    const id = await send(alice, textMessage(bob, 'typo'));
+    return {
+      change: () =>
+        call(method, `/messages/${id}`, {
+          ...(method === 'PUT' ? { body: { data: { text: 'fixed' } } } : {}),
+          onBehalfOf: alice,
+        }),
+      told: bob,
+      trigger,
+      state: async () => [
+        (await call('GET', `/messages/${id}`)).body,
+        (await call('GET', `/users/${bob}/messages`, { onBehalfOf: alice })).body,
+      ],
+    };
+  }
+
+  it.each(CHANGES)(
+    'queues the decision of $kind with the change: a process that dies right after the commit leaves it to the worker, which decides it once',
+    async ({ prepare }) => {
+      const { change, told, trigger } = await prepare();
+      await settle();
+      const notified = () => pushesTo(told).filter((push) => push.body.event === trigger);
+      expect((await dyingAtCommit(change)).status).toBe(200);
+      await settle();
+      expect(notified()).toHaveLength(0);
+      // Once the dead process's claim has run out, the worker decides the event, once.
+      clock.advance(10_000);
+      await settle();
+      await settle();
+      expect(notified()).toHaveLength(1);
+      clock.advance(10_000);
+      await settle();
+      expect(notified()).toHaveLength(1);
+    },
+  );
+
+  it.each(CHANGES)(
+    'answers 500 and changes nothing when the decision of $kind cannot be queued',
+    async ({ prepare }) => {
+      const { change, told, trigger, state } = await prepare();
+      await settle();
+      const before = await state();
+      const refused = await refusingDecisions(change);
+      expect(refused.status).toBe(500);
+      expect(await state()).toEqual(before);
+      clock.advance(10_000);
+      await settle();
+      expect(pushesTo(told).filter((push) => push.body.event === trigger)).toHaveLength(0);
+    },
+  );
+
+  it.each(CHANGES)('writes no decision for $kind in an app with no channel enabled', async ({ prepare }) => {
+    expect((await useWebhook(call, 'push', `${receiver.url}/push`, { enabled: false })).status).toBe(200);
+    try {
+      // Any row it tried to write would fail the change.
+      const { change } = await refusingDecisions(prepare);
+      expect((await refusingDecisions(change)).status).toBe(200);
+    } finally {
+      await useWebhook(call, 'push', `${receiver.url}/push`);
+    }
   });
 
   describe('push', () => {
@@ -331,14 +450,18 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
       expect(pushesTo(alice)).toHaveLength(0);
     });
 
-    it('notifies the author of a message of a reaction reported to the engine', async () => {
+    it('notifies the author of a message of a reaction to it', async () => {
       const [alice, bob] = [await createUser(), await createUser()];
       const sent = await call('POST', '/messages', { body: textMessage(alice, 'my post'), onBehalfOf: bob });
       await settle();
-      server.engine.reactionAdded('app-one', sent.body.data, {
-        reaction: '🎉',
-        by: { uid: alice, name: `Name of ${alice}`, role: 'default', status: 'online' },
-      });
+      const reacted = await call(
+        'POST',
+        `/messages/${sent.body.data.id}/reactions/${encodeURIComponent('🎉')}`,
+        {
+          onBehalfOf: alice,
+        },
+      );
+      expect(reacted.status).toBe(200);
       await settle();
       expect(pushesTo(bob).map((push) => push.body.data.notificationDetails)).toEqual([
         expect.objectContaining({ title: `Name of ${alice}`, body: 'Reacted to your message: 🎉' }),
