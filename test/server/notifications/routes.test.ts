@@ -137,6 +137,12 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
         field: 'webhookURL',
       },
       {
+        name: 'a URL carrying credentials, which belong in the write-only basic auth fields',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'https://ops:in-the-url@9.9.9.9/hook' },
+        field: 'webhookURL',
+      },
+      {
         name: 'a private address',
         path: '/notifications/push/v1/providers/custom',
         body: { webhookURL: 'http://10.1.2.3/hook' },
