@@ -116,8 +116,30 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
     });
 
     const refusals = [
-      { name: 'an unknown channel', path: '/notifications/fax/v1/providers/custom', body: {}, status: 404 },
-      { name: 'an unknown provider', path: '/notifications/push/v1/providers/pigeon', body: {}, status: 404 },
+      {
+        name: 'an unknown channel',
+        path: '/notifications/fax/v1/providers/custom',
+        body: {},
+        status: 404,
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        field: 'channel',
+      },
+      {
+        name: 'an unknown provider',
+        path: '/notifications/push/v1/providers/pigeon',
+        body: {},
+        status: 404,
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        field: 'provider',
+      },
+      {
+        name: 'a provider of another channel',
+        path: '/notifications/email/v1/providers/fcm',
+        body: {},
+        status: 404,
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        field: 'provider',
+      },
       {
         name: 'a URL that is not http(s)',
         path: '/notifications/push/v1/providers/custom',
@@ -192,11 +214,10 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
       },
     ];
 
-    it.each(refusals)('refuses $name, naming the field', async ({ path, body, field, status }) => {
+    it.each(refusals)('refuses $name, naming the field', async ({ path, body, field, status, code }) => {
       const response = await call('POST', path, { body: { ...custom(`${receiver.url}/x`), ...body } });
       expect(response.status).toBe(status ?? 400);
-      if (field !== undefined)
-        expect(response.body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { field } });
+      expect(response.body.error).toMatchObject({ code: code ?? 'ERR_BAD_REQUEST', details: { field } });
     });
 
     it('refuses an authOnly key', async () => {
