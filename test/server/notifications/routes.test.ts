@@ -229,6 +229,17 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
       expect(response.body.error.code).toBe('AUTH_ERR_NO_ACCESS');
     });
 
+    it.each(['GET', 'PUT', 'DELETE'])(
+      "serves no %s of Parley's old webhook routes: the provider routes are the one way",
+      async (method) => {
+        const response = await call(method, '/notifications/v1/webhooks/push', {
+          body: method === 'GET' ? undefined : custom(`${receiver.url}/old`),
+        });
+        expect(response.status).toBe(404);
+        expect(response.body.error.code).toBe('ERR_API_NOT_FOUND');
+      },
+    );
+
     it("never shows one app another app's providers", async () => {
       expect((await call('GET', '/notifications/sms/v1/providers/custom', asTwo)).body).toEqual({ data: {} });
     });
