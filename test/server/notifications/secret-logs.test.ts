@@ -14,7 +14,14 @@ import {
   type TestStore,
 } from '../support.js';
 import { PushServiceStandIn, SmtpSink } from './mail-and-push.js';
-import { ManualClock, Receiver, SENDGRID_PROVIDER, StandIn, TWILIO_PROVIDER } from './support.js';
+import {
+  HostedServices,
+  ManualClock,
+  Receiver,
+  SENDGRID_PROVIDER,
+  TWILIO_PROVIDER,
+  type StandIn,
+} from './support.js';
 
 /**
  * An attacker reading the service's logs learns no provider secret: every kind is configured with
@@ -32,6 +39,7 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
   let apple: StandIn;
   let sendgrid: StandIn;
   let twilio: StandIn;
+  let hosted: HostedServices;
   let pushService: PushServiceStandIn;
   let smtp: SmtpSink;
   let receiver: Receiver;
@@ -51,12 +59,8 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
 
   beforeAll(async () => {
     store = await createTestStore(engine);
-    [google, apple, sendgrid, twilio] = await Promise.all([
-      StandIn.start(),
-      StandIn.start(true),
-      StandIn.start(),
-      StandIn.start(),
-    ]);
+    hosted = await HostedServices.start();
+    ({ google, apple, sendgrid, twilio } = hosted);
     pushService = await PushServiceStandIn.start();
     smtp = await SmtpSink.start({ username: 'mailer', password: 'the-right-password' });
     receiver = await Receiver.start();
@@ -78,13 +82,7 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
         clock,
         pollIntervalMs: false,
         retry: { maxAttempts: 1 },
-        providerBaseUrls: {
-          fcm: google.url,
-          googleOAuth: google.url,
-          apns: apple.url,
-          sendgrid: sendgrid.url,
-          twilio: twilio.url,
-        },
+        providerBaseUrls: hosted.baseUrls,
       },
     });
     expect(
@@ -151,7 +149,7 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
   });
   afterAll(async () => {
     await server?.close();
-    await Promise.all([google, apple, sendgrid, twilio].map((standIn) => standIn?.close()));
+    await hosted?.close();
     await pushService?.close();
     await smtp?.close();
     await receiver?.close();
