@@ -1,5 +1,9 @@
 import { Hono } from 'hono';
 import type { ChatEnv } from '../http/context.js';
+import { PROVIDER_KINDS } from '../notifications/index.js';
+
+/** Every provider kind as `[channel, name]`, in the order the service applies them. */
+const PROVIDERS = PROVIDER_KINDS.map((kind) => [kind.channel, kind.name] as const);
 
 /**
  * `/dashboard`: a page to manage an app's AI agents and the conversations taken over from them,
@@ -44,8 +48,7 @@ const PAGE = `<!doctype html>
 <p>Secret fields (passwords, keys, tokens) are write-only: they are never shown here.</p>
 <table id="providers"><thead><tr><th>Channel</th><th>Provider</th><th>ID</th><th>Enabled</th><th>Settings</th></tr></thead><tbody></tbody></table>
 <form id="provider"><fieldset><legend>Save a provider</legend>
-<label>Channel <select name="channel"><option>push</option><option>email</option><option>sms</option></select></label>
-<label>Provider <select name="kind"><option>custom</option><option>fcm</option><option>apns</option><option>sendgrid</option><option>twilio</option></select></label>
+<label>Channel and provider <select name="provider">${PROVIDERS.map(([channel, name]) => `<option value="${channel}/${name}">${channel}: ${name}</option>`).join('')}</select></label>
 <label>Configuration (JSON) <textarea name="config" rows="6" required placeholder='{"isEnabled": true, "webhookURL": "https://hooks.example.com/push", "useBasicAuth": false}'></textarea></label>
 <button>Save provider</button></fieldset></form>
 <form id="test-send"><fieldset><legend>Send a test notification</legend>
@@ -130,7 +133,7 @@ document.getElementById('register').addEventListener('submit', async (event) => 
     await refresh(); say('Registered.');
   } catch (error) { say(error.message); }
 });
-const PROVIDER_KINDS = [['push', 'custom'], ['push', 'fcm'], ['push', 'apns'], ['email', 'custom'], ['email', 'sendgrid'], ['sms', 'custom'], ['sms', 'twilio']];
+const PROVIDER_KINDS = ${JSON.stringify(PROVIDERS)};
 const providerPath = (channel, kind) => '/notifications/' + channel + '/v1/providers/' + kind;
 async function refreshProviders() {
   const lists = await Promise.all(PROVIDER_KINDS.map(async ([channel, kind]) => {
@@ -150,7 +153,7 @@ document.getElementById('provider').addEventListener('submit', async (event) => 
   const form = new FormData(event.target);
   try {
     const config = JSON.parse(form.get('config'));
-    await api('POST', providerPath(form.get('channel'), form.get('kind')), config);
+    await api('POST', providerPath(...form.get('provider').split('/')), config);
     event.target.elements.config.value = '';
     await refreshProviders(); say('Provider saved.');
   } catch (error) { say(error.message); }

@@ -1,11 +1,14 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startChatServer, type ChatServer } from '../../server/index.js';
+import webpush from 'web-push';
 import { launchChromium } from '../support/browser.js';
-import { Receiver } from '../server/notifications/support.js';
+import { PROVIDER_KINDS } from '../../server/notifications/index.js';
+import { Receiver, SENDGRID_PROVIDER, TWILIO_PROVIDER } from '../server/notifications/support.js';
 import { callServerApi } from '../server/support.js';
 
 const APP = { appId: 'dash-app', apiKey: 'dash-full-key', authKey: 'dash-auth-key' };
@@ -125,6 +128,93 @@ describe('the /dashboard page', () => {
       })
       .toBe(1);
     expect(await row.textContent()).toContain('test');
+  });
+
+  it('lists a provider of every kind after a reload, and none of their secrets reaches the page', async () => {
+    const rest = (method: string, path: string, body: unknown) =>
+      callServerApi(server.url, { apiKey: APP.apiKey }, method, path, { body });
+    const pem = (key: KeyObject) => key.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const fcmKey = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+    const p8Key = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    const vapid = webpush.generateVAPIDKeys();
+    const webhook = {
+      isEnabled: true,
+      webhookURL: `${receiver.url}/hook`,
+      useBasicAuth: true,
+      basicAuthUsername: 'parley',
+      basicAuthPassword: 'every-kind-basic-password',
+      signingSecret: 'every-kind-signing-secret',
+    };
+    const configs: Record<string, unknown> = {
+      'push/custom': webhook,
+      'email/custom': { ...webhook, useStoredEmailID: true },
+      'sms/custom': { ...webhook, useStoredPhNo: true },
+      'push/fcm': {
+        serviceAccountCreds: {
+          project_id: 'dash-test',
+          client_email: 'push@dash-test.iam.gserviceaccount.com',
+          private_key: fcmKey,
+          private_key_id: 'key-1',
+        },
+      },
+      'push/apns': { keyId: 'ABCDE12345', teamId: 'TEAM123456', bundleId: 'com.example.dash', p8Key },
+      'email/sendgrid': SENDGRID_PROVIDER,
+      'sms/twilio': TWILIO_PROVIDER,
+      'email/smtp': {
+        isEnabled: true,
+        host: '127.0.0.1',
+        port: 2525,
+        username: 'mailer',
+        password: 'every-kind-smtp-password',
+        fromAddress: 'chat@dash.example',
+        allowPrivateNetwork: true,
+      },
+      'push/webpush': {
+        isEnabled: true,
+        vapidSubject: 'mailto:ops@dash.example',
+        vapidPrivateKey: vapid.privateKey,
+      },
+    };
+    const kinds = PROVIDER_KINDS.map((kind) => `${kind.channel}/${kind.name}`);
+    expect(Object.keys(configs).sort()).toEqual([...kinds].sort());
+    await rest('PATCH', '/client-settings', { apiActionOrigins: [receiver.url] });
+    for (const [kind, config] of Object.entries(configs)) {
+      const [channel, name] = kind.split('/');
+      const saved = await rest('POST', `/notifications/${channel}/v1/providers/${name}`, config);
+      expect(saved.status, kind).toBe(200);
+    }
+    const secrets = [
+      'every-kind-basic-password',
+      'every-kind-signing-secret',
+      fcmKey.split('\n')[1] ?? fcmKey,
+      p8Key.split('\n')[1] ?? p8Key,
+      'PRIVATE KEY',
+      SENDGRID_PROVIDER.sendGridApiKey,
+      TWILIO_PROVIDER.twilioAuthToken,
+      'every-kind-smtp-password',
+      vapid.privateKey,
+    ];
+    const answering: Array<Promise<string>> = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/v3/')) answering.push(response.text());
+    });
+    await page.reload();
+    await page.getByLabel('App ID').fill(APP.appId);
+    await page.getByLabel('REST API key (fullAccess)').fill(APP.apiKey);
+    await page.getByRole('button', { name: 'Enter' }).click();
+    const rows = page.locator('#providers tbody tr');
+    await expect.poll(() => rows.count()).toBe(kinds.length);
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => `${tr.children[0]?.textContent}/${tr.children[1]?.textContent}`),
+    );
+    expect(shown.sort()).toEqual([...kinds].sort());
+    expect(await page.getByLabel('Channel and provider').locator('option').allTextContents()).toEqual(
+      kinds.map((kind) => kind.replace('/', ': ')),
+    );
+    const answers = await Promise.all(answering);
+    const seen = [await page.content(), ...answers].join('\n');
+    expect(answers.length).toBeGreaterThan(0);
+    expect(secrets.filter((secret) => seen.includes(secret))).toEqual([]);
   });
 
   it('lists flagged messages with the reason and remark', async () => {

@@ -25,7 +25,14 @@ export const MIN_SIGNING_SECRET_LENGTH = 16;
 
 const CustomProvider = z.strictObject({
   isEnabled: z.boolean({ error: 'must be true or false' }),
-  webhookURL: HttpUrl.max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+  webhookURL: HttpUrl.max(
+    MAX_WEBHOOK_URL_LENGTH,
+    `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
+  ).refine(
+    // Credentials in the URL would be answered with it: they belong in the write-only fields.
+    (url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url),
+    'must not carry credentials: use useBasicAuth with basicAuthUsername and basicAuthPassword',
+  ),
   useBasicAuth: z.boolean({ error: 'must be true or false' }),
   basicAuthUsername: z
     .string({ error: 'must be a string' })

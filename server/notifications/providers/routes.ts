@@ -6,6 +6,7 @@ import type { ChatContext } from '../../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../../http/openapi.js';
 import type { RouteDeps } from '../../routes/deps.js';
 import { notificationDataOf } from '../data.js';
+import { CHANNELS } from '../tables.js';
 import { refusedDestination } from './destination.js';
 import type { ProviderKind } from './provider.js';
 import { DEFAULT_PROVIDER_ID, providerView, type StoredProvider } from './registry.js';
@@ -151,5 +152,29 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
       },
     );
   }
+
+  // Any other provider of a channel, or channel, is named as the part of the path at fault.
+  routes.all('/notifications/:channel/v1/providers/:name/*', unknownProvider(kinds));
+  routes.all('/notifications/:channel/v1/providers/:name', unknownProvider(kinds));
   return routes;
+}
+
+/** A 404 naming the unknown channel or provider and the known ones; the kinds' own paths pass on. */
+function unknownProvider(kinds: readonly ProviderKind[]) {
+  return async (c: ChatContext, next: () => Promise<void>): Promise<Response | void> => {
+    const channel = c.req.param('channel') ?? '';
+    const name = c.req.param('name') ?? '';
+    if (!(CHANNELS as readonly string[]).includes(channel))
+      throw new ChatError(404, 'ERR_PROVIDER_NOT_FOUND', `No channel ${channel}: ${CHANNELS.join(', ')}.`, {
+        field: 'channel',
+      });
+    const names = kinds.filter((kind) => kind.channel === channel).map((kind) => kind.name);
+    if (names.includes(name)) return next();
+    throw new ChatError(
+      404,
+      'ERR_PROVIDER_NOT_FOUND',
+      `No provider ${name} for ${channel}: ${names.join(', ')}.`,
+      { field: 'provider' },
+    );
+  };
 }

@@ -19,7 +19,15 @@ import { providerKind, type SendOutcome } from './provider.js';
  */
 export const SmtpProviderConfig = z.strictObject({
   isEnabled: z.boolean({ error: 'must be true or false' }),
-  host: z.string({ error: 'must be a string' }).trim().min(1, 'names the SMTP server').max(253),
+  host: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, 'names the SMTP server')
+    .max(253)
+    .refine(
+      (host) => z.hostname().safeParse(host).success || z.ipv6().safeParse(host).success,
+      'must be a host name or an IP address (IPv6 without brackets)',
+    ),
   /** Default 587 (submission). */
   port: z
     .number({ error: 'must be a number' })

@@ -6,14 +6,15 @@ import { connectClient } from '../client-support.js';
 import { APP_ONE, apiFixtures, createTestStore, textMessage, uniqueId, type TestStore } from '../support.js';
 import { PushServiceStandIn, SmtpSink, type BrowserSubscription } from './mail-and-push.js';
 import {
+  HostedServices,
   ManualClock,
   Receiver,
   SENDGRID_PROVIDER,
-  StandIn,
   TWILIO_PROVIDER,
   startNotifiedServer,
   useWebhook,
   type NotifiedServer,
+  type StandIn,
 } from './support.js';
 
 /**
@@ -30,6 +31,7 @@ describe('notification bodies and @private metadata', () => {
   let apple: StandIn;
   let sendgrid: StandIn;
   let twilio: StandIn;
+  let hosted: HostedServices;
   let receiver: Receiver;
   let smtp: SmtpSink;
   let pushService: PushServiceStandIn;
@@ -65,15 +67,13 @@ describe('notification bodies and @private metadata', () => {
 
   beforeAll(async () => {
     store = await createTestStore('sqlite');
-    [google, apple, sendgrid, twilio, receiver, smtp, pushService] = await Promise.all([
-      StandIn.start(),
-      StandIn.start(true),
-      StandIn.start(),
-      StandIn.start(),
+    [hosted, receiver, smtp, pushService] = await Promise.all([
+      HostedServices.start(),
       Receiver.start(),
       SmtpSink.start(),
       PushServiceStandIn.start(),
     ]);
+    ({ google, apple, sendgrid, twilio } = hosted);
     google.answer = (hosted) =>
       hosted.path === '/token'
         ? { status: 200, body: { access_token: 'ya29.access', expires_in: 3600, token_type: 'Bearer' } }
@@ -83,13 +83,7 @@ describe('notification bodies and @private metadata', () => {
     twilio.answer = () => ({ status: 201, body: { sid: 'SM1' } });
     server = await startNotifiedServer(store, {
       clock,
-      providerBaseUrls: {
-        fcm: google.url,
-        googleOAuth: google.url,
-        apns: apple.url,
-        sendgrid: sendgrid.url,
-        twilio: twilio.url,
-      },
+      providerBaseUrls: hosted.baseUrls,
     });
 
     const metadata = (marker: string) => ({ '@private': { secret: marker }, public: { team: publicMark } });
@@ -157,7 +151,8 @@ describe('notification bodies and @private metadata', () => {
   });
   afterAll(async () => {
     await server?.close();
-    await Promise.all([google, apple, sendgrid, twilio, receiver].map((standIn) => standIn?.close()));
+    await hosted?.close();
+    await receiver?.close();
     await smtp?.close();
     await pushService?.close();
     await store?.dispose();

@@ -6,10 +6,11 @@ import { APP_ONE, ENGINES, createTestStore, textMessage, uniqueId, type TestStor
 import {
   ManualClock,
   SENDGRID_PROVIDER,
-  StandIn,
+  HostedServices,
   TWILIO_PROVIDER,
   startNotifiedServer,
   type NotifiedServer,
+  type StandIn,
 } from './support.js';
 
 /**
@@ -28,6 +29,7 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
   let apple: StandIn;
   let sendgrid: StandIn;
   let twilio: StandIn;
+  let hosted: HostedServices;
   const clock = new ManualClock(Date.now());
   const call: NotifiedServer['api']['call'] = (...args) => server.api.call(...args);
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -48,12 +50,8 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
 
   beforeAll(async () => {
     store = await createTestStore(engine);
-    [google, apple, sendgrid, twilio] = await Promise.all([
-      StandIn.start(),
-      StandIn.start(true),
-      StandIn.start(),
-      StandIn.start(),
-    ]);
+    hosted = await HostedServices.start();
+    ({ google, apple, sendgrid, twilio } = hosted);
     google.answer = (hosted) =>
       hosted.path === '/token'
         ? { status: 200, body: { access_token: 'ya29.access', expires_in: 3600, token_type: 'Bearer' } }
@@ -69,18 +67,12 @@ describe.each(ENGINES)('hosted notification providers on %s', (engine) => {
         : { status: 200 };
     server = await startNotifiedServer(store, {
       clock,
-      providerBaseUrls: {
-        fcm: google.url,
-        googleOAuth: google.url,
-        apns: apple.url,
-        sendgrid: sendgrid.url,
-        twilio: twilio.url,
-      },
+      providerBaseUrls: hosted.baseUrls,
     });
   });
   afterAll(async () => {
     await server?.close();
-    await Promise.all([google, apple, sendgrid, twilio].map((standIn) => standIn?.close()));
+    await hosted?.close();
     await store?.dispose();
   });
 

@@ -116,8 +116,30 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
     });
 
     const refusals = [
-      { name: 'an unknown channel', path: '/notifications/fax/v1/providers/custom', body: {}, status: 404 },
-      { name: 'an unknown provider', path: '/notifications/push/v1/providers/pigeon', body: {}, status: 404 },
+      {
+        name: 'an unknown channel',
+        path: '/notifications/fax/v1/providers/custom',
+        body: {},
+        status: 404,
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        field: 'channel',
+      },
+      {
+        name: 'an unknown provider',
+        path: '/notifications/push/v1/providers/pigeon',
+        body: {},
+        status: 404,
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        field: 'provider',
+      },
+      {
+        name: 'a provider of another channel',
+        path: '/notifications/email/v1/providers/fcm',
+        body: {},
+        status: 404,
+        code: 'ERR_PROVIDER_NOT_FOUND',
+        field: 'provider',
+      },
       {
         name: 'a URL that is not http(s)',
         path: '/notifications/push/v1/providers/custom',
@@ -134,6 +156,12 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
         name: 'a loopback URL whose origin the app does not allow',
         path: '/notifications/push/v1/providers/custom',
         body: { webhookURL: 'http://127.0.0.1:1/hook' },
+        field: 'webhookURL',
+      },
+      {
+        name: 'a URL carrying credentials, which belong in the write-only basic auth fields',
+        path: '/notifications/push/v1/providers/custom',
+        body: { webhookURL: 'https://ops:in-the-url@9.9.9.9/hook' },
         field: 'webhookURL',
       },
       {
@@ -186,11 +214,10 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
       },
     ];
 
-    it.each(refusals)('refuses $name, naming the field', async ({ path, body, field, status }) => {
+    it.each(refusals)('refuses $name, naming the field', async ({ path, body, field, status, code }) => {
       const response = await call('POST', path, { body: { ...custom(`${receiver.url}/x`), ...body } });
       expect(response.status).toBe(status ?? 400);
-      if (field !== undefined)
-        expect(response.body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { field } });
+      expect(response.body.error).toMatchObject({ code: code ?? 'ERR_BAD_REQUEST', details: { field } });
     });
 
     it('refuses an authOnly key', async () => {
@@ -201,6 +228,17 @@ describe.each(ENGINES)('notification delivery routes on %s', (engine) => {
       expect(response.status).toBe(403);
       expect(response.body.error.code).toBe('AUTH_ERR_NO_ACCESS');
     });
+
+    it.each(['GET', 'PUT', 'DELETE'])(
+      "serves no %s of Parley's old webhook routes: the provider routes are the one way",
+      async (method) => {
+        const response = await call(method, '/notifications/v1/webhooks/push', {
+          body: method === 'GET' ? undefined : custom(`${receiver.url}/old`),
+        });
+        expect(response.status).toBe(404);
+        expect(response.body.error.code).toBe('ERR_API_NOT_FOUND');
+      },
+    );
 
     it("never shows one app another app's providers", async () => {
       expect((await call('GET', '/notifications/sms/v1/providers/custom', asTwo)).body).toEqual({ data: {} });

@@ -253,6 +253,17 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
       expect(JSON.stringify(response.body.error)).toContain('fromAddress');
     });
 
+    it.each(['[::1]', 'no such host!', 'mailer:secret@smtp.example.com'])(
+      'refuses %s as the host, naming the field',
+      async (host) => {
+        const response = await call('POST', '/notifications/email/v1/providers/smtp', {
+          body: { ...smtpConfig(), host },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { field: 'host' } });
+      },
+    );
+
     it('keeps what an update does not name, the password included', async () => {
       expect(
         (await call('PUT', '/notifications/email/v1/providers/smtp', { body: { fromName: 'Parley Chat' } }))

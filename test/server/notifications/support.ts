@@ -219,3 +219,40 @@ export class StandIn {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** The hosted services standing in together: Google (OAuth and FCM), APNs over h2c, SendGrid, Twilio. */
+export class HostedServices {
+  private constructor(
+    readonly google: StandIn,
+    readonly apple: StandIn,
+    readonly sendgrid: StandIn,
+    readonly twilio: StandIn,
+  ) {}
+
+  static async start(): Promise<HostedServices> {
+    const [google, apple, sendgrid, twilio] = await Promise.all([
+      StandIn.start(),
+      StandIn.start(true),
+      StandIn.start(),
+      StandIn.start(),
+    ]);
+    return new HostedServices(google, apple, sendgrid, twilio);
+  }
+
+  /** `NotificationOptions.providerBaseUrls` naming the stand-ins. */
+  get baseUrls(): NonNullable<NotificationOptions['providerBaseUrls']> {
+    return {
+      fcm: this.google.url,
+      googleOAuth: this.google.url,
+      apns: this.apple.url,
+      sendgrid: this.sendgrid.url,
+      twilio: this.twilio.url,
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [this.google, this.apple, this.sendgrid, this.twilio].map((standIn) => standIn.close()),
+    );
+  }
+}
