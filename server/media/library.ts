@@ -4,6 +4,7 @@ import type { Message } from '../../shared/message.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { App } from '../repositories/apps.js';
 import type { FileStore } from '../storage/index.js';
+import { uploadTooLarge } from './form.js';
 import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName, type FileKind } from './policy.js';
 import type { ClaimedUpload, PresignedUploads } from './uploads.js';
 import { addressOf, filePath, storageKey, uploadFolder, type FileAddress, type MediaUrls } from './urls.js';
@@ -44,17 +45,6 @@ export interface StoredUpload {
 /** Thumbnails fit in this square; pictures are decoded with at most this many pixels. */
 const THUMBNAIL_SIZE = 480;
 const MAX_IMAGE_PIXELS = 50_000_000;
-
-const tooLarge = (maxBytes: number): ChatError =>
-  new ChatError(
-    413,
-    'ERR_FILE_TOO_LARGE',
-    `files: a message's files are at most ${maxBytes} bytes together`,
-    {
-      field: 'files',
-      maxBytes,
-    },
-  );
 
 /** Strings of a message that may be stored file URLs: its attachments, `url` and injected thumbnails. */
 function* urlHolders(data: Record<string, unknown>): Generator<[Record<string, unknown>, string]> {
@@ -113,7 +103,7 @@ export class MediaLibrary {
     if (incoming.length > MAX_FILES_PER_MESSAGE)
       throw badRequest('files', `at most ${MAX_FILES_PER_MESSAGE} files a message`);
     const total = incoming.reduce((sum, file) => sum + file.bytes.byteLength, 0);
-    if (total > maxBytes) throw tooLarge(maxBytes);
+    if (total > maxBytes) throw uploadTooLarge('files', maxBytes);
     const checked: CheckedFile[] = [];
     for (const [index, file] of incoming.entries()) {
       const field = fieldOf(index);

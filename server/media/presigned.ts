@@ -9,7 +9,8 @@ import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from '../routes/deps.js';
 import type { MediaLibrary } from './library.js';
-import { FORM_OVERHEAD_BYTES, MAX_FILES_PER_MESSAGE, kindOf, sanitisedName } from './policy.js';
+import { uploadForm } from './form.js';
+import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName } from './policy.js';
 import { addressOf, filePath, storageKey, uploadFolder } from './urls.js';
 
 /** Presigned uploads go to this path, beside `/media`, with the file's own path after it. */
@@ -200,19 +201,7 @@ export function mediaUploadRoute(
         if ((await media.files.size(storageKey(address))) !== undefined)
           throw new ChatError(409, 'ERR_FILE_EXISTS', 'A file was already uploaded through this link.');
         const { maxUploadBytes } = await clientSettings.get(address.appId);
-        if (Number(c.req.header('content-length') ?? '0') > maxUploadBytes + FORM_OVERHEAD_BYTES)
-          throw new ChatError(413, 'ERR_FILE_TOO_LARGE', `file: a file is at most ${maxUploadBytes} bytes`, {
-            field: 'file',
-            maxBytes: maxUploadBytes,
-          });
-        let part: FormDataEntryValue | null;
-        try {
-          part = (await c.req.raw.formData()).get('file');
-        } catch {
-          throw new ChatError(400, 'ERR_BAD_REQUEST', 'body: not valid multipart form data', {
-            field: 'body',
-          });
-        }
+        const part = (await uploadForm(c, maxUploadBytes, 'file')).get('file');
         if (part === null || typeof part === 'string')
           throw new ChatError(400, 'ERR_BAD_REQUEST', 'file: the form needs a file field', { field: 'file' });
         const [checked] = await media.check(

@@ -7,11 +7,11 @@ import {
   conversationIdFor,
 } from '../../shared/message.js';
 import { parseWith } from '../../shared/server-kit/index.js';
-import { ChatError, badRequest } from '../errors.js';
+import { badRequest } from '../errors.js';
 import type { ChatContext } from '../http/context.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { withThumbnails, type IncomingFile, type MediaLibrary, type StoredUpload } from './library.js';
-import { FORM_OVERHEAD_BYTES } from './policy.js';
+import { uploadForm } from './form.js';
 
 export const isMultipart = (c: ChatContext): boolean =>
   (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
@@ -81,24 +81,7 @@ export async function sendUploaded(
 ) {
   const { app, origin } = c.get('actor');
   const { maxUploadBytes } = await deps.clientSettings.get(app.appId);
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > maxUploadBytes + FORM_OVERHEAD_BYTES) {
-    throw new ChatError(
-      413,
-      'ERR_FILE_TOO_LARGE',
-      `files: a message's files are at most ${maxUploadBytes} bytes together`,
-      {
-        field: 'files',
-        maxBytes: maxUploadBytes,
-      },
-    );
-  }
-  let form: FormData;
-  try {
-    form = await c.req.raw.formData();
-  } catch {
-    throw badRequest('body', 'not valid multipart form data');
-  }
+  const form = await uploadForm(c, maxUploadBytes, 'files');
   if (form.has('multipleReceivers'))
     throw badRequest('multipleReceivers', 'files are uploaded to one receiver at a time');
   const fields = parseWith(UploadFields, fieldsOf(form));

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,54 @@ function formOf({ fields = {}, files }: Upload): FormData {
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const file of files) form.append(file.field ?? 'files[]', new File([file.bytes], file.name));
   return form;
+}
+
+/**
+ * POSTs a multipart form without a length (`Transfer-Encoding: chunked`, as a streaming client
+ * sends it): `fields`, then a file part growing 64 KB at a time until `total` bytes went out or the
+ * server answered. Answers the status and how many file bytes were sent before the answer.
+ */
+function streamUpload(
+  url: string,
+  headers: Record<string, string>,
+  fields: Record<string, string>,
+  total: number,
+): Promise<{ status: number; sent: number }> {
+  const boundary = 'parley-streamed-upload';
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const outgoing = httpRequest(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    outgoing.on('response', (response) => {
+      answered = true;
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, sent });
+      outgoing.destroy();
+    });
+    outgoing.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    for (const [name, value] of Object.entries(fields))
+      outgoing.write(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    outgoing.write(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="endless.txt"\r\ncontent-type: text/plain\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const pump = () => {
+      while (!answered && sent < total) {
+        sent += chunk.byteLength;
+        if (!outgoing.write(chunk)) {
+          outgoing.once('drain', pump);
+          return;
+        }
+      }
+      if (!answered) outgoing.end(`\r\n--${boundary}--\r\n`);
+    };
+    pump();
+  });
 }
 
 describe.each(ENGINES)('media messages on %s', (engine) => {
@@ -329,6 +378,35 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         (await upload(alice, { fields: toUser(bob), files: [{ name: 'ok.zip', bytes: bytes(5000) }] }))
           .status,
       ).toBe(200);
+    });
+
+    it("gets 413 for a streamed upload (no Content-Length) once it passes its app's cap, before the rest is read, on both upload routes", async () => {
+      const { createUser } = apiFixtures((method, path, options) =>
+        callServerApi(api.url, APP_TWO, method, path, options),
+      );
+      const [sender, receiver] = [await createUser('streamer'), await createUser('listener')];
+      await callServerApi(api.url, APP_TWO, 'PATCH', '/client-settings', { body: { maxUploadBytes: 4096 } });
+      const member = await connectClient(api.server, APP_TWO, sender, { socket: false });
+      const presigned = await member.call('POST', '/files/upload-url', {
+        files: { f1: { fileId: 'f1', name: 'endless.txt', size: 4000 } },
+        receiver,
+        receiverType: 'user',
+      });
+      const total = 48 * 1024 * 1024;
+      for (const [url, headers, fields] of [
+        [
+          `${api.url}/v3/messages`,
+          { appId: APP_TWO.appId, authToken: member.authToken },
+          { receiver, receiverType: 'user', category: 'message', type: 'file' },
+        ],
+        [presigned.body.data.f1.request.url, {}, {}],
+      ] as const) {
+        const answer = await streamUpload(url, headers, fields, total);
+        expect(answer.status, url).toBe(413);
+        // Answered long before the client was done: the server stopped reading at the cap.
+        expect(answer.sent, url).toBeLessThan(total / 2);
+      }
+      expect(existsSync(join(mediaDir(), 'app-two'))).toBe(false);
     });
 
     it('gets 415 naming the file for a type off the allow-list (HTML, SVG, executables, no extension), checked before anything is written', async () => {
