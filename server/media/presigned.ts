@@ -8,6 +8,7 @@ import type { ChatEnv } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from '../routes/deps.js';
+import { blockedError } from '../services/messages.js';
 import type { MediaLibrary } from './library.js';
 import { uploadForm } from './form.js';
 import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName } from './policy.js';
@@ -43,12 +44,13 @@ const UploadUrlRequest = z.object({
  * before the message is sent) asks for one upload target per file. Each allowed file gets a signed,
  * expiring `POST` URL for its own random place in the conversation's files, and the attachment its
  * message will then carry; a file of a type not accepted or over the app's cap gets an error in
- * its place. Only a member of the conversation asks; only the same user's message in the same
- * conversation can link the file afterwards (`MediaLibrary.linkUploads`).
+ * its place. Only a member of the conversation asks (one-to-one, not across a block either way);
+ * only the same user's message in the same conversation can link the file afterwards
+ * (`MediaLibrary.linkUploads`).
  */
 export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
   const routes = chatRoutes();
-  const { users, groups, media } = deps.services;
+  const { users, groups, blockedUsers, media } = deps.services;
   documented(
     routes,
     'post',
@@ -71,7 +73,12 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
             `receiver: the user ${uid} is not a member of the group ${receiver}.`,
             { field: 'receiver' },
           );
-      } else await users.get(app.appId, receiver);
+      } else {
+        await users.get(app.appId, receiver);
+        // As a send would be: no files into a conversation blocked either way.
+        const block = (await blockedUsers.relations(app.appId, uid, [receiver])).get(receiver);
+        if (block !== undefined) throw blockedError(uid, receiver, block);
+      }
       const conversationId = conversationIdFor({ receiverType: body.receiverType, receiver, sender: uid });
       const { maxUploadBytes } = await deps.clientSettings.get(app.appId);
       const origin = deps.publicHost === undefined ? new URL(c.req.url).origin : `https://${deps.publicHost}`;

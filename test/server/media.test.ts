@@ -646,6 +646,25 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         expect(response.body.error.code).toBe('ERR_NOT_A_MEMBER');
       });
 
+      it('cannot presign into a one-to-one conversation blocked either way, and no target is recorded', async () => {
+        const { alice, bob, eve } = await people();
+        expect((await (await client(bob)).call('POST', '/blockedusers', { blockedUids: [eve] })).status).toBe(
+          200,
+        );
+        const pending = async () =>
+          (await api.server.services.media!.uploads.expiredBefore(Number.MAX_SAFE_INTEGER, 100_000)).filter(
+            (folder) => folder.includes(eve),
+          );
+        const blocked = await presign(eve, bob, { name: 'x.txt', size: 5 });
+        expect(blocked.status).toBe(403);
+        expect(blocked.body.error.code).toBe('ERR_BLOCKED_SENDER');
+        const blocker = await presign(bob, eve, { name: 'x.txt', size: 5 });
+        expect(blocker.status).toBe(403);
+        expect(blocker.body.error.code).toBe('ERR_BLOCKED_RECEIVER');
+        expect(await pending()).toEqual([]);
+        expect((await presign(eve, alice, { name: 'x.txt', size: 5 })).status).toBe(200);
+      });
+
       it("cannot link another user's upload, nor its own into another conversation, nor one never uploaded", async () => {
         const { alice, bob, eve } = await people();
         const { request, attachment } = (await presign(alice, bob, { name: 'mine.txt', size: 10 })).body.data
