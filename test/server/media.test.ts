@@ -179,23 +179,25 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('answers a byte range with 206 and Content-Range (audio and video seek), and 416 for a range outside the file', async () => {
+  it('answers a byte range of audio and of video with 206 and Content-Range (players seek with them), and 416 for a range outside the file', async () => {
     const { alice, bob } = await people();
-    const audio = bytes(10_000, 13);
-    const sent = await upload(alice, {
-      fields: toUser(bob, 'audio'),
-      files: [{ name: 'voice.mp3', bytes: audio }],
-    });
-    const url = sent.body.data.data.attachments[0].url;
-    const partial = await fetch(url, { headers: { range: 'bytes=100-199' } });
-    expect(partial.status).toBe(206);
-    expect(partial.headers.get('content-range')).toBe('bytes 100-199/10000');
-    expect(partial.headers.get('accept-ranges')).toBe('bytes');
-    expect(partial.headers.get('content-type')).toBe('audio/mpeg');
-    expect(Buffer.from(await partial.arrayBuffer()).equals(audio.subarray(100, 200))).toBe(true);
-    const outside = await fetch(url, { headers: { range: 'bytes=20000-' } });
-    expect(outside.status).toBe(416);
-    expect(outside.headers.get('content-range')).toBe('bytes */10000');
+    const media = bytes(10_000, 13);
+    for (const [type, name, mimeType] of [
+      ['audio', 'voice.mp3', 'audio/mpeg'],
+      ['video', 'clip.mp4', 'video/mp4'],
+    ] as const) {
+      const sent = await upload(alice, { fields: toUser(bob, type), files: [{ name, bytes: media }] });
+      const url = sent.body.data.data.attachments[0].url;
+      const partial = await fetch(url, { headers: { range: 'bytes=100-199' } });
+      expect(partial.status, name).toBe(206);
+      expect(partial.headers.get('content-range')).toBe('bytes 100-199/10000');
+      expect(partial.headers.get('accept-ranges')).toBe('bytes');
+      expect(partial.headers.get('content-type')).toBe(mimeType);
+      expect(Buffer.from(await partial.arrayBuffer()).equals(media.subarray(100, 200))).toBe(true);
+      const outside = await fetch(url, { headers: { range: 'bytes=20000-' } });
+      expect(outside.status, name).toBe(416);
+      expect(outside.headers.get('content-range')).toBe('bytes */10000');
+    }
   });
 
   it('takes files larger than a JSON body may be, up to the app cap, on the send routes only', async () => {
