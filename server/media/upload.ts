@@ -92,13 +92,16 @@ export async function sendUploaded(
     receiver: fields.receiver.toLowerCase(),
   });
   const upload = await media.store(app, conversationId, checked, originOf(c, deps.publicHost));
+  let sent: Awaited<ReturnType<typeof deps.services.messageService.send>>;
   try {
     const request = parseWith(MessageRequest, { ...fields, data: withUpload(fields.data, upload) });
-    return await deps.services.messageService.send(app, senderUid, request, origin, parentId);
+    sent = await deps.services.messageService.send(app, senderUid, request, origin, parentId);
   } catch (error) {
     await media.discard(upload.folders);
     throw error;
   }
+  await media.settle(upload.folders);
+  return sent;
 }
 
 /** The message's data with the stored attachments and, for images, CometChat's thumbnail extension. */

@@ -691,6 +691,47 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     });
   });
 
+  describe('after a process died in the middle of a multipart send', () => {
+    /** A sweep pass at `seconds` after now, past the grace. */
+    const sweepLater = (seconds: number) =>
+      new MediaSweeper(api.server.services.media!, silentLogger, {
+        clock: { now: () => (Math.floor(Date.now() / 1000) + seconds) * 1000 },
+        intervalMs: false,
+        graceSeconds: GRACE_SECONDS,
+      }).sweep();
+
+    it('sweeps the files it stored for a message never sent, once the grace passed', async () => {
+      const { alice, bob } = await people();
+      const media = api.server.services.media!;
+      const app = (await api.server.services.apps.find(APP_ONE.appId))!;
+      const conversationId = [alice, bob].sort().join('_user_');
+      // What the send stored before the process died: its files, and no message.
+      const checked = await media.check([{ name: 'orphan.txt', bytes: bytes(10) }], 1_000);
+      await media.store(app, conversationId, checked, api.url);
+      expect(storedFolders('app-one', conversationId)).toHaveLength(1);
+      await sweepLater(GRACE_SECONDS - 60);
+      expect(storedFolders('app-one', conversationId)).toHaveLength(1);
+      await sweepLater(GRACE_SECONDS + 1);
+      expect(storedFolders('app-one', conversationId)).toEqual([]);
+    });
+
+    it('keeps the files of a message that was sent, even when the record of its upload was left behind', async () => {
+      const { alice, bob } = await people();
+      const media = api.server.services.media!;
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [{ name: 'kept.txt', bytes: bytes(10) }],
+      });
+      expect(sent.status).toBe(200);
+      const [folder] = media.foldersOf(APP_ONE.appId, sent.body.data.conversationId, sent.body.data.data);
+      // The process died after the message was committed, before its upload's record went.
+      await media.uploads.issued(folder!, APP_ONE.appId, Math.floor(Date.now() / 1000));
+      await sweepLater(GRACE_SECONDS + 1);
+      expect(storedFolders('app-one', sent.body.data.conversationId)).toHaveLength(1);
+      expect((await fetch(sent.body.data.data.attachments[0].url)).status).toBe(200);
+    });
+  });
+
   it("deletes a message's files with it: its URLs then answer 404", async () => {
     const { alice, bob } = await people();
     const image = await png(30, 30);
