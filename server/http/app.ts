@@ -158,11 +158,11 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     throw new HTTPException(413);
   };
   const limitStreamedBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: refuse });
-  const limitStreamedUpload = bodyLimit({ maxSize: MAX_UPLOAD_BODY_BYTES, onError: refuse });
   // A declared length is checked from the header: bodyLimit reads `c.req.raw.body` first, which
   // makes @hono/node-server build a web Request and stream for every request, most of a message
   // send's CPU time. Node's parser never hands on more than the declared length. A media message's
-  // multipart upload may be larger; its route holds it to the app's own cap.
+  // multipart upload may be larger; its route reads it no further than the app's own cap (a
+  // streamed one too: buffering it here up to the largest cap first would hold 100 MB per request).
   v3.use((c, next) => {
     const upload = isUpload(c);
     const declared = c.req.header('content-length');
@@ -170,8 +170,8 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
       if (Number(declared) > (upload ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES)) throw new HTTPException(413);
       return next();
     }
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return upload ? limitStreamedUpload(c, next) : limitStreamedBody(c, next);
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || upload) return next();
+    return limitStreamedBody(c, next);
   });
   v3.use(resolveActor(services.apps, services.authTokens, services.users));
   if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits, options.rateLimitStore));

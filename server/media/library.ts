@@ -4,6 +4,8 @@ import type { Message } from '../../shared/message.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { App } from '../repositories/apps.js';
 import type { FileStore } from '../storage/index.js';
+import { nowSeconds } from '../time.js';
+import { uploadTooLarge } from './form.js';
 import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName, type FileKind } from './policy.js';
 import type { ClaimedUpload, PresignedUploads } from './uploads.js';
 import { addressOf, filePath, storageKey, uploadFolder, type FileAddress, type MediaUrls } from './urls.js';
@@ -44,17 +46,6 @@ export interface StoredUpload {
 /** Thumbnails fit in this square; pictures are decoded with at most this many pixels. */
 const THUMBNAIL_SIZE = 480;
 const MAX_IMAGE_PIXELS = 50_000_000;
-
-const tooLarge = (maxBytes: number): ChatError =>
-  new ChatError(
-    413,
-    'ERR_FILE_TOO_LARGE',
-    `files: a message's files are at most ${maxBytes} bytes together`,
-    {
-      field: 'files',
-      maxBytes,
-    },
-  );
 
 /** Strings of a message that may be stored file URLs: its attachments, `url` and injected thumbnails. */
 function* urlHolders(data: Record<string, unknown>): Generator<[Record<string, unknown>, string]> {
@@ -113,7 +104,7 @@ export class MediaLibrary {
     if (incoming.length > MAX_FILES_PER_MESSAGE)
       throw badRequest('files', `at most ${MAX_FILES_PER_MESSAGE} files a message`);
     const total = incoming.reduce((sum, file) => sum + file.bytes.byteLength, 0);
-    if (total > maxBytes) throw tooLarge(maxBytes);
+    if (total > maxBytes) throw uploadTooLarge('files', maxBytes);
     const checked: CheckedFile[] = [];
     for (const [index, file] of incoming.entries()) {
       const field = fieldOf(index);
@@ -158,7 +149,11 @@ export class MediaLibrary {
       for (const file of checked) {
         const fileId = randomBytes(16).toString('hex');
         const address = { appId: app.appId, conversationId, fileId, name: file.name };
-        folders.push(uploadFolder(address));
+        const folder = uploadFolder(address);
+        // Recorded before the write, as a presigned target is: if the process dies before the
+        // message is sent (or before `settle`), the sweep finds the files.
+        await this.uploads.issued(folder, app.appId, nowSeconds());
+        folders.push(folder);
         await this.put(address, file);
         attachments.push({
           url: urlOf(address),
@@ -219,15 +214,23 @@ export class MediaLibrary {
     let swept = 0;
     for (const folder of await this.uploads.expiredBefore(now - graceSeconds, limit)) {
       if (!(await this.uploads.forget(folder))) continue;
+      // A message sent just before its process died, its record not yet gone, keeps its files.
+      if (await this.uploads.linkedByMessage(folder)) continue;
       await this.files.deleteFolder(folder);
       swept += 1;
     }
     return swept;
   }
 
-  /** Removes upload folders (a message that was not sent, or was deleted). */
+  /** Removes upload folders (a message that was not sent, or was deleted) and any record of them. */
   async discard(folders: ReadonlyArray<string>): Promise<void> {
     await Promise.all(folders.map((folder) => this.files.deleteFolder(folder)));
+    await this.settle(folders);
+  }
+
+  /** The message of a multipart upload was sent: its folders are the message's now, not the sweep's. */
+  async settle(folders: ReadonlyArray<string>): Promise<void> {
+    for (const folder of folders) await this.uploads.forget(folder);
   }
 
   /**

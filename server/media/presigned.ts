@@ -1,7 +1,7 @@
 import { createRoute, z as openApiZ, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { ReceiverType, conversationIdFor } from '../../shared/message.js';
-import { readForm, RequestProblem } from '../../shared/server-kit/index.js';
+import { RequestProblem } from '../../shared/server-kit/index.js';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import { ChatError } from '../errors.js';
 import { actingUid } from '../http/actor.js';
@@ -9,8 +9,10 @@ import type { ChatEnv } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from '../routes/deps.js';
+import { blockedError } from '../services/messages.js';
 import type { MediaLibrary } from './library.js';
-import { FORM_OVERHEAD_BYTES, MAX_FILES_PER_MESSAGE, kindOf, sanitisedName } from './policy.js';
+import { uploadForm } from './form.js';
+import { MAX_FILES_PER_MESSAGE, kindOf, sanitisedName } from './policy.js';
 import { addressOf, filePath, storageKey, uploadFolder } from './urls.js';
 
 /** Presigned uploads go to this path, beside `/media`, with the file's own path after it. */
@@ -43,12 +45,13 @@ const UploadUrlRequest = z.object({
  * before the message is sent) asks for one upload target per file. Each allowed file gets a signed,
  * expiring `POST` URL for its own random place in the conversation's files, and the attachment its
  * message will then carry; a file of a type not accepted or over the app's cap gets an error in
- * its place. Only a member of the conversation asks; only the same user's message in the same
- * conversation can link the file afterwards (`MediaLibrary.linkUploads`).
+ * its place. Only a member of the conversation asks (one-to-one, not across a block either way);
+ * only the same user's message in the same conversation can link the file afterwards
+ * (`MediaLibrary.linkUploads`).
  */
 export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
   const routes = chatRoutes();
-  const { users, groups, media } = deps.services;
+  const { users, groups, blockedUsers, media } = deps.services;
   documented(
     routes,
     'post',
@@ -71,7 +74,12 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
             `receiver: the user ${uid} is not a member of the group ${receiver}.`,
             { field: 'receiver' },
           );
-      } else await users.get(app.appId, receiver);
+      } else {
+        await users.get(app.appId, receiver);
+        // As a send would be: no files into a conversation blocked either way.
+        const block = (await blockedUsers.relations(app.appId, uid, [receiver])).get(receiver);
+        if (block !== undefined) throw blockedError(uid, receiver, block);
+      }
       const conversationId = conversationIdFor({ receiverType: body.receiverType, receiver, sender: uid });
       const { maxUploadBytes } = await deps.clientSettings.get(app.appId);
       const origin = deps.publicHost === undefined ? new URL(c.req.url).origin : `https://${deps.publicHost}`;
@@ -201,12 +209,7 @@ export function mediaUploadRoute(
         if ((await media.files.size(storageKey(address))) !== undefined)
           throw new ChatError(409, 'ERR_FILE_EXISTS', 'A file was already uploaded through this link.');
         const { maxUploadBytes } = await clientSettings.get(address.appId);
-        if (Number(c.req.header('content-length') ?? '0') > maxUploadBytes + FORM_OVERHEAD_BYTES)
-          throw new ChatError(413, 'ERR_FILE_TOO_LARGE', `file: a file is at most ${maxUploadBytes} bytes`, {
-            field: 'file',
-            maxBytes: maxUploadBytes,
-          });
-        const part = (await readForm(c)).get('file');
+        const part = (await uploadForm(c, maxUploadBytes, 'file')).get('file');
         if (part === null || typeof part === 'string')
           throw new ChatError(400, 'ERR_BAD_REQUEST', 'file: the form needs a file field', { field: 'file' });
         const [checked] = await media.check(

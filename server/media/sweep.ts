@@ -16,7 +16,8 @@ export const DEFAULT_UPLOAD_GRACE_SECONDS = 15 * 60;
 
 /**
  * Removes the files of presigned uploads never linked to a message, once their target's lifetime
- * and the grace have passed (a sender uploads, then sends within that time). Every process of a
+ * and the grace have passed (a sender uploads, then sends within that time), and those of
+ * multipart sends whose process died before the message was sent. Every process of a
  * cluster may run it: each upload is removed by the one pass that takes its record.
  */
 export class MediaSweeper {

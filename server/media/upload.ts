@@ -6,12 +6,12 @@ import {
   ReceiverType,
   conversationIdFor,
 } from '../../shared/message.js';
-import { parseWith, readForm } from '../../shared/server-kit/index.js';
-import { ChatError, badRequest } from '../errors.js';
+import { parseWith } from '../../shared/server-kit/index.js';
+import { badRequest } from '../errors.js';
 import type { ChatContext } from '../http/context.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { withThumbnails, type IncomingFile, type MediaLibrary, type StoredUpload } from './library.js';
-import { FORM_OVERHEAD_BYTES } from './policy.js';
+import { uploadForm } from './form.js';
 
 /**
  * The fields of a multipart media message, as CometChat's SDK sends them (`sendMediaMessage`: the
@@ -78,19 +78,7 @@ export async function sendUploaded(
 ) {
   const { app, origin } = c.get('actor');
   const { maxUploadBytes } = await deps.clientSettings.get(app.appId);
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > maxUploadBytes + FORM_OVERHEAD_BYTES) {
-    throw new ChatError(
-      413,
-      'ERR_FILE_TOO_LARGE',
-      `files: a message's files are at most ${maxUploadBytes} bytes together`,
-      {
-        field: 'files',
-        maxBytes: maxUploadBytes,
-      },
-    );
-  }
-  const form = await readForm(c);
+  const form = await uploadForm(c, maxUploadBytes, 'files');
   if (form.has('multipleReceivers'))
     throw badRequest('multipleReceivers', 'files are uploaded to one receiver at a time');
   const fields = parseWith(UploadFields, fieldsOf(form));
@@ -101,13 +89,16 @@ export async function sendUploaded(
     receiver: fields.receiver.toLowerCase(),
   });
   const upload = await media.store(app, conversationId, checked, originOf(c, deps.publicHost));
+  let sent: Awaited<ReturnType<typeof deps.services.messageService.send>>;
   try {
     const request = parseWith(MessageRequest, { ...fields, data: withUpload(fields.data, upload) });
-    return await deps.services.messageService.send(app, senderUid, request, origin, parentId);
+    sent = await deps.services.messageService.send(app, senderUid, request, origin, parentId);
   } catch (error) {
     await media.discard(upload.folders);
     throw error;
   }
+  await media.settle(upload.folders);
+  return sent;
 }
 
 /** The message's data with the stored attachments and, for images, CometChat's thumbnail extension. */

@@ -20,7 +20,8 @@ export interface ClaimedUpload {
  * The presigned upload targets issued and not yet linked to a message, by upload folder. A row is
  * written when the target is issued, gets the image's size when the file lands, and goes when a
  * message links the file (`claim`) or the sweep removes the file (`forget`): whichever deletes the
- * row owns the folder, so a file is never both linked and swept, even across processes.
+ * row owns the folder, so a file is never both linked and swept, even across processes. A
+ * multipart send records its folders the same way while it writes them, until its message is sent.
  */
 export class PresignedUploads {
   constructor(private readonly db: Kysely<ChatDatabase>) {}
@@ -88,6 +89,24 @@ export class PresignedUploads {
       .limit(limit)
       .execute();
     return rows.map((row) => row.folder);
+  }
+
+  /**
+   * Whether a message links a file of the upload folder: one of its app and conversation whose data
+   * names the folder's random file id (32 hex digits, in no other message).
+   */
+  async linkedByMessage(folder: string): Promise<boolean> {
+    const [appSegment, conversationId, fileId] = folder.split('/');
+    if (appSegment === undefined || conversationId === undefined || fileId === undefined) return false;
+    const row = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('app_id', '=', decodeURIComponent(appSegment))
+      .where('conversation_id', '=', conversationId)
+      .where('data', 'like', `%/${fileId}/%`)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Deletes the row; true for the one caller that deleted it. */

@@ -163,9 +163,11 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const { media } = services;
     const { app, origin } = c.get('actor');
     let result: Awaited<ReturnType<typeof messageService.send>>;
-    if (media !== undefined && isMultipart(c))
+    if (isMultipart(c)) {
+      // Read only by the upload route, which holds the body to the app's cap.
+      if (media === undefined) throw new ChatError(404, 'ERR_API_NOT_FOUND', 'This server keeps no files.');
       result = await sendUploaded(c, deps, media, senderUid, parentId);
-    else {
+    } else {
       const request = await jsonBody(c, MessageRequest);
       if (media !== undefined && request.category === 'message' && request.type !== 'text') {
         const { receiver, receiverType, multipleReceivers } = request;

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,54 @@ function formOf({ fields = {}, files }: Upload): FormData {
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   for (const file of files) form.append(file.field ?? 'files[]', new File([file.bytes], file.name));
   return form;
+}
+
+/**
+ * POSTs a multipart form without a length (`Transfer-Encoding: chunked`, as a streaming client
+ * sends it): `fields`, then a file part growing 64 KB at a time until `total` bytes went out or the
+ * server answered. Answers the status and how many file bytes were sent before the answer.
+ */
+function streamUpload(
+  url: string,
+  headers: Record<string, string>,
+  fields: Record<string, string>,
+  total: number,
+): Promise<{ status: number; sent: number }> {
+  const boundary = 'parley-streamed-upload';
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const outgoing = httpRequest(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    outgoing.on('response', (response) => {
+      answered = true;
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, sent });
+      outgoing.destroy();
+    });
+    outgoing.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    for (const [name, value] of Object.entries(fields))
+      outgoing.write(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    outgoing.write(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="endless.txt"\r\ncontent-type: text/plain\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const pump = () => {
+      while (!answered && sent < total) {
+        sent += chunk.byteLength;
+        if (!outgoing.write(chunk)) {
+          outgoing.once('drain', pump);
+          return;
+        }
+      }
+      if (!answered) outgoing.end(`\r\n--${boundary}--\r\n`);
+    };
+    pump();
+  });
 }
 
 describe.each(ENGINES)('media messages on %s', (engine) => {
@@ -130,23 +179,25 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('answers a byte range with 206 and Content-Range (audio and video seek), and 416 for a range outside the file', async () => {
+  it('answers a byte range of audio and of video with 206 and Content-Range (players seek with them), and 416 for a range outside the file', async () => {
     const { alice, bob } = await people();
-    const audio = bytes(10_000, 13);
-    const sent = await upload(alice, {
-      fields: toUser(bob, 'audio'),
-      files: [{ name: 'voice.mp3', bytes: audio }],
-    });
-    const url = sent.body.data.data.attachments[0].url;
-    const partial = await fetch(url, { headers: { range: 'bytes=100-199' } });
-    expect(partial.status).toBe(206);
-    expect(partial.headers.get('content-range')).toBe('bytes 100-199/10000');
-    expect(partial.headers.get('accept-ranges')).toBe('bytes');
-    expect(partial.headers.get('content-type')).toBe('audio/mpeg');
-    expect(Buffer.from(await partial.arrayBuffer()).equals(audio.subarray(100, 200))).toBe(true);
-    const outside = await fetch(url, { headers: { range: 'bytes=20000-' } });
-    expect(outside.status).toBe(416);
-    expect(outside.headers.get('content-range')).toBe('bytes */10000');
+    const media = bytes(10_000, 13);
+    for (const [type, name, mimeType] of [
+      ['audio', 'voice.mp3', 'audio/mpeg'],
+      ['video', 'clip.mp4', 'video/mp4'],
+    ] as const) {
+      const sent = await upload(alice, { fields: toUser(bob, type), files: [{ name, bytes: media }] });
+      const url = sent.body.data.data.attachments[0].url;
+      const partial = await fetch(url, { headers: { range: 'bytes=100-199' } });
+      expect(partial.status, name).toBe(206);
+      expect(partial.headers.get('content-range')).toBe('bytes 100-199/10000');
+      expect(partial.headers.get('accept-ranges')).toBe('bytes');
+      expect(partial.headers.get('content-type')).toBe(mimeType);
+      expect(Buffer.from(await partial.arrayBuffer()).equals(media.subarray(100, 200))).toBe(true);
+      const outside = await fetch(url, { headers: { range: 'bytes=20000-' } });
+      expect(outside.status, name).toBe(416);
+      expect(outside.headers.get('content-range')).toBe('bytes */10000');
+    }
   });
 
   it('takes files larger than a JSON body may be, up to the app cap, on the send routes only', async () => {
@@ -329,6 +380,35 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         (await upload(alice, { fields: toUser(bob), files: [{ name: 'ok.zip', bytes: bytes(5000) }] }))
           .status,
       ).toBe(200);
+    });
+
+    it("gets 413 for a streamed upload (no Content-Length) once it passes its app's cap, before the rest is read, on both upload routes", async () => {
+      const { createUser } = apiFixtures((method, path, options) =>
+        callServerApi(api.url, APP_TWO, method, path, options),
+      );
+      const [sender, receiver] = [await createUser('streamer'), await createUser('listener')];
+      await callServerApi(api.url, APP_TWO, 'PATCH', '/client-settings', { body: { maxUploadBytes: 4096 } });
+      const member = await connectClient(api.server, APP_TWO, sender, { socket: false });
+      const presigned = await member.call('POST', '/files/upload-url', {
+        files: { f1: { fileId: 'f1', name: 'endless.txt', size: 4000 } },
+        receiver,
+        receiverType: 'user',
+      });
+      const total = 48 * 1024 * 1024;
+      for (const [url, headers, fields] of [
+        [
+          `${api.url}/v3/messages`,
+          { appId: APP_TWO.appId, authToken: member.authToken },
+          { receiver, receiverType: 'user', category: 'message', type: 'file' },
+        ],
+        [presigned.body.data.f1.request.url, {}, {}],
+      ] as const) {
+        const answer = await streamUpload(url, headers, fields, total);
+        expect(answer.status, url).toBe(413);
+        // Answered long before the client was done: the server stopped reading at the cap.
+        expect(answer.sent, url).toBeLessThan(total / 2);
+      }
+      expect(existsSync(join(mediaDir(), 'app-two'))).toBe(false);
     });
 
     it('gets 415 naming the file for a type off the allow-list (HTML, SVG, executables, no extension), checked before anything is written', async () => {
@@ -568,6 +648,25 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         expect(response.body.error.code).toBe('ERR_NOT_A_MEMBER');
       });
 
+      it('cannot presign into a one-to-one conversation blocked either way, and no target is recorded', async () => {
+        const { alice, bob, eve } = await people();
+        expect((await (await client(bob)).call('POST', '/blockedusers', { blockedUids: [eve] })).status).toBe(
+          200,
+        );
+        const pending = async () =>
+          (await api.server.services.media!.uploads.expiredBefore(Number.MAX_SAFE_INTEGER, 100_000)).filter(
+            (folder) => folder.includes(eve),
+          );
+        const blocked = await presign(eve, bob, { name: 'x.txt', size: 5 });
+        expect(blocked.status).toBe(403);
+        expect(blocked.body.error.code).toBe('ERR_BLOCKED_SENDER');
+        const blocker = await presign(bob, eve, { name: 'x.txt', size: 5 });
+        expect(blocker.status).toBe(403);
+        expect(blocker.body.error.code).toBe('ERR_BLOCKED_RECEIVER');
+        expect(await pending()).toEqual([]);
+        expect((await presign(eve, alice, { name: 'x.txt', size: 5 })).status).toBe(200);
+      });
+
       it("cannot link another user's upload, nor its own into another conversation, nor one never uploaded", async () => {
         const { alice, bob, eve } = await people();
         const { request, attachment } = (await presign(alice, bob, { name: 'mine.txt', size: 10 })).body.data
@@ -606,6 +705,47 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         });
         expect((await put(request, 'later.txt', bytes(10))).status).toBe(204);
       });
+    });
+  });
+
+  describe('after a process died in the middle of a multipart send', () => {
+    /** A sweep pass at `seconds` after now, past the grace. */
+    const sweepLater = (seconds: number) =>
+      new MediaSweeper(api.server.services.media!, silentLogger, {
+        clock: { now: () => (Math.floor(Date.now() / 1000) + seconds) * 1000 },
+        intervalMs: false,
+        graceSeconds: GRACE_SECONDS,
+      }).sweep();
+
+    it('sweeps the files it stored for a message never sent, once the grace passed', async () => {
+      const { alice, bob } = await people();
+      const media = api.server.services.media!;
+      const app = (await api.server.services.apps.find(APP_ONE.appId))!;
+      const conversationId = [alice, bob].sort().join('_user_');
+      // What the send stored before the process died: its files, and no message.
+      const checked = await media.check([{ name: 'orphan.txt', bytes: bytes(10) }], 1_000);
+      await media.store(app, conversationId, checked, api.url);
+      expect(storedFolders('app-one', conversationId)).toHaveLength(1);
+      await sweepLater(GRACE_SECONDS - 60);
+      expect(storedFolders('app-one', conversationId)).toHaveLength(1);
+      await sweepLater(GRACE_SECONDS + 1);
+      expect(storedFolders('app-one', conversationId)).toEqual([]);
+    });
+
+    it('keeps the files of a message that was sent, even when the record of its upload was left behind', async () => {
+      const { alice, bob } = await people();
+      const media = api.server.services.media!;
+      const sent = await upload(alice, {
+        fields: toUser(bob),
+        files: [{ name: 'kept.txt', bytes: bytes(10) }],
+      });
+      expect(sent.status).toBe(200);
+      const [folder] = media.foldersOf(APP_ONE.appId, sent.body.data.conversationId, sent.body.data.data);
+      // The process died after the message was committed, before its upload's record went.
+      await media.uploads.issued(folder!, APP_ONE.appId, Math.floor(Date.now() / 1000));
+      await sweepLater(GRACE_SECONDS + 1);
+      expect(storedFolders('app-one', sent.body.data.conversationId)).toHaveLength(1);
+      expect((await fetch(sent.body.data.data.attachments[0].url)).status).toBe(200);
     });
   });
 
