@@ -142,6 +142,13 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     return existsSync(folder) ? readdirSync(folder) : [];
   };
   const mediaDir = () => (api.server.services.media?.files.describe ?? '').replace(/^local:/, '');
+  /** A sweep pass at `seconds` (epoch), with the default grace. */
+  const sweepAt = (seconds: number) =>
+    new MediaSweeper(api.server.services.media!, silentLogger, {
+      clock: { now: () => seconds * 1000 },
+      intervalMs: false,
+      graceSeconds: GRACE_SECONDS,
+    }).sweep();
 
   it('sends an image as the SDK does (multipart, files[]), answering the attachment with its size, dimensions and a thumbnail', async () => {
     const { alice, bob } = await people();
@@ -669,13 +676,6 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     });
 
     describe('after a process died in the middle of a send linking it', () => {
-      /** A sweep pass at `seconds` (epoch). */
-      const sweepAt = (seconds: number) =>
-        new MediaSweeper(api.server.services.media!, silentLogger, {
-          clock: { now: () => seconds * 1000 },
-          intervalMs: false,
-          graceSeconds: GRACE_SECONDS,
-        }).sweep();
       /** A file uploaded to its target by alice for bob, and the conversation it is in. */
       const uploaded = async (name: string) => {
         const { alice, bob } = await people();
@@ -813,12 +813,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
   describe('after a process died in the middle of a multipart send', () => {
     /** A sweep pass at `seconds` after now, past the grace. */
-    const sweepLater = (seconds: number) =>
-      new MediaSweeper(api.server.services.media!, silentLogger, {
-        clock: { now: () => (Math.floor(Date.now() / 1000) + seconds) * 1000 },
-        intervalMs: false,
-        graceSeconds: GRACE_SECONDS,
-      }).sweep();
+    const sweepLater = (seconds: number) => sweepAt(Math.floor(Date.now() / 1000) + seconds);
 
     it('sweeps the files it stored for a message never sent, once the grace passed', async () => {
       const { alice, bob } = await people();
