@@ -13,7 +13,7 @@ import {
   notificationTablesMigration,
 } from '../notifications/migration.js';
 import { threadsAndReactionsMigration } from './migrations-threads.js';
-import { mediaMigration, mediaUploadsMigration } from '../media/migration.js';
+import { mediaMigration, mediaUploadClaimsMigration, mediaUploadsMigration } from '../media/migration.js';
 import { messageMuidsMigration } from './migrations-muids.js';
 import { partialMessageIndexesMigration } from './migrations-message-indexes.js';
 import { pinsMigration } from './migrations-pins.js';
@@ -236,6 +236,7 @@ function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0022_message_reviews': messageReviewsMigration,
       '0023_notification_decision_messages': notificationDecisionMessagesMigration,
       '0025_moderation_rules': moderationRulesMigration(engine),
+      '0028_media_upload_claims': mediaUploadClaimsMigration,
     }),
   };
 }

@@ -239,6 +239,8 @@ export interface MediaUploadTable {
   expires_at: number;
   width: number | null;
   height: number | null;
+  /** When a send linked the upload (epoch seconds); null while unlinked. */
+  claimed_at: number | null;
 }
 
 export interface AppClientSettingsTable {

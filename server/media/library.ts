@@ -212,9 +212,10 @@ export class MediaLibrary {
    */
   async sweepUnlinked(now: number, graceSeconds: number, limit = 100): Promise<number> {
     let swept = 0;
-    for (const folder of await this.uploads.expiredBefore(now - graceSeconds, limit)) {
-      if (!(await this.uploads.forget(folder))) continue;
-      // A message sent just before its process died, its record not yet gone, keeps its files.
+    const before = now - graceSeconds;
+    for (const folder of await this.uploads.expiredBefore(before, limit)) {
+      if (!(await this.uploads.sweep(folder, before))) continue;
+      // A message committed just before its process died, its record not yet gone, keeps its files.
       if (await this.uploads.linkedByMessage(folder)) continue;
       await this.files.deleteFolder(folder);
       swept += 1;
@@ -228,9 +229,9 @@ export class MediaLibrary {
     await this.settle(folders);
   }
 
-  /** The message of a multipart upload was sent: its folders are the message's now, not the sweep's. */
+  /** The message of an upload (multipart or linked) was sent: its folders are the message's now, not the sweep's. */
   async settle(folders: ReadonlyArray<string>): Promise<void> {
-    for (const folder of folders) await this.uploads.forget(folder);
+    await this.uploads.forget(folders);
   }
 
   /**
@@ -254,8 +255,10 @@ export class MediaLibrary {
    * themselves through a presigned URL (`/files/upload-url`) for this very conversation, it arrived
    * and no other message linked it: so deleting a message removes only files its own sender put
    * there. Answers the data with those attachments' URLs unsigned, their sizes as stored, an
-   * image's dimensions and thumbnail as a multipart upload gets them, and the uploads it claimed
-   * (give them back with `uploads.release` if the message is not sent). Anything else stored is a
+   * image's dimensions and thumbnail as a multipart upload gets them, and the uploads it claimed:
+   * `settle` their folders once the message is sent, give them back with `uploads.release` if it is
+   * not (their records stay until then, so a process dying before the send commits leaves them to
+   * the sweep, which keeps any a committed message names). Anything else stored is a
    * 400. `conversationId` is undefined where the message goes to several conversations (none may link).
    */
   async linkUploads<
@@ -295,7 +298,8 @@ export class MediaLibrary {
           (await this.urls.isUploadBy(address, uid))
             ? await this.files.size(storageKey(address))
             : undefined;
-        const upload = size === undefined ? undefined : await this.uploads.claim(uploadFolder(address));
+        const upload =
+          size === undefined ? undefined : await this.uploads.claim(uploadFolder(address), nowSeconds());
         if (upload === undefined) throw refused(`data.attachments.${index}.url`);
         claimed.push(upload);
         const { metadata: _metadata, ...rest } = attachment;

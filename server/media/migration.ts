@@ -32,3 +32,16 @@ export const mediaUploadsMigration: Migration = {
     await db.schema.dropTable('media_uploads').execute();
   },
 };
+
+/**
+ * When a send linked a presigned upload (`claimed_at`, epoch seconds): the record stays until the
+ * send committed, so a process dying in between leaves it for the sweep.
+ */
+export const mediaUploadClaimsMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema.alterTable('media_uploads').addColumn('claimed_at', 'bigint').execute();
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.alterTable('media_uploads').dropColumn('claimed_at').execute();
+  },
+};

@@ -183,6 +183,8 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
           await media.uploads.release(claimed);
           throw error;
         }
+        // Committed: the files are the message's now, not the sweep's.
+        await media.settle(claimed.map(({ folder }) => folder));
       } else result = await messageService.send(app, senderUid, request, origin, parentId);
     }
     return c.json({ data: 'single' in result ? result.single : result.fanOut });

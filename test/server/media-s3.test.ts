@@ -251,6 +251,25 @@ describe('media messages in S3-compatible storage (s3rver in its own process), s
       expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
       expect((await objects(folder)).map((key) => key.split('/').at(-1))).toEqual(['kept.txt']);
     });
+    it('sweeps the objects of an upload whose send died after linking it, before its commit', async () => {
+      const { alice, bob } = await people();
+      const { target, status } = await presignAndUpload(first, alice, bob, 'lost.txt', Buffer.from('lost'));
+      expect(status).toBe(204);
+      const conversationId = [alice, bob].sort().join('_user_');
+      // The send linked the file on the first server, whose process then died.
+      const { claimed } = await first.services.media!.linkUploads(APP_ONE.appId, alice, conversationId, {
+        attachments: [target.attachment],
+      });
+      expect(claimed).toHaveLength(1);
+      expect(await objects(`app-one/${conversationId}/`)).toHaveLength(1);
+      const sweeper = new MediaSweeper(second.services.media!, silentLogger, {
+        clock: { now: () => (target.expiresAt + 61) * 1000 },
+        intervalMs: false,
+        graceSeconds: 60,
+      });
+      expect(await sweeper.sweep()).toBeGreaterThanOrEqual(1);
+      expect(await objects(`app-one/${conversationId}/`)).toEqual([]);
+    });
   });
 
   it('leaves no object behind when the message is refused after its files were stored', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../server/index.js';
+import { DEFAULT_MAX_UPLOAD_BYTES, FORM_OVERHEAD_BYTES } from '../../server/media/policy.js';
 import { MediaSweeper } from '../../server/media/sweep.js';
 import { connectClient, type TestClient } from './client-support.js';
 import { APP_ONE, APP_TWO, ENGINES, apiFixtures, callServerApi, useTestServer } from './support.js';
@@ -80,6 +81,31 @@ function streamUpload(
   });
 }
 
+/**
+ * POSTs a multipart form declaring `declared` bytes (Content-Length) but sending only its first
+ * part and no file, then waits: answers the status the server gives without the rest of the body.
+ */
+function declaredUpload(url: string, headers: Record<string, string>, declared: number): Promise<number> {
+  const boundary = 'parley-declared-upload';
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(declared),
+      },
+    });
+    outgoing.on('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+      outgoing.destroy();
+    });
+    outgoing.on('error', reject);
+    outgoing.write(`--${boundary}\r\ncontent-disposition: form-data; name="receiverType"\r\n\r\nuser\r\n`);
+  });
+}
+
 describe.each(ENGINES)('media messages on %s', (engine) => {
   const api = useTestServer(engine);
   const clients = new Map<string, TestClient>();
@@ -116,6 +142,13 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     return existsSync(folder) ? readdirSync(folder) : [];
   };
   const mediaDir = () => (api.server.services.media?.files.describe ?? '').replace(/^local:/, '');
+  /** A sweep pass at `seconds` (epoch), with the default grace. */
+  const sweepAt = (seconds: number) =>
+    new MediaSweeper(api.server.services.media!, silentLogger, {
+      clock: { now: () => seconds * 1000 },
+      intervalMs: false,
+      graceSeconds: GRACE_SECONDS,
+    }).sweep();
 
   it('sends an image as the SDK does (multipart, files[]), answering the attachment with its size, dimensions and a thumbnail', async () => {
     const { alice, bob } = await people();
@@ -411,6 +444,17 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       expect(existsSync(join(mediaDir(), 'app-two'))).toBe(false);
     });
 
+    it('gets 413 at the default 25 MB cap for a declared length over it, answered before the body is sent', async () => {
+      const { alice } = await people();
+      const sender = await client(alice);
+      const status = await declaredUpload(
+        `${api.url}/v3/messages`,
+        { appId: APP_ONE.appId, authToken: sender.authToken },
+        DEFAULT_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES + 1,
+      );
+      expect(status).toBe(413);
+    });
+
     it('gets 415 naming the file for a type off the allow-list (HTML, SVG, executables, no extension), checked before anything is written', async () => {
       const { alice, bob } = await people();
       for (const name of ['page.html', 'logo.svg', 'setup.exe', 'README']) {
@@ -631,6 +675,65 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       expect((await sendWith(alice, bob, attachment)).status).toBe(400); // linked once only
     });
 
+    describe('after a process died in the middle of a send linking it', () => {
+      /** A file uploaded to its target by alice for bob, and the conversation it is in. */
+      const uploaded = async (name: string) => {
+        const { alice, bob } = await people();
+        const target = (await presign(alice, bob, { name, size: 10 })).body.data.f1;
+        expect((await put(target.request, name, bytes(10))).status).toBe(204);
+        return { alice, bob, target, conversationId: [alice, bob].sort().join('_user_') };
+      };
+
+      it('sweeps the file once the grace passed when the send died after the link, before its commit', async () => {
+        const { alice, bob, target, conversationId } = await uploaded('dying.txt');
+        const media = api.server.services.media!;
+        // The send linked the file, then its process died: no message was committed.
+        const { claimed } = await media.linkUploads(APP_ONE.appId, alice, conversationId, {
+          attachments: [target.attachment],
+        });
+        expect(claimed).toHaveLength(1);
+        expect((await sendWith(alice, bob, target.attachment)).status).toBe(400); // linked once only
+        await sweepAt(target.expiresAt + GRACE_SECONDS);
+        expect(storedFolders('app-one', conversationId)).toHaveLength(1);
+        await sweepAt(target.expiresAt + GRACE_SECONDS + 1);
+        expect(storedFolders('app-one', conversationId)).toEqual([]);
+      });
+
+      it('keeps the file of a send under way when its target expired: a claim is swept only once the grace passed after it', async () => {
+        const { target, conversationId } = await uploaded('slow.txt');
+        const media = api.server.services.media!;
+        const [folder] = storedFolders('app-one', conversationId);
+        const linkedAt = target.expiresAt + GRACE_SECONDS + 10;
+        expect(await media.uploads.claim(`app-one/${conversationId}/${folder}/`, linkedAt)).toBeDefined();
+        await sweepAt(linkedAt + 1);
+        expect(storedFolders('app-one', conversationId)).toEqual([folder]);
+        await sweepAt(linkedAt + GRACE_SECONDS + 1);
+        expect(storedFolders('app-one', conversationId)).toEqual([]);
+      });
+
+      it('keeps the file of a message committed before the process died, its record not yet gone', async () => {
+        const { alice, bob, target, conversationId } = await uploaded('committed.txt');
+        const { media, messageService, apps } = api.server.services;
+        const { data } = await media!.linkUploads(APP_ONE.appId, alice, conversationId, {
+          attachments: [target.attachment],
+        });
+        const app = (await apps.find(APP_ONE.appId))!;
+        const sent = await messageService.send(
+          app,
+          alice,
+          { receiver: bob, receiverType: 'user', category: 'message', type: 'file', data },
+          {},
+        );
+        // Died here, before the send settled its uploads.
+        await sweepAt(target.expiresAt + GRACE_SECONDS + 1);
+        expect(storedFolders('app-one', conversationId)).toHaveLength(1);
+        const message = 'single' in sent ? sent.single : undefined;
+        const served = await fetch((message!.data.attachments as Array<{ url: string }>)[0]!.url);
+        expect(served.status).toBe(200);
+        expect(Buffer.from(await served.arrayBuffer()).equals(bytes(10))).toBe(true);
+      });
+    });
+
     it('answers a type off the allow-list and a file over the cap with an error in its place', async () => {
       const { alice, bob } = await people();
       const html = await presign(alice, bob, { name: 'page.html', size: 10 });
@@ -710,12 +813,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
   describe('after a process died in the middle of a multipart send', () => {
     /** A sweep pass at `seconds` after now, past the grace. */
-    const sweepLater = (seconds: number) =>
-      new MediaSweeper(api.server.services.media!, silentLogger, {
-        clock: { now: () => (Math.floor(Date.now() / 1000) + seconds) * 1000 },
-        intervalMs: false,
-        graceSeconds: GRACE_SECONDS,
-      }).sweep();
+    const sweepLater = (seconds: number) => sweepAt(Math.floor(Date.now() / 1000) + seconds);
 
     it('sweeps the files it stored for a message never sent, once the grace passed', async () => {
       const { alice, bob } = await people();
