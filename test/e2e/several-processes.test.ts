@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatProcesses, type ChatProcess } from '../support/chat-cluster.js';
+import { sendJson, startRecordingServer } from '../support/http.js';
+import { RedisServer } from '../support/redis-server.js';
+import { withPostgresAdmin } from '../support/stores.js';
 import { connectClient, type Frame, type TestClient } from '../server/client-support.js';
 import {
   callServerApi,
   createTestStore,
+  orderForm,
   testRedis,
   textMessage,
   uniqueId,
@@ -12,6 +16,7 @@ import {
   type TestStore,
 } from '../server/support.js';
 import { NodeSdkUser, type SdkUser } from './sdk/drivers.js';
+import { LUNCH_SURVEY } from './sdk/fixtures.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
 
 const APP = { appId: 'scale', apiKey: 'scale-full-key', authKey: 'scale-auth-key' };
@@ -176,6 +181,55 @@ describe('two chat-server processes joined by Redis on one PostgreSQL database',
     expect((await serverApi(first, 'GET', `/users/${frank}`)).body.data.status).toBe('offline');
   });
 
+  it('runs a form action once when the same submission reaches both processes at once, refusing the other as one process does', async () => {
+    const [alice, bob] = [uniqueId('alice'), uniqueId('bob')];
+    await createUsers(first, alice, bob);
+    const action = await startRecordingServer((_request, response) => sendJson(response, 200, { ok: true }));
+    try {
+      const allowed = await serverApi(first, 'PATCH', '/client-settings', {
+        body: { apiActionOrigins: [action.url] },
+      });
+      expect(allowed.status).toBe(200);
+      const bobOn = await Promise.all(
+        [first, second].map((server) => connectClient(server, APP, bob, { socket: false })),
+      );
+      const rounds = 5;
+      for (let round = 0; round < rounds; round += 1) {
+        const form = await serverApi(first, 'POST', '/messages', {
+          body: {
+            receiver: bob,
+            receiverType: 'user',
+            category: 'interactive',
+            type: 'form',
+            data: orderForm(action.url),
+          },
+          onBehalfOf: alice,
+        });
+        expect(form.status).toBe(200);
+        const answers = await Promise.all(
+          bobOn.map((client) =>
+            client.call('PATCH', `/messages/${form.body.data.id}/interacted`, {
+              interactions: ['submit'],
+              formData: { name: 'Bob', size: 'm' },
+            }),
+          ),
+        );
+        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 403]);
+        expect(answers.find((answer) => answer.status === 200)?.body.data.action).toEqual({
+          elementId: 'submit',
+          status: 'completed',
+          httpStatus: 200,
+        });
+        expect(answers.find((answer) => answer.status === 403)?.body.error.code).toBe(
+          'ERR_ALREADY_INTERACTED',
+        );
+      }
+      expect(action.requests.map((request) => request.url)).toEqual(Array(rounds).fill('/orders'));
+    } finally {
+      await action.close();
+    }
+  });
+
   it('answers readiness with the database and Redis reachable', async () => {
     const response = await fetch(`${second.url}/readyz`);
     expect(response.status).toBe(200);
@@ -239,6 +293,82 @@ describe('two chat-server processes joined by Redis on one PostgreSQL database',
         await alice.next((event) => event.kind === 'read' && event.messageId === sent.id, 'the read receipt'),
       ).toMatchObject({ by: bobUid });
     });
+
+    it("tells an SDK sender on one process that a form's goal was met through the other", async () => {
+      const form = await alice.call<SdkEvent>('sendForm', bobUid, LUNCH_SURVEY);
+      await bob.next(message(form.id as string), 'the form from the first process');
+      expect(await bob.call('markAsInteracted', form.id, 'submit')).toMatch(/interacted/);
+      expect(
+        await alice.next(
+          (event) => event.kind === 'goalCompleted' && event.messageId === form.id,
+          'the goal completed through the second process',
+        ),
+      ).toEqual({ kind: 'goalCompleted', messageId: form.id, by: bobUid });
+    });
+  });
+});
+
+describe('readiness of a process whose database or Redis goes away and comes back', () => {
+  let store: TestStore;
+  let redis: RedisServer;
+  let server: ChatProcess;
+  const readiness = async () => {
+    const response = await fetch(`${server.url}/readyz`);
+    return { status: response.status, body: await response.json() };
+  };
+  const READY = { status: 200, body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } } };
+  /** Refuses (or allows again) every connection to the process's database, as a database that is down. */
+  const databaseAccepting = (accepting: boolean) =>
+    withPostgresAdmin(async (admin) => {
+      const name = new URL(store.databaseUrl ?? '').pathname.slice(1);
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS ${accepting}`);
+      if (!accepting)
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
+    });
+
+  beforeAll(async () => {
+    store = await createTestStore('postgres');
+    redis = await RedisServer.start();
+    server = await startProcess({
+      DATABASE_URL: store.databaseUrl ?? '',
+      REDIS_URL: redis.url,
+      PARLEY_REDIS_PREFIX: 'parley-readiness:',
+    });
+  });
+
+  afterAll(async () => {
+    await stopAll();
+    await redis?.stop();
+    await store?.dispose();
+  });
+
+  it('answers 503 naming Redis while its Redis is down, and 200 once it is back', async () => {
+    expect(await readiness()).toEqual(READY);
+    await redis.stop();
+    expect(await readiness()).toEqual({
+      status: 503,
+      body: { status: 'unavailable', checks: { database: 'ok', redis: 'unavailable' } },
+    });
+    await redis.start();
+    await expect.poll(readiness, { timeout: 15_000, interval: 200 }).toEqual(READY);
+    expect(server.child.exitCode).toBeNull();
+  });
+
+  it('answers 503 naming the database while it refuses connections, and 200 once it accepts them again', async () => {
+    expect(await readiness()).toEqual(READY);
+    await databaseAccepting(false);
+    try {
+      expect(await readiness()).toEqual({
+        status: 503,
+        body: { status: 'unavailable', checks: { database: 'unavailable', redis: 'ok' } },
+      });
+    } finally {
+      await databaseAccepting(true);
+    }
+    await expect.poll(readiness, { timeout: 15_000, interval: 200 }).toEqual(READY);
+    expect(server.child.exitCode).toBeNull();
   });
 });
 

@@ -1,7 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ONE, createTestStore, startTestServer, type TestServer, type TestStore } from './support.js';
+import {
+  APP_ONE,
+  createTestStore,
+  orderForm,
+  startTestServer,
+  type TestServer,
+  type TestStore,
+} from './support.js';
 import { connectClient, type TestClient } from './client-support.js';
 
 const SECRET = 'sk-live-do-not-leak-7f3a';
@@ -35,41 +42,12 @@ async function startReceiver(): Promise<{ origin: string; received: Received[]; 
   };
 }
 
-function survey(url: string, options: { goal?: string; once?: boolean } = {}) {
-  return {
-    interactionGoal: { type: options.goal ?? 'none', elementIds: [] },
-    interactiveData: {
-      title: 'T-shirt order',
-      formFields: [
-        { elementType: 'textInput', elementId: 'name', label: 'Name' },
-        {
-          elementType: 'dropdown',
-          elementId: 'size',
-          label: 'Size',
-          options: [
-            { value: 's', label: 'Small' },
-            { value: 'm', label: 'Medium' },
-          ],
-        },
-        { elementType: 'textInput', elementId: 'note', label: 'Note', optional: true },
-      ],
-      submitElement: {
-        elementType: 'button',
-        elementId: 'submit',
-        buttonText: 'Order',
-        disableAfterInteracted: options.once ?? true,
-        action: {
-          actionType: 'apiAction',
-          url: `${url}/orders`,
-          method: 'POST',
-          headers: { apikey: SECRET, appid: 'crm-app', 'content-type': 'application/json' },
-          payload: { category: 'order', type: 'tshirt' },
-          dataKey: 'order',
-        },
-      },
-    },
-  };
-}
+/** The order form whose action carries the CRM's secret headers. */
+const survey = (url: string, options: { goal?: string; once?: boolean } = {}) =>
+  orderForm(url, {
+    ...options,
+    headers: { apikey: SECRET, appid: 'crm-app', 'content-type': 'application/json' },
+  });
 
 describe('interactive forms, executed by the server', () => {
   let store: TestStore;

@@ -193,6 +193,50 @@ export const FORM_DATA = (
   ) as { data: Record<string, unknown> }
 ).data;
 
+/**
+ * The data of a T-shirt order form (name, size, optional note) whose submit button posts the
+ * values to `<url>/orders` with `headers`; by default the button acts once per user and the form
+ * has no goal.
+ */
+export function orderForm(
+  url: string,
+  options: { goal?: string; once?: boolean; headers?: Record<string, string> } = {},
+) {
+  return {
+    interactionGoal: { type: options.goal ?? 'none', elementIds: [] },
+    interactiveData: {
+      title: 'T-shirt order',
+      formFields: [
+        { elementType: 'textInput', elementId: 'name', label: 'Name' },
+        {
+          elementType: 'dropdown',
+          elementId: 'size',
+          label: 'Size',
+          options: [
+            { value: 's', label: 'Small' },
+            { value: 'm', label: 'Medium' },
+          ],
+        },
+        { elementType: 'textInput', elementId: 'note', label: 'Note', optional: true },
+      ],
+      submitElement: {
+        elementType: 'button',
+        elementId: 'submit',
+        buttonText: 'Order',
+        disableAfterInteracted: options.once ?? true,
+        action: {
+          actionType: 'apiAction',
+          url: `${url}/orders`,
+          method: 'POST',
+          ...(options.headers === undefined ? {} : { headers: options.headers }),
+          payload: { category: 'order', type: 'tshirt' },
+          dataKey: 'order',
+        },
+      },
+    },
+  };
+}
+
 export const textMessage = (receiver: string, text: string, receiverType: 'user' | 'group' = 'user') => ({
   receiver,
   receiverType,

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localhostCertificate } from '../../server/tls/certificate.js';
+import { freePort, untilListening } from './ports.js';
 
 /** Debian's nginx; `.ci/run` installs it when it is missing. */
 export const NGINX = process.env.PARLEY_TEST_NGINX ?? '/usr/sbin/nginx';
@@ -15,14 +15,6 @@ export interface Balancer {
   /** The certificate nginx presents (for `localhost`), for clients to trust. */
   certPath: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -88,19 +80,9 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=5
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Up once its port takes connections; an nginx that exits first says why.
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
-    const accepted = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (accepted) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await untilListening(port, () =>
+    child.exitCode === null ? undefined : `nginx exited with ${child.exitCode}: ${stderr}`,
+  );
   return {
     url: `https://localhost:${port}`,
     port,

@@ -9,6 +9,17 @@ import type { StorageEngine } from '../../server/index.js';
 const POSTGRES_ADMIN_URL =
   process.env.PARLEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/** Runs `work` on a connection to the PostgreSQL server's admin database (creating, dropping, altering databases). */
+export async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A fresh, empty store location: a temp dir for SQLite, a uniquely named database for PostgreSQL. */
 export interface TestStore {
   dataDir: string;
@@ -26,20 +37,14 @@ export async function createTestStore(engine: StorageEngine): Promise<TestStore>
     };
   }
   const name = `parley_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await withPostgresAdmin((admin) => admin.query(`CREATE DATABASE ${name}`));
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
     dataDir,
     databaseUrl: url.toString(),
     dispose: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await withPostgresAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

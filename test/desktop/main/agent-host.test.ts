@@ -11,18 +11,11 @@ import {
   type DesktopSettings,
 } from '../../../desktop/main/settings.js';
 import type { AgentStatus } from '../../../desktop/main/tray-status.js';
+import { freePort } from '../../support/ports.js';
 import { temporaryFolder } from './support.js';
 
 /** Settings for a test: loopback, a free port the system picks unless told otherwise. */
 const settingsWith = (change: object): DesktopSettings => applySettingsChange(defaultSettings(), change);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the agent hosted by the desktop app', () => {
   let folder: Awaited<ReturnType<typeof temporaryFolder>>;

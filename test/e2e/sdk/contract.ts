@@ -2,20 +2,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SdkUser } from './drivers.js';
 import type { SdkEvent } from './sdk-ops.js';
-import { CONTRACT_APP, startContractServer, type ContractServer } from './fixtures.js';
+import { CONTRACT_APP, LUNCH_SURVEY, startContractServer, type ContractServer } from './fixtures.js';
 import { startSdkRuntime, type SdkRuntime, type SdkRuntimeHost } from './sessions.js';
-
-const SURVEY = {
-  title: 'Lunch survey',
-  formFields: [],
-  submitElement: {
-    elementType: 'button',
-    elementId: 'submit',
-    buttonText: 'Go',
-    disableAfterInteracted: true,
-    action: { actionType: 'urlNavigation', url: 'https://example.com/lunch' },
-  },
-};
 
 /**
  * The SDK contract: what CometChat's official JavaScript SDK 4.2.0 does against Parley over TLS,
@@ -87,7 +75,7 @@ export function describeSdkContract(runtime: SdkRuntime): void {
         type: 'poll',
         customData: { question: 'lunch?' },
       });
-      const form = await alice.call<SdkEvent>('sendForm', 'bob', SURVEY);
+      const form = await alice.call<SdkEvent>('sendForm', 'bob', LUNCH_SURVEY);
       const received = await bob.next(message(form.id as string), 'the form');
       expect(received).toMatchObject({ category: 'interactive', type: 'form' });
       expect(received.interactiveData).toMatchObject({ title: 'Lunch survey' });
@@ -139,7 +127,7 @@ export function describeSdkContract(runtime: SdkRuntime): void {
     });
 
     it('marks an interactive message as interacted and tells its sender the goal is met', async () => {
-      const form = await alice.call<SdkEvent>('sendForm', 'bob', SURVEY);
+      const form = await alice.call<SdkEvent>('sendForm', 'bob', LUNCH_SURVEY);
       await bob.next(message(form.id as string), 'the form');
       expect(await bob.call('markAsInteracted', form.id, 'submit')).toMatch(/interacted/);
       expect(await alice.next((event) => event.kind === 'goalCompleted', 'goal completed')).toMatchObject({

@@ -7,6 +7,19 @@ import { callServerApi } from '../../server/support.js';
 
 export const CONTRACT_APP = { appId: 'contract', apiKey: 'contract-full-key', authKey: 'contract-auth-key' };
 
+/** A form the SDK sends (its goal: any action) whose one button navigates, once per user. */
+export const LUNCH_SURVEY = {
+  title: 'Lunch survey',
+  formFields: [],
+  submitElement: {
+    elementType: 'button',
+    elementId: 'submit',
+    buttonText: 'Go',
+    disableAfterInteracted: true,
+    action: { actionType: 'urlNavigation', url: 'https://example.com/lunch' },
+  },
+};
+
 export interface ContractServer {
   server: ChatServer;
   dataDir: string;
