@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationsFor } from '../../../server/db/migrations.js';
+import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../../server/notifications/index.js';
+import {
+  APP_ONE,
+  APP_TWO,
+  ENGINES,
+  apiFixtures,
+  createTestStore,
+  textMessage,
+  uniqueId,
+  type TestStore,
+} from '../support.js';
+import { ManualClock, Receiver, startNotifiedServer, type NotifiedServer } from './support.js';
+
+/** A row of the table the old `PUT /notifications/v1/webhooks/{channel}` wrote (plain secret, epoch ms). */
+interface OldWebhookRow {
+  app_id: string;
+  channel: 'push' | 'email' | 'sms';
+  url: string;
+  secret: string;
+  enabled: number;
+  updated_at: number;
+}
+
+interface OldStore {
+  notification_webhooks: OldWebhookRow;
+}
+
+/** The store location opened bare, without running the migrations `openChatStore` runs. */
+function openBare(store: TestStore): Kysely<OldStore> {
+  return store.databaseUrl === undefined
+    ? new Kysely({ dialect: new SqliteDialect({ database: new SQLite(join(store.dataDir, 'chat.db')) }) })
+    : new Kysely({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: store.databaseUrl }) }),
+      });
+}
+
+/** The last migration the old webhook routes ran on; the next one (0008) replaces their table. */
+const BEFORE_PROVIDERS = '0007_threads_reactions';
+
+/**
+ * Issue #20: webhooks stored by Parley's old routes become their channel's CometChat custom
+ * provider when a store migrates (0008_notification_providers): same URL and state, the secret kept
+ * write-only and still signing, the old table gone.
+ */
+describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) => {
+  let store: TestStore;
+  let server: NotifiedServer;
+  let receiver: Receiver;
+  const clock = new ManualClock(Date.now());
+  const call: NotifiedServer['api']['call'] = (...args) => server.api.call(...args);
+  const { createUser } = apiFixtures(call);
+  const secrets = {
+    push: uniqueId('old-push-secret'),
+    email: uniqueId('old-email-secret'),
+    sms: uniqueId('old-sms-secret'),
+    appTwo: uniqueId('old-app-two-secret'),
+  };
+  const savedAt = { push: 1_700_000_000_123, email: 1_700_000_100_456, sms: 1_700_000_200_789 };
+  let oldRows: OldWebhookRow[];
+
+  beforeAll(async () => {
+    store = await createTestStore(engine);
+    receiver = await Receiver.start();
+    oldRows = [
+      ...(['push', 'email', 'sms'] as const).map((channel) => ({
+        app_id: APP_ONE.appId,
+        channel,
+        url: `${receiver.url}/${channel}`,
+        secret: secrets[channel],
+        enabled: 1,
+        updated_at: savedAt[channel],
+      })),
+      {
+        app_id: APP_TWO.appId,
+        channel: 'push' as const,
+        url: `${receiver.url}/app-two`,
+        secret: secrets.appTwo,
+        enabled: 0,
+        updated_at: savedAt.push,
+      },
+    ];
+    const bare = openBare(store);
+    try {
+      const migrator = new Migrator({ db: bare, provider: migrationsFor(engine) });
+      const { error } = await migrator.migrateTo(BEFORE_PROVIDERS);
+      expect(error).toBeUndefined();
+      await bare.insertInto('notification_webhooks').values(oldRows).execute();
+    } finally {
+      await bare.destroy();
+    }
+    server = await startNotifiedServer(store, { clock });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+    await store?.dispose();
+  });
+
+  it("answers each channel's custom provider with the old webhook's URL and state, never its secret", async () => {
+    const stored = { push: {}, email: { useStoredEmailID: false }, sms: { useStoredPhNo: false } };
+    for (const channel of ['push', 'email', 'sms'] as const) {
+      const response = await call('GET', `/notifications/${channel}/v1/providers/custom`);
+      expect(response.status, channel).toBe(200);
+      expect(response.body.data, channel).toEqual({
+        isEnabled: true,
+        webhookURL: `${receiver.url}/${channel}`,
+        useBasicAuth: false,
+        ...stored[channel],
+        providerId: 'default',
+        isDefault: true,
+        updatedAt: Math.floor(savedAt[channel] / 1000),
+      });
+      for (const secret of Object.values(secrets))
+        expect(JSON.stringify(response.body)).not.toContain(secret);
+    }
+  });
+
+  it("gives another app's webhook to that app only, disabled as it was", async () => {
+    const asTwo = { apikey: APP_TWO.apiKey, appId: APP_TWO.appId };
+    const two = await call('GET', '/notifications/push/v1/providers/custom', asTwo);
+    expect(two.body.data).toMatchObject({ isEnabled: false, webhookURL: `${receiver.url}/app-two` });
+    expect(JSON.stringify(two.body)).not.toContain(secrets.appTwo);
+    for (const channel of ['email', 'sms'] as const)
+      expect((await call('GET', `/notifications/${channel}/v1/providers/custom`, asTwo)).body.data).toEqual(
+        {},
+      );
+  });
+
+  it('drops the old table and keeps no secret in the clear', async () => {
+    const bare = openBare(store);
+    try {
+      const tables = (await bare.introspection.getTables()).map((table) => table.name);
+      expect(tables).toContain('notification_providers');
+      expect(tables).not.toContain('notification_webhooks');
+      const rows = await (bare as unknown as Kysely<{ notification_providers: { config: string } }>)
+        .selectFrom('notification_providers')
+        .select('config')
+        .execute();
+      expect(rows).toHaveLength(oldRows.length);
+      for (const { config } of rows) {
+        expect(JSON.parse(config).signingSecret).toMatch(/^v1\./);
+        for (const secret of Object.values(secrets)) expect(config).not.toContain(secret);
+      }
+    } finally {
+      await bare.destroy();
+    }
+  });
+
+  it("delivers a notification to an offline user to each channel's webhook, signed with its old secret", async () => {
+    const interval = { intervalInSeconds: 60, notifyForUnreadOnly: false, maxPerDayPerConversation: 10 };
+    const settings = await call('PATCH', '/notifications/v1/settings', {
+      body: { preferences: { email: interval, sms: interval } },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+    const alice = await createUser('alice');
+    const bob = await createUser('bob');
+    const sent = await call('POST', '/messages', {
+      body: textMessage(bob, 'sent after the upgrade'),
+      onBehalfOf: alice,
+    });
+    expect(sent.status).toBe(200);
+    await server.engine.idle();
+    await server.engine.runDue();
+    clock.advance(61_000);
+    await server.engine.runDue();
+    await server.engine.runDue();
+    for (const channel of ['push', 'email', 'sms'] as const) {
+      const [delivered] = await receiver.waitForCalls(`/${channel}`, 1);
+      expect(delivered?.body.data.to.uid, channel).toBe(bob);
+      const signature = delivered?.headers[SIGNATURE_HEADER] as string;
+      const at = Math.floor(clock.now() / 1000);
+      expect(verifyWebhookSignature(secrets[channel], delivered?.raw ?? '', signature, at), channel).toBe(
+        true,
+      );
+      const other = channel === 'push' ? secrets.email : secrets.push;
+      expect(verifyWebhookSignature(other, delivered?.raw ?? '', signature, at), channel).toBe(false);
+    }
+    expect(receiver.callsTo('/app-two')).toHaveLength(0);
+  });
+});
