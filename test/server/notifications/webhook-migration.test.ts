@@ -60,7 +60,10 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
     email: uniqueId('old-email-secret'),
     sms: uniqueId('old-sms-secret'),
     appTwo: uniqueId('old-app-two-secret'),
+    /** The SMS webhook's URL carried basic-auth credentials, as the old routes accepted. */
+    smsPassword: `${uniqueId('old-sms')} password`,
   };
+  const SMS_USER = 'hook-user';
   const savedAt = { push: 1_700_000_000_123, email: 1_700_000_100_456, sms: 1_700_000_200_789 };
   let oldRows: OldWebhookRow[];
 
@@ -71,7 +74,10 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       ...(['push', 'email', 'sms'] as const).map((channel) => ({
         app_id: APP_ONE.appId,
         channel,
-        url: `${receiver.url}/${channel}`,
+        url:
+          channel === 'sms'
+            ? `${receiver.url.replace('://', `://${SMS_USER}:${encodeURIComponent(secrets.smsPassword)}@`)}/sms`
+            : `${receiver.url}/${channel}`,
         secret: secrets[channel],
         enabled: 1,
         updated_at: savedAt[channel],
@@ -102,15 +108,18 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
     await store?.dispose();
   });
 
-  it("answers each channel's custom provider with the old webhook's URL and state, never its secret", async () => {
-    const stored = { push: {}, email: { useStoredEmailID: false }, sms: { useStoredPhNo: false } };
+  it("answers each channel's custom provider with the old webhook's URL and state, never its secret or URL credentials", async () => {
+    const stored = {
+      push: { useBasicAuth: false },
+      email: { useBasicAuth: false, useStoredEmailID: false },
+      sms: { useBasicAuth: true, basicAuthUsername: SMS_USER, useStoredPhNo: false },
+    };
     for (const channel of ['push', 'email', 'sms'] as const) {
       const response = await call('GET', `/notifications/${channel}/v1/providers/custom`);
       expect(response.status, channel).toBe(200);
       expect(response.body.data, channel).toEqual({
         isEnabled: true,
         webhookURL: `${receiver.url}/${channel}`,
-        useBasicAuth: false,
         ...stored[channel],
         providerId: 'default',
         isDefault: true,
@@ -143,16 +152,18 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
         .select('config')
         .execute();
       expect(rows).toHaveLength(oldRows.length);
-      for (const { config } of rows) {
-        expect(JSON.parse(config).signingSecret).toMatch(/^v1\./);
+      for (const { config } of rows)
         for (const secret of Object.values(secrets)) expect(config).not.toContain(secret);
-      }
+      const configs = rows.map(({ config }) => JSON.parse(config));
+      for (const { signingSecret } of configs) expect(signingSecret).toMatch(/^v1\./);
+      const passwords = configs.flatMap(({ basicAuthPassword }) => basicAuthPassword ?? []);
+      expect(passwords).toEqual([expect.stringMatching(/^v1\./)]);
     } finally {
       await bare.destroy();
     }
   });
 
-  it("delivers a notification to an offline user to each channel's webhook, signed with its old secret", async () => {
+  it("delivers a notification to an offline user to each channel's webhook, signed with its old secret and with the old URL's credentials as basic auth", async () => {
     const interval = { intervalInSeconds: 60, notifyForUnreadOnly: false, maxPerDayPerConversation: 10 };
     const settings = await call('PATCH', '/notifications/v1/settings', {
       body: { preferences: { email: interval, sms: interval } },
@@ -181,6 +192,10 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       const other = channel === 'push' ? secrets.email : secrets.push;
       expect(verifyWebhookSignature(other, delivered?.raw ?? '', signature, at), channel).toBe(false);
     }
+    const [sms] = receiver.callsTo('/sms');
+    const basic = Buffer.from(`${SMS_USER}:${secrets.smsPassword}`).toString('base64');
+    expect(sms?.headers.authorization).toBe(`Basic ${basic}`);
+    expect(receiver.callsTo('/push')[0]?.headers.authorization).toBeUndefined();
     expect(receiver.callsTo('/app-two')).toHaveLength(0);
   });
 });
