@@ -3,7 +3,15 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_PUSH_KEY_PATH } from '../../../shared/web-push.js';
 import { connectClient } from '../client-support.js';
-import { APP_ONE, apiFixtures, createTestStore, textMessage, uniqueId, type TestStore } from '../support.js';
+import {
+  APP_ONE,
+  ENGINES,
+  apiFixtures,
+  createTestStore,
+  textMessage,
+  uniqueId,
+  type TestStore,
+} from '../support.js';
 import { PushServiceStandIn, SmtpSink, type BrowserSubscription } from './mail-and-push.js';
 import {
   HostedServices,
@@ -21,10 +29,10 @@ import {
  * Issue #20: what every provider actually sends — the hosted services' requests (FCM, APNs,
  * SendGrid, Twilio), the custom webhooks, the SMTP mail and the decrypted Web Push — carries no
  * user's `metadata["@private"]`, even with the app including the message object and all metadata.
- * The public metadata beside it still travels where the payload carries metadata. SQLite only:
- * this is about what is presented, not how it is stored.
+ * The public metadata beside it still travels where the payload carries metadata. On both engines:
+ * the metadata the payloads present is read back from each one's store.
  */
-describe('notification bodies and @private metadata', () => {
+describe.each(ENGINES)('notification bodies and @private metadata on %s', (engine) => {
   let store: TestStore;
   let server: NotifiedServer;
   let google: StandIn;
@@ -66,7 +74,7 @@ describe('notification bodies and @private metadata', () => {
   };
 
   beforeAll(async () => {
-    store = await createTestStore('sqlite');
+    store = await createTestStore(engine);
     [hosted, receiver, smtp, pushService] = await Promise.all([
       HostedServices.start(),
       Receiver.start(),
