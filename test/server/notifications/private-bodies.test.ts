@@ -18,6 +18,7 @@ import {
   ManualClock,
   Receiver,
   SENDGRID_PROVIDER,
+  deliverPastDigestInterval,
   TWILIO_PROVIDER,
   startNotifiedServer,
   useWebhook,
@@ -66,11 +67,7 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
   const sendRound = async (text: string): Promise<void> => {
     await ok('POST', '/messages', { body: textMessage(bob, `${text} direct`), onBehalfOf: alice });
     await ok('POST', '/messages', { body: textMessage(group, `${text} group`, 'group'), onBehalfOf: alice });
-    await server.engine.idle();
-    await server.engine.runDue();
-    clock.advance(61_000);
-    await server.engine.runDue();
-    await server.engine.runDue();
+    await deliverPastDigestInterval(server.engine, clock);
   };
 
   beforeAll(async () => {

@@ -15,7 +15,13 @@ import {
   uniqueId,
   type TestStore,
 } from '../support.js';
-import { ManualClock, Receiver, startNotifiedServer, type NotifiedServer } from './support.js';
+import {
+  ManualClock,
+  Receiver,
+  deliverPastDigestInterval,
+  startNotifiedServer,
+  type NotifiedServer,
+} from './support.js';
 
 /** A row of the table the old `PUT /notifications/v1/webhooks/{channel}` wrote (plain secret, epoch ms). */
 interface OldWebhookRow {
@@ -141,6 +147,16 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       );
   });
 
+  it('refuses an update of a migrated webhook to a loopback address until the app allows its origin', async () => {
+    const update = await call('PUT', '/notifications/push/v1/providers/custom', {
+      body: { isEnabled: true },
+    });
+    expect(update.status).toBe(400);
+    expect(update.body.error.details).toMatchObject({ field: 'webhookURL' });
+    const listed = await call('GET', '/notifications/push/v1/providers/custom');
+    expect(listed.body.data.updatedAt).toBe(Math.floor(savedAt.push / 1000));
+  });
+
   it('drops the old table and keeps no secret in the clear', async () => {
     const bare = openBare(store);
     try {
@@ -176,11 +192,7 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       onBehalfOf: alice,
     });
     expect(sent.status).toBe(200);
-    await server.engine.idle();
-    await server.engine.runDue();
-    clock.advance(61_000);
-    await server.engine.runDue();
-    await server.engine.runDue();
+    await deliverPastDigestInterval(server.engine, clock);
     for (const channel of ['push', 'email', 'sms'] as const) {
       const [delivered] = await receiver.waitForCalls(`/${channel}`, 1);
       expect(delivered?.body.data.to.uid, channel).toBe(bob);
