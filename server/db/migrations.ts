@@ -209,7 +209,8 @@ const receiptMarksMigration: Migration = {
   },
 };
 
-function migrationsFor(engine: StorageEngine): MigrationProvider {
+/** Every migration by name, in order: `migrateToLatest` runs them; tests stop at one to seed older rows. */
+export function migrationsFor(engine: StorageEngine): MigrationProvider {
   return {
     getMigrations: async () => ({
       '0001_chat_core': chatCore(engine),

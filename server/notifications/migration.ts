@@ -166,8 +166,7 @@ export const notificationProvidersMigration: Migration = {
     for (const webhook of webhooks) {
       const stored: Record<string, unknown> = {
         isEnabled: Number(webhook.enabled) === 1,
-        webhookURL: webhook.url,
-        useBasicAuth: false,
+        ...webhookAuthOf(webhook.url),
         signingSecret: webhook.secret,
       };
       if (webhook.channel === 'email') stored.useStoredEmailID = false;
@@ -229,6 +228,31 @@ export const notificationDecisionMessagesMigration: Migration = {
     await db.schema.alterTable('notification_decisions').addColumn('message_id', 'bigint').execute();
   },
 };
+
+/**
+ * The old routes took any http(s) URL, credentials included, and answered it whole. fetch refuses
+ * such a URL, so those webhooks never delivered; the credentials become the provider's basic auth
+ * (the password write-only, sealed at start) and the URL answered no longer carries them.
+ */
+function webhookAuthOf(url: string): Record<string, unknown> {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { webhookURL: url, useBasicAuth: false };
+  const decoded = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const auth = {
+    useBasicAuth: true,
+    basicAuthUsername: decoded(parsed.username),
+    ...(parsed.password === '' ? {} : { basicAuthPassword: decoded(parsed.password) }),
+  };
+  parsed.username = '';
+  parsed.password = '';
+  return { webhookURL: parsed.toString(), ...auth };
+}
 
 interface LegacyWebhook {
   app_id: string;

@@ -47,6 +47,21 @@ export async function startNotifiedServer(
   };
 }
 
+/**
+ * Hands out what the engine decided: pushes at once, then the e-mail and SMS batches of a 60 s
+ * digest interval, due once `clock` has moved past it.
+ */
+export async function deliverPastDigestInterval(
+  engine: NotificationEngine,
+  clock: ManualClock,
+): Promise<void> {
+  await engine.idle();
+  await engine.runDue();
+  clock.advance(61_000);
+  await engine.runDue();
+  await engine.runDue();
+}
+
 export interface ReceivedCall {
   path: string;
   headers: IncomingHttpHeaders;
