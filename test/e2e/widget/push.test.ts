@@ -60,6 +60,30 @@ function shownNotifications(page: Page): Promise<ShownNotification[]> {
   });
 }
 
+/**
+ * Delivers a push to the page origin's worker as the browser does once it has decrypted one, and
+ * answers the notifications shown after it. A CI run on a busy machine once saw nothing shown within
+ * 15 s of a push delivered this way while the same worker showed the next test's push, so a push
+ * that shows nothing within 5 s is delivered again, three times at most: a worker that shows
+ * nothing for any of them still fails.
+ */
+async function deliverUntilShown(
+  cdp: CDPSession,
+  page: Page,
+  registrationId: string,
+  data: string,
+): Promise<ShownNotification[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: widget.pages.origin, registrationId, data });
+    try {
+      await expect.poll(() => shownNotifications(page), { timeout: 5_000 }).toHaveLength(1);
+      return await shownNotifications(page);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 async function pageWithWorker(): Promise<{ context: BrowserContext; page: Page }> {
   const { context, page } = await widget.newPage();
   const origin = widget.pages.origin;
@@ -74,26 +98,15 @@ describe('the widget service worker', () => {
   it('shows a pushed message as a notification with its title, body and tag', async () => {
     const { context, page } = await pageWithWorker();
     const { cdp, id } = await workerRegistration(context, page);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: widget.pages.origin,
-      registrationId: id,
-      data: JSON.stringify(message),
-    });
-    await expect.poll(() => shownNotifications(page), { timeout: 15_000 }).toHaveLength(1);
-    const [shown] = await shownNotifications(page);
+    const [shown] = await deliverUntilShown(cdp, page, id, JSON.stringify(message));
     expect(shown).toEqual({ title: 'Bob Stone', body: 'Are you there?', tag: '17', data: message });
   });
 
   it('shows a notification even for a push it cannot read, as the browser requires', async () => {
     const { context, page } = await pageWithWorker();
     const { cdp, id } = await workerRegistration(context, page);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: widget.pages.origin,
-      registrationId: id,
-      data: 'not json',
-    });
-    await expect.poll(() => shownNotifications(page), { timeout: 15_000 }).toHaveLength(1);
-    expect((await shownNotifications(page))[0]?.title).toBe('New message');
+    const [shown] = await deliverUntilShown(cdp, page, id, 'not json');
+    expect(shown?.title).toBe('New message');
   });
 });
 
@@ -218,13 +231,7 @@ describe('push notifications from the widget', () => {
 
     const [push] = await pushService.waitForPushes('/push/alice', 1);
     const data = browser.decrypt(push!.body);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: widget.pages.origin,
-      registrationId: id,
-      data,
-    });
-    await expect.poll(() => shownNotifications(page), { timeout: 15_000 }).toHaveLength(1);
-    const [shown] = await shownNotifications(page);
+    const [shown] = await deliverUntilShown(cdp, page, id, data);
     expect(shown).toMatchObject({ title: 'Bob Stone', body: 'Dinner at 8?' });
     expect(shown?.data).toMatchObject({ conversationId: 'alice_user_bob', sender: 'bob', receiver: 'alice' });
   });
