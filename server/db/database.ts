@@ -5,9 +5,11 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type SqliteDialectConfig,
 } from 'kysely';
@@ -96,6 +98,19 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite's schema changes are transactional, but Kysely's adapter says they are not, so its
+ * migrator would run each migration's statements one by one: a start that fails (or is killed)
+ * halfway through a migration would leave some of its tables behind and the migration unrecorded,
+ * and every later start would fail on them. Saying so lets the migrator run the pending migrations
+ * and their records in one transaction, as it does on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly config: SqliteDialectConfig) {
     super(config);
@@ -103,6 +118,10 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 
