@@ -1,5 +1,5 @@
 import type { FormValues } from '../../shared/interactive-values.js';
-import type { Interaction } from '../../shared/message.js';
+import type { InteractedAnswer, Interaction } from '../../shared/message.js';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { EventOrigin } from '../events.js';
 import type { Logger } from '../log.js';
@@ -14,17 +14,7 @@ export interface FormOutcome {
   action?: ActionResult & { elementId: string };
 }
 
-/** The answer to `PATCH /messages/{id}/interacted`, the same in the server and client APIs. */
-export interface InteractedAnswer {
-  data: {
-    success: true;
-    message: string;
-    interactions: Interaction[];
-    interactionGoalCompleted: boolean;
-    action?: FormOutcome['action'];
-  };
-}
-
+/** The answer to `PATCH /messages/{id}/interacted` (`shared/message.ts`). */
 export function interactedAnswer(messageId: string, outcome: FormOutcome): InteractedAnswer {
   return {
     data: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  InteractedAnswer,
   InteractionsRequest,
   MessageRequest,
   Metadata as MessageMetadata,
@@ -475,7 +476,11 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'patch',
     '/messages/:id/interacted',
-    { summary: 'Interact with an interactive message', body: InteractionsRequest },
+    {
+      summary: 'Interact with an interactive message',
+      body: InteractionsRequest,
+      response: InteractedAnswer,
+    },
     async (c) => {
       const { app, kind, origin } = c.get('actor');
       const uid = actingUid(c);
