@@ -4,7 +4,7 @@ import type { ClientSettingsRepository } from '../repositories/client-settings.j
 import type { EventOrigin } from '../events.js';
 import type { Logger } from '../log.js';
 import type { App } from '../repositories/apps.js';
-import type { ChatServices } from '../services/registry.js';
+import type { MessageService } from '../services/messages.js';
 import { performApiAction, type ActionResult } from './api-action.js';
 
 export interface FormOutcome {
@@ -42,7 +42,7 @@ export interface FormSubmissionOptions {
  */
 export class FormSubmissions {
   constructor(
-    private readonly services: ChatServices,
+    private readonly messages: MessageService,
     private readonly clientSettings: ClientSettingsRepository,
     private readonly options: FormSubmissionOptions,
   ) {}
@@ -59,7 +59,7 @@ export class FormSubmissions {
       ...this.options.selfOrigins(),
       ...(await this.clientSettings.get(app.appId)).apiActionOrigins,
     ]);
-    const { apiAction, ...recorded } = await this.services.messageService.interact(
+    const { apiAction, ...recorded } = await this.messages.interact(
       app,
       messageId,
       uid,
