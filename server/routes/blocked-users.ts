@@ -50,7 +50,11 @@ export function blockedUserRoutes(deps: RouteDeps): ChatRoutes {
   /** Blocks or unblocks the users of the body for `uid`. */
   const change = async (c: ChatContext, uid: string, done: 'blocked' | 'unblocked') => {
     const { blockedUids } = await jsonBody(c, BlockRequest);
-    const named = await users.block(c.get('actor').app.appId, uid, blockedUids, done === 'blocked');
+    const { appId } = c.get('actor').app;
+    const named =
+      done === 'blocked'
+        ? await users.block(appId, uid, blockedUids)
+        : await users.unblock(appId, uid, blockedUids);
     return c.json({ data: answer(uid, named, done) });
   };
 

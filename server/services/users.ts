@@ -233,11 +233,22 @@ export class UserService {
     return user;
   }
 
-  /**
-   * `uid` blocks (or unblocks) each of `named`, every one an existing user other than `uid`;
-   * nothing changes otherwise. Answers the distinct UIDs named.
-   */
-  async block(appId: string, uid: string, named: ReadonlyArray<string>, blocked: boolean): Promise<string[]> {
+  /** `uid` blocks each of `named`; answers the distinct UIDs named. */
+  async block(appId: string, uid: string, named: ReadonlyArray<string>): Promise<string[]> {
+    const others = await this.othersNamedBy(appId, uid, named);
+    await this.blocks.block(appId, uid, others);
+    return others;
+  }
+
+  /** `uid` unblocks each of `named`; answers the distinct UIDs named. */
+  async unblock(appId: string, uid: string, named: ReadonlyArray<string>): Promise<string[]> {
+    const others = await this.othersNamedBy(appId, uid, named);
+    await this.blocks.unblock(appId, uid, others);
+    return others;
+  }
+
+  /** The distinct UIDs `uid` (an active user) names, every one an existing user other than `uid`. */
+  private async othersNamedBy(appId: string, uid: string, named: ReadonlyArray<string>): Promise<string[]> {
     await this.users.get(appId, uid);
     const others = [...new Set(named)];
     if (others.includes(uid)) {
@@ -253,8 +264,6 @@ export class UserService {
         uid: missing,
       });
     }
-    if (blocked) await this.blocks.block(appId, uid, others);
-    else await this.blocks.unblock(appId, uid, others);
     return others;
   }
 
