@@ -18,7 +18,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Message } from '../shared/message.js';
 import {
-  createChatServices,
+  createChatCore,
   openChatStore,
   SecretBox,
   silentLogger,
@@ -106,13 +106,12 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   const store = await openChatStore({ dataDir: location.dataDir, databaseUrl: location.databaseUrl });
   const sink = await Sink.start();
   try {
-    const services = createChatServices(store, await SecretBox.load(location.dataDir));
-    const { app } = await services.apps.ensure(APP);
+    const core = createChatCore(store, await SecretBox.load(location.dataDir));
+    const { app } = await core.apps.ensure(APP);
     const uids = Array.from({ length: MEMBERS }, (_, index) => `member-${String(index).padStart(5, '0')}`);
-    for (const uid of [SENDER, ...uids])
-      await services.users.create(app.appId, { uid, name: `Name of ${uid}` });
+    for (const uid of [SENDER, ...uids]) await core.users.create(app.appId, { uid, name: `Name of ${uid}` });
     const origin = { uid: SENDER };
-    await services.groupService.create(
+    await core.services.groups.create(
       app,
       { guid: GUID, name: 'Everyone', type: 'public' },
       SENDER,
@@ -120,7 +119,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
       origin,
     );
     const send = async (index: number): Promise<Message> => {
-      const result = await services.messageService.send(
+      const result = await core.services.messages.send(
         app,
         SENDER,
         {
@@ -137,7 +136,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     };
 
     // Phases apart: the worker off while deciding, then driven by hand until the outbox is empty.
-    const manual = new NotificationEngine(services, silentLogger, { pollIntervalMs: false });
+    const manual = new NotificationEngine(core, silentLogger, { pollIntervalMs: false });
     await manual.data.providers.save(
       app.appId,
       customPush,
@@ -159,7 +158,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
       const message = await send(index);
       const before = sink.total;
       const decideStarted = performance.now();
-      services.events.emit('message', app.appId, message, origin);
+      core.events.emit('message', app.appId, message, origin);
       await manual.idle();
       const decideMs = performance.now() - decideStarted;
       const queued = await pending();
@@ -173,12 +172,12 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     await manual.stop();
 
     // As in production: the worker polls and starts a pass as soon as a decision queued pushes.
-    const running = new NotificationEngine(services, silentLogger).start();
+    const running = new NotificationEngine(core, silentLogger).start();
     for (let index = 0; index < MESSAGES; index += 1) {
       const message = await send(MESSAGES + index);
       const target = sink.total + MEMBERS;
       const started = performance.now();
-      services.events.emit('message', app.appId, message, origin);
+      core.events.emit('message', app.appId, message, origin);
       await sink.reached(target);
       (perMessage[index] as MessageRun).endToEndMs = performance.now() - started;
     }

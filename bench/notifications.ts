@@ -12,7 +12,7 @@
  */
 import type { Message } from '../shared/message.js';
 import {
-  createChatServices,
+  createChatCore,
   openChatStore,
   SecretBox,
   silentLogger,
@@ -55,13 +55,12 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
   const location = await createTestStore(engine);
   const store = await openChatStore({ dataDir: location.dataDir, databaseUrl: location.databaseUrl });
   try {
-    const services = createChatServices(store, await SecretBox.load(location.dataDir));
-    const { app } = await services.apps.ensure(APP);
+    const core = createChatCore(store, await SecretBox.load(location.dataDir));
+    const { app } = await core.apps.ensure(APP);
     const uids = Array.from({ length: MEMBERS }, (_, index) => memberUid(index));
-    for (const uid of [SENDER, ...uids])
-      await services.users.create(app.appId, { uid, name: `Name of ${uid}` });
+    for (const uid of [SENDER, ...uids]) await core.users.create(app.appId, { uid, name: `Name of ${uid}` });
     const origin = { uid: SENDER };
-    await services.groupService.create(
+    await core.services.groups.create(
       app,
       { guid: GUID, name: 'Everyone', type: 'public' },
       SENDER,
@@ -73,13 +72,13 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     // an evening schedule, 5% muted the group, 10% have a connected socket.
     for (const [index, uid] of uids.entries()) {
       if (index % 10 === 0) {
-        await services.notifications.updatePreferences(app.appId, uid, {
+        await core.notifications.updatePreferences(app.appId, uid, {
           groupPreferences: { groupMessages: index % 30 === 0 ? 3 : 2 },
           mutePreferences: { schedule: { monday: { from: 2200, to: 700, dnd: true } } },
         });
       }
     }
-    const notifications = new NotificationEngine(services, silentLogger, {
+    const notifications = new NotificationEngine(core, silentLogger, {
       pollIntervalMs: false,
       presence: { isOnline: (_appId, uid) => uid.endsWith('7') && uid.charCodeAt(uid.length - 2) % 2 === 0 },
     });
@@ -101,7 +100,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     for (let index = 0; index < WARM_UP + MESSAGES; index += 1) {
       const text =
         index % 4 === 0 ? `ping <@uid:${memberUid(index)}> about trail ${index}` : `trail update ${index}`;
-      const result = await services.messageService.send(
+      const result = await core.services.messages.send(
         app,
         SENDER,
         { receiver: GUID, receiverType: 'group', category: 'message', type: 'text', data: { text } },
@@ -114,7 +113,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     const durations: number[] = [];
     for (const [index, message] of sent.entries()) {
       const started = performance.now();
-      services.events.emit('message', app.appId, message, origin);
+      core.events.emit('message', app.appId, message, origin);
       await notifications.idle();
       if (index >= WARM_UP) durations.push(performance.now() - started);
     }
@@ -133,7 +132,7 @@ async function benchEngine(engine: StorageEngine): Promise<EngineResult> {
     // The decision function alone, over the same recipients and settings, in memory.
     const event = eventOfMessage(app.appId, sent[sent.length - 1] as Message);
     if (event === undefined) throw new Error('no event for the bench message');
-    const settings = await services.notifications.settings(app.appId);
+    const settings = await core.notifications.settings(app.appId);
     const recipients: Recipient[] = await notifications.data.audience.recipients(event, uids, Date.now());
     const rounds = 200;
     const pureStarted = performance.now();

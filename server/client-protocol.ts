@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
-import { PROCESS_ALONE, type ChangeNotices } from './repositories/app-cache.js';
-import { ClientSettingsRepository } from './repositories/client-settings.js';
+import type { ClientSettingsRepository } from './repositories/client-settings.js';
 import { Receipts } from './client-api/receipts.js';
 import { SocketTokens } from './client-api/socket-token.js';
 import { FormSubmissions } from './forms/submissions.js';
@@ -9,15 +8,13 @@ import { publishChatEvents } from './realtime/chat-events.js';
 import { LocalFanOut, type FanOut } from './realtime/fan-out.js';
 import { SocketServer } from './realtime/socket-server.js';
 import type { RouteDeps } from './routes/deps.js';
-import type { ChatServices } from './services/registry.js';
+import type { ChatCore } from './services/registry.js';
 
 export interface ClientProtocolOptions {
   logger: Logger;
   publicHost: string | undefined;
   /** Another fan-out (a broker) instead of this process's own. */
   fanOut?: FanOut;
-  /** How the processes sharing the store tell each other of changes to what they cache. */
-  notices?: ChangeNotices;
   /** Lets tests and embedders point apiActions at a fetch of their own. */
   actionFetch?: typeof fetch;
 }
@@ -36,19 +33,19 @@ export class ClientProtocol {
   private readonly unpublish: () => void;
   private selfOrigins: string[] = [];
 
-  constructor(services: ChatServices, options: ClientProtocolOptions) {
+  constructor(core: ChatCore, options: ClientProtocolOptions) {
     const { logger } = options;
-    this.clientSettings = new ClientSettingsRepository(services.store.db, options.notices ?? PROCESS_ALONE);
-    this.socketTokens = new SocketTokens(services.authTokens);
+    this.clientSettings = core.clientSettings;
+    this.socketTokens = new SocketTokens(core.authTokens);
     this.fanOut = options.fanOut ?? new LocalFanOut();
-    const receipts = new Receipts(services.readState, this.fanOut);
-    const forms = new FormSubmissions(services, this.clientSettings, {
+    const receipts = new Receipts(core.readState, this.fanOut);
+    const forms = new FormSubmissions(core.services.messages, this.clientSettings, {
       selfOrigins: () => this.selfOrigins,
       logger,
       ...(options.actionFetch === undefined ? {} : { fetch: options.actionFetch }),
     });
     this.routeDeps = {
-      services,
+      services: core.services,
       clientSettings: this.clientSettings,
       receipts,
       socketTokens: this.socketTokens,
@@ -56,13 +53,13 @@ export class ClientProtocol {
       publicHost: options.publicHost,
     };
     this.sockets = new SocketServer({
-      services,
+      core,
       fanOut: this.fanOut,
       socketTokens: this.socketTokens,
       receipts,
       logger,
     });
-    this.unpublish = publishChatEvents(services.events, this.fanOut, services, logger);
+    this.unpublish = publishChatEvents(core.events, this.fanOut, core, logger);
   }
 
   /** Takes WebSocket upgrades on these servers; `origins` are where this server is reached. */

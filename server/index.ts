@@ -3,7 +3,7 @@ export { startChatServer, DEMO_APP_ID, type ChatServer, type ChatServerOptions }
 export { createHttpApp, type HttpOptions } from './http/app.js';
 export { DEFAULT_RATE_LIMITS, type RateLimits } from './http/rate-limit.js';
 export { openChatStore, type ChatStore, type StorageEngine, type StoreLocation } from './db/database.js';
-export { createChatServices, type ChatServices } from './services/registry.js';
+export { createChatCore, type ChatCore } from './services/registry.js';
 export { ChatEvents, type ChatEventMap, type EventOrigin } from './events.js';
 export { ChatError } from './errors.js';
 export { createLogger, silentLogger, type Logger } from './log.js';

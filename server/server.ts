@@ -18,7 +18,7 @@ import { createLogger, type Logger } from './log.js';
 import { NotificationEngine, notificationDataOf, type NotificationOptions } from './notifications/index.js';
 import { SecretBox } from './secret-box.js';
 import type { AppSeed, SeededApp } from './repositories/apps.js';
-import { createChatServices, type ChatServices } from './services/registry.js';
+import { createChatCore, type ChatCore } from './services/registry.js';
 import { localhostCertificate, type TlsCertificate } from './tls/certificate.js';
 import { listen } from './tls/listener.js';
 import { sql } from 'kysely';
@@ -89,7 +89,8 @@ export interface ChatServer {
   port: number;
   /** The app configured at start (or the demo app) with its keys, for the operator. */
   seeded: SeededApp;
-  services: ChatServices;
+  /** The chat core: its repositories and, in `services`, what the routes call. */
+  services: ChatCore;
   /** Decides and delivers notifications in the background. */
   notifications: NotificationEngine;
   /** Removes presigned uploads never linked to a message. */
@@ -107,7 +108,7 @@ export interface ChatServer {
 
 export const DEMO_APP_ID = 'parley-demo';
 
-async function seedApp(services: ChatServices, seed: AppSeed | undefined): Promise<SeededApp> {
+async function seedApp(services: ChatCore, seed: AppSeed | undefined): Promise<SeededApp> {
   if (seed !== undefined) return services.apps.ensure(seed);
   const apps = await services.apps.list();
   const existing = apps.find((app) => app.appId === DEMO_APP_ID) ?? apps[0];
@@ -153,7 +154,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
     // After Redis is joined: the row caches of a joined process check the others' changes there.
-    const services = createChatServices(store, secrets, media, fanOut, fanOut);
+    const services = createChatCore(store, secrets, media, fanOut, fanOut);
     // Made here first, so the provider cache hears the other processes' changes; then seals
     // secrets stored in the clear (rows from before sealing existed).
     await notificationDataOf(services, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();
@@ -168,7 +169,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     const client = new ClientProtocol(services, {
       logger,
       publicHost: options.publicHost,
-      ...(fanOut === undefined ? {} : { fanOut, notices: fanOut }),
+      ...(fanOut === undefined ? {} : { fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
     const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
@@ -192,7 +193,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       },
       fanOut,
     );
-    const http = createHttpApp(client.routeDeps, {
+    const http = createHttpApp(services, client.routeDeps, {
       logger,
       rateLimits,
       rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },

@@ -387,3 +387,25 @@ export const InteractionsRequest = z.object({
     .optional(),
 });
 export type InteractionsRequest = z.infer<typeof InteractionsRequest>;
+
+/**
+ * The answer to `PATCH /v3/messages/{id}/interacted`, the same on both APIs: the message's
+ * interactions now, whether its goal is met, and the apiAction the submission ran (`completed`
+ * when its receiver answered 2xx; nothing the receiver answered is passed on).
+ */
+export const InteractedAnswer = dataEnvelope(
+  z.object({
+    success: z.literal(true),
+    message: z.string(),
+    interactions: z.array(Interaction),
+    interactionGoalCompleted: z.boolean(),
+    action: z
+      .object({
+        elementId: ElementId,
+        status: z.enum(['completed', 'failed']),
+        httpStatus: z.number().int().optional(),
+      })
+      .optional(),
+  }),
+);
+export type InteractedAnswer = z.infer<typeof InteractedAnswer>;

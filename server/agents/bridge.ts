@@ -4,7 +4,7 @@ import { MAX_MESSAGE_BYTES } from '../../shared/message.js';
 import type { ChatEvents } from '../events.js';
 import type { Logger } from '../log.js';
 import type { StoredMessage } from '../repositories/messages.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import { byteLength } from '../validation.js';
 import { processConversationLocks, type ConversationLocks } from './conversation-locks.js';
 import { mentions, withPlainMention } from './mentions.js';
@@ -71,7 +71,7 @@ export class AgentBridge {
   private readonly onMessage = (appId: string, message: Message) => this.consider(appId, message);
 
   constructor(
-    private readonly services: ChatServices,
+    private readonly core: ChatCore,
     private readonly registry: AgentRegistry,
     private readonly takeovers: AgentTakeovers,
     private readonly logger: Logger,
@@ -132,7 +132,7 @@ export class AgentBridge {
       candidates.map(async (agent) => {
         const inGroup =
           message.receiverType === 'user' ||
-          (await this.services.groups.member(appId, message.receiver, agent.uid)) !== undefined;
+          (await this.core.groups.member(appId, message.receiver, agent.uid)) !== undefined;
         if (!inGroup) return false;
         const takeover = await this.takeovers.get(appId, agent.uid, message.conversationId);
         if (takeover.takenOver) {
@@ -223,7 +223,7 @@ export class AgentBridge {
 
   /** The conversation's latest text turns up to the question, oldest first. */
   private async recentTurns(appId: string, agent: Agent, question: Message): Promise<ChatTurn[]> {
-    const rows: StoredMessage[] = await this.services.messages.list(
+    const rows: StoredMessage[] = await this.core.messages.list(
       appId,
       {
         conversationIds: [question.conversationId],
@@ -288,7 +288,7 @@ export class AgentBridge {
     text: string,
     metadata: Record<string, unknown>,
   ): Promise<void> {
-    const app = await this.services.apps.find(appId);
+    const app = await this.core.apps.find(appId);
     if (app === undefined) return;
     const request: MessageRequest = {
       receiver,
@@ -305,7 +305,7 @@ export class AgentBridge {
       },
     };
     // The agent is the origin, from no device: every session of the asker receives the answer.
-    await this.services.messageService.send(app, agent.uid, request, { uid: agent.uid });
+    await this.core.services.messages.send(app, agent.uid, request, { uid: agent.uid });
   }
 }
 

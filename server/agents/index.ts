@@ -4,7 +4,7 @@ import type { ClientSettingsRepository } from '../repositories/client-settings.j
 import type { ChatEnv } from '../http/context.js';
 import type { ChatRoutes } from '../http/openapi.js';
 import type { Logger } from '../log.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import { AgentBridge, type AgentBridgeOptions } from './bridge.js';
 import { dashboardPage } from './dashboard-page.js';
 import { AgentRegistry } from './registry.js';
@@ -30,20 +30,20 @@ export class AgentFeature {
   readonly pages: ReadonlyArray<(app: Hono<ChatEnv>) => void> = [dashboardPage];
 
   constructor(
-    private readonly services: ChatServices,
+    private readonly core: ChatCore,
     clientSettings: ClientSettingsRepository,
     logger: Logger,
     options: Partial<AgentBridgeOptions> = {},
     notices: ChangeNotices = PROCESS_ALONE,
   ) {
-    this.registry = new AgentRegistry(services.store.db, services.users, notices);
-    this.takeovers = new AgentTakeovers(services.store.db);
-    this.bridge = new AgentBridge(services, this.registry, this.takeovers, logger, options);
-    this.bridge.attach(services.events);
-    this.routes = agentRoutes(services.groups, this.registry, this.takeovers, clientSettings);
+    this.registry = new AgentRegistry(core.store.db, core.users, notices);
+    this.takeovers = new AgentTakeovers(core.store.db);
+    this.bridge = new AgentBridge(core, this.registry, this.takeovers, logger, options);
+    this.bridge.attach(core.events);
+    this.routes = agentRoutes(core.services.groups, this.registry, this.takeovers, clientSettings);
   }
 
   close(): Promise<void> {
-    return this.bridge.close(this.services.events);
+    return this.bridge.close(this.core.events);
   }
 }

@@ -5,7 +5,7 @@ import { actingUid } from '../http/actor.js';
 import type { ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import { jsonBody } from '../http/request.js';
-import type { GroupRepository } from '../repositories/groups.js';
+import type { GroupService } from '../services/groups.js';
 import { AgentChanges, AgentRegistration, type AgentRegistry } from './registry.js';
 import { ConversationId, type AgentTakeovers } from './takeovers.js';
 
@@ -27,7 +27,7 @@ const takeoverRefused = (message: string, details: Record<string, unknown>): Cha
  * the group conversations where they are an admin or moderator.
  */
 export function agentRoutes(
-  groups: GroupRepository,
+  groups: GroupService,
   agents: AgentRegistry,
   takeovers: AgentTakeovers,
   clientSettings: ClientSettingsRepository,

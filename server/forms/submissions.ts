@@ -1,10 +1,10 @@
 import type { FormValues } from '../../shared/interactive-values.js';
-import type { Interaction } from '../../shared/message.js';
+import type { InteractedAnswer, Interaction } from '../../shared/message.js';
 import type { ClientSettingsRepository } from '../repositories/client-settings.js';
 import type { EventOrigin } from '../events.js';
 import type { Logger } from '../log.js';
 import type { App } from '../repositories/apps.js';
-import type { ChatServices } from '../services/registry.js';
+import type { MessageService } from '../services/messages.js';
 import { performApiAction, type ActionResult } from './api-action.js';
 
 export interface FormOutcome {
@@ -14,17 +14,7 @@ export interface FormOutcome {
   action?: ActionResult & { elementId: string };
 }
 
-/** The answer to `PATCH /messages/{id}/interacted`, the same in the server and client APIs. */
-export interface InteractedAnswer {
-  data: {
-    success: true;
-    message: string;
-    interactions: Interaction[];
-    interactionGoalCompleted: boolean;
-    action?: FormOutcome['action'];
-  };
-}
-
+/** The answer to `PATCH /messages/{id}/interacted` (`shared/message.ts`). */
 export function interactedAnswer(messageId: string, outcome: FormOutcome): InteractedAnswer {
   return {
     data: {
@@ -52,7 +42,7 @@ export interface FormSubmissionOptions {
  */
 export class FormSubmissions {
   constructor(
-    private readonly services: ChatServices,
+    private readonly messages: MessageService,
     private readonly clientSettings: ClientSettingsRepository,
     private readonly options: FormSubmissionOptions,
   ) {}
@@ -69,7 +59,7 @@ export class FormSubmissions {
       ...this.options.selfOrigins(),
       ...(await this.clientSettings.get(app.appId)).apiActionOrigins,
     ]);
-    const { apiAction, ...recorded } = await this.services.messageService.interact(
+    const { apiAction, ...recorded } = await this.messages.interact(
       app,
       messageId,
       uid,

@@ -13,6 +13,7 @@ import { notificationDeliveryRoutes } from '../notifications/index.js';
 import { blockedUserRoutes } from '../routes/blocked-users.js';
 import { conversationRoutes } from '../routes/conversations.js';
 import type { RouteDeps } from '../routes/deps.js';
+import type { ChatCore } from '../services/registry.js';
 import { groupRoutes } from '../routes/groups.js';
 import { messageRoutes } from '../routes/messages.js';
 import { apiKeyRoutes } from '../routes/api-keys.js';
@@ -99,8 +100,8 @@ const isUpload = (c: Context): boolean =>
  * API (one body limit, one authentication resolving the actor and presenting client answers, one
  * rate limit), pages beside it, and a health check.
  */
-export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHono<ChatEnv> {
-  const { services } = deps;
+/** `core` resolves each request's actor; the routes get `deps`, whose services they call. */
+export function createHttpApp(core: ChatCore, deps: RouteDeps, options: HttpOptions): OpenAPIHono<ChatEnv> {
   const { logger } = options;
   const app = new OpenAPIHono<ChatEnv>();
 
@@ -173,7 +174,7 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || upload) return next();
     return limitStreamedBody(c, next);
   });
-  v3.use(resolveActor(services.apps, services.authTokens, services.users));
+  v3.use(resolveActor(core.apps, core.authTokens, core.users));
   if (options.rateLimits !== false) v3.use(rateLimit(options.rateLimits, options.rateLimitStore));
   for (const routes of [
     sessionRoutes(deps),
@@ -191,8 +192,8 @@ export function createHttpApp(deps: RouteDeps, options: HttpOptions): OpenAPIHon
     moderationRuleRoutes(deps),
     apiKeyRoutes(deps),
     roleRoutes(deps),
-    notificationRoutes(services),
-    notificationDeliveryRoutes(deps),
+    notificationRoutes(deps),
+    notificationDeliveryRoutes(deps, core),
     ...(options.routes ?? []),
   ]) {
     v3.route('/', routes);

@@ -51,7 +51,7 @@ const UploadUrlRequest = z.object({
  */
 export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
   const routes = chatRoutes();
-  const { users, groups, blockedUsers, media } = deps.services;
+  const { users, groups, media } = deps.services;
   documented(
     routes,
     'post',
@@ -77,7 +77,7 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
       } else {
         await users.get(app.appId, receiver);
         // As a send would be: no files into a conversation blocked either way.
-        const block = (await blockedUsers.relations(app.appId, uid, [receiver])).get(receiver);
+        const block = await users.blocksBetween(app.appId, uid, receiver);
         if (block !== undefined) throw blockedError(uid, receiver, block);
       }
       const conversationId = conversationIdFor({ receiverType: body.receiverType, receiver, sender: uid });

@@ -89,10 +89,10 @@ export async function sendUploaded(
     receiver: fields.receiver.toLowerCase(),
   });
   const upload = await media.store(app, conversationId, checked, originOf(c, deps.publicHost));
-  let sent: Awaited<ReturnType<typeof deps.services.messageService.send>>;
+  let sent: Awaited<ReturnType<typeof deps.services.messages.send>>;
   try {
     const request = parseWith(MessageRequest, { ...fields, data: withUpload(fields.data, upload) });
-    sent = await deps.services.messageService.send(app, senderUid, request, origin, parentId);
+    sent = await deps.services.messages.send(app, senderUid, request, origin, parentId);
   } catch (error) {
     await media.discard(upload.folders);
     throw error;

@@ -1,5 +1,5 @@
 import { PROCESS_ALONE, type ChangeNotices } from '../repositories/app-cache.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import { Audience } from './audience.js';
 import { DecisionQueue } from './decision-queue.js';
 import { Digests } from './digests.js';
@@ -26,33 +26,30 @@ export interface NotificationData {
   audience: Audience;
 }
 
-const byStore = new WeakMap<ChatServices['store'], NotificationData>();
+const byStore = new WeakMap<ChatCore['store'], NotificationData>();
 
 /**
  * The store's notification data, made at the first call: the server makes it at start with the
  * change notices of the processes sharing the store (`notices`); later calls get the same one.
  */
-export function notificationDataOf(
-  services: ChatServices,
-  notices: ChangeNotices = PROCESS_ALONE,
-): NotificationData {
-  let data = byStore.get(services.store);
+export function notificationDataOf(core: ChatCore, notices: ChangeNotices = PROCESS_ALONE): NotificationData {
+  let data = byStore.get(core.store);
   if (data === undefined) {
-    const db = withNotificationTables(services.store.db);
+    const db = withNotificationTables(core.store.db);
     const userState = new NotificationUserState(db);
     data = {
       db,
-      providers: new ProviderRegistry(db, PROVIDER_KINDS, services.secrets, notices),
+      providers: new ProviderRegistry(db, PROVIDER_KINDS, core.secrets, notices),
       pushTokens: new PushTokens(db),
       contacts: new ContactDirectory(db),
-      outbox: new Outbox(db, services.store.engine),
-      decisions: new DecisionQueue(db, services.store.engine),
+      outbox: new Outbox(db, core.store.engine),
+      decisions: new DecisionQueue(db, core.store.engine),
       logs: new NotificationLogs(db),
       digests: new Digests(db),
       userState,
-      audience: new Audience(services.groups, userState, services.notifications),
+      audience: new Audience(core.groups, userState, core.notifications),
     };
-    byStore.set(services.store, data);
+    byStore.set(core.store, data);
   }
   return data;
 }

@@ -1,6 +1,6 @@
 import type { Message } from '../../shared/message.js';
 import type { StorageEngine } from '../db/database.js';
-import type { DecisionRow } from '../repositories/message-writer.js';
+import type { PendingDecision } from '../repositories/message-writer.js';
 import type { QueuedChange } from '../services/decisions.js';
 import type { NotificationDb } from './tables.js';
 import {
@@ -52,7 +52,7 @@ export function eventOfHeard(appId: string, heard: HeardEvent): NotificationEven
 }
 
 /** The row of a change about to be stored, claimed by the process making it until `claimedUntil`. */
-export function decisionRowOf(change: QueuedChange, now: number, claimedUntil: number): DecisionRow {
+export function decisionRowOf(change: QueuedChange, now: number, claimedUntil: number): PendingDecision {
   return { event: JSON.stringify(change), attempts: 1, claimedUntil, createdAt: now };
 }
 

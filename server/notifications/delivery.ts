@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import type { Clock } from './clock.js';
 import type { NotificationData } from './data.js';
 import { mutesHonoured } from './decide.js';
@@ -60,7 +60,7 @@ function payloadOf(body: string): NotificationPayload | undefined {
 
 export class DeliveryWorker {
   constructor(
-    private readonly services: ChatServices,
+    private readonly core: ChatCore,
     private readonly data: NotificationData,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -123,7 +123,7 @@ export class DeliveryWorker {
     const recipients: Recipients = new Map();
     for (const [appId, uids] of byApp) {
       const [users, contacts] = await Promise.all([
-        this.services.users.findMany(appId, uids),
+        this.core.users.findMany(appId, uids),
         this.data.contacts.getMany(appId, [...uids]),
       ]);
       for (const uid of uids) {
@@ -196,7 +196,7 @@ export class DeliveryWorker {
 
   /** Why a held call is no longer wanted now its span has ended, or undefined when it still is. */
   private async dropReason(appId: string, hold: DeliveryHold): Promise<SuppressReason | undefined> {
-    const settings = await this.services.notifications.settings(appId);
+    const settings = await this.core.notifications.settings(appId);
     const { uid, conversation } = hold;
     const bypass = settings.preferences.bypassPreferencesForMentions && hold.mentioned;
     if (!bypass && mutesHonoured(settings, conversation.type)) {

@@ -1,6 +1,6 @@
 import type { Message } from '../../shared/message.js';
 import type { NotificationSettings } from '../../shared/notification-settings.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import type { NotificationData } from './data.js';
 import type { DigestBatch } from './digests.js';
 import type { LogEntry } from './logs.js';
@@ -26,7 +26,7 @@ const BATCHES_PER_QUERY = 50;
 
 export class DigestSender {
   constructor(
-    private readonly services: ChatServices,
+    private readonly core: ChatCore,
     private readonly data: NotificationData,
     private readonly readState: ReadStateSource,
   ) {}
@@ -44,7 +44,7 @@ export class DigestSender {
   private async send(batch: DigestBatch, now: number): Promise<boolean> {
     const { appId, uid, channel, conversationId } = batch;
     const [settings, preferences, timeZone] = await Promise.all([
-      this.services.notifications.settings(appId),
+      this.core.notifications.settings(appId),
       this.data.audience.preferences(appId, [uid]).then((found) => found.get(uid)),
       this.data.userState.timeZone(appId, uid),
     ]);
@@ -57,15 +57,15 @@ export class DigestSender {
     if (ids.length === 0) return false;
     const [enabled, app, user] = await Promise.all([
       this.data.providers.enabledChannels(appId),
-      this.services.apps.find(appId),
-      this.services.users.find(appId, uid),
+      this.core.apps.find(appId),
+      this.core.users.find(appId, uid),
     ]);
     if (!enabled.has(channel) || app === undefined || user === undefined) return false;
     const digest = settings.preferences[channel];
-    const rows = [...(await this.services.messages.findMany(appId, ids)).values()]
+    const rows = [...(await this.core.messages.findMany(appId, ids)).values()]
       .filter((row) => row.deletedAt === undefined)
       .sort((a, b) => Number(a.id) - Number(b.id));
-    let messages = await this.services.messageService.present(app, rows);
+    let messages = await this.core.services.messages.present(app, rows);
     const latest = messages[messages.length - 1];
     if (latest === undefined) return false;
     const log = (reason: string | null, outboxId: number | null): LogEntry => ({
@@ -106,7 +106,7 @@ export class DigestSender {
     const privacy = usesPrivacyTemplates(settings, preferences);
     const mentioned = new Set(messages.flatMap((message) => [...mentionsIn(message)]));
     const names = new Map(
-      [...(await this.services.users.findMany(appId, mentioned))].map(([id, row]) => [id, row.name]),
+      [...(await this.core.users.findMany(appId, mentioned))].map(([id, row]) => [id, row.name]),
     );
     const shown = messages.map((message) => messageForTemplates(message, names));
     const text = renderDigestText(settings, privacy, channel, shown);

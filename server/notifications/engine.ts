@@ -1,7 +1,7 @@
 import type { ChatEventMap } from '../events.js';
 import type { Logger } from '../log.js';
 import type { ChangeDecisions, QueuedChange } from '../services/decisions.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import { systemClock, type Clock } from './clock.js';
 import { notificationDataOf, type NotificationData } from './data.js';
 import { DeliveryWorker } from './delivery.js';
@@ -92,20 +92,20 @@ export class NotificationEngine {
   private stopped = true;
 
   constructor(
-    private readonly services: ChatServices,
+    private readonly core: ChatCore,
     private readonly logger: Logger,
     options: NotificationOptions = {},
   ) {
-    this.data = notificationDataOf(services);
+    this.data = notificationDataOf(core);
     this.clock = options.clock ?? systemClock;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.decisionLeaseMs = options.decisionLeaseMs ?? 10_000;
-    this.notifier = new EventNotifier(services, this.data, options.presence ?? nobodyOnline);
-    const readState = options.readState ?? storedReadState(services.readState);
-    this.digests = new DigestSender(services, this.data, readState);
+    this.notifier = new EventNotifier(core, this.data, options.presence ?? nobodyOnline);
+    const readState = options.readState ?? storedReadState(core.readState);
+    this.digests = new DigestSender(core, this.data, readState);
     this.delivery = new DeliveryWorker(
-      services,
+      core,
       this.data,
       this.clock,
       logger,
@@ -154,12 +154,12 @@ export class NotificationEngine {
   start(): this {
     if (!this.stopped) return this;
     this.stopped = false;
-    const { events } = this.services;
+    const { events } = this.core;
     events.on('message', this.listeners.message);
     events.on('messageEdited', this.listeners.messageEdited);
     events.on('messageDeleted', this.listeners.messageDeleted);
     events.on('reaction', this.listeners.reaction);
-    this.services.notifiedChanges.decideWith(this.changeDecisions);
+    this.core.notifiedChanges.decideWith(this.changeDecisions);
     if (this.pollIntervalMs !== false) {
       this.timer = setInterval(() => this.schedulePass(), this.pollIntervalMs);
       this.timer.unref();
@@ -172,12 +172,12 @@ export class NotificationEngine {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    const { events } = this.services;
+    const { events } = this.core;
     events.off('message', this.listeners.message);
     events.off('messageEdited', this.listeners.messageEdited);
     events.off('messageDeleted', this.listeners.messageDeleted);
     events.off('reaction', this.listeners.reaction);
-    this.services.notifiedChanges.decideWith(undefined);
+    this.core.notifiedChanges.decideWith(undefined);
     clearInterval(this.timer);
     await this.idle();
     await this.passes;
@@ -231,7 +231,8 @@ export class NotificationEngine {
     change: QueuedChange,
     messageId: number,
   ): Promise<HeardEvent | undefined> {
-    const { apps, messages, messageService } = this.services;
+    const { apps, messages } = this.core;
+    const messageService = this.core.services.messages;
     const app = await apps.find(appId);
     const row = app === undefined ? undefined : await messages.find(appId, messageId);
     if (app === undefined || row === undefined) return undefined;

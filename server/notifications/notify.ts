@@ -1,6 +1,6 @@
 import type { Message } from '../../shared/message.js';
 import type { NotificationSettings } from '../../shared/notification-settings.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import type { NotificationData } from './data.js';
 import { muteTargetOf } from './audience.js';
 import { decide, type Recipient } from './decide.js';
@@ -44,7 +44,7 @@ export interface NotifyOutcome {
 
 export class EventNotifier {
   constructor(
-    private readonly services: ChatServices,
+    private readonly core: ChatCore,
     private readonly data: NotificationData,
     private readonly presence: PresenceSource,
   ) {}
@@ -58,7 +58,7 @@ export class EventNotifier {
       return none;
     }
     const [settings, recipients, names] = await Promise.all([
-      this.services.notifications.settings(event.appId),
+      this.core.notifications.settings(event.appId),
       this.data.audience.recipients(event, uids, now),
       this.mentionNames(event),
     ]);
@@ -147,7 +147,7 @@ export class EventNotifier {
 
   private async mentionNames(event: NotificationEvent): Promise<NameBook> {
     if (event.mentions.size === 0) return new Map();
-    const users = await this.services.users.findMany(event.appId, event.mentions);
+    const users = await this.core.users.findMany(event.appId, event.mentions);
     return new Map([...users].map(([uid, user]) => [uid, user.name]));
   }
 

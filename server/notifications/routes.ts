@@ -6,6 +6,7 @@ import type { ChatContext } from '../http/context.js';
 import { jsonBody, queryOf } from '../http/request.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
 import type { RouteDeps } from '../routes/deps.js';
+import type { ChatCore } from '../services/registry.js';
 import {
   ContactDetailsRequest,
   LogsQuery,
@@ -34,12 +35,13 @@ import { isTimeZone } from './schedule.js';
 
 const SUCCESS = { success: true };
 
-export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
-  const { services } = deps;
-  const { db, logs, outbox, userState, pushTokens, contacts } = notificationDataOf(services);
+/** `core`: the notifications engine's data lives in its store; sessions are named by their tokens. */
+export function notificationDeliveryRoutes(deps: RouteDeps, core: ChatCore): ChatRoutes {
+  const { users } = deps.services;
+  const { db, logs, outbox, userState, pushTokens, contacts } = notificationDataOf(core);
   const routes = chatRoutes();
-  routes.route('/', providerRoutes(deps, PROVIDER_KINDS));
-  routes.route('/', webPushRoutes(deps));
+  routes.route('/', providerRoutes(core, PROVIDER_KINDS));
+  routes.route('/', webPushRoutes(core));
   const appOf = (c: ChatContext): string => c.get('actor').app.appId;
 
   documented(
@@ -84,7 +86,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const { channel, uid: named } = await jsonBody(c, TestNotificationRequest);
       const appId = appOf(c);
-      const user = await services.users.get(appId, named);
+      const user = await users.get(appId, named);
       const now = Date.now();
       const idempotencyKey = `test:${channel}:${user.uid}:${now}`;
       const text = 'A test notification from the Parley dashboard.';
@@ -143,7 +145,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   /** The server's `uid` query (an existing user). */
   const namedUser = async (c: ChatContext): Promise<string> => {
     const { uid } = queryOf(c, UidQuery);
-    return (await services.users.get(appOf(c), uid)).uid;
+    return (await users.get(appOf(c), uid)).uid;
   };
   /** A client's own user; the server names one with `uid` (or `onBehalfOf`). */
   const userOf = async (c: ChatContext): Promise<string> => {
@@ -151,7 +153,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
     if (actor.kind === 'client') return sessionOf(c).uid;
     const uid = queryOf(c, OptionalUidQuery).uid ?? actor.uid;
     if (uid === undefined) throw badRequest('uid', 'name the user: the uid query or the onBehalfOf header');
-    return (await services.users.get(appOf(c), uid)).uid;
+    return (await users.get(appOf(c), uid)).uid;
   };
 
   const mutes = (path: string, only: 'server' | 'client', userFor: (c: ChatContext) => Promise<string>) => {
@@ -225,7 +227,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   );
 
   // The SDK's preferences calls: the same preferences the server reads at `/notifications/v1/preferences`.
-  const { notifications } = services;
+  const { notifications } = core;
   documented(
     routes,
     'get',
@@ -308,7 +310,7 @@ export function notificationDeliveryRoutes(deps: RouteDeps): ChatRoutes {
   ): Promise<{ uid: string; authToken: string }> => {
     if (authToken === undefined)
       throw badRequest('authToken', "names the session whose device's token this is");
-    const session = await services.authTokens.find(appOf(c), authToken);
+    const session = await core.authTokens.find(appOf(c), authToken);
     if (session === undefined)
       throw new ChatError(404, 'ERR_AUTH_TOKEN_NOT_FOUND', 'No session has this authToken.', {
         field: 'authToken',

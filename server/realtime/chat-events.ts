@@ -2,7 +2,7 @@ import type { Message } from '../../shared/message.js';
 import type { ChatEventMap, ChatEvents, EventOrigin } from '../events.js';
 import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import type { FanOut } from './fan-out.js';
 
 /** A user an action message is about (kicked, banned, left) still hears about it. */
@@ -23,7 +23,7 @@ function actionSubject(message: Message): string | undefined {
 export function publishChatEvents(
   events: ChatEvents,
   fanOut: FanOut,
-  services: ChatServices,
+  core: ChatCore,
   logger: Logger,
 ): () => void {
   const queues = new Map<string, Promise<void>>();
@@ -72,15 +72,15 @@ export function publishChatEvents(
       `${appId} ${message.conversationId}`,
       message.receiverType === 'user'
         ? () => publish([message.sender, message.receiver])
-        : async () => publish(await services.groups.memberUids(appId, message.receiver)),
+        : async () => publish(await core.groups.memberUids(appId, message.receiver)),
     );
   };
 
   const onInteractionEvent = (...[appId, event, { deviceId }]: ChatEventMap['interaction']): void => {
     if (!event.goalCompleted) return;
     void (async () => {
-      const row = await services.messages.find(appId, Number(event.messageId));
-      const user = await services.users.find(appId, event.uid);
+      const row = await core.messages.find(appId, Number(event.messageId));
+      const user = await core.users.find(appId, event.uid);
       if (row === undefined || user === undefined) return;
       fanOut.publish(appId, [row.sender, event.uid], {
         appId,
@@ -102,7 +102,7 @@ export function publishChatEvents(
       const recipients =
         event.receiverType === 'user'
           ? [event.messageSender, event.receiver]
-          : await services.groups.memberUids(appId, event.receiver);
+          : await core.groups.memberUids(appId, event.receiver);
       fanOut.publish(appId, recipients, {
         appId,
         receiver: event.receiver,
@@ -119,7 +119,7 @@ export function publishChatEvents(
   const onPinSave = (...[appId, event, { deviceId }]: ChatEventMap['pinSave']): void => {
     const { to } = event;
     inOrder(`${appId} ${event.conversationId}`, async () => {
-      const recipients = 'uids' in to ? to.uids : await services.groups.memberUids(appId, to.guid);
+      const recipients = 'uids' in to ? to.uids : await core.groups.memberUids(appId, to.guid);
       fanOut.publish(appId, recipients, {
         appId,
         receiver: event.receiver,

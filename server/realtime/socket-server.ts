@@ -15,7 +15,7 @@ import type { Receipts } from '../client-api/receipts.js';
 import type { SocketTokens } from '../client-api/socket-token.js';
 import type { Logger } from '../log.js';
 import { toUserEntity } from '../repositories/users.js';
-import type { ChatServices } from '../services/registry.js';
+import type { ChatCore } from '../services/registry.js';
 import { SESSION_ENDED, type FanOut, type Subscriber } from './fan-out.js';
 import { AUTH_OK, PONG, spendFrame, type FrameBudget } from './frames.js';
 
@@ -56,7 +56,7 @@ const AUTH_REFUSED = JSON.stringify({
 });
 
 export interface SocketServerDeps {
-  services: ChatServices;
+  core: ChatCore;
   fanOut: FanOut;
   socketTokens: SocketTokens;
   receipts: Receipts;
@@ -188,7 +188,7 @@ export class SocketServer {
     const auth = parsed.success ? parsed.data : undefined;
     const identity = auth === undefined ? undefined : await this.deps.socketTokens.verify(auth.body.auth);
     const user =
-      identity === undefined ? undefined : await this.deps.services.users.find(identity.appId, identity.uid);
+      identity === undefined ? undefined : await this.deps.core.users.find(identity.appId, identity.uid);
     if (
       auth === undefined ||
       identity === undefined ||
@@ -225,7 +225,7 @@ export class SocketServer {
       this.storeStatus(connection, 'available');
     }
     // A session revoked while this socket was being checked found no socket to close: look again.
-    if ((await this.deps.services.authTokens.find(connection.appId, connection.authToken)) === undefined)
+    if ((await this.deps.core.authTokens.find(connection.appId, connection.authToken)) === undefined)
       connection.close(SESSION_ENDED.code, SESSION_ENDED.reason);
     // Closed while its presence was being recorded: its close event found no connection to end.
     if (isClosed(socket)) {
@@ -256,7 +256,7 @@ export class SocketServer {
 
   /** A user whose sockets were all in a process that died: offline now, as if they had closed. */
   private async expired(appId: string, uid: string): Promise<void> {
-    const user = await this.deps.services.users.find(appId, uid);
+    const user = await this.deps.core.users.find(appId, uid);
     if (user === undefined) return;
     const gone = { appId, uid, deviceId: 'expired', user: toUserEntity(user) };
     this.announcePresence(gone, 'offline');
@@ -267,7 +267,7 @@ export class SocketServer {
   private storeStatus(connection: PresenceOf, status: 'available' | 'offline'): void {
     const key = `${connection.appId} ${connection.uid}`;
     const write = (this.statusWrites.get(key) ?? Promise.resolve())
-      .then(() => this.deps.services.users.setStatus(connection.appId, connection.uid, status))
+      .then(() => this.deps.core.users.setStatus(connection.appId, connection.uid, status))
       .catch((error: unknown) =>
         this.deps.logger.warn('presence_store_failed', {
           appId: connection.appId,
@@ -309,7 +309,7 @@ export class SocketServer {
     receiver: string,
     receiverType: 'user' | 'group',
   ): Promise<readonly string[]> {
-    const { groups } = this.deps.services;
+    const { groups } = this.deps.core;
     if (receiverType === 'user') return [receiver, connection.uid];
     if ((await groups.member(connection.appId, receiver, connection.uid)) === undefined) return [];
     return groups.memberUids(connection.appId, receiver);
@@ -344,7 +344,7 @@ export class SocketServer {
   /** A read or delivery receipt: stored as the reader's pointer, then passed to the message's sender. */
   private async receipt(connection: Connection, request: ReceiptRequest): Promise<void> {
     const { action, messageId } = request.body;
-    const { messages, groups } = this.deps.services;
+    const { messages, groups } = this.deps.core;
     const row = await messages.find(connection.appId, Number(messageId));
     if (row === undefined || row.sender === connection.uid) return;
     const visible =

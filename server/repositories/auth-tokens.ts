@@ -62,10 +62,18 @@ export class AuthTokenRepository {
     private readonly events: ChatEvents,
   ) {}
 
-  /** Returns the user's newest token, or a new one when there is none or `force` asks for one. */
-  async issue(appId: string, uid: string, force: boolean): Promise<StoredAuthToken> {
+  /**
+   * Returns the user's newest token, or a new one when there is none or `force` asks for one;
+   * inside the caller's transaction `db` when given.
+   */
+  async issue(
+    appId: string,
+    uid: string,
+    force: boolean,
+    db: Kysely<ChatDatabase> = this.db,
+  ): Promise<StoredAuthToken> {
     if (!force) {
-      const existing = await this.db
+      const existing = await db
         .selectFrom('auth_tokens')
         .selectAll()
         .where('app_id', '=', appId)
@@ -85,7 +93,7 @@ export class AuthTokenRepository {
       app_info: null,
       updated_at: null,
     };
-    await this.db.insertInto('auth_tokens').values(row).execute();
+    await db.insertInto('auth_tokens').values(row).execute();
     return authTokenOf(row);
   }
 

@@ -18,11 +18,11 @@ type Db = Kysely<ChatDatabase>;
 type DecisionQueueTables = { notification_decisions: NotificationDecisionTable };
 
 /**
- * A change's row in the notifications engine's decision queue (notifications/decision-queue.ts),
- * stored in the change's own transaction so that no crash after the commit loses the event. It
- * names its message by `message_id`, given when the row is stored.
+ * A change's notifications decision, still to be made: queued for the notifications engine
+ * (notifications/decision-queue.ts) in the change's own transaction, so that no crash after the
+ * commit loses the event. Its message is named by `message_id`, given when it is stored.
  */
-export interface DecisionRow {
+export interface PendingDecision {
   /** What the change was (services/decisions.ts `QueuedChange`), as JSON. */
   event: string;
   attempts: number;
@@ -45,7 +45,7 @@ export interface MessageDraft {
   parentId?: number | undefined;
   sentAt: number;
   /** The decision-queue row to store naming this message, if notifications want one. */
-  decision?: DecisionRow | undefined;
+  decision?: PendingDecision | undefined;
 }
 
 /**
@@ -212,7 +212,7 @@ interface DecisionValues {
   created_at: number;
 }
 
-const decisionValues = (appId: string, decision: DecisionRow, messageId: number): DecisionValues => ({
+const decisionValues = (appId: string, decision: PendingDecision, messageId: number): DecisionValues => ({
   app_id: appId,
   event: decision.event,
   message_id: messageId,
@@ -267,7 +267,7 @@ function countReplyQuery(db: QueryCreator<ChatDatabase>, parent: ParentKey) {
 export async function insertDecision(
   db: Db,
   appId: string,
-  decision: DecisionRow,
+  decision: PendingDecision,
   messageId: number,
 ): Promise<number> {
   const row = await insertDecisionQuery(

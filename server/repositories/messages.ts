@@ -10,7 +10,7 @@ import {
   insertMessage,
   insertMessagePostgres,
   parseStoredMessage as stored,
-  type DecisionRow,
+  type PendingDecision,
   type MessageDraft,
   type MessageWriter,
   type WrittenMessage,
@@ -18,7 +18,7 @@ import {
 
 export {
   unstoredMessage,
-  type DecisionRow,
+  type PendingDecision,
   type MessageDraft,
   type WrittenMessage,
 } from './message-writer.js';
@@ -142,7 +142,7 @@ export class MessageRepository {
   }
 
   /** A decision-queue row naming message `messageId`, inside the caller's transaction `db`; its id. */
-  queueDecision(appId: string, decision: DecisionRow, messageId: number, db: Db): Promise<number> {
+  queueDecision(appId: string, decision: PendingDecision, messageId: number, db: Db): Promise<number> {
     return insertDecision(db, appId, decision, messageId);
   }
 

@@ -61,15 +61,19 @@ export class RoleRepository {
     return roleOf(await this.row(this.db, appId, role));
   }
 
-  /** Refuses a user's `role` that names no role of the app (400 naming `role`). */
-  async requireExisting(appId: string, role: string | undefined): Promise<void> {
+  /**
+   * Refuses a user's `role` that names no role of the app (400 naming `role`). Inside the caller's
+   * transaction `db`, the role's row stays share-locked until it ends (PostgreSQL; SQLite's write
+   * transactions are serialized), so a delete of the role waits and then sees the user given it.
+   */
+  async requireExisting(
+    appId: string,
+    role: string | undefined,
+    db: Kysely<ChatDatabase> = this.db,
+  ): Promise<void> {
     if (role === undefined) return;
-    const row = await this.db
-      .selectFrom('roles')
-      .select('role')
-      .where('app_id', '=', appId)
-      .where('role', '=', role)
-      .executeTakeFirst();
+    const query = db.selectFrom('roles').select('role').where('app_id', '=', appId).where('role', '=', role);
+    const row = await (this.engine === 'postgres' ? query.forShare() : query).executeTakeFirst();
     if (row === undefined) {
       throw new ChatError(400, 'ERR_ROLE_NOT_FOUND', `role: the role ${role} does not exist.`, {
         field: 'role',

@@ -118,7 +118,8 @@ export class UserRepository {
     this.#active = new RowCache('users', caches);
   }
 
-  async create(appId: string, user: NewUser): Promise<User> {
+  /** Inserts a new user, inside the caller's transaction `db` when given. */
+  async create(appId: string, user: NewUser, db: Kysely<ChatDatabase> = this.db): Promise<User> {
     const now = nowSeconds();
     const row: UserRow = {
       app_id: appId,
@@ -135,7 +136,7 @@ export class UserRepository {
       updated_at: null,
       deactivated_at: null,
     };
-    const inserted = await this.db
+    const inserted = await db
       .insertInto('users')
       .values(row)
       .onConflict((oc) => oc.columns(['app_id', 'uid']).doNothing())

@@ -14,7 +14,7 @@ const shown = ({ keyId, ...key }: ApiKeyInfo): ApiKey => ({ apiKey: keyId, ...ke
  * rename or re-scope, and revoke, which the next request carrying the key feels on every process.
  */
 export function apiKeyRoutes(deps: RouteDeps): ChatRoutes {
-  const { apps } = deps.services;
+  const { apiKeys } = deps.services;
   const routes = chatRoutes();
 
   documented(
@@ -30,7 +30,7 @@ export function apiKeyRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const { appId } = c.get('actor').app;
       const body = await jsonBody(c, CreateApiKeyRequest);
-      const { apiKey, name, scope, createdAt } = await apps.createKey(appId, body.name, body.scope);
+      const { apiKey, name, scope, createdAt } = await apiKeys.create(appId, body.name, body.scope);
       return c.json({ data: { apiKey, name, scope, createdAt } });
     },
   );
@@ -48,7 +48,7 @@ export function apiKeyRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const { appId } = c.get('actor').app;
       const query = queryOf(c, ApiKeyListQuery);
-      const keys = (await apps.listKeys(appId, query)).map(shown);
+      const keys = (await apiKeys.list(appId, query)).map(shown);
       return c.json({
         data: keys,
         meta: { pagination: pagination(keys.length, keys.length, keys.length, 1) },
@@ -65,7 +65,7 @@ export function apiKeyRoutes(deps: RouteDeps): ChatRoutes {
       only: 'server',
       response: z.object({ data: ApiKey }),
     },
-    async (c) => c.json({ data: shown(await apps.findKey(c.get('actor').app.appId, c.req.param('apiKey'))) }),
+    async (c) => c.json({ data: shown(await apiKeys.get(c.get('actor').app.appId, c.req.param('apiKey'))) }),
   );
 
   documented(
@@ -81,7 +81,7 @@ export function apiKeyRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const { appId } = c.get('actor').app;
       const body = await jsonBody(c, UpdateApiKeyRequest);
-      return c.json({ data: shown(await apps.updateKey(appId, c.req.param('apiKey'), body)) });
+      return c.json({ data: shown(await apiKeys.update(appId, c.req.param('apiKey'), body)) });
     },
   );
 
@@ -91,7 +91,7 @@ export function apiKeyRoutes(deps: RouteDeps): ChatRoutes {
     '/apikeys/:apiKey',
     { summary: 'Revoke an API key', only: 'server' },
     async (c) => {
-      const deleted = await apps.deleteKey(c.get('actor').app.appId, c.req.param('apiKey'));
+      const deleted = await apiKeys.revoke(c.get('actor').app.appId, c.req.param('apiKey'));
       return c.json({
         data: { success: true, message: `The Api Key ${deleted.keyId} has been deleted successfully.` },
       });

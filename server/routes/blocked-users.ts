@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { conversationIdFor, type UserEntity } from '../../shared/message.js';
 import { SearchKey } from '../../shared/users.js';
-import { ChatError } from '../errors.js';
 import { actingUid } from '../http/actor.js';
 import type { ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
@@ -34,28 +33,8 @@ const ListBlocked = PageQuery.extend({
  * A block is one-way and private to the two users: neither can message the other one-to-one.
  */
 export function blockedUserRoutes(deps: RouteDeps): ChatRoutes {
-  const { users, blockedUsers } = deps.services;
+  const { users } = deps.services;
   const routes = chatRoutes();
-
-  /** The UIDs of the body, each an existing user other than `uid`; nothing changes otherwise. */
-  const namedUsers = async (c: ChatContext, uid: string): Promise<string[]> => {
-    const { appId } = c.get('actor').app;
-    const named = [...new Set((await jsonBody(c, BlockRequest)).blockedUids)];
-    if (named.includes(uid)) {
-      throw new ChatError(400, 'ERR_CANNOT_BLOCK_SELF', 'blockedUids: a user cannot block themselves.', {
-        field: 'blockedUids',
-      });
-    }
-    const found = await users.findMany(appId, named);
-    const missing = named.find((other) => !found.has(other));
-    if (missing !== undefined) {
-      throw new ChatError(404, 'ERR_UID_NOT_FOUND', `blockedUids: the UID ${missing} does not exist.`, {
-        field: 'blockedUids',
-        uid: missing,
-      });
-    }
-    return named;
-  };
 
   const answer = (uid: string, named: string[], done: 'blocked' | 'unblocked') =>
     Object.fromEntries(
@@ -70,31 +49,29 @@ export function blockedUserRoutes(deps: RouteDeps): ChatRoutes {
 
   /** Blocks or unblocks the users of the body for `uid`. */
   const change = async (c: ChatContext, uid: string, done: 'blocked' | 'unblocked') => {
+    const { blockedUids } = await jsonBody(c, BlockRequest);
     const { appId } = c.get('actor').app;
-    await users.get(appId, uid);
-    const named = await namedUsers(c, uid);
-    if (done === 'blocked') await blockedUsers.block(appId, uid, named);
-    else await blockedUsers.unblock(appId, uid, named);
+    const named =
+      done === 'blocked'
+        ? await users.block(appId, uid, blockedUids)
+        : await users.unblock(appId, uid, blockedUids);
     return c.json({ data: answer(uid, named, done) });
   };
 
   const list = async (c: ChatContext, uid: string) => {
     const actor = c.get('actor');
-    const { appId } = actor.app;
-    await users.get(appId, uid);
     const query = queryOf(c, ListBlocked);
     const perPage = perPageOf(actor, query);
-    const { users: rows, total } = await blockedUsers.list(appId, uid, {
+    const {
+      users: rows,
+      total,
+      blocks: relations,
+    } = await users.blocked(actor.app.appId, uid, {
       direction: query.direction,
       searchKey: query.searchKey,
       page: query.page,
       perPage,
     });
-    const relations = await blockedUsers.relations(
-      appId,
-      uid,
-      rows.map((row) => row.uid),
-    );
     const data = rows.map((row): UserEntity => {
       const relation = relations.get(row.uid) ?? {};
       return {

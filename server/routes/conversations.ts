@@ -1,6 +1,5 @@
 import { SearchKey } from '../../shared/users.js';
 import { z } from 'zod';
-import { conversationIdFor } from '../../shared/message.js';
 import { ChatError, conversationNotFound } from '../errors.js';
 import { clientUser } from '../client-api/app-settings.js';
 import type { ReceiptKind } from '../repositories/read-state.js';
@@ -76,14 +75,14 @@ const DeleteConversation = z.strictObject({
  */
 export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   const { services, receipts } = deps;
-  const { conversations, conversationService, users, groups, messages, pins, readState } = services;
+  const { conversations, history, pins } = services;
   const routes = chatRoutes();
 
   /** The SDK counts unread messages as a number and reads where its user left off. */
   const present = async (actor: Actor, viewer: string, stored: StoredConversation[]) => {
-    const presented = await conversationService.present(actor.app, viewer, stored);
+    const presented = await conversations.present(actor.app, viewer, stored);
     if (actor.kind === 'server') return presented;
-    const reads = await readState.forMember(
+    const reads = await conversations.readPointers(
       actor.app.appId,
       viewer,
       stored.map((item) => item.conversationId),
@@ -104,7 +103,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     conversationId: string,
     messageId: string | number,
   ): Promise<StoredMessage> => {
-    const named = await messages.find(appId, Number(messageId));
+    const named = await history.find(appId, Number(messageId));
     if (named?.conversationId !== conversationId) {
       throw new ChatError(
         404,
@@ -134,10 +133,11 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
   /** The conversation the path names, as the caller's user has it; members only for groups. */
   const conversationOf = async (c: ChatContext, kind: 'user' | 'group'): Promise<string> => {
     const { appId } = c.get('actor').app;
-    const viewer = await users.get(appId, actingUid(c));
-    if (kind === 'group') return `group_${(await readableGroup(c, services, pathId(c, 'guid'))).guid}`;
-    const other = await users.get(appId, pathId(c, 'uid'));
-    return conversationIdFor({ receiverType: 'user', sender: viewer.uid, receiver: other.uid });
+    if (kind === 'group') {
+      await services.users.get(appId, actingUid(c));
+      return `group_${(await readableGroup(c, services, pathId(c, 'guid'))).guid}`;
+    }
+    return conversations.withUser(appId, actingUid(c), pathId(c, 'uid'));
   };
 
   documented(
@@ -147,11 +147,13 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
     { summary: "The acting user's conversations", query: ListConversations },
     async (c) => {
       const actor = c.get('actor');
-      const viewer = await users.get(actor.app.appId, actingUid(c));
       const query = queryOf(c, ListConversations);
       const perPage = perPageOf(actor, query);
-      const guids = await groups.guidsOf(actor.app.appId, viewer.uid);
-      const { conversations: page, total } = await conversations.listFor(actor.app.appId, viewer.uid, guids, {
+      const {
+        user: viewer,
+        conversations: page,
+        total,
+      } = await conversations.listFor(actor.app.appId, actingUid(c), {
         conversationType: query.conversationType,
         tags: query.tags,
         searchKey: query.searchKey,
@@ -219,7 +221,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
       async (c) => {
         const conversationId = await conversationOf(c, kind);
         const { tags } = await jsonBody(c, TagConversation);
-        await conversationService.tag(c.get('actor').app.appId, actingUid(c), conversationId, tags);
+        await conversations.tag(c.get('actor').app.appId, actingUid(c), conversationId, tags);
         return c.json({ data: await presentOne(c, conversationId) });
       },
     );
@@ -237,7 +239,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         const conversationId = await conversationOf(c, kind);
         await jsonBody(c, DeleteConversation);
         const uid = actingUid(c);
-        await conversationService.deleteFor(appId, conversationId, uid);
+        await conversations.deleteFor(appId, conversationId, uid);
         return c.json({
           data: {
             success: true,
@@ -262,14 +264,12 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
           const { app, origin } = c.get('actor');
           const conversationId = await conversationOf(c, kind);
           const { messageId } = await jsonBody(c, MarkUpTo);
-          const last = async () => {
-            const lastId = (await conversations.find(app.appId, conversationId))?.lastMessageId;
-            return lastId === undefined ? undefined : messages.find(app.appId, lastId);
-          };
           const message =
-            messageId === undefined ? await last() : await messageIn(app.appId, conversationId, messageId);
+            messageId === undefined
+              ? await conversations.lastMessage(app.appId, conversationId)
+              : await messageIn(app.appId, conversationId, messageId);
           if (message !== undefined) {
-            const reader = clientUser(await users.get(app.appId, actingUid(c)));
+            const reader = clientUser(await services.users.get(app.appId, actingUid(c)));
             await receipts.give(app.appId, reader, message, receipt, origin.deviceId);
           }
           return c.json({
@@ -293,7 +293,7 @@ export function conversationRoutes(deps: RouteDeps): ChatRoutes {
         const { messageId } = await jsonBody(c, UnreadFrom);
         const { appId } = c.get('actor').app;
         const from = Number((await messageIn(appId, conversationId, messageId)).id);
-        await readState.markUnreadFrom(appId, conversationId, actingUid(c), from);
+        await conversations.markUnreadFrom(appId, conversationId, actingUid(c), from);
         return c.json({
           data: {
             success: true,

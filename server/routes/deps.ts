@@ -4,9 +4,10 @@ import type { SocketTokens } from '../client-api/socket-token.js';
 import type { FormSubmissions } from '../forms/submissions.js';
 import type { ChatServices } from '../services/registry.js';
 
-/** What the `/v3` routes work with besides the chat services: the client protocol's parts. */
+/** What the `/v3` routes work with: the chat services and the client protocol's parts. */
 export interface RouteDeps {
   services: ChatServices;
+  /** The app's settings for the SDK: upload caps, apiAction origins. */
   clientSettings: ClientSettingsRepository;
   receipts: Receipts;
   socketTokens: SocketTokens;

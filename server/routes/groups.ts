@@ -74,27 +74,24 @@ const JoinRequest = z.looseObject({ password: z.string().max(100).optional() });
  * for it), creates groups it owns, and joins and leaves them.
  */
 export function groupRoutes(deps: RouteDeps): ChatRoutes {
-  const { groups, groupService, users } = deps.services;
+  const { groups } = deps.services;
   const routes = chatRoutes();
 
   /** The group the path names, as the caller may know of it, with the caller's membership. */
-  const visibleGroup = async (c: ChatContext) => {
+  const visibleGroup = (c: ChatContext) => {
     const { app, kind, uid } = c.get('actor');
-    const guid = pathId(c, 'guid');
-    if (kind === 'client') return groupService.visibleTo(app.appId, guid, actingUid(c));
-    const group = await groups.get(app.appId, guid);
-    return { group, member: uid === undefined ? undefined : await groups.member(app.appId, group.guid, uid) };
+    return groups.seenBy(app.appId, pathId(c, 'guid'), { kind, uid: kind === 'client' ? actingUid(c) : uid });
   };
 
   documented(routes, 'post', '/groups', { summary: 'Create a group', body: CreateGroup }, async (c) => {
     const actor = c.get('actor');
     if (actor.kind === 'client') {
       const { members: _members, owner: _owner, ...group } = await jsonBody(c, ClientCreateGroup);
-      return c.json({ data: await groupService.create(actor.app, group, actingUid(c), {}, actor.origin) });
+      return c.json({ data: await groups.create(actor.app, group, actingUid(c), {}, actor.origin) });
     }
     const { members, ...group } = await jsonBody(c, CreateGroup);
     return c.json({
-      data: await groupService.create(actor.app, group, actor.uid, members ?? {}, actor.origin),
+      data: await groups.create(actor.app, group, actor.uid, members ?? {}, actor.origin),
     });
   });
 
@@ -106,19 +103,23 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     const uid = actor.uid;
     if (query.hasJoined === true && uid === undefined)
       throw badRequest('hasJoined', 'works only with the onBehalfOf header');
-    const { groups: rows, total } = await groups.list(appId, {
-      searchKey: query.searchKey,
-      type: query.type,
-      joinedBy: query.hasJoined === true ? uid : undefined,
-      visibleTo: actor.kind === 'client' ? uid : undefined,
-      page: query.page,
-      perPage,
-    });
-    const guids = rows.map((row) => row.guid);
-    const [counts, memberships] = await Promise.all([
-      groups.memberCounts(appId, guids),
-      uid === undefined ? new Map() : groups.membershipsOf(appId, uid, guids),
-    ]);
+    const {
+      groups: rows,
+      total,
+      counts,
+      memberships,
+    } = await groups.list(
+      appId,
+      {
+        searchKey: query.searchKey,
+        type: query.type,
+        joinedBy: query.hasJoined === true ? uid : undefined,
+        visibleTo: actor.kind === 'client' ? uid : undefined,
+        page: query.page,
+        perPage,
+      },
+      uid,
+    );
     const data = rows.map((row) => {
       // Clients always see tags; the REST API lists them when asked.
       const entity = toGroupEntity(row, counts.get(row.guid) ?? 0, memberships.get(row.guid), {
@@ -133,7 +134,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
   documented(routes, 'get', '/groups/:guid', { summary: 'Read a group' }, async (c) => {
     const actor = c.get('actor');
     const { group } = await visibleGroup(c);
-    const entity = await groupService.view(actor.app.appId, group, actor.uid);
+    const entity = await groups.view(actor.app.appId, group, actor.uid);
     return c.json({
       data: actor.kind === 'client' ? { ...entity, hasJoined: entity.hasJoined === true } : entity,
     });
@@ -145,7 +146,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     const guid = pathId(c, 'guid');
     const body =
       caller.kind === 'client' ? await jsonBody(c, ClientUpdateGroup) : await jsonBody(c, UpdateGroup);
-    const entity = await groupService.update(caller, guid, body);
+    const entity = await groups.update(caller, guid, body);
     return c.json({
       data: caller.kind === 'client' ? { ...entity, hasJoined: entity.hasJoined === true } : entity,
     });
@@ -153,7 +154,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
 
   /** Admins delete a group; its history stays. */
   documented(routes, 'delete', '/groups/:guid', { summary: 'Delete a group' }, async (c) => {
-    const guid = await groupService.delete(callerOf(c), pathId(c, 'guid'));
+    const guid = await groups.delete(callerOf(c), pathId(c, 'guid'));
     return c.json({
       data: { success: true, message: `Group with guid ${guid} has been deleted successfully.` },
     } satisfies SuccessEnvelope);
@@ -167,7 +168,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Transfer the ownership of a group', only: 'client', body: TransferOwnership },
     async (c) => {
       const { owner } = await jsonBody(c, TransferOwnership);
-      const message = await groupService.transferOwnership(callerOf(c), pathId(c, 'guid'), owner);
+      const message = await groups.transferOwnership(callerOf(c), pathId(c, 'guid'), owner);
       return c.json({ data: { success: true, message } } satisfies SuccessEnvelope);
     },
   );
@@ -184,11 +185,11 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
       if (actor.kind === 'client') {
         const body = await jsonBody(c, JoinRequest);
         return c.json({
-          data: await groupService.join(actor.app, guid, actingUid(c), body.password, actor.origin),
+          data: await groups.join(actor.app, guid, actingUid(c), body.password, actor.origin),
         });
       }
       const body = await jsonBody(c, AddMembers);
-      return c.json({ data: await groupService.addMembers(actor, guid, body) });
+      return c.json({ data: await groups.addMembers(actor, guid, body) });
     },
   );
 
@@ -200,7 +201,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Add members (a client)', only: 'client', body: AddMembers },
     async (c) => {
       const body = await jsonBody(c, AddMembers);
-      return c.json({ data: await groupService.addMembers(callerOf(c), pathId(c, 'guid'), body) });
+      return c.json({ data: await groups.addMembers(callerOf(c), pathId(c, 'guid'), body) });
     },
   );
 
@@ -211,7 +212,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Leave a group', only: 'client' },
     async (c) => {
       const guid = pathId(c, 'guid');
-      await groupService.leave(c.get('actor').app, guid, actingUid(c), c.get('actor').origin);
+      await groups.leave(c.get('actor').app, guid, actingUid(c), c.get('actor').origin);
       return c.json({ data: { success: true, message: `Left the group ${guid}.` } });
     },
   );
@@ -231,16 +232,16 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
       }
       const query = queryOf(c, ListMembers);
       const perPage = perPageOf(actor, query);
-      const { members, total } = await groups.listMembers(appId, group.guid, {
+      const {
+        members,
+        total,
+        users: people,
+      } = await groups.members(appId, group.guid, {
         scope: query.scope,
         searchKey: query.searchKey,
         page: query.page,
         perPage,
       });
-      const people = await users.findMany(
-        appId,
-        members.map((member) => member.uid),
-      );
       const viewer = actor.uid;
       const data = members.flatMap((member) => {
         const user = people.get(member.uid);
@@ -273,7 +274,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const guid = pathId(c, 'guid');
       const uid = pathId(c, 'uid');
-      await groupService.kick(callerOf(c), guid, uid);
+      await groups.kick(callerOf(c), guid, uid);
       return c.json({
         data: {
           success: true,
@@ -295,7 +296,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
     },
     async (c) => {
       const { scope } = await jsonBody(c, ChangeScopeRequest);
-      const data = await groupService.changeScope(callerOf(c), pathId(c, 'guid'), pathId(c, 'uid'), scope);
+      const data = await groups.changeScope(callerOf(c), pathId(c, 'guid'), pathId(c, 'uid'), scope);
       return c.json({ data });
     },
   );
@@ -317,7 +318,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
       async (c) => {
         const { uid } = await jsonBody(c, StepScope);
         return c.json({
-          data: await groupService.changeScope(callerOf(c), pathId(c, 'guid'), uid, { step }),
+          data: await groups.changeScope(callerOf(c), pathId(c, 'guid'), uid, { step }),
         });
       },
     );
@@ -327,7 +328,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
   documented(routes, 'post', '/groups/:guid/bannedusers/:uid', { summary: 'Ban a user' }, async (c) => {
     const guid = pathId(c, 'guid');
     const uid = pathId(c, 'uid');
-    await groupService.ban(callerOf(c), guid, uid);
+    await groups.ban(callerOf(c), guid, uid);
     return c.json({
       data: {
         success: true,
@@ -339,7 +340,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
   documented(routes, 'delete', '/groups/:guid/bannedusers/:uid', { summary: 'Unban a user' }, async (c) => {
     const guid = pathId(c, 'guid');
     const uid = pathId(c, 'uid');
-    await groupService.unban(callerOf(c), guid, uid);
+    await groups.unban(callerOf(c), guid, uid);
     return c.json({
       data: {
         success: true,
@@ -362,7 +363,7 @@ export function groupRoutes(deps: RouteDeps): ChatRoutes {
         bans,
         users: people,
         total,
-      } = await groupService.banned(caller, pathId(c, 'guid'), {
+      } = await groups.banned(caller, pathId(c, 'guid'), {
         searchKey: query.searchKey,
         page: query.page,
         perPage,

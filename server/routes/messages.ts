@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  InteractedAnswer,
   InteractionsRequest,
   MessageRequest,
   Metadata as MessageMetadata,
@@ -152,7 +153,7 @@ function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) 
  */
 export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const { services, forms } = deps;
-  const { messageService, messages, users, groups, readState } = services;
+  const { messages: messageService, history, users } = services;
   const routes = chatRoutes();
 
   /**
@@ -217,7 +218,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const withReceipts = async (appId: string, page: Message[]): Promise<Message[]> => {
     const direct = page.filter((message) => message.receiverType === 'user' && message.category !== 'action');
     if (direct.length === 0) return page;
-    const marks = await readState.marksFrom(
+    const marks = await history.receiptsFrom(
       appId,
       [...new Set(direct.map((message) => message.conversationId))],
       Math.min(...direct.map((message) => Number(message.id))),
@@ -240,7 +241,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
   const receiptsOf = async (c: ChatContext, row: StoredMessage) => {
     const actor = c.get('actor');
     const appId = actor.app.appId;
-    const marks = (await readState.marksFrom(appId, [row.conversationId], Number(row.id))).get(
+    const marks = (await history.receiptsFrom(appId, [row.conversationId], Number(row.id))).get(
       row.conversationId,
     );
     const readers = [...(marks?.keys() ?? [])].filter(
@@ -293,7 +294,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     const rows =
       listed.ids.length === 0
         ? []
-        : await messages.list(appId, { ...scope, ids: listed.ids }, { affix: 'append' }, listed.ids.length);
+        : await history.list(appId, { ...scope, ids: listed.ids }, { affix: 'append' }, listed.ids.length);
     const byId = new Map(rows.map((row) => [Number(row.id), row]));
     const ordered = listed.ids.flatMap((id) => byId.get(id) ?? []);
     const data = await withFollows(
@@ -320,15 +321,15 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     if (query.hideMessagesFromBlockedUsers === true) filter.hideBlockedBy = actingUid(c);
     if (query.count === true) {
       if (query.unread !== true) throw badRequest('count', 'counts only unread messages: add unread=1');
-      const counts = await messages.unreadCounts(appId, { ...filter, unreadBy: actingUid(c) });
+      const counts = await history.unreadCounts(appId, { ...filter, unreadBy: actingUid(c) });
       return c.json({
         data: counts.map(({ entityId, entityType, count }) => ({ entityId, entityType, count })),
       });
     }
     if (query.unread === true) filter.unreadBy = actingUid(c);
     const [rows, total] = await Promise.all([
-      messages.list(appId, filter, paging.cursor, paging.limit),
-      paging.counted ? messages.count(appId, filter) : 0,
+      history.list(appId, filter, paging.cursor, paging.limit),
+      paging.counted ? history.count(appId, filter) : 0,
     ]);
     const presented = await messageService.present(actor.app, rows, {
       mentionsWithTags: query.mentionsWithTagInfo === true,
@@ -347,8 +348,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const { app, uid } = c.get('actor');
       if (uid === undefined) return list(c, {});
-      await users.get(app.appId, uid);
-      return list(c, { visibleTo: { uid, guids: await groups.guidsOf(app.appId, uid) } });
+      return list(c, await history.visibleTo(app.appId, uid));
     },
   );
 
@@ -359,13 +359,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'List the messages of a one-on-one conversation', query: ListQuery },
     async (c) => {
       const { appId } = c.get('actor').app;
-      const viewer = await users.get(appId, actingUid(c));
-      const other = await users.get(appId, pathId(c, 'uid'));
-      const conversationId = conversationIdFor({
-        receiverType: 'user',
-        sender: viewer.uid,
-        receiver: other.uid,
-      });
+      const conversationId = await services.conversations.withUser(appId, actingUid(c), pathId(c, 'uid'));
       return list(c, { conversationIds: [conversationId] }, true);
     },
   );
@@ -427,7 +421,7 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       const { uid } = sessionOf(c);
       const muid = c.req.param('muid');
       if (!MUID.test(muid)) throw badRequest('muid', 'must be 1 to 200 printable characters');
-      const row = await messages.findByMuid(app.appId, uid, muid);
+      const row = await history.findByMuid(app.appId, uid, muid);
       if (row === undefined) {
         throw new ChatError(404, 'ERR_MESSAGE_ID_NOT_FOUND', `No message with muid ${muid}.`, { muid });
       }
@@ -475,7 +469,11 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
     routes,
     'patch',
     '/messages/:id/interacted',
-    { summary: 'Interact with an interactive message', body: InteractionsRequest },
+    {
+      summary: 'Interact with an interactive message',
+      body: InteractionsRequest,
+      response: InteractedAnswer,
+    },
     async (c) => {
       const { app, kind, origin } = c.get('actor');
       const uid = actingUid(c);

@@ -6,14 +6,14 @@ import {
 import type { ChatContext } from '../http/context.js';
 import { jsonBody, queryOf } from '../http/request.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
-import type { ChatServices } from '../services/registry.js';
+import type { RouteDeps } from './deps.js';
 import { EntityId } from '../validation.js';
 
 const PreferencesQuery = z.looseObject({ uid: EntityId });
 
 /** App notification settings (A3-A5) and one user's preferences, under `/notifications/v1`. */
-export function notificationRoutes(services: ChatServices): ChatRoutes {
-  const { notifications, users } = services;
+export function notificationRoutes(deps: RouteDeps): ChatRoutes {
+  const { notificationSettings: notifications } = deps.services;
   const routes = chatRoutes();
 
   documented(
@@ -47,10 +47,7 @@ export function notificationRoutes(services: ChatServices): ChatRoutes {
     },
   );
 
-  const userOf = async (c: ChatContext): Promise<string> => {
-    const { uid } = queryOf(c, PreferencesQuery);
-    return (await users.get(c.get('actor').app.appId, uid)).uid;
-  };
+  const userOf = (c: ChatContext): string => queryOf(c, PreferencesQuery).uid;
 
   documented(
     routes,
@@ -58,7 +55,7 @@ export function notificationRoutes(services: ChatServices): ChatRoutes {
     '/notifications/v1/preferences',
     { summary: "A user's notification preferences", only: 'server', query: PreferencesQuery },
     async (c) => {
-      const uid = await userOf(c);
+      const uid = userOf(c);
       return c.json({ data: await notifications.preferences(c.get('actor').app.appId, uid) });
     },
   );
@@ -74,7 +71,7 @@ export function notificationRoutes(services: ChatServices): ChatRoutes {
       query: PreferencesQuery,
     },
     async (c) => {
-      const uid = await userOf(c);
+      const uid = userOf(c);
       const patch = await jsonBody(c, UserNotificationPreferencesPatch);
       return c.json({ data: await notifications.updatePreferences(c.get('actor').app.appId, uid, patch) });
     },
@@ -86,9 +83,8 @@ export function notificationRoutes(services: ChatServices): ChatRoutes {
     '/notifications/v1/preferences',
     { summary: "Reset a user's notification preferences", only: 'server', query: PreferencesQuery },
     async (c) => {
-      const uid = await userOf(c);
-      await notifications.resetPreferences(c.get('actor').app.appId, uid);
-      return c.json({ data: await notifications.preferences(c.get('actor').app.appId, uid) });
+      const uid = userOf(c);
+      return c.json({ data: await notifications.resetPreferences(c.get('actor').app.appId, uid) });
     },
   );
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { UserEntity } from '../../shared/message.js';
 import { clientUser } from '../client-api/app-settings.js';
-import { notAMember } from '../errors.js';
 import { actingUid } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
 import type { Group } from '../repositories/groups.js';
@@ -34,18 +33,10 @@ export function userFor(actor: Actor, row: User, options: { withTags?: boolean }
 }
 
 /**
- * The group whose conversation and history the call reads. A client must belong to it, and a
- * private group it does not belong to does not exist for it; the server reads any group, as
- * `onBehalfOf` a member when it names a user.
+ * The group whose conversation and history the call reads (`GroupService.readableBy`): a client
+ * must belong to it; the server reads any group, as `onBehalfOf` a member when it names a user.
  */
-export async function readableGroup(c: ChatContext, services: ChatServices, guid: string): Promise<Group> {
+export function readableGroup(c: ChatContext, services: ChatServices, guid: string): Promise<Group> {
   const { app, kind, uid } = c.get('actor');
-  if (kind === 'client') return services.groupService.ofMember(app.appId, guid, actingUid(c));
-  const group = await services.groups.get(app.appId, guid);
-  if (uid !== undefined) {
-    await services.users.get(app.appId, uid);
-    if ((await services.groups.member(app.appId, group.guid, uid)) === undefined)
-      throw notAMember(uid, group.guid);
-  }
-  return group;
+  return services.groups.readableBy(app.appId, guid, { kind, uid: kind === 'client' ? actingUid(c) : uid });
 }

@@ -22,7 +22,7 @@ const MeUpdate = z.looseObject({
  */
 export function sessionRoutes(deps: RouteDeps): ChatRoutes {
   const { services, socketTokens, publicHost } = deps;
-  const { users, authTokens } = services;
+  const { users } = services;
   const routes = chatRoutes();
   const settingsOf = async (c: ChatContext) => {
     const { app } = c.get('actor');
@@ -80,7 +80,7 @@ export function sessionRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Log out (end this session)', only: 'client' },
     async (c) => {
       const { uid, authToken } = sessionOf(c);
-      await authTokens.delete(c.get('actor').app.appId, uid, authToken);
+      await users.endSession(c.get('actor').app.appId, uid, authToken);
       return c.json({ data: { success: true, message: 'Logged out.' } });
     },
   );

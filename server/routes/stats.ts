@@ -23,8 +23,7 @@ const SLICES = 12;
  * read and delivery receipts given in each five minutes of the last hour.
  */
 export function statsRoutes(deps: RouteDeps): ChatRoutes {
-  const { services } = deps;
-  const { stats } = services;
+  const { stats } = deps.services;
   const routes = chatRoutes();
 
   documented(
@@ -42,10 +41,11 @@ export function statsRoutes(deps: RouteDeps): ChatRoutes {
       const toDate = query.toDate ?? Date.now();
       const fromDate = query.fromDate ?? toDate - 30 * DAY_MS;
       if (fromDate > toDate) throw badRequest('fromDate', 'must not be after toDate');
-      const [activeUsers, online] = await Promise.all([
-        stats.activeUsers(appId, Math.floor(fromDate / 1000), Math.floor(toDate / 1000)),
-        services.users.countOnline(appId),
-      ]);
+      const { activeUsers, online } = await stats.usage(
+        appId,
+        Math.floor(fromDate / 1000),
+        Math.floor(toDate / 1000),
+      );
       return c.json({
         data: {
           metrics: {

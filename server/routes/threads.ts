@@ -85,7 +85,7 @@ export function threadRoutes(deps: RouteDeps): ChatRoutes {
     async (c) => {
       const { app } = c.get('actor');
       const { uid } = sessionOf(c);
-      return list(c, { visibleTo: { uid, guids: await services.groups.guidsOf(app.appId, uid) } });
+      return list(c, await services.history.visibleTo(app.appId, uid));
     },
   );
   documented(

@@ -7,7 +7,6 @@ import {
   UpdateUserRequest,
   type SuccessEnvelope,
 } from '../../shared/users.js';
-import { uidNotFound } from '../errors.js';
 import { actingUid } from '../http/actor.js';
 import { clientUser } from '../client-api/app-settings.js';
 import type { ChatContext } from '../http/context.js';
@@ -19,9 +18,6 @@ import { toUserEntity } from '../repositories/users.js';
 import { EntityId, Metadata, QueryBoolean, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
 import { PageQuery, perPageOf, userFor } from './policies.js';
-
-/** Sessions (auth tokens from logins) a user keeps; a login beyond this ends the oldest. */
-export const MAX_SESSIONS_PER_USER = 50;
 
 const CreateUser = CreateUserRequest.extend({ uid: EntityId });
 
@@ -81,7 +77,7 @@ const DeleteUser = z.strictObject({
  * a user, deleting a token and flushing a user's tokens end those sessions and close their sockets.
  */
 export function userRoutes(deps: RouteDeps): ChatRoutes {
-  const { users, roles, authTokens, blockedUsers, friends } = deps.services;
+  const { users } = deps.services;
   const routes = chatRoutes();
   const appIdOf = (c: ChatContext): string => c.get('actor').app.appId;
 
@@ -92,15 +88,11 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Create a user', only: 'server', body: CreateUser },
     async (c) => {
       const appId = appIdOf(c);
-      const body = await jsonBody(c, CreateUser);
-      await roles.requireExisting(appId, body.role);
-      const row = await users.create(appId, body);
-      const entity = toUserEntity(row, { withTags: true });
-      if (body.withAuthToken === true) {
-        const token = await authTokens.issue(appId, row.uid, true);
-        return c.json({ data: { ...entity, authToken: token.authToken } });
-      }
-      return c.json({ data: entity });
+      const { user, authToken } = await users.create(appId, await jsonBody(c, CreateUser));
+      const entity = toUserEntity(user, { withTags: true });
+      return c.json({
+        data: authToken === undefined ? entity : { ...entity, authToken: authToken.authToken },
+      });
     },
   );
 
@@ -109,7 +101,11 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     const query = queryOf(c, ListUsers);
     const viewer = actor.uid;
     const perPage = perPageOf(actor, query);
-    const { users: rows, total } = await users.list(actor.app.appId, {
+    const {
+      users: rows,
+      total,
+      blocks,
+    } = await users.list(actor.app.appId, viewer, {
       searchKey: query.searchKey,
       status: query.status,
       roles: rolesOf(query),
@@ -118,14 +114,6 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       page: query.page,
       perPage,
     });
-    const blocks =
-      viewer === undefined
-        ? undefined
-        : await blockedUsers.relations(
-            actor.app.appId,
-            viewer,
-            rows.map((row) => row.uid),
-          );
     return c.json({
       data: rows.map((row) => {
         const entity = userFor(actor, row, { withTags: query.withTags === true });
@@ -162,21 +150,16 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     '/users',
     { summary: 'Deactivate users (ends their sessions)', only: 'server', body: DeactivateUsers },
     async (c) => {
-      const appId = appIdOf(c);
       const body = await jsonBody(c, DeactivateUsers);
-      const active = await users.findMany(appId, body.uidsToDeactivate);
-      for (const uid of active.keys()) await users.delete(appId, uid, false);
-      return c.json({ data: { deactivatedUids: [...active.keys()] } });
+      return c.json({ data: { deactivatedUids: await users.deactivate(appIdOf(c), body.uidsToDeactivate) } });
     },
   );
 
   documented(routes, 'get', '/users/:uid', { summary: 'Read a user' }, async (c) => {
     const actor = c.get('actor');
-    const row = await users.get(appIdOf(c), pathId(c, 'uid'));
-    const entity = userFor(actor, row, { withTags: true });
-    if (actor.uid === undefined || actor.uid === row.uid) return c.json({ data: entity });
-    const blocks = await blockedUsers.relations(actor.app.appId, actor.uid, [row.uid]);
-    return c.json({ data: { ...entity, ...blockFlags(blocks.get(row.uid)) } });
+    const { user, blocks } = await users.read(appIdOf(c), pathId(c, 'uid'), actor.uid);
+    const entity = userFor(actor, user, { withTags: true });
+    return c.json({ data: blocks === undefined ? entity : { ...entity, ...blockFlags(blocks) } });
   });
 
   documented(
@@ -186,9 +169,8 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     { summary: 'Update a user', only: 'server', body: UpdateUserRequest },
     async (c) => {
       const body = await jsonBody(c, UpdateUserRequest);
-      await roles.requireExisting(appIdOf(c), body.role);
-      const row = await users.update(appIdOf(c), pathId(c, 'uid'), body);
-      return c.json({ data: toUserEntity(row, { withTags: true }) });
+      const user = await users.update(appIdOf(c), pathId(c, 'uid'), body);
+      return c.json({ data: toUserEntity(user, { withTags: true }) });
     },
   );
 
@@ -217,10 +199,8 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     },
     async (c) => {
       if (c.get('actor').kind === 'client') return login(c);
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
       const body = await jsonBody(c, CreateAuthTokenRequest);
-      const token = await authTokens.issue(appId, user.uid, body.force === true);
+      const token = await users.issueToken(appIdOf(c), pathId(c, 'uid'), body.force === true);
       return c.json({ data: toAuthTokenEntity(token) });
     },
   );
@@ -231,11 +211,9 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     '/users/:uid/auth_tokens',
     { summary: "List a user's auth tokens", only: 'server', query: PageQuery },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
       const query = queryOf(c, PageQuery);
       const perPage = perPageOf(c.get('actor'), query);
-      const { tokens, total } = await authTokens.list(appId, user.uid, query.page, perPage);
+      const { tokens, total } = await users.tokens(appIdOf(c), pathId(c, 'uid'), query.page, perPage);
       return c.json({
         data: tokens.map(toAuthTokenEntity),
         meta: { pagination: pagination(total, tokens.length, perPage, query.page) },
@@ -249,9 +227,7 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     '/users/:uid/auth_tokens',
     { summary: "Flush a user's auth tokens (ends all its sessions)", only: 'server' },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
-      await authTokens.flush(appId, user.uid);
+      const user = await users.endSessions(appIdOf(c), pathId(c, 'uid'));
       return c.json({
         data: { success: true, message: `Cleared Auth Tokens successfully for uid ${user.uid}.` },
       } satisfies SuccessEnvelope);
@@ -264,9 +240,7 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     '/users/:uid/auth_tokens/:authToken',
     { summary: 'Read one auth token of a user', only: 'server' },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
-      const token = await authTokens.get(appId, user.uid, c.req.param('authToken'));
+      const token = await users.token(appIdOf(c), pathId(c, 'uid'), c.req.param('authToken'));
       return c.json({ data: toAuthTokenEntity(token) });
     },
   );
@@ -281,10 +255,8 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       body: DescribeAuthToken,
     },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
       const body = await jsonBody(c, DescribeAuthToken);
-      const token = await authTokens.describe(appId, user.uid, c.req.param('authToken'), body);
+      const token = await users.describeToken(appIdOf(c), pathId(c, 'uid'), c.req.param('authToken'), body);
       return c.json({ data: toAuthTokenEntity(token) });
     },
   );
@@ -295,13 +267,12 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     '/users/:uid/auth_tokens/:authToken',
     { summary: 'Delete one auth token (ends its session)', only: 'server' },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
-      await authTokens.delete(appId, user.uid, c.req.param('authToken'));
+      const uid = pathId(c, 'uid');
+      await users.endSession(appIdOf(c), uid, c.req.param('authToken'));
       return c.json({
         data: {
           success: true,
-          message: `The auth token of the user ${user.uid} has been deleted successfully.`,
+          message: `The auth token of the user ${uid} has been deleted successfully.`,
         },
       } satisfies SuccessEnvelope);
     },
@@ -317,21 +288,9 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
       body: AddFriends,
     },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
       const body = await jsonBody(c, AddFriends);
-      const found = await users.findMany(appId, body.accepted);
-      const accepted = [...found.keys()].filter((uid) => uid !== user.uid);
-      await friends.add(appId, user.uid, accepted);
-      const outcome = (uid: string) =>
-        uid === user.uid
-          ? { success: false, message: 'A user cannot be their own friend.' }
-          : found.has(uid)
-            ? { success: true, message: 'Created relationship with status accepted.' }
-            : { success: false, message: `The UID ${uid} does not exist.` };
-      return c.json({
-        data: { accepted: Object.fromEntries(body.accepted.map((uid) => [uid, outcome(uid)])) },
-      });
+      const outcomes = await users.addFriends(appIdOf(c), pathId(c, 'uid'), body.accepted);
+      return c.json({ data: { accepted: Object.fromEntries(outcomes) } });
     },
   );
 
@@ -342,12 +301,14 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     { summary: "List a user's friends", only: 'server', query: ListFriends },
     async (c) => {
       const actor = c.get('actor');
-      const user = await users.get(actor.app.appId, pathId(c, 'uid'));
       const query = queryOf(c, ListFriends);
       const perPage = perPageOf(actor, query);
-      const { users: rows, total } = await users.list(actor.app.appId, {
+      const {
+        user,
+        friends: rows,
+        total,
+      } = await users.friends(actor.app.appId, pathId(c, 'uid'), {
         searchKey: query.searchKey,
-        friendsOf: user.uid,
         page: query.page,
         perPage,
       });
@@ -367,10 +328,8 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     '/users/:uid/friends',
     { summary: 'Remove friends of a user (on both sides)', only: 'server', body: RemoveFriends },
     async (c) => {
-      const appId = appIdOf(c);
-      const user = await users.get(appId, pathId(c, 'uid'));
       const body = await jsonBody(c, RemoveFriends);
-      await friends.remove(appId, user.uid, body.friends);
+      const user = await users.removeFriends(appIdOf(c), pathId(c, 'uid'), body.friends);
       return c.json({
         data: { success: true, message: `Removed the friends of ${user.uid}.` },
       } satisfies SuccessEnvelope);
@@ -382,22 +341,11 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
    * made on the spot when the app's client settings allow it.
    */
   async function login(c: ChatContext) {
-    const appId = appIdOf(c);
     const uid = pathId(c, 'uid');
-    let user = await users.find(appId, uid);
-    if (user === undefined) {
-      if (!(await deps.clientSettings.get(appId)).createUsersOnLogin) {
-        throw uidNotFound(uid);
-      }
-      user = await users.create(appId, { uid, name: c.req.param('uid') ?? uid });
-    }
-    // One token per login, so logging out one device leaves the others signed in; sessions left
-    // open (closed tabs) are bounded, so checking a socket's token stays cheap.
-    const token = await authTokens.issue(appId, user.uid, true);
-    await authTokens.prune(appId, user.uid, MAX_SESSIONS_PER_USER);
+    const { user, authToken } = await users.login(appIdOf(c), uid, c.req.param('uid') ?? uid);
     // The answer is the user's own: they see their private metadata.
-    c.set('actor', { ...c.get('actor'), uid: user.uid, authToken: token.authToken });
-    return c.json({ data: { ...clientUser(user), authToken: token.authToken } });
+    c.set('actor', { ...c.get('actor'), uid: user.uid, authToken: authToken.authToken });
+    return c.json({ data: { ...clientUser(user), authToken: authToken.authToken } });
   }
 
   return routes;

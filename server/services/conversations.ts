@@ -1,15 +1,19 @@
 import type { Conversation } from '../../shared/conversations.js';
-import type { GroupEntity, UserEntity } from '../../shared/message.js';
+import { conversationIdFor, type GroupEntity, type UserEntity } from '../../shared/message.js';
 import type { App } from '../repositories/apps.js';
 import { blockFlags, type BlockedUserRepository } from '../repositories/blocked-users.js';
 import type { ConversationTagRepository } from '../repositories/conversation-tags.js';
 import type { ConversationRepository, StoredConversation } from '../repositories/conversations.js';
+import type { ReadPointer, ReadStateRepository } from '../repositories/read-state.js';
 import { toGroupEntity, type GroupRepository } from '../repositories/groups.js';
-import type { MessageRepository } from '../repositories/messages.js';
+import type { MessageRepository, StoredMessage } from '../repositories/messages.js';
 import type { PinRepository } from '../repositories/pins.js';
-import { toUserEntity, type UserRepository } from '../repositories/users.js';
+import { toUserEntity, type User, type UserRepository } from '../repositories/users.js';
 import { conversationNotFound } from '../errors.js';
 import type { MessageService } from './messages.js';
+
+/** What a page of a user's conversations may be narrowed to. */
+export type ConversationQuery = Parameters<ConversationRepository['listFor']>[3];
 
 /** The user of a one-to-one conversation who is not `viewer` (the viewer, in a chat with themselves). */
 const otherOf = (uids: [string, string], viewer: string): string => (uids[0] === viewer ? uids[1] : uids[0]);
@@ -25,7 +29,51 @@ export class ConversationService {
     private readonly tags: ConversationTagRepository,
     private readonly blocks: BlockedUserRepository,
     private readonly pins: PinRepository,
+    private readonly readState: ReadStateRepository,
   ) {}
+
+  /** The conversation as stored, if it has one (a message, or a pin before the first). */
+  find(appId: string, conversationId: string): Promise<StoredConversation | undefined> {
+    return this.conversations.find(appId, conversationId);
+  }
+
+  /** The conversation as `uid` has it: none where they deleted it and nobody wrote since. */
+  findFor(appId: string, conversationId: string, uid: string): Promise<StoredConversation | undefined> {
+    return this.conversations.findFor(appId, conversationId, uid);
+  }
+
+  /** A page of the conversations of `uid` (an active user): their one-on-one chats and their groups'. */
+  async listFor(
+    appId: string,
+    uid: string,
+    query: ConversationQuery,
+  ): Promise<{ user: User; conversations: StoredConversation[]; total: number }> {
+    const user = await this.users.get(appId, uid);
+    const guids = await this.groups.guidsOf(appId, user.uid);
+    return { user, ...(await this.conversations.listFor(appId, user.uid, guids, query)) };
+  }
+
+  /** The id of the one-on-one conversation of `viewer` with `other`, both active users. */
+  async withUser(appId: string, viewer: string, other: string): Promise<string> {
+    const [from, to] = [await this.users.get(appId, viewer), await this.users.get(appId, other)];
+    return conversationIdFor({ receiverType: 'user', sender: from.uid, receiver: to.uid });
+  }
+
+  /** The conversation's last message, if it has one. */
+  async lastMessage(appId: string, conversationId: string): Promise<StoredMessage | undefined> {
+    const lastId = (await this.conversations.find(appId, conversationId))?.lastMessageId;
+    return lastId === undefined ? undefined : this.messages.find(appId, lastId);
+  }
+
+  /** How far `uid` read each of these conversations. */
+  readPointers(appId: string, uid: string, conversationIds: string[]): Promise<Map<string, ReadPointer>> {
+    return this.readState.forMember(appId, uid, conversationIds);
+  }
+
+  /** Message `messageId` and all after it are unread again for `uid`. */
+  markUnreadFrom(appId: string, conversationId: string, uid: string, messageId: number): Promise<void> {
+    return this.readState.markUnreadFrom(appId, conversationId, uid, messageId);
+  }
 
   /** Sets the tags `uid` gives a conversation of the app (`ERR_CONVERSATION_NOT_FOUND` if none). */
   async tag(appId: string, uid: string, conversationId: string, tags: string[]): Promise<void> {

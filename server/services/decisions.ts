@@ -1,5 +1,5 @@
 import type { UserEntity } from '../../shared/message.js';
-import type { DecisionRow } from '../repositories/messages.js';
+import type { PendingDecision } from '../repositories/messages.js';
 
 /** A reaction as the notifications engine decides it: the emoji and who left it. */
 export interface Reaction {
@@ -16,7 +16,7 @@ export type QueuedChange =
   { kind: 'message' | 'edited' | 'deleted' } | { kind: 'reaction'; reaction: Reaction };
 
 /** Makes the decision-queue row of a change about to be stored. */
-export type RowOf = (change: QueuedChange) => DecisionRow;
+export type RowOf = (change: QueuedChange) => PendingDecision;
 
 /** Who decides the notifications of chat changes: the notifications engine, while it runs. */
 export interface ChangeDecisions {

@@ -13,6 +13,7 @@ import {
   type Group,
   type GroupBan,
   type GroupMember,
+  type GroupQuery,
   type NewGroup,
 } from '../repositories/groups.js';
 import type { MessageRepository } from '../repositories/messages.js';
@@ -21,6 +22,9 @@ import { nowSeconds } from '../time.js';
 import type { NotifiedChanges, RowOf } from './decisions.js';
 import { actionSnapshot, appSystemEntity, groupRef, toMessage, userRef } from './entities.js';
 import { rankOf, requireAbove, requireGrantable, requireScope, type Authority } from './group-scopes.js';
+
+/** What a page of a group's members may be narrowed to. */
+export type MemberQuery = Parameters<GroupRepository['listMembers']>[2];
 
 /**
  * Who calls: the app (the server API, acting as `uid` when `onBehalfOf` names one) or a client
@@ -108,6 +112,93 @@ export class GroupService {
     const { group, member } = await this.visibleTo(appId, guid, uid);
     if (member === undefined) throw notAMember(uid, group.guid);
     return group;
+  }
+
+  /**
+   * The group a caller names, with the membership of the user it acts as: a client's as
+   * `visibleTo`; the app sees any group (as its `onBehalfOf` user's membership, if any).
+   */
+  async seenBy(
+    appId: string,
+    guid: string,
+    caller: Pick<GroupCaller, 'kind' | 'uid'>,
+  ): Promise<{ group: Group; member?: GroupMember | undefined }> {
+    if (caller.kind === 'client' && caller.uid !== undefined) return this.visibleTo(appId, guid, caller.uid);
+    const group = await this.groups.get(appId, guid);
+    return {
+      group,
+      member: caller.uid === undefined ? undefined : await this.groups.member(appId, group.guid, caller.uid),
+    };
+  }
+
+  /**
+   * The group whose conversation and history the caller reads: a client must belong to it (a
+   * private group it does not belong to does not exist for it); the app reads any group, as a
+   * member when `onBehalfOf` names a user.
+   */
+  async readableBy(appId: string, guid: string, caller: Pick<GroupCaller, 'kind' | 'uid'>): Promise<Group> {
+    if (caller.kind === 'client' && caller.uid !== undefined) return this.ofMember(appId, guid, caller.uid);
+    const group = await this.groups.get(appId, guid);
+    if (caller.uid !== undefined) {
+      await this.users.get(appId, caller.uid);
+      if ((await this.groups.member(appId, group.guid, caller.uid)) === undefined)
+        throw notAMember(caller.uid, group.guid);
+    }
+    return group;
+  }
+
+  /** A page of groups, with their member counts and the memberships of `viewer` (when given). */
+  async list(
+    appId: string,
+    query: GroupQuery,
+    viewer: string | undefined,
+  ): Promise<{
+    groups: Group[];
+    total: number;
+    counts: Map<string, number>;
+    memberships: Map<string, GroupMember>;
+  }> {
+    const { groups, total } = await this.groups.list(appId, query);
+    const guids = groups.map((group) => group.guid);
+    const [counts, memberships] = await Promise.all([
+      this.groups.memberCounts(appId, guids),
+      viewer === undefined ? new Map<string, GroupMember>() : this.groups.membershipsOf(appId, viewer, guids),
+    ]);
+    return { groups, total, counts, memberships };
+  }
+
+  /** A page of the group's members, with the active users among them. */
+  async members(
+    appId: string,
+    guid: string,
+    query: MemberQuery,
+  ): Promise<{ members: GroupMember[]; total: number; users: Map<string, User> }> {
+    const { members, total } = await this.groups.listMembers(appId, guid, query);
+    const users = await this.users.findMany(
+      appId,
+      members.map((member) => member.uid),
+    );
+    return { members, total, users };
+  }
+
+  /** The groups of the app among `guids`. */
+  findMany(appId: string, guids: Iterable<string>): Promise<Map<string, Group>> {
+    return this.groups.findMany(appId, guids);
+  }
+
+  /** The memberships `uid` has among `guids`. */
+  membershipsOf(appId: string, uid: string, guids: Iterable<string>): Promise<Map<string, GroupMember>> {
+    return this.groups.membershipsOf(appId, uid, guids);
+  }
+
+  /** How many members of each group are online now. */
+  onlineMemberCounts(appId: string, guids: readonly string[]): Promise<Map<string, number>> {
+    return this.groups.onlineMemberCounts(appId, guids);
+  }
+
+  /** The membership `uid` has in the group, if any. */
+  member(appId: string, guid: string, uid: string): Promise<GroupMember | undefined> {
+    return this.groups.member(appId, guid, uid);
   }
 
   /** The group as `uid` sees it (scope, joinedAt) when given, else as the app sees it. */

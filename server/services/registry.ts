@@ -20,11 +20,15 @@ import { ReactionRepository } from '../repositories/reactions.js';
 import { ReadStateRepository } from '../repositories/read-state.js';
 import { NotificationSettingsRepository } from '../repositories/notification-settings.js';
 import { UserRepository } from '../repositories/users.js';
+import { ClientSettingsRepository } from '../repositories/client-settings.js';
+import { ApiKeyService } from './api-keys.js';
 import { ConversationService } from './conversations.js';
 import { NotifiedChanges } from './decisions.js';
 import { GroupService } from './groups.js';
+import { HistoryService } from './history.js';
 import { MessageService } from './messages.js';
 import { ModerationService } from './moderation.js';
+import { NotificationSettingsService } from './notification-settings.js';
 import { ModerationRuleRepository } from '../repositories/moderation-rules.js';
 import { PROCESS_ALONE, type ChangeNotices } from '../repositories/app-cache.js';
 import { ContentRules } from './content-rules.js';
@@ -32,59 +36,82 @@ import { ModerationRuleService } from './moderation-rules.js';
 import type { MediaLibrary } from '../media/library.js';
 import { PinService } from './pins.js';
 import { ReactionService } from './reactions.js';
+import { RoleService } from './roles.js';
+import { StatsService } from './stats.js';
 import { ThreadService } from './threads.js';
+import { UserService } from './users.js';
 
-/** Every repository and service of the chat service, wired to one store and one event bus. */
+/**
+ * What the `/v3` routes call: the chat services, each owning its checks and its transactions
+ * (read, check and write in one). The repositories stay behind them.
+ */
 export interface ChatServices {
-  store: ChatStore;
-  events: ChatEvents;
-  apps: AppRepository;
-  users: UserRepository;
+  /** Users, their auth tokens (sessions), friends and blocks. */
+  users: UserService;
   /** The roles users may have (`/roles`). */
-  roles: RoleRepository;
-  authTokens: AuthTokenRepository;
-  blockedUsers: BlockedUserRepository;
-  groups: GroupRepository;
-  groupService: GroupService;
-  messages: MessageRepository;
-  messageService: MessageService;
+  roles: RoleService;
+  apiKeys: ApiKeyService;
+  groups: GroupService;
+  messages: MessageService;
+  /** Message lists, counts and receipts: what the history routes read. */
+  history: HistoryService;
+  conversations: ConversationService;
   reactions: ReactionService;
-  /** How changes queue their notifications' decisions: set by the notifications engine while it runs. */
-  notifiedChanges: NotifiedChanges;
   /** Pinned and saved messages, pinned conversations. */
   pins: PinService;
   /** Following threads and listing them. */
   threads: ThreadService;
-  /** Usage counts (`/stats`). */
-  stats: StatsRepository;
-  conversations: ConversationRepository;
-  conversationService: ConversationService;
-  conversationTags: ConversationTagRepository;
-  /** How far each member has read and received each conversation (receipts, unread counts, digests). */
-  readState: ReadStateRepository;
-  notifications: NotificationSettingsRepository;
-  friends: FriendRepository;
   moderation: ModerationService;
   /** Moderation rules, keyword lists and the messages the rules held back. */
   moderationRules: ModerationRuleService;
+  /** Usage counts (`/stats`). */
+  stats: StatsService;
+  notificationSettings: NotificationSettingsService;
+  /** Attachments' files and signed URLs; none where no file store is configured. */
+  media: MediaLibrary | undefined;
+}
+
+/**
+ * The chat core of one process, wired to one store and one event bus: the repositories, read by
+ * the services and by the process's own machinery (the realtime fan-out, the notifications engine,
+ * the agent bridge, the request's actor), and `services`, which the routes call.
+ */
+export interface ChatCore {
+  store: ChatStore;
+  events: ChatEvents;
+  apps: AppRepository;
+  users: UserRepository;
+  authTokens: AuthTokenRepository;
+  blockedUsers: BlockedUserRepository;
+  groups: GroupRepository;
+  messages: MessageRepository;
+  /** How far each member has read and received each conversation (receipts, unread counts, digests). */
+  readState: ReadStateRepository;
+  notifications: NotificationSettingsRepository;
+  /** The app's settings for the SDK (upload caps, apiAction origins, users made on login). */
+  clientSettings: ClientSettingsRepository;
+  /** How changes queue their notifications' decisions: set by the notifications engine while it runs. */
+  notifiedChanges: NotifiedChanges;
   /** Attachments' files and signed URLs; none where no file store is configured. */
   media: MediaLibrary | undefined;
   /** Seals secrets kept in the store (notification providers' keys). */
   secrets: SecretBox;
+  services: ChatServices;
 }
 
 /**
  * `generations`: where other processes share the store, the counters of their changes, so the
  * repositories can cache what every send reads (see `rowCacheOptions`); `notices`: how they tell
- * each other that per-app settings they keep in memory changed (the moderation rules).
+ * each other that per-app settings they keep in memory changed (the moderation rules, the
+ * client settings).
  */
-export function createChatServices(
+export function createChatCore(
   store: ChatStore,
   secrets: SecretBox,
   media?: MediaLibrary,
   generations?: CacheGenerations,
   notices: ChangeNotices = PROCESS_ALONE,
-): ChatServices {
+): ChatCore {
   const { db } = store;
   const events = new ChatEvents();
   const caches = rowCacheOptions(store.engine, generations);
@@ -99,6 +126,7 @@ export function createChatServices(
   const moderationRules = new ModerationRuleRepository(db);
   const contentRules = new ContentRules(moderationRules, notices);
   const notifiedChanges = new NotifiedChanges();
+  const readState = new ReadStateRepository(db);
   const messageService = new MessageService(
     db,
     users,
@@ -121,48 +149,67 @@ export function createChatServices(
     conversationTags,
     blockedUsers,
     pins,
+    readState,
   );
+  const apps = new AppRepository(db, store.engine, generations, secrets);
+  const authTokens = new AuthTokenRepository(db, events);
+  const notifications = new NotificationSettingsRepository(db);
+  const clientSettings = new ClientSettingsRepository(db, notices);
+  const roles = new RoleRepository(db, store.engine);
   return {
     store,
     events,
-    apps: new AppRepository(db, store.engine, generations, secrets),
+    apps,
     users,
-    roles: new RoleRepository(db, store.engine),
-    authTokens: new AuthTokenRepository(db, events),
+    authTokens,
     blockedUsers,
     groups,
-    groupService: new GroupService(db, users, groups, messages, events, notifiedChanges),
     messages,
-    messageService,
-    reactions: new ReactionService(
-      db,
-      messages,
-      reactions,
-      messageService,
-      users,
-      blockedUsers,
-      events,
-      notifiedChanges,
-    ),
+    readState,
+    notifications,
+    clientSettings,
     notifiedChanges,
-    threads: new ThreadService(messages, new ThreadSubscriptionRepository(db), messageService),
-    stats: new StatsRepository(db),
-    pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
-    conversations,
-    conversationService,
-    conversationTags,
-    readState: new ReadStateRepository(db),
-    notifications: new NotificationSettingsRepository(db),
-    friends: new FriendRepository(db),
-    moderation: new ModerationService(
-      new FlagRepository(db),
-      new FlagReasonRepository(db),
-      messages,
-      messageService,
-      users,
-    ),
-    moderationRules: new ModerationRuleService(moderationRules, contentRules, messageService, events),
     media,
     secrets,
+    services: {
+      users: new UserService(
+        db,
+        users,
+        roles,
+        authTokens,
+        new FriendRepository(db),
+        blockedUsers,
+        clientSettings,
+      ),
+      roles: new RoleService(roles),
+      apiKeys: new ApiKeyService(apps),
+      groups: new GroupService(db, users, groups, messages, events, notifiedChanges),
+      messages: messageService,
+      history: new HistoryService(messages, readState, users, groups),
+      conversations: conversationService,
+      reactions: new ReactionService(
+        db,
+        messages,
+        reactions,
+        messageService,
+        users,
+        blockedUsers,
+        events,
+        notifiedChanges,
+      ),
+      pins: new PinService(db, pins, messages, messageService, groups, conversationService, events),
+      threads: new ThreadService(messages, new ThreadSubscriptionRepository(db), messageService),
+      moderation: new ModerationService(
+        new FlagRepository(db),
+        new FlagReasonRepository(db),
+        messages,
+        messageService,
+        users,
+      ),
+      moderationRules: new ModerationRuleService(moderationRules, contentRules, messageService, events),
+      stats: new StatsService(new StatsRepository(db), users),
+      notificationSettings: new NotificationSettingsService(notifications, users),
+      media,
+    },
   };
 }

@@ -23,6 +23,7 @@ import type {
   FormValues,
   GroupEntity,
   GroupMember,
+  InteractedAnswer,
   Interaction,
   InteractionsRequest,
   InteractionCompletedBody,
@@ -431,10 +432,18 @@ export class ChatClient {
     );
   }
 
-  /** Reports a form interaction; with `formData` the service runs the element's apiAction with the values. */
-  async markInteracted(messageId: string, elementId: string, formData?: FormValues): Promise<void> {
+  /**
+   * Reports a form interaction; with `formData` the service runs the element's apiAction with the
+   * values. Answers the message's interactions now, whether its goal is met, and the action's outcome.
+   */
+  async markInteracted(
+    messageId: string,
+    elementId: string,
+    formData?: FormValues,
+  ): Promise<InteractedAnswer['data']> {
     const body: InteractionsRequest = { interactions: [elementId], ...(formData ? { formData } : {}) };
-    await this.#call({ method: 'PATCH', path: `${apiPath('messages', messageId)}/interacted`, body });
+    const path = `${apiPath('messages', messageId)}/interacted`;
+    return (await this.#call<InteractedAnswer['data']>({ method: 'PATCH', path, body })).data;
   }
 
   // Web Push

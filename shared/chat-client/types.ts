@@ -72,7 +72,7 @@ export type OutgoingMessage =
   | { category: 'custom'; type: string; data: { customData: Record<string, unknown> } }
   | { category: 'interactive'; type: 'form'; data: InteractiveFormData };
 
-export type { InteractionsRequest, Reaction, ReactionCount } from '../message.js';
+export type { InteractedAnswer, InteractionsRequest, Reaction, ReactionCount } from '../message.js';
 
 // WebSocket frames (§3): the one definition is shared/realtime.ts.
 export type {

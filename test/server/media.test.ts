@@ -713,7 +713,8 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
       it('keeps the file of a message committed before the process died, its record not yet gone', async () => {
         const { alice, bob, target, conversationId } = await uploaded('committed.txt');
-        const { media, messageService, apps } = api.server.services;
+        const { media, apps } = api.server.services;
+        const messageService = api.server.services.services.messages;
         const { data } = await media!.linkUploads(APP_ONE.appId, alice, conversationId, {
           attachments: [target.attachment],
         });

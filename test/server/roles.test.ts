@@ -131,3 +131,37 @@ describe.each(ENGINES)('roles on %s', (engine) => {
     expect(answer.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
   });
 });
+
+describe('roles on postgres, against a concurrent delete', () => {
+  const api = useTestServer('postgres');
+
+  it('refuses a user created with a role that a delete in progress removes', async () => {
+    const role = uniqueId('fleeting').toLowerCase();
+    expect((await api.call('POST', '/roles', { body: { role, name: 'Fleeting' } })).status).toBe(200);
+    const { db } = api.server.services.store;
+    let lockTaken!: () => void;
+    let finish!: () => void;
+    const locked = new Promise<void>((resolve) => (lockTaken = resolve));
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    // What DELETE /roles/{role} does: lock the role's row, find nobody holding it, delete it.
+    const deletion = db.transaction().execute(async (trx) => {
+      const ofRole = (eb: typeof trx) =>
+        eb.selectFrom('roles').select('role').where('app_id', '=', APP_ONE.appId).where('role', '=', role);
+      await ofRole(trx).forUpdate().execute();
+      lockTaken();
+      await finishing;
+      await trx.deleteFrom('roles').where('app_id', '=', APP_ONE.appId).where('role', '=', role).execute();
+    });
+    await locked;
+    const uid = uniqueId('latecomer').toLowerCase();
+    const creating = api.call('POST', '/users', { body: { uid, name: 'Latecomer', role } });
+    // The create reaches the role's row while the delete holds it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    finish();
+    await deletion;
+    const created = await creating;
+    expect(created.status).toBe(400);
+    expect(created.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
+    expect((await api.call('GET', `/users/${uid}`)).status).toBe(404);
+  });
+});

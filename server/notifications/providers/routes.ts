@@ -4,7 +4,7 @@ import { readJson } from '../../../shared/server-kit/index.js';
 import { badRequest, ChatError } from '../../errors.js';
 import type { ChatContext } from '../../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../../http/openapi.js';
-import type { RouteDeps } from '../../routes/deps.js';
+import type { ChatCore } from '../../services/registry.js';
 import { notificationDataOf } from '../data.js';
 import { CHANNELS } from '../tables.js';
 import { refusedDestination } from './destination.js';
@@ -28,8 +28,8 @@ const providerNotFound = (kind: ProviderKind, providerId: string): ChatError =>
     field: 'providerId',
   });
 
-export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]): ChatRoutes {
-  const { providers } = notificationDataOf(deps.services);
+export function providerRoutes(core: ChatCore, kinds: readonly ProviderKind[]): ChatRoutes {
+  const { providers } = notificationDataOf(core);
   const routes = chatRoutes();
   const appOf = (c: ChatContext): string => c.get('actor').app.appId;
 
@@ -52,7 +52,7 @@ export function providerRoutes(deps: RouteDeps, kinds: readonly ProviderKind[]):
     const config = parseWith(kind.schema, { ...base, ...change }) as Record<string, unknown>;
     const refusal = kind.refine?.(config as never);
     if (refusal !== undefined) throw badRequest(refusal.field, refusal.message);
-    const { apiActionOrigins } = await deps.clientSettings.get(appOf(c));
+    const { apiActionOrigins } = await core.clientSettings.get(appOf(c));
     for (const field of kind.urls ?? []) {
       const url = config[field];
       if (typeof url !== 'string') continue;

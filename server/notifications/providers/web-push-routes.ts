@@ -1,7 +1,7 @@
 import { WEB_PUSH_KEY_PATH } from '../../../shared/web-push.js';
 import { ChatError } from '../../errors.js';
 import { chatRoutes, documented, type ChatRoutes } from '../../http/openapi.js';
-import type { RouteDeps } from '../../routes/deps.js';
+import type { ChatCore } from '../../services/registry.js';
 import { notificationDataOf } from '../data.js';
 import { DEFAULT_PROVIDER_ID } from './registry.js';
 import { vapidPublicKeyOf, webPush } from './web-push.js';
@@ -10,8 +10,8 @@ import { vapidPublicKeyOf, webPush } from './web-push.js';
  * What a browser needs to subscribe to the app's Web Push: the VAPID public key (derived from the
  * stored private key, which never leaves the service). Logged-in clients only.
  */
-export function webPushRoutes(deps: RouteDeps): ChatRoutes {
-  const { providers } = notificationDataOf(deps.services);
+export function webPushRoutes(core: ChatCore): ChatRoutes {
+  const { providers } = notificationDataOf(core);
   const routes = chatRoutes();
   documented(
     routes,
