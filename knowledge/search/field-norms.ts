@@ -24,8 +24,9 @@ export class FieldNorms {
    */
   private saturated = new Float32Array(256);
   private stamp = new Uint32Array(256);
-  /** Counts refreshes: every term's saturated frequencies are stale after one. */
+  /** Counts refreshes and moves of the postings: every term's saturated frequencies are stale after one. */
   private generation = 1;
+  private postingsLayout = 0;
   private index: InvertedIndex | undefined;
   private version = -1;
 
@@ -68,7 +69,11 @@ export class FieldNorms {
    * the term after the index changed, so their cost is one more pass over the postings of the terms
    * queried, not over the whole index; refresh() must come first.
    */
-  saturation(term: number, { pool, ranges, count }: PostingBlocks): Float32Array {
+  saturation(term: number, { pool, ranges, count, layout }: PostingBlocks): Float32Array {
+    if (layout !== this.postingsLayout) {
+      this.postingsLayout = layout;
+      this.generation++;
+    }
     if (term < this.stamp.length && this.stamp[term] === this.generation) return this.saturated;
     this.stamp = ensureLength(this.stamp, term + 1);
     this.saturated = ensureLength(this.saturated, (pool.length >> 1) + 1);
