@@ -21,31 +21,26 @@ export function inverseDocumentFrequency(liveCount: number, documentFrequency: n
  * is plain BM25.
  */
 export class Bm25fScorer {
-  private readonly k1: number;
-  private readonly body: Float32Array;
-  private readonly title: Float32Array;
-
   constructor(
     private readonly index: InvertedIndex,
-    ranking: RankingSettings,
-    norms: FieldNorms,
+    private readonly ranking: RankingSettings,
+    private readonly norms: FieldNorms,
   ) {
-    this.k1 = ranking.k1;
     norms.refresh(index);
-    ({ body: this.body, title: this.title } = norms);
   }
 
   /** What every occurrence-weighted contribution of a term is multiplied by. */
   termFactor(term: WeightedTerm): number {
     const documentFrequency = this.index.documentFrequency(term.termId);
     if (documentFrequency === 0) return 0;
-    return term.weight * inverseDocumentFrequency(this.index.liveCount, documentFrequency) * (this.k1 + 1);
+    return (
+      term.weight * inverseDocumentFrequency(this.index.liveCount, documentFrequency) * (this.ranking.k1 + 1)
+    );
   }
 
   /** A term's contribution to one slot, from its title and body frequencies there. */
   score(slot: number, titleTf: number, bodyTf: number, factor: number): number {
-    const tf = bodyTf * (this.body[slot] as number) + titleTf * (this.title[slot] as number);
-    return tf > 0 ? (factor * tf) / (this.k1 + tf) : 0;
+    return factor * this.norms.saturate(slot, titleTf, bodyTf);
   }
 
   /**
@@ -59,38 +54,42 @@ export class Bm25fScorer {
       const factor = this.termFactor(term);
       if (factor === 0) continue;
       const postings = this.index.postingBlocks(term.termId);
-      if (touchedOnly) this.addToTouched(postings, factor, accumulator);
-      else this.addToAll(postings, factor, position < HELD_TERM_BITS ? 1 << position : 0, accumulator);
+      const saturated = this.norms.saturation(term.termId, postings);
+      if (touchedOnly) this.addToTouched(postings, saturated, factor, accumulator);
+      else
+        this.addToAll(
+          postings,
+          saturated,
+          factor,
+          position < HELD_TERM_BITS ? 1 << position : 0,
+          accumulator,
+        );
     }
   }
 
   /**
-   * The hot loop of every query, one term's postings: score() and accumulator.add() written out in
-   * place, and `bit` set for each slot scored.
+   * The hot loop of every query, one term's postings: accumulator.add() written out in place with
+   * each posting's stored saturated frequency, and `bit` set for each slot scored.
    */
   private addToAll(
     { pool, ranges, count: blocks }: PostingBlocks,
+    saturated: Float32Array,
     factor: number,
     bit: number,
     accumulator: ScoreAccumulator,
   ): void {
-    const { body, title, k1 } = this;
     const { scores, touched, bits } = accumulator;
     let count = accumulator.count;
     for (let block = 0; block < blocks; block++) {
       const to = ranges[2 * block + 1] as number;
       for (let at = ranges[2 * block] as number; at < to; at += 2) {
+        const frequency = saturated[at >> 1] as number;
+        // A removed slot's norms are 0 (FieldNorms), and so is its saturated frequency.
+        if (frequency === 0) continue;
         const slot = pool[at] as number;
-        const packed = pool[at + 1] as number;
-        const titleTf = packed >>> 16;
-        const tf =
-          (packed & 0xffff) * (body[slot] as number) +
-          (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
-        // A removed slot's norms are 0 (FieldNorms), and so is its tf.
-        if (tf === 0) continue;
         const before = scores[slot] as number;
         if (before === 0) touched[count++] = slot;
-        scores[slot] = before + (factor * tf) / (k1 + tf);
+        scores[slot] = before + factor * frequency;
         bits[slot] = (bits[slot] as number) | bit;
       }
     }
@@ -100,23 +99,18 @@ export class Bm25fScorer {
   /** The same for expansion terms, which re-weight only chunks already found: the others are passed over. */
   private addToTouched(
     { pool, ranges, count: blocks }: PostingBlocks,
+    saturated: Float32Array,
     factor: number,
     accumulator: ScoreAccumulator,
   ): void {
-    const { body, title, k1 } = this;
     const { scores } = accumulator;
     for (let block = 0; block < blocks; block++) {
       const to = ranges[2 * block + 1] as number;
       for (let at = ranges[2 * block] as number; at < to; at += 2) {
         const slot = pool[at] as number;
         const before = scores[slot] as number;
-        if (before === 0) continue;
-        const packed = pool[at + 1] as number;
-        const titleTf = packed >>> 16;
-        const tf =
-          (packed & 0xffff) * (body[slot] as number) +
-          (titleTf === 0 ? 0 : titleTf * (title[slot] as number));
-        if (tf !== 0) scores[slot] = before + (factor * tf) / (k1 + tf);
+        // An untouched slot is passed over; a touched one is live (a frequency of 0 adds nothing).
+        if (before !== 0) scores[slot] = before + factor * (saturated[at >> 1] as number);
       }
     }
   }

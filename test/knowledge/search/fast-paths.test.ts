@@ -3,6 +3,7 @@ import { bestSlots, ScoreAccumulator, TermMarks } from '../../../knowledge/searc
 import { Bm25fScorer } from '../../../knowledge/search/bm25f.js';
 import { FieldNorms } from '../../../knowledge/search/field-norms.js';
 import { InvertedIndex } from '../../../knowledge/search/inverted-index.js';
+import { PostingLists, packTf } from '../../../knowledge/search/postings.js';
 import { ClosenessMemo, rerankByProximity } from '../../../knowledge/search/proximity.js';
 import { DEFAULT_SETTINGS } from '../../../knowledge/search/settings.js';
 
@@ -173,5 +174,41 @@ describe('rerankByProximity with a closeness memo', () => {
       expect(firstPerDocument(partial)).toEqual(firstPerDocument(rerank()));
       expect(partial.length).toBeLessThan(scored.length);
     });
+  });
+});
+
+describe('PostingLists read after appends', () => {
+  /** Each term's postings as blocks() gives them: (slot, packed tf) pairs in order. */
+  const read = (lists: PostingLists, term: number) => {
+    const { pool, ranges, count } = lists.blocks(term);
+    const postings: number[] = [];
+    for (let block = 0; block < count; block++)
+      postings.push(...pool.subarray(ranges[2 * block] as number, ranges[2 * block + 1] as number));
+    return postings;
+  };
+
+  it('gives every term its postings in the order added, in one block once read, through many rounds of appends', () => {
+    const next = random(5);
+    const lists = new PostingLists();
+    const added: number[][] = Array.from({ length: 40 }, () => []);
+    let layouts = 0;
+    let layout = lists.blocks(0).layout;
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 200; i++) {
+        const term = Math.floor(next() * next() * 40);
+        const slot = round * 200 + i;
+        const tf = packTf(Math.floor(next() * 3), 1 + Math.floor(next() * 5));
+        lists.add(term, slot, tf);
+        added[term]?.push(slot, tf);
+      }
+      for (let term = 0; term < 40; term++) {
+        expect(read(lists, term)).toEqual(added[term]);
+        expect(lists.blocks(term).count).toBeLessThanOrEqual(1);
+      }
+      if (lists.blocks(0).layout !== layout) layouts++;
+      layout = lists.blocks(0).layout;
+    }
+    // The garbage left by gathering was cleared by laying the pool out again at least once.
+    expect(layouts).toBeGreaterThan(0);
   });
 });

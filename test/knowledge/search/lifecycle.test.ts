@@ -53,6 +53,25 @@ describe('adding and removing chunks', () => {
     expect(index.search('wing flutter')).toEqual(fresh.search('wing flutter'));
   });
 
+  it('scores as a fresh index does when chunks come and go between searches', () => {
+    const first = [chunk('short', 'wing flutter'), chunk('long', `wing ${fillerChunks(1)[0]?.text} flutter`)];
+    const later = fillerChunks(12).map((filler) => ({
+      ...filler,
+      text: `${filler.text} ${filler.text} wing`,
+    }));
+    const index = createChunkIndex();
+    index.add(first);
+    // Searched before each change, so whatever it keeps per term was computed for the earlier index.
+    index.search('wing flutter');
+    index.add(later);
+    index.search('wing flutter');
+    index.removeDocument(later[0]?.documentId as string);
+
+    const fresh = createChunkIndex();
+    fresh.add([...first, ...later.slice(1)]);
+    expect(index.search('wing flutter', { limit: 20 })).toEqual(fresh.search('wing flutter', { limit: 20 }));
+  });
+
   it('refuses a chunk whose id is already indexed, and keeps the rest of that batch out', () => {
     const index = createChunkIndex();
     index.add([chunk('manual', 'wing loads')]);
