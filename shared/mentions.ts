@@ -24,6 +24,8 @@ export function mentionPattern(uids: readonly string[], names: readonly string[]
 
 /** The UIDs `text` mentions in CometChat's form `<@uid:…>`, lower-cased, each once, in order of appearance. */
 export function mentionedUids(text: string): string[] {
+  // Most texts mention nobody: they are not scanned with the pattern.
+  if (!text.includes('<@uid:')) return [];
   const uids = new Set<string>();
   for (const match of text.matchAll(USER_MENTION))
     if (match[1] !== undefined) uids.add(match[1].toLowerCase());

@@ -103,6 +103,8 @@ export class AgentBridge {
     if (message.category !== 'message' || message.type !== 'text' || message.deletedAt !== undefined) return;
     const text = message.data.text;
     if (typeof text !== 'string') return;
+    // An app known to have no enabled agent (nearly every message) costs no promise here.
+    if (this.registry.listed(appId)?.some((agent) => agent.enabled) === false) return;
     const looking: Promise<void> = this.addressedAgents(appId, message, text)
       .then((agents) => {
         for (const agent of agents) this.enqueue(appId, agent, message);

@@ -83,6 +83,11 @@ export class AgentRegistry {
     });
   }
 
+  /** The app's agents if they are in memory (`list` reads them), without reading the store. */
+  listed(appId: string): Agent[] | undefined {
+    return this.cache.peek(appId);
+  }
+
   async get(appId: string, agentId: string): Promise<Agent> {
     const agent = (await this.list(appId)).find((candidate) => candidate.agentId === agentId.toLowerCase());
     if (agent === undefined) throw agentNotFound(agentId);

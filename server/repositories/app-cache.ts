@@ -35,6 +35,11 @@ export class AppCache<V> {
     notices.listen(topic, (appId) => this.#forget(appId));
   }
 
+  /** The app's value if it is in memory, without reading the store. */
+  peek(appId: string): V | undefined {
+    return this.#values.get(appId);
+  }
+
   async get(appId: string, load: () => Promise<V>): Promise<V> {
     const cached = this.#values.get(appId);
     if (cached !== undefined) return cached;

@@ -73,6 +73,8 @@ const startKeyContext = (appId: string, keyId: string): string => `app_keys:${ap
  */
 export class AppRepository {
   private readonly scopes: RowCache<ApiKeyScope>;
+  /** The hashes of the keys presented lately: every request presents one, most the same few. */
+  private readonly keyHashes = new Map<string, string>();
   private appCache: App[] | undefined;
 
   constructor(
@@ -111,7 +113,7 @@ export class AppRepository {
 
   /** The scope of `apiKey` in `appId`, or undefined when the app has no such key. */
   async keyScope(appId: string, apiKey: string): Promise<ApiKeyScope | undefined> {
-    const keyHash = keyHashOf(apiKey);
+    const keyHash = this.hashOf(apiKey);
     return this.scopes.load(appId, keyHash, async () => {
       const row = await this.db
         .selectFrom('app_keys')
@@ -121,6 +123,17 @@ export class AppRepository {
         .executeTakeFirst();
       return row?.scope;
     });
+  }
+
+  /** `keyHashOf(apiKey)`, remembered for the last `KEYS_CACHED` distinct keys presented. */
+  private hashOf(apiKey: string): string {
+    let keyHash = this.keyHashes.get(apiKey);
+    if (keyHash === undefined) {
+      if (this.keyHashes.size >= KEYS_CACHED) this.keyHashes.clear();
+      keyHash = keyHashOf(apiKey);
+      this.keyHashes.set(apiKey, keyHash);
+    }
+    return keyHash;
   }
 
   /** The app's keys, oldest first, narrowed to a scope and to names containing `searchKey`. */

@@ -502,6 +502,14 @@ interface Statements {
   insertDecision: PreparedStatement<DecisionValues>;
 }
 
+/** The last message of a batch in a conversation, and when the first one was sent. */
+interface LatestMessage {
+  appId: string;
+  draft: MessageDraft;
+  messageId: number;
+  createdAt: number;
+}
+
 interface PendingWrite {
   appId: string;
   drafts: ReadonlyArray<MessageDraft>;
@@ -512,7 +520,7 @@ interface PendingWrite {
 /**
  * SQLite: the same statements, prepared once, and group commit. The writes that arrive within one
  * turn of the event loop share a transaction, so a busy server pays one commit (and one set of WAL
- * pages) per batch instead of per message. Every caller is answered only after its batch has
+ * pages) per batch instead of per message, and one conversation upsert per conversation of the batch. Every caller is answered only after its batch has
  * committed; a failing write is retried alone, so it fails by itself.
  */
 export class SqliteMessageWriter implements MessageWriter {
@@ -542,15 +550,13 @@ export class SqliteMessageWriter implements MessageWriter {
   }
 
   #write(database: SQLite.Database, batch: PendingWrite[]): void {
-    const store = (write: PendingWrite): WrittenMessage[] =>
-      write.drafts.map((draft) => this.#insert(database, write.appId, draft));
     let stored: WrittenMessage[][];
     try {
-      stored = database.transaction(() => batch.map(store))();
+      stored = database.transaction(() => this.#store(database, batch))();
     } catch {
       for (const write of batch) {
         try {
-          write.resolve(database.transaction(() => store(write))());
+          write.resolve(database.transaction(() => this.#store(database, [write]))()[0] ?? []);
         } catch (error) {
           write.reject(error);
         }
@@ -560,22 +566,62 @@ export class SqliteMessageWriter implements MessageWriter {
     batch.forEach((write, index) => write.resolve(stored[index] ?? []));
   }
 
-  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): WrittenMessage {
-    const values = messageValues(appId, draft);
-    const statements = (this.#statements ??= {
+  /**
+   * The writes' messages, then each conversation's row once: what upserting it after every message
+   * would leave (created by the first, current with the last), in one statement however many
+   * messages of the batch it got.
+   */
+  #store(database: SQLite.Database, writes: ReadonlyArray<PendingWrite>): WrittenMessage[][] {
+    const conversations = new Map<string, LatestMessage>();
+    const stored = writes.map((write) =>
+      write.drafts.map((draft) => {
+        const written = this.#insert(database, write.appId, draft);
+        if (written.replayed) return written;
+        const key = `${write.appId}\u0000${draft.conversationId}`;
+        const createdAt = conversations.get(key)?.createdAt ?? draft.sentAt;
+        conversations.set(key, { appId: write.appId, draft, messageId: written.message.id, createdAt });
+        return written;
+      }),
+    );
+    const { upsertConversation } = this.#prepared(database);
+    for (const { appId, draft, messageId, createdAt } of conversations.values()) {
+      const values = { ...conversationValues(appId, draft, messageId), created_at: createdAt };
+      upsertConversation.statement.run(upsertConversation.bind(values));
+    }
+    return stored;
+  }
+
+  #prepared(database: SQLite.Database): Statements {
+    const draft: MessageDraft = {
+      conversationId: '',
+      sender: '',
+      receiverType: 'user',
+      receiver: '',
+      category: '',
+      type: '',
+      data: {},
+      sentAt: 0,
+    };
+    const values = messageValues('', draft);
+    return (this.#statements ??= {
       insertMessage: prepareByName(database, values, (row) => insertMessageQuery(this.db, row)),
       messageByMuid: prepareByName(database, muidKey(values), (key) => messageByMuidQuery(this.db, key)),
-      upsertConversation: prepareByName(database, conversationValues(appId, draft, 0), (row) =>
+      upsertConversation: prepareByName(database, conversationValues('', draft, 0), (row) =>
         upsertConversationQuery(this.db, row),
       ),
-      countReply: prepareByName(database, { app_id: appId, id: 0 }, (row) => countReplyQuery(this.db, row)),
+      countReply: prepareByName(database, { app_id: '', id: 0 }, (row) => countReplyQuery(this.db, row)),
       insertDecision: prepareByName(
         database,
-        decisionValues(appId, { event: '', attempts: 0, claimedUntil: 0, createdAt: 0 }, 0),
+        decisionValues('', { event: '', attempts: 0, claimedUntil: 0, createdAt: 0 }, 0),
         (row) => insertDecisionQuery(this.db, row),
       ),
     });
-    const { insertMessage, messageByMuid, upsertConversation, countReply, insertDecision } = statements;
+  }
+
+  /** One draft's message, its parent's reply count and its decision-queue row; not its conversation. */
+  #insert(database: SQLite.Database, appId: string, draft: MessageDraft): WrittenMessage {
+    const values = messageValues(appId, draft);
+    const { insertMessage, messageByMuid, countReply, insertDecision } = this.#prepared(database);
     const inserted = insertMessage.statement.run(insertMessage.bind(values));
     // No change: the muid's unique index turned the insert into nothing.
     if (inserted.changes === 0) {
@@ -585,7 +631,6 @@ export class SqliteMessageWriter implements MessageWriter {
       return { message: parseStoredMessage(first), replayed: true };
     }
     const messageId = Number(inserted.lastInsertRowid);
-    upsertConversation.statement.run(upsertConversation.bind(conversationValues(appId, draft, messageId)));
     if (draft.parentId !== undefined)
       countReply.statement.run(countReply.bind({ app_id: appId, id: draft.parentId }));
     const message = storedMessage(messageId, draft);

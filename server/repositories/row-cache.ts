@@ -1,6 +1,6 @@
 import type { StorageEngine } from '../db/database.js';
 
-/** Rows a cache keeps at most; past it the least recently used rows are dropped. */
+/** Rows a cache keeps at most; past it rows not read lately are dropped (CLOCK, close to LRU). */
 const CAPACITY = 50_000;
 
 /**
@@ -49,7 +49,10 @@ export const rowCacheOptions = (engine: StorageEngine, generations?: CacheGenera
  * count before reading and drops its result when anything was forgotten meanwhile.
  */
 export class RowCache<V> {
-  readonly #entries = new Map<string, V>();
+  /** Per app, its rows by key: a hit reads two maps and builds no key. */
+  readonly #apps = new Map<string, Map<string, CachedRow<V>>>();
+  /** Every row once, oldest first: the order `#fill` evicts in. */
+  readonly #order = new Set<CachedRow<V>>();
   /** Per app, the shared counter the cached rows were read under. */
   readonly #generations = new Map<string, string>();
   readonly #capacity: number;
@@ -106,7 +109,12 @@ export class RowCache<V> {
   /** After a change to the row committed: drops it here and tells the other processes. */
   async forget(appId: string, key: string): Promise<void> {
     this.#changes += 1;
-    this.#entries.delete(cacheKey(appId, key));
+    const rows = this.#apps.get(appId);
+    const row = rows?.get(key);
+    if (row !== undefined) {
+      rows?.delete(key);
+      this.#order.delete(row);
+    }
     await this.#bump(appId);
   }
 
@@ -116,15 +124,12 @@ export class RowCache<V> {
     await this.#bump(appId);
   }
 
+  /** A hit only marks its row as used: the eviction gives used rows a second chance (CLOCK). */
   #get(appId: string, key: string): V | undefined {
-    const entry = cacheKey(appId, key);
-    const value = this.#entries.get(entry);
-    if (value !== undefined) {
-      // Re-inserting keeps the map in least-recently-used order for eviction.
-      this.#entries.delete(entry);
-      this.#entries.set(entry, value);
-    }
-    return value;
+    const row = this.#apps.get(appId)?.get(key);
+    if (row === undefined) return undefined;
+    row.used = true;
+    return row.value;
   }
 
   /** Drops the app's rows when another process changed some since they were read. */
@@ -144,19 +149,45 @@ export class RowCache<V> {
 
   #dropApp(appId: string): void {
     this.#changes += 1;
-    const prefix = cacheKey(appId, '');
-    for (const entry of this.#entries.keys()) if (entry.startsWith(prefix)) this.#entries.delete(entry);
+    const rows = this.#apps.get(appId);
+    if (rows === undefined) return;
+    this.#apps.delete(appId);
+    for (const row of rows.values()) this.#order.delete(row);
   }
 
   #fill(appId: string, key: string, value: V, since: number): void {
     if (since !== this.#changes) return;
-    this.#entries.set(cacheKey(appId, key), value);
-    if (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
+    let rows = this.#apps.get(appId);
+    if (rows === undefined) this.#apps.set(appId, (rows = new Map()));
+    const replaced = rows.get(key);
+    if (replaced !== undefined) this.#order.delete(replaced);
+    const row: CachedRow<V> = { appId, key, value, used: false };
+    rows.set(key, row);
+    this.#order.add(row);
+    if (this.#order.size > this.#capacity) this.#evictOne();
+  }
+
+  /** Drops the oldest row not used since it was last passed over; used ones move to the back. */
+  #evictOne(): void {
+    for (const row of this.#order) {
+      this.#order.delete(row);
+      if (row.used) {
+        row.used = false;
+        this.#order.add(row);
+        continue;
+      }
+      const rows = this.#apps.get(row.appId);
+      rows?.delete(row.key);
+      if (rows?.size === 0) this.#apps.delete(row.appId);
+      return;
     }
   }
 }
 
-/** NUL cannot occur in an app id (it comes from a header, a host name or a command line). */
-const cacheKey = (appId: string, key: string): string => `${appId}\u0000${key}`;
+interface CachedRow<V> {
+  readonly appId: string;
+  readonly key: string;
+  readonly value: V;
+  /** Read since the eviction last passed it. */
+  used: boolean;
+}

@@ -9,12 +9,12 @@ import {
 import { goalCompleted, type FormValues } from '../../shared/interactive-values.js';
 import type { ApiAction, ButtonElement, FormElement, InteractiveFormData } from '../../shared/interactive.js';
 import type { ChatDatabase } from '../db/schema.js';
-import { ChatError, badRequest, messageNotFound, notAMember } from '../errors.js';
+import { ChatError, badRequest, messageNotFound, notAMember, uidNotFound } from '../errors.js';
 import type { ChatEvents, EventOrigin } from '../events.js';
 import { checkFormValues } from '../forms/form-values.js';
 import type { App } from '../repositories/apps.js';
 import { blockFlags, type BlockRelation, type BlockedUserRepository } from '../repositories/blocked-users.js';
-import type { GroupRepository } from '../repositories/groups.js';
+import type { Group, GroupRepository } from '../repositories/groups.js';
 import {
   unstoredMessage,
   type MessageDraft,
@@ -155,21 +155,43 @@ export function blockedError(sender: string, receiver: string, block: BlockRelat
       });
 }
 
+/** The request's receivers, lower-cased, each once: its `receiver`, then `multipleReceivers`. */
 function receiversOf(request: MessageRequest): Receiver[] {
-  const receivers: Receiver[] = [];
-  const seen = new Set<string>();
-  const add = (receiverType: 'user' | 'group', id: string): void => {
-    const receiver = id.toLowerCase();
-    const key = `${receiverType}:${receiver}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    receivers.push({ receiverType, receiver });
-  };
-  if (request.receiver !== undefined && request.receiverType !== undefined)
-    add(request.receiverType, request.receiver);
-  for (const uid of request.multipleReceivers?.uids ?? []) add('user', uid);
-  for (const guid of request.multipleReceivers?.guids ?? []) add('group', guid);
-  return receivers;
+  const { receiver, receiverType, multipleReceivers } = request;
+  const single: Receiver[] =
+    receiver === undefined || receiverType === undefined
+      ? []
+      : [{ receiverType, receiver: receiver.toLowerCase() }];
+  // Nearly every send names one receiver: only a fan-out needs its duplicates dropped.
+  if (multipleReceivers === undefined) return single;
+  const receivers = new Map<string, Receiver>();
+  const candidates = [
+    ...single,
+    ...(multipleReceivers.uids ?? []).map((uid): Receiver => ({
+      receiverType: 'user',
+      receiver: uid.toLowerCase(),
+    })),
+    ...(multipleReceivers.guids ?? []).map((guid): Receiver => ({
+      receiverType: 'group',
+      receiver: guid.toLowerCase(),
+    })),
+  ];
+  for (const candidate of candidates) {
+    const key = `${candidate.receiverType}:${candidate.receiver}`;
+    if (!receivers.has(key)) receivers.set(key, candidate);
+  }
+  return [...receivers.values()];
+}
+
+/** What a send to users alone reads of groups and of blocks. */
+const NO_GROUPS: GroupsToSendTo = { groups: new Map(), memberships: new Map(), counts: new Map() };
+const NO_BLOCKS: ReadonlyMap<string, BlockRelation> = new Map();
+
+/** The groups a send goes to, the sender's memberships of them and their member counts. */
+interface GroupsToSendTo {
+  groups: ReadonlyMap<string, Group>;
+  memberships: ReadonlyMap<string, unknown>;
+  counts: ReadonlyMap<string, number>;
 }
 
 /** Sending, reading, editing and deleting messages; everything a message change implies happens in one transaction. */
@@ -313,18 +335,20 @@ export class MessageService {
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
     const appId = app.appId;
     const receivers = receiversOf(request);
-    const userIds = receivers.filter((r) => r.receiverType === 'user').map((r) => r.receiver);
-    const groupIds = receivers.filter((r) => r.receiverType === 'group').map((r) => r.receiver);
-    // Read together, so their caches' shared change counters are read together too (one HMGET).
+    const userIds: string[] = [];
+    const groupIds: string[] = [];
+    for (const { receiverType, receiver } of receivers)
+      (receiverType === 'user' ? userIds : groupIds).push(receiver);
+    // Read together, so their caches' shared change counters are read together too (one HMGET);
+    // a send to users alone reads nothing of groups, one to groups alone no blocks.
     const uid = senderUid.toLowerCase();
-    const [sender, users, groups, memberships, counts, blocks] = await Promise.all([
-      this.users.get(appId, uid),
-      this.users.findMany(appId, userIds),
-      this.groups.findMany(appId, groupIds),
-      this.groups.membershipsOf(appId, uid, groupIds),
-      this.groups.memberCounts(appId, groupIds),
-      this.blocks.relations(appId, uid, userIds),
+    const [users, blocks, { groups, memberships, counts }] = await Promise.all([
+      this.users.findMany(appId, [uid, ...userIds]),
+      userIds.length === 0 ? NO_BLOCKS : this.blocks.relations(appId, uid, userIds),
+      groupIds.length === 0 ? NO_GROUPS : this.groupsToSendTo(appId, uid, groupIds),
     ]);
+    const sender = users.get(uid);
+    if (sender === undefined) throw uidNotFound(uid);
     const parent =
       parentId === undefined ? undefined : await this.threadParent(app, parentId, sender.uid, request);
     const lookup: EntityLookup = {
@@ -350,7 +374,8 @@ export class MessageService {
     }
     const sentAt = nowSeconds();
     const text = request.category === 'message' ? (request.data as { text?: unknown }).text : undefined;
-    const mentioned = await this.mentionsOf(appId, text, receivers);
+    const mentionedIds = typeof text === 'string' ? mentionedUids(text) : [];
+    const mentioned = mentionedIds.length === 0 ? [] : await this.mentionsOf(appId, mentionedIds, receivers);
     const heldBy = approved ? undefined : await this.contentRules?.heldBy(appId, request);
     // One row per message, each naming its message: a send's rows say no more than that it was sent.
     // A message a rule holds back is not sent, so it has none.
@@ -385,6 +410,15 @@ export class MessageService {
       if (stored?.replayed === false) this.events.emit('message', appId, message, origin, stored.decisionId);
     });
     return this.answerOf(request, sent);
+  }
+
+  private async groupsToSendTo(appId: string, uid: string, guids: string[]): Promise<GroupsToSendTo> {
+    const [groups, memberships, counts] = await Promise.all([
+      this.groups.findMany(appId, guids),
+      this.groups.membershipsOf(appId, uid, guids),
+      this.groups.memberCounts(appId, guids),
+    ]);
+    return { groups, memberships, counts };
   }
 
   /** A send's answer: its one message, or one per receiver keyed like `multipleReceivers`. */
@@ -440,17 +474,14 @@ export class MessageService {
   }
 
   /**
-   * For each receiver, the users a text message mentions with `<@uid:…>` who exist and, in a group,
-   * are its members, as entities without private metadata; a mention of anyone else stays text.
-   * Messages without a mention cost nothing here.
+   * For each receiver, which of `uids` (those a text mentions with `<@uid:…>`) exist and, in a
+   * group, are its members, as entities without private metadata; a mention of anyone else stays text.
    */
   private async mentionsOf(
     appId: string,
-    text: unknown,
+    uids: ReadonlyArray<string>,
     receivers: ReadonlyArray<Receiver>,
   ): Promise<Array<Record<string, UserEntity> | undefined>> {
-    const uids = typeof text === 'string' ? mentionedUids(text) : [];
-    if (uids.length === 0) return receivers.map(() => undefined);
     const people = await this.users.findMany(appId, uids);
     return Promise.all(
       receivers.map(async (receiver) => {
@@ -552,7 +583,7 @@ export class MessageService {
     const [mentioned] =
       edit.text === undefined
         ? [undefined]
-        : await this.mentionsOf(appId, edit.text, [
+        : await this.mentionsOf(appId, mentionedUids(edit.text), [
             { receiverType: original.receiverType, receiver: original.receiver },
           ]);
     const rowOf = await this.notified.rowsFor(appId);

@@ -72,6 +72,33 @@ describe('SQLite message writes', () => {
     expect(conversation.last_message_id).toBeGreaterThan(first?.message.id ?? Infinity);
   });
 
+  it('leaves each conversation of a batch created by its first message and current with its last', async () => {
+    const toCarol = { conversationId: 'alice_user_carol', receiver: 'carol' };
+    const written = await Promise.all([
+      messages.insertAll('app4', [draft('first to bob', { sentAt: 100 })]),
+      messages.insertAll('app4', [draft('first to carol', { ...toCarol, sentAt: 101 })]),
+      messages.insertAll('app4', [draft('last to bob', { sentAt: 102 })]),
+      messages.insertAll('app4', [draft('last to carol', { ...toCarol, sentAt: 103 })]),
+    ]);
+    const ids = written.map(([row]) => row?.message.id);
+    const conversations = await store.db
+      .selectFrom('conversations')
+      .select(['conversation_id', 'last_message_id', 'created_at', 'updated_at'])
+      .where('app_id', '=', 'app4')
+      .orderBy('conversation_id')
+      .execute();
+    expect(
+      conversations.map((row) => ({
+        ...row,
+        created_at: Number(row.created_at),
+        updated_at: Number(row.updated_at),
+      })),
+    ).toEqual([
+      { conversation_id: 'alice_user_bob', last_message_id: ids[2], created_at: 100, updated_at: 102 },
+      { conversation_id: 'alice_user_carol', last_message_id: ids[3], created_at: 101, updated_at: 103 },
+    ]);
+  });
+
   it('waits for a transaction that holds the connection instead of joining it', async () => {
     let releaseTransaction: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (releaseTransaction = resolve));
