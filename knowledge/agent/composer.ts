@@ -81,6 +81,23 @@ function openTerm(hit: SearchHit): string | undefined {
 const withoutQuoteMarks = (text: string): string => text.replace(/^(?:[ \t]*>)+[ \t]?/gm, '');
 
 /**
+ * A paragraph's sentences. The segmenter ends a sentence after "!" or "?" followed by a closing
+ * quote or bracket even when a lowercase word follows (`is "#!" on VMS and "#" otherwise`), where
+ * after "." it does not: such a break is inside the sentence.
+ */
+function sentencesOf(text: string): string[] {
+  const found: string[] = [];
+  for (const { segment } of sentences.segment(text.replace(/\s+/g, ' '))) {
+    const sentence = segment.trim();
+    const previous = found.at(-1);
+    if (previous !== undefined && /[!?]["'’”)\]]+$/.test(previous) && /^[a-z]/.test(sentence))
+      found[found.length - 1] = `${previous} ${sentence}`;
+    else found.push(sentence);
+  }
+  return found;
+}
+
+/**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
  * whole, labels included.
@@ -89,12 +106,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
   const found: Candidate[] = [];
   passageBlocks(hit.text, openTerm(hit)).forEach((block, blockIndex) => {
     if (block.kind === 'heading' || block.kind === 'code') return;
-    const parts =
-      block.kind === 'row'
-        ? [block.text]
-        : [...sentences.segment(withoutQuoteMarks(block.text).replace(/\s+/g, ' '))].map(({ segment }) =>
-            segment.trim(),
-          );
+    const parts = block.kind === 'row' ? [block.text] : sentencesOf(withoutQuoteMarks(block.text));
     for (const sentence of parts) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({
@@ -264,17 +276,36 @@ function pageNamedBy(hit: SearchHit, question: string): boolean {
 /** A heading longer than this is a title of prose, not the name of one entry. */
 const MAX_NAMING_HEADING_CHARS = 80;
 
+/** Most terms of a heading that names one thing ("Pdfcairo", "Set style circle"), not a topic. */
+const MAX_NAMING_HEADING_TERMS = 3;
+
 /**
- * The heading of a passage's own section when it spells one of the question's literals: manuals
- * put an entry's name, and often its value, in the heading above its description (`(5)
- * SQLITE_BUSY` over "The SQLITE_BUSY result code indicates…"), where no sentence repeats it.
+ * The heading of a passage's own section when it names what the question asks about: manuals put
+ * an entry's name, and often its value, in the heading above its description (`(5) SQLITE_BUSY`
+ * over "The SQLITE_BUSY result code indicates…"; a page titled "Pdfcairo" over "The default size
+ * for the output is 5 inches x 3 inches."), where no sentence repeats it. It names it when it
+ * spells one of the question's literals, or when all of its few terms, besides words of what is
+ * asked ("maximum", "number"), are terms of what the question asks about.
  * A passage that opens inside a definition sits under that definition's term instead.
  */
-function namingHeading(hit: SearchHit, literals: readonly RegExp[]): string | undefined {
+function namingHeading(
+  hit: SearchHit,
+  literals: readonly RegExp[],
+  questionTerms: ReadonlySet<string>,
+): string | undefined {
   if (openTerm(hit) !== undefined) return undefined;
   const heading = hit.source.headingPath?.at(-1) ?? hit.source.heading;
   if (!heading || heading.length > MAX_NAMING_HEADING_CHARS) return undefined;
-  return literals.some((literal) => literal.test(heading)) ? heading : undefined;
+  if (literals.some((literal) => literal.test(heading))) return heading;
+  // "Maximum Number Of Tables In A Join" names joins' tables; "maximum number" is what is asked.
+  const terms = new Set(
+    [...distinctTerms(heading)].filter((term) => !ASK_WORDS.has(term) && !BOUND_WORDS.has(term)),
+  );
+  return terms.size > 0 &&
+    terms.size <= MAX_NAMING_HEADING_TERMS &&
+    [...terms].every((term) => questionTerms.has(term))
+    ? heading
+    : undefined;
 }
 
 /**
@@ -296,12 +327,16 @@ function scoreSentences(
   const literalNames = questionLiterals(question);
   const literals = literalNames.map(literalPattern);
   const namingHeadings = new Map(
-    relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals)]),
+    relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
   for (const candidate of candidates) {
     candidate.neighbours = neighbours(candidate, candidates, question, questionTerms);
     const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
-    if (heading !== undefined) {
+    // A heading named by its words, not by a literal, lends them only to a sentence that says
+    // something asked of its own: "The SQL query in the following example is one solution." under
+    // "Joins" answers nothing about joins.
+    const spelled = heading !== undefined && literals.some((literal) => literal.test(heading));
+    if (heading !== undefined && (spelled || overlap(candidate.terms, queryTerms) > 0)) {
       candidate.heading = heading;
       for (const term of distinctTerms(heading)) candidate.terms.add(term);
     }
@@ -340,7 +375,7 @@ function scoreSentences(
         (matched + 0.3 * context) / (total || 1) +
         LITERAL_BONUS * literal +
         (namesEntry(candidate, literalNames) ||
-        candidate.heading !== undefined ||
+        (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS

@@ -92,23 +92,49 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** A table as one paragraph per row, each cell labelled by its column header when there is one. */
 function tableText(table: Element): string {
   const rows = [...table.querySelectorAll('tr')].filter((row) => row.closest('table') === table);
-  const cells = (row: Element) =>
-    [...row.children]
-      .filter((cell) => /^T[HD]$/.test(cell.tagName))
-      .map((cell) => markdown.turndown(cell.innerHTML));
-  const first = rows[0];
+  const cells = (row: Element) => rowCells(row).map((cell) => markdown.turndown(cell.innerHTML));
+  // LaTeX converters title a table with a first row of one cell across every column ("Graph
+  // Border Encoding") and write the column names below it in plain cells.
+  const titled = rows.length > 2 && isTitleRow(rows[0]!, rows.slice(1));
+  const titleText = titled ? flat(rows[0]!.textContent ?? '') : '';
+  const rest = titled ? rows.slice(1) : rows;
+  const first = rest[0];
   const headed =
     first !== undefined &&
-    (first.parentElement?.tagName === 'THEAD' || [...first.children].every((cell) => cell.tagName === 'TH'));
+    (first.parentElement?.tagName === 'THEAD' ||
+      [...first.children].every((cell) => cell.tagName === 'TH') ||
+      (titled && looksLikeHeaderRow(first)));
   const headers = headed && first ? cells(first) : [];
-  const body = (headed ? rows.slice(1) : rows).map((row) => tableRowText(headers, cells(row)));
-  const caption = flat(table.querySelector('caption')?.textContent ?? '');
+  const body = (headed ? rest.slice(1) : rest).map((row) => tableRowText(headers, cells(row)));
+  const caption = flat(table.querySelector('caption')?.textContent ?? '') || titleText;
   // A table inside a definition (the attributes of `sys.float_info`) belongs to its term like the
   // definition's paragraphs do: a passage starting at its rows still says whose rows they are.
   const mark = insideDefinition(table) ? DEFINITION_MARK : '';
   const lines = [caption, ...body].filter((line) => line !== '').map((line) => mark + line);
   return `\n\n${lines.join('\n\n')}\n\n`;
 }
+
+/** An attribute by name in any case: linkedom keeps the case of `<TD COLSPAN=3>` as written. */
+const attribute = (element: Element, name: string): string | undefined =>
+  [...element.attributes].find((attr) => attr.name.toLowerCase() === name)?.value;
+
+const rowCells = (row: Element): Element[] =>
+  [...row.children].filter((cell) => /^T[HD]$/.test(cell.tagName));
+
+/** A first row of one cell spanning the columns of the rows below it: the table's title. */
+function isTitleRow(row: Element, below: readonly Element[]): boolean {
+  const [only, ...others] = rowCells(row);
+  const span = Number(only ? (attribute(only, 'colspan') ?? '1') : '1');
+  return others.length === 0 && span > 1 && below.every((other) => rowCells(other).length === span);
+}
+
+/** Under a title row, a row of short names without figures names the columns ("Bit | plot | splot"). */
+const MAX_HEADER_CELL_CHARS = 40;
+const looksLikeHeaderRow = (row: Element): boolean =>
+  rowCells(row).every((cell) => {
+    const text = flat(cell.textContent ?? '');
+    return text !== '' && text.length <= MAX_HEADER_CELL_CHARS && !/\d/.test(text);
+  });
 
 /** Whether an element is part of a definition itself, not of a list, quote or table inside one. */
 const insideDefinition = (element: Element): boolean =>
@@ -148,6 +174,12 @@ export function readHtml(html: string): HtmlText {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
   }
   dropNavigationLists(root);
+  dropNavigationBars(root);
+  // LaTeX2HTML writes the symbols it could not convert (`<`, `>`, `\\`) as numbered placeholders,
+  // `<SPAN CLASS="MATH">4#4</SPAN>gamma<SPAN CLASS="MATH">5#5</SPAN>`: kept, they glue to the word.
+  for (const span of root.querySelectorAll('span')) {
+    if (/^\s*(\d+)#\1\s*$/.test(span.textContent ?? '')) span.remove();
+  }
   markDefinitions(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
@@ -170,6 +202,29 @@ function dropNavigationLists(root: Element): void {
       0,
     );
     if (linked / text >= NAVIGATION_LINK_SHARE) list.remove();
+  }
+}
+
+/** What a navigation bar says besides its links: "Next:", "Up:", "Previous:", "[Contents]", arrows. */
+const NAVIGATION_WORDS =
+  /^(?:[\s:|,;.()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
+/** Longer blocks are content, whatever their links. */
+const NAVIGATION_BAR_MAX_CHARS = 400;
+
+/**
+ * Bars of links to the next, previous and parent pages (LaTeX2HTML's "Next: Boxerrorbars Up:
+ * Plotting styles Previous: Arrows", Texinfo's "Next: …, Previous: …, Up: …"): a block whose
+ * text outside its links is only such words, "next", "previous" or "up" among them. Kept, every page would hold its neighbours' titles.
+ */
+function dropNavigationBars(root: Element): void {
+  for (const block of root.querySelectorAll('div, p')) {
+    if (!block.isConnected) continue;
+    const links = [...block.querySelectorAll('a')];
+    const text = flat(block.textContent ?? '');
+    if (links.length < 2 || text === '' || text.length > NAVIGATION_BAR_MAX_CHARS) continue;
+    let outside = block.textContent ?? '';
+    for (const link of links) outside = outside.replace(link.textContent ?? '', ' ');
+    if (NAVIGATION_WORDS.test(outside) && /\b(?:next|previous|prev|up)\b/i.test(outside)) block.remove();
   }
 }
 

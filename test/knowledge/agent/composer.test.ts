@@ -536,3 +536,43 @@ describe('composeExtractiveAnswer on the default among several choices', () => {
     expect(body).toMatch(/p, plain: Output a plain-text SQL script file \(the default\)\. \[\d\]/);
   });
 });
+
+describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manuals)', () => {
+  const commandPage = (documentId: string, heading: string, text: string): SearchHit => ({
+    text: `## ${heading}\n\n${text}`,
+    score: 1,
+    source: { documentId, title: heading, heading, headingPath: [heading] },
+  });
+
+  it('quotes a sentence whole when a quoted "!" inside it is followed by a lowercase word', () => {
+    const { body } = answerTo('Which characters begin comment lines in a data file by default?', [
+      commandPage(
+        'commentschars',
+        'Set datafile commentschars',
+        'The command specifies what characters can begin comment lines in a data file. ' +
+          'Default value of the string is "#!" on VMS and "#" otherwise.',
+      ),
+    ]);
+    expect(body).toContain('Default value of the string is "#!" on VMS and "#" otherwise. [1]');
+  });
+
+  it('counts the page heading the question names for a sentence that does not repeat it', () => {
+    const { body } = answerTo('What is the default output size of the pdfcairo terminal?', [
+      commandPage(
+        'pdfcairo',
+        'Pdfcairo',
+        'The pdfcairo terminal device generates output in pdf. ' +
+          'The default size for the output is 5 inches x 3 inches. ' +
+          'If you do not provide it, the pdfcairo terminal will use a nominal font size of 12 points. ' +
+          'However, the default fontscale parameter for this terminal is 0.5, so the apparent font size is smaller. ' +
+          'FontSize is the font size, in points, of the pdfcairo terminal.',
+      ),
+      commandPage(
+        'cairo',
+        'Cairo terminals',
+        'The pdfcairo, pngcairo and wxt terminals share the cairo library; the default font size of the pdfcairo terminal is set by fontscale.',
+      ),
+    ]);
+    expect(body).toMatch(/^Pdfcairo: .*The default size for the output is 5 inches x 3 inches\. \[1\]/);
+  });
+});

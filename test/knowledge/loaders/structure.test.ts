@@ -50,6 +50,46 @@ describe('HTML tables', () => {
   });
 });
 
+describe('LaTeX2HTML pages', () => {
+  it('take a table title spanning every column for the caption and the row under it for the header', () => {
+    const text = html(`<TABLE class="PAD BORDER">
+      <TR><TD CLASS="CENTER" COLSPAN=3><SPAN>Graph Border Encoding</SPAN></TD></TR>
+      <TR><TD>Bit</TD><TD>plot</TD><TD>splot</TD></TR>
+      <TR><TD>1</TD><TD>bottom</TD><TD>bottom left front</TD></TR>
+      <TR><TD>4096</TD><TD>polar</TD><TD>no effect</TD></TR></TABLE>`);
+    expect(text).toBe(
+      'Graph Border Encoding\n\n' +
+        'Bit: 1 | plot: bottom | splot: bottom left front\n\n' +
+        'Bit: 4096 | plot: polar | splot: no effect',
+    );
+  });
+
+  it('keep the first row under a title as a row when it holds figures', () => {
+    const text = html(`<table><tr><td colspan="2">Limits</td></tr>
+      <tr><td>columns</td><td>2000</td></tr><tr><td>rows</td><td>none</td></tr></table>`);
+    expect(text).toBe('Limits\n\ncolumns | 2000\n\nrows | none');
+  });
+
+  it('drop the bars of links to the next, parent and previous pages', () => {
+    const text = html(`<DIV CLASS="navigation"><A HREF="node101.html"><IMG ALT="next" SRC="next.png"></A>
+      <A HREF="node98.html"><IMG ALT="up" SRC="up.png"></A><BR>
+      <B> Next:</B> <A HREF="node101.html">Boxerrorbars</A>
+      <B> Up:</B> <A HREF="node98.html">Plotting styles</A>
+      <B> Previous:</B> <A HREF="node99.html">Arrows</A> &nbsp; <B><A HREF="node649.html">Index</A></B></DIV>
+      <H1>Bee swarm plots</H1>
+      <P>See <A HREF="node318.html">set jitter</A> and <A HREF="node319.html">set key</A> for the next step.</P>`);
+    expect(text).toBe('# Bee swarm plots\n\nSee set jitter and set key for the next step.');
+  });
+
+  it('drop the placeholders left for symbols the converter could not write', () => {
+    const text = html(
+      '<P>Turned on by <B>set palette gamma <SPAN CLASS="MATH">4#4</SPAN>gamma<SPAN CLASS="MATH">5#5</SPAN></B>. ' +
+        '<SPAN CLASS="MATH">4#4</SPAN>gamma<SPAN CLASS="MATH">5#5</SPAN> defaults to 1.5.</P>',
+    );
+    expect(text).toBe('Turned on by **set palette gamma gamma**. gamma defaults to 1.5.');
+  });
+});
+
 describe('HTML definition lists', () => {
   it('keep each term above its definition, every paragraph of which is marked', () => {
     const text = html(`<dl>
