@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
 import { APP_ONE, apiFixtures, callServerApi, textMessage, uniqueId, type CallOptions } from './support.js';
+import { parleyCommand } from '../support/built.js';
 
 /**
  * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis. Each keeps the
@@ -15,7 +16,12 @@ describe('moderation rules changed through another process', () => {
   const b = through(1);
 
   beforeAll(async () => {
-    cluster = await startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2 });
+    cluster = await startChatCluster({
+      app: APP_ONE,
+      engine: 'postgres',
+      count: 2,
+      command: await parleyCommand(),
+    });
   });
   afterAll(async () => {
     await cluster?.dispose();
