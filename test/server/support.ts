@@ -239,7 +239,7 @@ export function orderForm(
 }
 
 /** The moderation verdict on a message as a send or an approval answered it; undefined when none. */
-export const moderationOf = (sent: ApiResponse): { status: string } | undefined =>
+export const moderationOf = (sent: Pick<ApiResponse, 'body'>): { status: string } | undefined =>
   sent.body.data.data.moderation as { status: string } | undefined;
 
 export const textMessage = (receiver: string, text: string, receiverType: 'user' | 'group' = 'user') => ({
