@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Builds what several files would each build again (the package's Node code that spawned
+    // `parley` processes run, the desktop window), once per run when a file first asks.
+    globalSetup: ['./test/support/build-service.ts'],
   },
 });

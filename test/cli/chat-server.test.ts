@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runParley } from './support.js';
+import { parleyCommand } from '../support/built.js';
 
 /** `parley chat-server --tls` as a real process on a free loopback port, read back from what it prints. */
 describe('parley chat-server --tls', () => {
@@ -16,7 +17,7 @@ describe('parley chat-server --tls', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'parley-chat-server-'));
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cli/parley.ts', '--data-dir', dataDir, 'chat-server', '--tls', '--port', '0'],
+      [...(await parleyCommand()), '--data-dir', dataDir, 'chat-server', '--tls', '--port', '0'],
       { env: { ...process.env, NODE_NO_WARNINGS: '1', NO_COLOR: '1' } },
     );
     child.stderr.resume();

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { parleyCommand } from '../support/built.js';
 
 const run = promisify(execFile);
-const parley = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'cli/parley.ts', ...args], {
+const parley = async (...args: string[]) =>
+  run(process.execPath, [...(await parleyCommand()), ...args], {
     env: { ...process.env, NO_COLOR: '1' },
   });
 

@@ -8,6 +8,7 @@ import { KnowledgeEngine } from '../../knowledge/index.js';
 import { useTempFolders, writeFiles } from '../knowledge/engine/support.js';
 import { writePdf } from '../knowledge/support/pdf.js';
 import { runParley } from './support.js';
+import { parleyCommand } from '../support/built.js';
 
 const tempFolder = useTempFolders();
 
@@ -81,7 +82,7 @@ describe('parley ingest', () => {
     await writeFiles(sources, { 'first.md': '# First\n\nFirst words.' });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cli/parley.ts', 'ingest', sources, '--watch', '-n', 'docs', '--data-dir', dataDir],
+      [...(await parleyCommand()), 'ingest', sources, '--watch', '-n', 'docs', '--data-dir', dataDir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const exited = once(child, 'exit');

@@ -8,6 +8,7 @@ import { spawnChatServer } from '../support/chat-server-process.js';
 import { connectClient } from '../server/client-support.js';
 import { APP_ONE, callServerApi, textMessage, type CallOptions } from '../server/support.js';
 import { StandIn } from '../server/notifications/support.js';
+import { parleyCommand } from '../support/built.js';
 
 /**
  * The hosted notification services' base URLs as the operator gives them to `parley chat-server`:
@@ -43,6 +44,7 @@ describe('parley chat-server with --fcm-url, --fcm-oauth-url and PARLEY_APNS_URL
     fcm.answer = () => ({ status: 200, body: { name: 'projects/parley-cli/messages/1' } });
     dataDir = mkdtempSync(join(tmpdir(), 'parley-cli-providers-'));
     const { child, listening } = spawnChatServer({
+      command: await parleyCommand(),
       dataDir,
       app: APP_ONE,
       args: ['--rate-limit', 'off', '--fcm-url', fcm.url, '--fcm-oauth-url', oauth.url],

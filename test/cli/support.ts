@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { parleyCommand } from '../support/built.js';
 
 export interface CliRun {
   code: number | null;
@@ -6,9 +7,9 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `parley` from the sources, as `npm run parley` does, with stdout and stderr not a terminal. */
+/** Runs `parley`, as built for this run, with stdout and stderr not a terminal. */
 export async function runParley(args: string[], options: { input?: string } = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/parley.ts', ...args], {
+  const child = spawn(process.execPath, [...(await parleyCommand()), ...args], {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -12,6 +12,7 @@ import { ChatProcesses } from '../support/chat-cluster.js';
 import { startBalancer, type Balancer } from '../support/nginx.js';
 import { NodeSdkUser, type SdkUser } from './sdk/drivers.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
+import { parleyCommand } from '../support/built.js';
 
 /**
  * Three `parley chat-server` processes on one PostgreSQL database, joined by Redis, behind a real
@@ -96,6 +97,7 @@ beforeAll(async () => {
   await engine.ingest('handbook', [{ kind: 'text', title: 'Office handbook', text: HANDBOOK }]);
   agent = await startAgentServer({ config, backend: engine, host: '127.0.0.1', port: 0 });
   processes = new ChatProcesses({
+    command: await parleyCommand(),
     app: APP,
     args: ['--rate-limit', 'off', '--presence-ttl', String(PRESENCE_TTL_SECONDS)],
     env: { DATABASE_URL: store.databaseUrl ?? '', REDIS_URL: redis.url, PARLEY_REDIS_PREFIX: redis.prefix },

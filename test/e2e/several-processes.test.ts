@@ -18,6 +18,7 @@ import {
 import { NodeSdkUser, type SdkUser } from './sdk/drivers.js';
 import { LUNCH_SURVEY } from './sdk/fixtures.js';
 import type { SdkEvent } from './sdk/sdk-ops.js';
+import { parleyCommand } from '../support/built.js';
 
 const APP = { appId: 'scale', apiKey: 'scale-full-key', authKey: 'scale-auth-key' };
 /** Short, so a killed process's users go offline within the test; renewed every third of it. */
@@ -25,6 +26,7 @@ const PRESENCE_TTL_SECONDS = 3;
 
 /** Real `parley chat-server` processes (TLS on, for the SDK), each with its own data dir. */
 const processes = new ChatProcesses({
+  command: await parleyCommand(),
   app: APP,
   args: ['--rate-limit', 'off', '--tls', '--presence-ttl', String(PRESENCE_TTL_SECONDS)],
 });

@@ -4,16 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTION_URL, fetchDemoConnection } from '../../desktop/main/demo-connection.js';
 import { DEMO_GROUP, DEMO_OPERATOR } from '../../server/demo/index.js';
 import { launchChromium } from '../support/browser.js';
-import { buildWindow } from './desktop/support.js';
-
-const CLI = fileURLToPath(new URL('../../cli/parley.ts', import.meta.url));
-/** Where `npm run build` puts the window that `parley start` serves at the agent's `/`. */
-const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+import { builtWindow, parleyCommand } from '../support/built.js';
 
 /** `parley start` as a real process on free ports, read back from what it prints. */
 describe('parley start', () => {
@@ -24,12 +19,12 @@ describe('parley start', () => {
   let keys: { appId: string; apiKey: string; authKey: string };
 
   beforeAll(async () => {
-    // A clean checkout has no dist/ before `npm run build`: build the window as it does.
-    await buildWindow(DIST);
+    // The run's build, window included: `parley start` serves the window built beside it, as from dist/.
+    await builtWindow();
     dataDir = mkdtempSync(join(tmpdir(), 'parley-start-'));
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', CLI, '--data-dir', dataDir, 'start', '--port', '0', '--agent-port', '0'],
+      [...(await parleyCommand()), '--data-dir', dataDir, 'start', '--port', '0', '--agent-port', '0'],
       {
         env: { ...process.env, NODE_NO_WARNINGS: '1' },
       },

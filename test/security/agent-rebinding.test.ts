@@ -8,6 +8,7 @@ import { NamespaceList } from '../../shared/agent.js';
 import { launchChromium } from '../support/browser.js';
 import { postJson, startTestAgent, type TestAgent } from '../knowledge/server/support.js';
 import { rawRequest } from './agent-support.js';
+import { parleyCommand } from '../support/built.js';
 
 /**
  * The attack of issue #18, defect 1, by DNS rebinding: the attacker's name resolves to 127.0.0.1,
@@ -165,7 +166,8 @@ describe('the knowledge agent serves only host names of this machine', () => {
     const child = spawn(
       process.execPath,
       [
-        ...['--import', 'tsx', 'cli/parley.ts', '--data-dir', dataDir, 'agent', '--port', '0'],
+        ...(await parleyCommand()),
+        ...['--data-dir', dataDir, 'agent', '--port', '0'],
         ...['--allowed-host', 'kb.office.test', '--allowed-host', 'kb2.office.test'],
       ],
       { env: { ...process.env, AGENT_API_KEY: '', AGENT_ALLOWED_HOSTS: 'agent.internal' } },

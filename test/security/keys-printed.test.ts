@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parleyCommand } from '../support/built.js';
 
 const PARLEY_ENV = ['PARLEY_APP_ID', 'PARLEY_API_KEY', 'PARLEY_AUTH_KEY', 'AGENT_API_KEY', 'DATABASE_URL'];
 
@@ -19,7 +20,7 @@ async function startupOutput(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !PARLEY_ENV.includes(name)),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/parley.ts', ...args], {
+  const child = spawn(process.execPath, [...(await parleyCommand()), ...args], {
     env: { ...inherited, NODE_NO_WARNINGS: '1', NO_COLOR: '1', ...env },
   });
   let output = '';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
 import { APP_ONE, apiFixtures, callServerApi, textMessage, type CallOptions } from './support.js';
+import { parleyCommand } from '../support/built.js';
 
 /**
  * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis, each caching
@@ -17,7 +18,12 @@ describe('rows cached by one process after another changed them', () => {
   const fixtures = () => apiFixtures(a);
 
   beforeAll(async () => {
-    cluster = await startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2 });
+    cluster = await startChatCluster({
+      app: APP_ONE,
+      engine: 'postgres',
+      count: 2,
+      command: await parleyCommand(),
+    });
   });
   afterAll(async () => {
     await cluster?.dispose();

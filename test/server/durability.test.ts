@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnChatServer } from '../support/chat-server-process.js';
+import { parleyCommand } from '../support/built.js';
 
 const APP = { appId: 'durable', apiKey: 'durable-full-key', authKey: 'durable-auth-key' };
 const dataDir = mkdtempSync(join(tmpdir(), 'parley-durable-'));
@@ -11,7 +12,7 @@ const children: ChildProcess[] = [];
 
 /** `parley chat-server` as a child process on an ephemeral port; resolves with its URL. */
 async function startServerProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const { child, listening } = spawnChatServer({ dataDir, app: APP });
+  const { child, listening } = spawnChatServer({ command: await parleyCommand(), dataDir, app: APP });
   children.push(child);
   return { child, url: await listening };
 }

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
-import { APP_ONE, apiFixtures, callServerApi, textMessage, uniqueId, type CallOptions } from './support.js';
+import {
+  APP_ONE,
+  apiFixtures,
+  callServerApi,
+  moderationOf,
+  textMessage,
+  uniqueId,
+  type CallOptions,
+} from './support.js';
+import { parleyCommand } from '../support/built.js';
 
 /**
  * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis. Each keeps the
@@ -15,7 +24,12 @@ describe('moderation rules changed through another process', () => {
   const b = through(1);
 
   beforeAll(async () => {
-    cluster = await startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2 });
+    cluster = await startChatCluster({
+      app: APP_ONE,
+      engine: 'postgres',
+      count: 2,
+      command: await parleyCommand(),
+    });
   });
   afterAll(async () => {
     await cluster?.dispose();
@@ -29,7 +43,7 @@ describe('moderation rules changed through another process', () => {
     const verdictOf = async (): Promise<string | undefined> => {
       const sent = await b('POST', '/messages', { body: textMessage(bob, `say ${bad}`), onBehalfOf: alice });
       expect(sent.status).toBe(200);
-      return sent.body.data.data.moderation?.status as string | undefined;
+      return moderationOf(sent)?.status;
     };
     expect(await verdictOf()).toBeUndefined();
     const rule = await a('POST', '/moderation/rules', {

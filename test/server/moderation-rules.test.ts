@@ -6,6 +6,7 @@ import {
   ENGINES,
   apiFixtures,
   callServerApi,
+  moderationOf,
   textMessage,
   uniqueId,
   useTestServer,
@@ -80,7 +81,7 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
     const text = `this has ${bad.toUpperCase()} in it`;
     const sent = await sendAsAlice(text);
     expect(sent.status).toBe(200);
-    expect(sent.body.data.data.moderation).toEqual({ status: 'disapproved' });
+    expect(moderationOf(sent)).toEqual({ status: 'disapproved' });
     expect(await historyOfBob()).not.toContain(text);
     const entry = (await blockedList()).find((item) => item.message.id === sent.body.data.id);
     expect(entry).toMatchObject({
@@ -97,7 +98,7 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
     const text = `client says ${bad}`;
     const sent = await alice.call('POST', '/messages', textMessage(bob.uid, text));
     expect(sent.status).toBe(200);
-    expect(sent.body.data.data.moderation.status).toBe('disapproved');
+    expect(moderationOf(sent)?.status).toBe('disapproved');
     const verdict = await alice.next(
       (frame) => frame.type === 'on_moderation_status_changed' && frame.body?.data?.text === text,
       'the moderation verdict',
@@ -165,19 +166,17 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
     await addRule({ operator: 'equals', value: [exact] });
     for (const text of [`${bad}ish is not the word`, `say ${exact} and more`]) {
       const sent = await sendAsAlice(text);
-      expect(sent.body.data.data.moderation).toBeUndefined();
+      expect(moderationOf(sent)).toBeUndefined();
     }
-    expect((await sendAsAlice(`  ${exact.toUpperCase()} `)).body.data.data.moderation.status).toBe(
-      'disapproved',
-    );
+    expect(moderationOf(await sendAsAlice(`  ${exact.toUpperCase()} `))?.status).toBe('disapproved');
   });
 
   it('lets a disabled rule, and a custom message’s text, through or not as the operand says', async () => {
     const bad = word();
     const rule = await addRule({ value: [bad] }, { enabled: false });
-    expect((await sendAsAlice(`quiet ${bad}`)).body.data.data.moderation).toBeUndefined();
+    expect(moderationOf(await sendAsAlice(`quiet ${bad}`))).toBeUndefined();
     await api.call('PUT', `/moderation/rules/${rule.id}`, { body: { enabled: true } });
-    expect((await sendAsAlice(`loud ${bad}`)).body.data.data.moderation.status).toBe('disapproved');
+    expect(moderationOf(await sendAsAlice(`loud ${bad}`))?.status).toBe('disapproved');
     const custom = {
       receiver: bob.uid,
       receiverType: 'user',
@@ -192,7 +191,7 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
     ).toBeUndefined();
     await addRule({ operand: 'custom', value: [bad] });
     const held = await api.call('POST', '/messages', { body: custom, onBehalfOf: alice.uid });
-    expect(held.body.data.data.moderation.status).toBe('disapproved');
+    expect(moderationOf(held)?.status).toBe('disapproved');
   });
 
   it('acts on a keyword list’s new terms from the next message on', async () => {
@@ -200,14 +199,14 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
     const later = word();
     const list = await addKeywords([first]);
     await addRule({ isKeywordsReferencePresent: true, value: [list] });
-    expect((await sendAsAlice(`say ${later}`)).body.data.data.moderation).toBeUndefined();
+    expect(moderationOf(await sendAsAlice(`say ${later}`))).toBeUndefined();
     const changed = await api.call('PUT', `/moderation/keywords/${list}`, { body: { searchTerms: [later] } });
     expect(changed.body.data).toMatchObject({
       searchTerms: [later],
       revisionId: `${APP_ONE.appId}_${list}_2`,
     });
-    expect((await sendAsAlice(`say ${later}`)).body.data.data.moderation.status).toBe('disapproved');
-    expect((await sendAsAlice(`say ${first}`)).body.data.data.moderation).toBeUndefined();
+    expect(moderationOf(await sendAsAlice(`say ${later}`))?.status).toBe('disapproved');
+    expect(moderationOf(await sendAsAlice(`say ${first}`))).toBeUndefined();
   });
 
   it('keeps every revision of a rule, newest first, and forgets them with the rule', async () => {
@@ -232,10 +231,10 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
   it('sends again once the blocking rule is deleted', async () => {
     const bad = word();
     const rule = await addRule({ value: [bad] });
-    expect((await sendAsAlice(`one ${bad}`)).body.data.data.moderation.status).toBe('disapproved');
+    expect(moderationOf(await sendAsAlice(`one ${bad}`))?.status).toBe('disapproved');
     await api.call('DELETE', `/moderation/rules/${rule.id}`);
     const sent = await sendAsAlice(`two ${bad}`);
-    expect(sent.body.data.data.moderation).toBeUndefined();
+    expect(moderationOf(sent)).toBeUndefined();
     expect(await historyOfBob()).toContain(`two ${bad}`);
   });
 
@@ -309,7 +308,7 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
       body: textMessage(dave, `fine ${bad}`),
       onBehalfOf: carol,
     });
-    expect(elsewhere.body.data.data.moderation).toBeUndefined();
+    expect(moderationOf(elsewhere)).toBeUndefined();
     const authOnly = await api.call('POST', '/moderation/rules', { apikey: APP_ONE.authKey, body: {} });
     expect(authOnly.status).toBe(403);
     for (const path of ['/moderation/rules', '/moderation/keywords', '/moderation/blocked-messages']) {
@@ -326,7 +325,7 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
       data: { text: 'x', moderation: { status: 'approved' } },
     };
     const sent = await api.call('POST', '/messages', { body, onBehalfOf: alice.uid });
-    expect(sent.body.data.data.moderation).toBeUndefined();
+    expect(moderationOf(sent)).toBeUndefined();
   });
 
   const condition = {

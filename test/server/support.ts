@@ -7,6 +7,7 @@ import {
   startChatServer,
   type ChatServer,
   type ChatStore,
+  type Logger,
   type RateLimits,
   type StorageEngine,
 } from '../../server/index.js';
@@ -77,7 +78,7 @@ export async function callServerApi(
 /** The real server on an ephemeral port, with apps one and two seeded. */
 export async function startTestServer(
   store: TestStore,
-  options: { rateLimits?: RateLimits | false; redis?: TestRedis } = {},
+  options: { rateLimits?: RateLimits | false; redis?: TestRedis; logger?: Logger } = {},
 ): Promise<TestServer> {
   const server = await startChatServer({
     port: 0,
@@ -88,7 +89,7 @@ export async function startTestServer(
       : { redisUrl: options.redis.url, redisPrefix: options.redis.prefix }),
     app: APP_ONE,
     rateLimits: options.rateLimits ?? false,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
   });
   await server.services.apps.ensure(APP_TWO);
   const call = (method: string, path: string, options?: CallOptions) =>
@@ -236,6 +237,10 @@ export function orderForm(
     },
   };
 }
+
+/** The moderation verdict on a message as a send or an approval answered it; undefined when none. */
+export const moderationOf = (sent: Pick<ApiResponse, 'body'>): { status: string } | undefined =>
+  sent.body.data.data.moderation as { status: string } | undefined;
 
 export const textMessage = (receiver: string, text: string, receiverType: 'user' | 'group' = 'user') => ({
   receiver,

@@ -15,6 +15,8 @@ export interface ChatProcess {
 
 export interface ChatProcessesOptions {
   app: { appId: string; apiKey: string; authKey: string };
+  /** `node` arguments that run `parley` (ChatServerProcessOptions.command). */
+  command?: string[];
   /** `parley chat-server` options every process gets, e.g. `['--rate-limit', 'off']`. */
   args?: string[];
   /** Environment every process gets, e.g. the shared `DATABASE_URL` and `REDIS_URL`. */
@@ -47,6 +49,7 @@ export class ChatProcesses {
     const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'parley-process-'));
     if (overrides.dataDir === undefined) this.#dataDirs.push(dataDir);
     const { child, listening } = spawnChatServer({
+      command: this.options.command,
       dataDir,
       app: this.options.app,
       args: this.options.args ?? [],

@@ -1,7 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+/** `node` arguments that run `parley` from the sources, as `npm run parley` does. */
+export const PARLEY_FROM_SOURCES = ['--import', 'tsx', 'cli/parley.ts'];
+
 export interface ChatServerProcessOptions {
+  /**
+   * `node` arguments that run `parley`: the sources through tsx unless told otherwise (tests pass
+   * the run's build, test/support/built.ts, which starts in about half the CPU).
+   */
+  command?: string[];
   dataDir: string;
   app: { appId: string; apiKey: string; authKey: string };
   /** More `parley chat-server` options, e.g. `['--rate-limit', 'off']`. */
@@ -26,9 +34,7 @@ export function spawnChatServer(options: ChatServerProcessOptions): ChatServerPr
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'cli/parley.ts',
+      ...(options.command ?? PARLEY_FROM_SOURCES),
       '--data-dir',
       options.dataDir,
       'chat-server',

@@ -1,9 +1,7 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { desktopBundles } from '../../../desktop/bundles.js';
 import type { KnowledgeEngine } from '../../../knowledge/index.js';
 import { knowledgeAppUi } from '../../../knowledge/server/app-ui.js';
 import {
@@ -21,6 +19,7 @@ import {
 } from '../../../server/index.js';
 import type { ChatConnection } from '../../../shared/chat-connection.js';
 import { launchChromium } from '../../support/browser.js';
+import { builtWindow } from '../../support/built.js';
 
 /** A 5-page rotor manual; the gearbox oil is on page 3 only. */
 export const MANUAL_PAGES = [
@@ -35,12 +34,6 @@ export const MANUAL_PAGES = [
   ['Storage.', 'Store spare blades flat in their crates, away from direct sunlight.'],
 ];
 
-/** Builds the window exactly as `npm run build` does, into `<outRoot>/desktop/renderer/`. */
-export async function buildWindow(outRoot: string): Promise<string> {
-  for (const options of desktopBundles(outRoot)) await build({ logLevel: 'warning', ...options });
-  return join(outRoot, 'desktop', 'renderer');
-}
-
 export interface WindowServer {
   /** The page to open: the agent's origin, serving the built window at `/`. */
   url: string;
@@ -49,10 +42,10 @@ export interface WindowServer {
   close(): Promise<void>;
 }
 
-/** The real agent server on an ephemeral port and a temporary data dir, serving the freshly built window. */
+/** The real agent server on an ephemeral port and a temporary data dir, serving the run's built window. */
 export async function startWindowServer(): Promise<WindowServer> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'parley-window-')));
-  const windowFolder = await buildWindow(join(root, 'build'));
+  const windowFolder = await builtWindow();
   const dataDir = join(root, 'data');
   const config = agentConfigFromEnv({}, dataDir);
   const engine = await openAgentEngine(dataDir, config);
@@ -105,7 +98,7 @@ export interface ChatsWindow {
 
 export async function startChatsWindow(): Promise<ChatsWindow> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'parley-chats-')));
-  const windowFolder = await buildWindow(join(root, 'build'));
+  const windowFolder = await builtWindow();
   const agentDir = join(root, 'agent');
   const config = agentConfigFromEnv({}, agentDir);
   const engine = await openAgentEngine(agentDir, config);

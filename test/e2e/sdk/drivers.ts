@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { SdkEvent } from './sdk-ops.js';
+import { sdkNodeUserCommand } from '../../support/built.js';
 
 /** One SDK user, whatever runs it: ops answer JSON, listener events are kept until taken. */
 export interface SdkUser {
@@ -52,8 +52,6 @@ export class EventBacklog {
   }
 }
 
-const NODE_USER = fileURLToPath(new URL('./node-user.ts', import.meta.url));
-
 /** The SDK in a Node process of its own (node-user.ts), over stdin/stdout. */
 export class NodeSdkUser implements SdkUser {
   private readonly events_ = new EventBacklog();
@@ -103,7 +101,7 @@ export class NodeSdkUser implements SdkUser {
     storageFile: string;
     httpsPort?: number;
   }): Promise<NodeSdkUser> {
-    const child = spawn(process.execPath, ['--import', 'tsx', NODE_USER, JSON.stringify(config)], {
+    const child = spawn(process.execPath, [...(await sdkNodeUserCommand()), JSON.stringify(config)], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, NODE_NO_WARNINGS: '1' },
     });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { useEngines, useTempFolders, writeFiles } from './support.js';
+import { parleyCommand } from '../../support/built.js';
 
 const tempFolder = useTempFolders();
 const openEngine = useEngines();
@@ -31,7 +32,7 @@ describe('an ingest killed with SIGKILL', () => {
 
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'cli/parley.ts', 'ingest', sources, '--namespace', 'bulk', '--data-dir', dataDir],
+      [...(await parleyCommand()), 'ingest', sources, '--namespace', 'bulk', '--data-dir', dataDir],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const exited = once(child, 'exit');

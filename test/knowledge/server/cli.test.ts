@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnowledgeEngine } from '../../../knowledge/index.js';
 import { GenerateResponse } from '../../../shared/agent.js';
 import { DOCUMENTS } from './support.js';
+import { parleyCommand } from '../../support/built.js';
 
 const run = promisify(execFile);
-const parleyArgs = (...args: string[]) => ['--import', 'tsx', 'cli/parley.ts', ...args];
+const parleyArgs = async (...args: string[]) => [...(await parleyCommand()), ...args];
 
 describe('parley agent and parley ask', () => {
   let root: string;
@@ -29,7 +30,7 @@ describe('parley agent and parley ask', () => {
   it('ask prints the answer with its Sources list', async () => {
     const { stdout } = await run(
       process.execPath,
-      parleyArgs('ask', 'what makes lift grow?', '--namespace', 'docs', '--data-dir', dataDir),
+      await parleyArgs('ask', 'what makes lift grow?', '--namespace', 'docs', '--data-dir', dataDir),
     );
     expect(stdout).toMatch(/^Lift grows with the angle of attack until the wing stalls\. \[1\]/);
     expect(stdout).toMatch(/\n\nSources:\n\[1\] Wing design\n$/);
@@ -38,7 +39,15 @@ describe('parley agent and parley ask', () => {
   it('ask --json prints the generate response', async () => {
     const { stdout } = await run(
       process.execPath,
-      parleyArgs('ask', 'what makes lift grow?', '--namespace', 'docs', '--json', '--data-dir', dataDir),
+      await parleyArgs(
+        'ask',
+        'what makes lift grow?',
+        '--namespace',
+        'docs',
+        '--json',
+        '--data-dir',
+        dataDir,
+      ),
     );
     const answer = GenerateResponse.parse(JSON.parse(stdout));
     expect(answer.sources[0]).toMatchObject({ n: 1, title: 'Wing design' });
@@ -47,7 +56,7 @@ describe('parley agent and parley ask', () => {
   it('ask names a namespace that does not exist', async () => {
     const failure = await run(
       process.execPath,
-      parleyArgs('ask', 'lift?', '--namespace', 'nowhere', '--data-dir', dataDir),
+      await parleyArgs('ask', 'lift?', '--namespace', 'nowhere', '--data-dir', dataDir),
     ).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({
       code: 1,
@@ -56,7 +65,7 @@ describe('parley agent and parley ask', () => {
   });
 
   it('agent serves the API on the loopback address and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, parleyArgs('agent', '--port', '0', '--data-dir', dataDir), {
+    const child = spawn(process.execPath, await parleyArgs('agent', '--port', '0', '--data-dir', dataDir), {
       env: { ...process.env, AGENT_API_KEY: '' },
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -1,29 +1,17 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import webpush from 'web-push';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WEB_PUSH_KEY_PATH } from '../../../shared/web-push.js';
 import { connectClient } from '../client-support.js';
+import { APP_ONE, ENGINES, apiFixtures, textMessage, uniqueId } from '../support.js';
+import type { BrowserSubscription } from './mail-and-push.js';
 import {
-  APP_ONE,
-  ENGINES,
-  apiFixtures,
-  createTestStore,
-  textMessage,
-  uniqueId,
-  type TestStore,
-} from '../support.js';
-import { PushServiceStandIn, SmtpSink, type BrowserSubscription } from './mail-and-push.js';
-import {
-  HostedServices,
   ManualClock,
-  Receiver,
   SENDGRID_PROVIDER,
   deliverPastDigestInterval,
   TWILIO_PROVIDER,
-  startNotifiedServer,
+  useNotificationFixture,
   useWebhook,
-  type NotifiedServer,
-  type StandIn,
 } from './support.js';
 
 /**
@@ -34,27 +22,25 @@ import {
  * the metadata the payloads present is read back from each one's store.
  */
 describe.each(ENGINES)('notification bodies and @private metadata on %s', (engine) => {
-  let store: TestStore;
-  let server: NotifiedServer;
-  let google: StandIn;
-  let apple: StandIn;
-  let sendgrid: StandIn;
-  let twilio: StandIn;
-  let hosted: HostedServices;
-  let receiver: Receiver;
-  let smtp: SmtpSink;
-  let pushService: PushServiceStandIn;
   let browser: BrowserSubscription;
   let alice: string;
   let bob: string;
   let group: string;
   const clock = new ManualClock(Date.now());
-  const call: NotifiedServer['api']['call'] = (...args) => server.api.call(...args);
+  const fixture = useNotificationFixture(engine, {
+    options: ({ hosted }) => ({ clock, providerBaseUrls: hosted.baseUrls }),
+  });
+  const { call } = fixture;
   const { createUser, createGroup } = apiFixtures(call);
   const markers = { alice: uniqueId('alice-secret'), bob: uniqueId('bob-secret') };
   const publicMark = uniqueId('public-team');
   const bobEmail = `${uniqueId('bob')}@mail.example`;
   const pem = (key: KeyObject): string => key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  // Made before any server starts: a 2048-bit RSA key takes seconds on a busy machine, long enough
+  // for a kept-alive connection to the server to time out under a request sent right after.
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const p8Key = pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+  const vapid = webpush.generateVAPIDKeys();
 
   const expectNoMarker = (where: string, text: string): void => {
     for (const marker of Object.values(markers)) expect(text, where).not.toContain(marker);
@@ -67,18 +53,11 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
   const sendRound = async (text: string): Promise<void> => {
     await ok('POST', '/messages', { body: textMessage(bob, `${text} direct`), onBehalfOf: alice });
     await ok('POST', '/messages', { body: textMessage(group, `${text} group`, 'group'), onBehalfOf: alice });
-    await deliverPastDigestInterval(server.engine, clock);
+    await deliverPastDigestInterval(fixture.server.engine, clock);
   };
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    [hosted, receiver, smtp, pushService] = await Promise.all([
-      HostedServices.start(),
-      Receiver.start(),
-      SmtpSink.start(),
-      PushServiceStandIn.start(),
-    ]);
-    ({ google, apple, sendgrid, twilio } = hosted);
+    const { google, apple, sendgrid, twilio } = fixture.hosted;
     google.answer = (hosted) =>
       hosted.path === '/token'
         ? { status: 200, body: { access_token: 'ya29.access', expires_in: 3600, token_type: 'Bearer' } }
@@ -86,10 +65,6 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
     apple.answer = () => ({ status: 200 });
     sendgrid.answer = () => ({ status: 202 });
     twilio.answer = () => ({ status: 201, body: { sid: 'SM1' } });
-    server = await startNotifiedServer(store, {
-      clock,
-      providerBaseUrls: hosted.baseUrls,
-    });
 
     const metadata = (marker: string) => ({ '@private': { secret: marker }, public: { team: publicMark } });
     alice = await createUser('alice', { metadata: metadata(markers.alice) });
@@ -114,8 +89,6 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
       body: { preferences: { push: everything, email: digest, sms: digest } },
     });
 
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const vapid = webpush.generateVAPIDKeys();
     await ok('POST', '/notifications/push/v1/providers/fcm', {
       body: {
         serviceAccountCreds: {
@@ -131,7 +104,7 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
         keyId: 'ABCDE12345',
         teamId: 'TEAM123456',
         bundleId: 'com.example.parley',
-        p8Key: pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey),
+        p8Key,
         includeMutableContent: true,
       },
     });
@@ -140,13 +113,13 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
         isEnabled: true,
         vapidSubject: 'mailto:ops@parley.example',
         vapidPrivateKey: vapid.privateKey,
-        allowedEndpointOrigins: [pushService.url],
+        allowedEndpointOrigins: [fixture.pushService.url],
       },
     });
 
-    const device = await connectClient(server.api.server, APP_ONE, bob, { socket: false });
+    const device = await connectClient(fixture.server.api.server, APP_ONE, bob, { socket: false });
     expect((await device.call('GET', WEB_PUSH_KEY_PATH)).body.data.publicKey).toBe(vapid.publicKey);
-    browser = pushService.subscription(`/push/${bob}`);
+    browser = fixture.pushService.subscription(`/push/${bob}`);
     for (const token of [
       { platform: 'fcm_web', fcmToken: 'fcm-bob' },
       { platform: 'apns_ios_device', deviceToken: 'apns-bob' },
@@ -154,16 +127,10 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
     ])
       expect((await device.call('POST', '/notifications/push/v1/tokens', token)).status).toBe(200);
   });
-  afterAll(async () => {
-    await server?.close();
-    await hosted?.close();
-    await receiver?.close();
-    await smtp?.close();
-    await pushService?.close();
-    await store?.dispose();
-  });
 
   it('leaves it out of what FCM, APNs, Web Push, SendGrid and Twilio receive', async () => {
+    const { hosted, pushService } = fixture;
+    const { google, apple, sendgrid, twilio } = hosted;
     await ok('POST', '/notifications/email/v1/providers/sendgrid', { body: SENDGRID_PROVIDER });
     await ok('POST', '/notifications/sms/v1/providers/twilio', { body: TWILIO_PROVIDER });
     await sendRound('hosted');
@@ -192,6 +159,7 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
   });
 
   it('leaves it out of what the custom push, e-mail and SMS webhooks receive', async () => {
+    const { receiver } = fixture;
     for (const channel of ['push', 'email', 'sms'] as const)
       expect((await useWebhook(call, channel, `${receiver.url}/${channel}`)).status).toBe(200);
     await sendRound('webhooks');
@@ -211,13 +179,13 @@ describe.each(ENGINES)('notification bodies and @private metadata on %s', (engin
       body: {
         isEnabled: true,
         host: '127.0.0.1',
-        port: smtp.port,
+        port: fixture.smtp.port,
         fromAddress: 'chat@parley.example',
         allowPrivateNetwork: true,
       },
     });
     await sendRound('smtp');
-    const mails = await smtp.waitForMails(2);
+    const mails = await fixture.smtp.waitForMails(2);
     for (const { parsed } of mails)
       expectNoMarker(
         'smtp',

@@ -17,6 +17,7 @@ import {
   type TestStore,
 } from '../support.js';
 import { Receiver, useWebhook } from './support.js';
+import { parleyCommand } from '../../support/built.js';
 
 /**
  * The notifications engine across restarts and across the processes of one deployment: the key
@@ -25,8 +26,14 @@ import { Receiver, useWebhook } from './support.js';
  */
 
 /** Two `parley chat-server` processes on a fresh PostgreSQL database, joined by Redis. */
-const startPair = (): Promise<ChatCluster> =>
-  startChatCluster({ app: APP_ONE, engine: 'postgres', count: 2, args: ['--rate-limit', 'off'] });
+const startPair = async (): Promise<ChatCluster> =>
+  startChatCluster({
+    app: APP_ONE,
+    engine: 'postgres',
+    count: 2,
+    args: ['--rate-limit', 'off'],
+    command: await parleyCommand(),
+  });
 
 const callOn =
   (cluster: ChatCluster, index: number) => (method: string, path: string, options?: CallOptions) =>

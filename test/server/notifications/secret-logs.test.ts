@@ -1,27 +1,15 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import webpush from 'web-push';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, startChatServer, type ChatServer } from '../../../server/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../server/index.js';
 import { connectClient } from '../client-support.js';
+import { APP_ONE, ENGINES, textMessage, uniqueId } from '../support.js';
 import {
-  APP_ONE,
-  ENGINES,
-  callServerApi,
-  createTestStore,
-  textMessage,
-  uniqueId,
-  type CallOptions,
-  type TestStore,
-} from '../support.js';
-import { PushServiceStandIn, SmtpSink } from './mail-and-push.js';
-import {
-  HostedServices,
   ManualClock,
-  Receiver,
   SENDGRID_PROVIDER,
   TWILIO_PROVIDER,
   deliverPastDigestInterval,
-  type StandIn,
+  useNotificationFixture,
 } from './support.js';
 
 /**
@@ -34,16 +22,6 @@ const pem = (key: KeyObject): string => key.export({ type: 'pkcs8', format: 'pem
 const keyLine = (key: string): string => key.split('\n')[1] ?? key;
 
 describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
-  let store: TestStore;
-  let server: ChatServer;
-  let google: StandIn;
-  let apple: StandIn;
-  let sendgrid: StandIn;
-  let twilio: StandIn;
-  let hosted: HostedServices;
-  let pushService: PushServiceStandIn;
-  let smtp: SmtpSink;
-  let receiver: Receiver;
   const lines: string[] = [];
   const clock = new ManualClock(Date.now());
   const fcmKey = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
@@ -55,16 +33,20 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
     smtpPassword: 'logged-smtp-password',
     accessToken: 'ya29.logged-google-access-token',
   };
-  const call = (method: string, path: string, options?: CallOptions) =>
-    callServerApi(server.url, APP_ONE, method, path, options);
+  const fixture = useNotificationFixture(engine, {
+    smtpAccount: { username: 'mailer', password: 'the-right-password' },
+    options: ({ hosted }) => ({
+      clock,
+      retry: { maxAttempts: 1 },
+      providerBaseUrls: hosted.baseUrls,
+    }),
+    logger: createLogger((line) => lines.push(line)),
+  });
+  const { call } = fixture;
 
   beforeAll(async () => {
-    store = await createTestStore(engine);
-    hosted = await HostedServices.start();
-    ({ google, apple, sendgrid, twilio } = hosted);
-    pushService = await PushServiceStandIn.start();
-    smtp = await SmtpSink.start({ username: 'mailer', password: 'the-right-password' });
-    receiver = await Receiver.start();
+    const { hosted, receiver, smtp, pushService } = fixture;
+    const { google, apple, sendgrid, twilio } = hosted;
     google.answer = (hosted) =>
       hosted.path === '/token'
         ? { status: 200, body: { access_token: SECRETS.accessToken, expires_in: 3600 } }
@@ -72,20 +54,6 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
     apple.answer = () => ({ status: 403, body: { reason: 'InvalidProviderToken' } });
     sendgrid.answer = () => ({ status: 401, body: { errors: [{ message: 'bad key' }] } });
     twilio.answer = () => ({ status: 401, body: { code: 20003, message: 'Authenticate' } });
-    server = await startChatServer({
-      port: 0,
-      dataDir: store.dataDir,
-      databaseUrl: store.databaseUrl,
-      app: APP_ONE,
-      rateLimits: false,
-      logger: createLogger((line) => lines.push(line)),
-      notifications: {
-        clock,
-        pollIntervalMs: false,
-        retry: { maxAttempts: 1 },
-        providerBaseUrls: hosted.baseUrls,
-      },
-    });
     expect(
       (await call('PATCH', '/client-settings', { body: { apiActionOrigins: [receiver.url] } })).status,
     ).toBe(200);
@@ -148,23 +116,16 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
       body: { preferences: { email: batch, sms: batch } },
     });
   });
-  afterAll(async () => {
-    await server?.close();
-    await hosted?.close();
-    await pushService?.close();
-    await smtp?.close();
-    await receiver?.close();
-    await store?.dispose();
-  });
 
   it('logs each refused delivery and why, and never a secret of any provider', async () => {
+    const { server, hosted, pushService } = fixture;
     const [alice, bob] = [uniqueId('alice'), uniqueId('bob')];
     for (const uid of [alice, bob]) await call('POST', '/users', { body: { uid, name: `Name of ${uid}` } });
     await call('PATCH', '/notifications/v1/contact-details', {
       body: { email: 'bob@logs.example', phno: '+33612345678' },
       onBehalfOf: bob,
     });
-    const device = await connectClient(server, APP_ONE, bob, { socket: false });
+    const device = await connectClient(server.api.server, APP_ONE, bob, { socket: false });
     pushService.statusByPath.set(`/push/${bob}`, 500);
     const tokens = [
       { platform: 'fcm_android', fcmToken: 'logged-fcm-token' },
@@ -180,13 +141,14 @@ describe.each(ENGINES)('provider secrets in the logs on %s', (engine) => {
     const deliver = async (text: string) => {
       const sent = await call('POST', '/messages', { body: textMessage(bob, text), onBehalfOf: alice });
       expect(sent.status).toBe(200);
-      await deliverPastDigestInterval(server.notifications, clock);
+      await deliverPastDigestInterval(server.engine, clock);
     };
     await deliver('through SendGrid');
     // E-mail goes through the first enabled kind: with SendGrid off, through SMTP.
     await call('PUT', '/notifications/email/v1/providers/sendgrid', { body: { isEnabled: false } });
     await deliver('through SMTP');
 
+    const { google, apple, sendgrid, twilio } = hosted;
     expect(google.callsTo('/v1/projects/logged-project/messages:send')).toHaveLength(2);
     expect(apple.callsTo('/3/device/logged-apns-token')).toHaveLength(2);
     expect(pushService.pushesTo(`/push/${bob}`)).toHaveLength(2);

@@ -1,10 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
-import { silentLogger } from '../../../server/index.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { silentLogger, type Logger, type StorageEngine } from '../../../server/index.js';
 import { NotificationEngine, type NotificationOptions } from '../../../server/notifications/index.js';
-import { startTestServer, type TestServer, type TestStore } from '../support.js';
+import { createTestStore, startTestServer, type TestServer, type TestStore } from '../support.js';
+import { PushServiceStandIn, SmtpSink } from './mail-and-push.js';
 
 /** A clock the test moves by hand. */
 export class ManualClock {
@@ -26,14 +27,18 @@ export interface NotifiedServer {
   close(): Promise<void>;
 }
 
-/** The real chat server whose notifications engine runs with the test's options (clock, presence, timing). */
+/**
+ * The real chat server whose notifications engine runs with the test's options (clock, presence,
+ * timing); both log to `logger` (nowhere by default).
+ */
 export async function startNotifiedServer(
   store: TestStore,
   options: NotificationOptions = {},
+  logger: Logger = silentLogger,
 ): Promise<NotifiedServer> {
-  const api = await startTestServer(store);
+  const api = await startTestServer(store, { logger });
   await api.server.notifications.stop();
-  const engine = new NotificationEngine(api.server.services, silentLogger, {
+  const engine = new NotificationEngine(api.server.services, logger, {
     pollIntervalMs: false,
     ...options,
   }).start();
@@ -44,6 +49,91 @@ export async function startNotifiedServer(
       await engine.stop();
       await api.close();
     },
+  };
+}
+
+/** Everything a provider can call, standing in on loopback ports. */
+export interface ProviderStandIns {
+  /** FCM with Google's OAuth, APNs, SendGrid and Twilio. */
+  hosted: HostedServices;
+  /** The custom providers' webhooks. */
+  receiver: Receiver;
+  smtp: SmtpSink;
+  pushService: PushServiceStandIn;
+}
+
+export interface NotificationFixture extends ProviderStandIns {
+  store: TestStore;
+  server: NotifiedServer;
+  /** Calls the server API as app one unless told otherwise. */
+  call: TestServer['call'];
+}
+
+export interface NotificationFixtureSetup {
+  /** The SMTP server's one account, when it requires authentication. */
+  smtpAccount?: { username: string; password: string };
+  /** Runs on the fresh store before the server opens (and migrates) it. */
+  beforeServer?: (store: TestStore, standIns: ProviderStandIns) => Promise<void>;
+  /** The engine's options, which may name the stand-ins (`providerBaseUrls: hosted.baseUrls`). */
+  options?: (standIns: ProviderStandIns) => NotificationOptions;
+  logger?: Logger;
+}
+
+/**
+ * Registers the hooks that give the enclosing describe block a notified server (startNotifiedServer)
+ * on a fresh store of `engine`, with every provider's stand-in, started before its tests and closed
+ * after them. The returned fixture is usable inside hooks and tests.
+ */
+export function useNotificationFixture(
+  engine: StorageEngine,
+  setup: NotificationFixtureSetup = {},
+): NotificationFixture {
+  let started: NotificationFixture | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    const store = await createTestStore(engine);
+    closers.push(() => store.dispose());
+    const [hosted, receiver, smtp, pushService] = await Promise.all([
+      HostedServices.start(),
+      Receiver.start(),
+      SmtpSink.start(setup.smtpAccount),
+      PushServiceStandIn.start(),
+    ]);
+    const standIns = { hosted, receiver, smtp, pushService };
+    closers.push(...Object.values(standIns).map((standIn) => () => standIn.close()));
+    await setup.beforeServer?.(store, standIns);
+    const server = await startNotifiedServer(store, setup.options?.(standIns), setup.logger);
+    closers.push(() => server.close());
+    started = { ...standIns, store, server, call: (...args) => server.api.call(...args) };
+  });
+  afterAll(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  const running = (): NotificationFixture => {
+    if (started === undefined)
+      throw new Error('the notification fixture is not started: use it inside a test');
+    return started;
+  };
+  return {
+    get store() {
+      return running().store;
+    },
+    get server() {
+      return running().server;
+    },
+    get hosted() {
+      return running().hosted;
+    },
+    get receiver() {
+      return running().receiver;
+    },
+    get smtp() {
+      return running().smtp;
+    },
+    get pushService() {
+      return running().pushService;
+    },
+    call: (...args) => running().call(...args),
   };
 }
 

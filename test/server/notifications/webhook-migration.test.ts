@@ -2,26 +2,11 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrationsFor } from '../../../server/db/migrations.js';
 import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../../server/notifications/index.js';
-import {
-  APP_ONE,
-  APP_TWO,
-  ENGINES,
-  apiFixtures,
-  createTestStore,
-  textMessage,
-  uniqueId,
-  type TestStore,
-} from '../support.js';
-import {
-  ManualClock,
-  Receiver,
-  deliverPastDigestInterval,
-  startNotifiedServer,
-  type NotifiedServer,
-} from './support.js';
+import { APP_ONE, APP_TWO, ENGINES, apiFixtures, textMessage, uniqueId, type TestStore } from '../support.js';
+import { ManualClock, deliverPastDigestInterval, useNotificationFixture } from './support.js';
 
 /** A row of the table the old `PUT /notifications/v1/webhooks/{channel}` wrote (plain secret, epoch ms). */
 interface OldWebhookRow {
@@ -55,12 +40,7 @@ const BEFORE_PROVIDERS = '0007_threads_reactions';
  * write-only and still signing, the old table gone.
  */
 describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) => {
-  let store: TestStore;
-  let server: NotifiedServer;
-  let receiver: Receiver;
   const clock = new ManualClock(Date.now());
-  const call: NotifiedServer['api']['call'] = (...args) => server.api.call(...args);
-  const { createUser } = apiFixtures(call);
   const secrets = {
     push: uniqueId('old-push-secret'),
     email: uniqueId('old-email-secret'),
@@ -73,46 +53,44 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
   const savedAt = { push: 1_700_000_000_123, email: 1_700_000_100_456, sms: 1_700_000_200_789 };
   let oldRows: OldWebhookRow[];
 
-  beforeAll(async () => {
-    store = await createTestStore(engine);
-    receiver = await Receiver.start();
-    oldRows = [
-      ...(['push', 'email', 'sms'] as const).map((channel) => ({
-        app_id: APP_ONE.appId,
-        channel,
-        url:
-          channel === 'sms'
-            ? `${receiver.url.replace('://', `://${SMS_USER}:${encodeURIComponent(secrets.smsPassword)}@`)}/sms`
-            : `${receiver.url}/${channel}`,
-        secret: secrets[channel],
-        enabled: 1,
-        updated_at: savedAt[channel],
-      })),
-      {
-        app_id: APP_TWO.appId,
-        channel: 'push' as const,
-        url: `${receiver.url}/app-two`,
-        secret: secrets.appTwo,
-        enabled: 0,
-        updated_at: savedAt.push,
-      },
-    ];
-    const bare = openBare(store);
-    try {
-      const migrator = new Migrator({ db: bare, provider: migrationsFor(engine) });
-      const { error } = await migrator.migrateTo(BEFORE_PROVIDERS);
-      expect(error).toBeUndefined();
-      await bare.insertInto('notification_webhooks').values(oldRows).execute();
-    } finally {
-      await bare.destroy();
-    }
-    server = await startNotifiedServer(store, { clock });
+  const fixture = useNotificationFixture(engine, {
+    options: () => ({ clock }),
+    // The store as the old routes left it: migrated up to them, with their rows.
+    beforeServer: async (store, { receiver }) => {
+      oldRows = [
+        ...(['push', 'email', 'sms'] as const).map((channel) => ({
+          app_id: APP_ONE.appId,
+          channel,
+          url:
+            channel === 'sms'
+              ? `${receiver.url.replace('://', `://${SMS_USER}:${encodeURIComponent(secrets.smsPassword)}@`)}/sms`
+              : `${receiver.url}/${channel}`,
+          secret: secrets[channel],
+          enabled: 1,
+          updated_at: savedAt[channel],
+        })),
+        {
+          app_id: APP_TWO.appId,
+          channel: 'push' as const,
+          url: `${receiver.url}/app-two`,
+          secret: secrets.appTwo,
+          enabled: 0,
+          updated_at: savedAt.push,
+        },
+      ];
+      const bare = openBare(store);
+      try {
+        const migrator = new Migrator({ db: bare, provider: migrationsFor(engine) });
+        const { error } = await migrator.migrateTo(BEFORE_PROVIDERS);
+        expect(error).toBeUndefined();
+        await bare.insertInto('notification_webhooks').values(oldRows).execute();
+      } finally {
+        await bare.destroy();
+      }
+    },
   });
-  afterAll(async () => {
-    await server?.close();
-    await receiver?.close();
-    await store?.dispose();
-  });
+  const { call } = fixture;
+  const { createUser } = apiFixtures(call);
 
   it("answers each channel's custom provider with the old webhook's URL and state, never its secret or URL credentials", async () => {
     const stored = {
@@ -125,7 +103,7 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       expect(response.status, channel).toBe(200);
       expect(response.body.data, channel).toEqual({
         isEnabled: true,
-        webhookURL: `${receiver.url}/${channel}`,
+        webhookURL: `${fixture.receiver.url}/${channel}`,
         ...stored[channel],
         providerId: 'default',
         isDefault: true,
@@ -139,7 +117,7 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
   it("gives another app's webhook to that app only, disabled as it was", async () => {
     const asTwo = { apikey: APP_TWO.apiKey, appId: APP_TWO.appId };
     const two = await call('GET', '/notifications/push/v1/providers/custom', asTwo);
-    expect(two.body.data).toMatchObject({ isEnabled: false, webhookURL: `${receiver.url}/app-two` });
+    expect(two.body.data).toMatchObject({ isEnabled: false, webhookURL: `${fixture.receiver.url}/app-two` });
     expect(JSON.stringify(two.body)).not.toContain(secrets.appTwo);
     for (const channel of ['email', 'sms'] as const)
       expect((await call('GET', `/notifications/${channel}/v1/providers/custom`, asTwo)).body.data).toEqual(
@@ -158,7 +136,7 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
   });
 
   it('drops the old table and keeps no secret in the clear', async () => {
-    const bare = openBare(store);
+    const bare = openBare(fixture.store);
     try {
       const tables = (await bare.introspection.getTables()).map((table) => table.name);
       expect(tables).toContain('notification_providers');
@@ -192,9 +170,9 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       onBehalfOf: alice,
     });
     expect(sent.status).toBe(200);
-    await deliverPastDigestInterval(server.engine, clock);
+    await deliverPastDigestInterval(fixture.server.engine, clock);
     for (const channel of ['push', 'email', 'sms'] as const) {
-      const [delivered] = await receiver.waitForCalls(`/${channel}`, 1);
+      const [delivered] = await fixture.receiver.waitForCalls(`/${channel}`, 1);
       expect(delivered?.body.data.to.uid, channel).toBe(bob);
       const signature = delivered?.headers[SIGNATURE_HEADER] as string;
       const at = Math.floor(clock.now() / 1000);
@@ -204,10 +182,10 @@ describe.each(ENGINES)('webhooks of the old routes, migrated on %s', (engine) =>
       const other = channel === 'push' ? secrets.email : secrets.push;
       expect(verifyWebhookSignature(other, delivered?.raw ?? '', signature, at), channel).toBe(false);
     }
-    const [sms] = receiver.callsTo('/sms');
+    const [sms] = fixture.receiver.callsTo('/sms');
     const basic = Buffer.from(`${SMS_USER}:${secrets.smsPassword}`).toString('base64');
     expect(sms?.headers.authorization).toBe(`Basic ${basic}`);
-    expect(receiver.callsTo('/push')[0]?.headers.authorization).toBeUndefined();
-    expect(receiver.callsTo('/app-two')).toHaveLength(0);
+    expect(fixture.receiver.callsTo('/push')[0]?.headers.authorization).toBeUndefined();
+    expect(fixture.receiver.callsTo('/app-two')).toHaveLength(0);
   });
 });
