@@ -38,6 +38,8 @@ export const DEFAULT_REGION = 'us';
 
 /** Keys whose scope a process keeps in memory. */
 const KEYS_CACHED = 10_000;
+/** The longest key whose hash is remembered: Parley's keys are 40 characters, CometChat's 40 too. */
+const CACHED_KEY_LENGTH = 64;
 
 /** CometChat's keys are 40 hex characters. */
 export const generateKey = (): string => randomBytes(20).toString('hex');
@@ -125,8 +127,12 @@ export class AppRepository {
     });
   }
 
-  /** `keyHashOf(apiKey)`, remembered for the last `KEYS_CACHED` distinct keys presented. */
+  /**
+   * `keyHashOf(apiKey)`, remembered for the last `KEYS_CACHED` distinct keys presented. Only
+   * strings of a key's length are kept, so bogus headers cannot fill memory with 16 KB entries.
+   */
   private hashOf(apiKey: string): string {
+    if (apiKey.length > CACHED_KEY_LENGTH) return keyHashOf(apiKey);
     let keyHash = this.keyHashes.get(apiKey);
     if (keyHash === undefined) {
       if (this.keyHashes.size >= KEYS_CACHED) this.keyHashes.clear();
