@@ -6,8 +6,8 @@ export default defineConfig({
     pool: 'forks',
     // Vitest's default on a 2-core machine is one worker, so every file waits for the last; most
     // files spend their time waiting on a browser, a child process or PostgreSQL, so three run side
-    // by side (two left the cores idle while both waited: 902 s on a 2-core machine, of which the
-    // files' own time summed to 1,232 s and their module loading to 433 s).
+    // by side: 866 s on a clean clone against 902 s with two. Beyond that the two cores are the
+    // limit (the files' module loading alone summed to 669 s of that run).
     maxWorkers: 3,
     // Generous: the files that spawn processes, browsers and databases must pass on a busy machine.
     testTimeout: 90_000,
