@@ -89,8 +89,8 @@ export interface ChatServer {
   port: number;
   /** The app configured at start (or the demo app) with its keys, for the operator. */
   seeded: SeededApp;
-  /** The chat core: its repositories and, in `services`, what the routes call. */
-  services: ChatCore;
+  /** The chat core: its repositories and, in `core.services`, what the routes call. */
+  core: ChatCore;
   /** Decides and delivers notifications in the background. */
   notifications: NotificationEngine;
   /** Removes presigned uploads never linked to a message. */
@@ -108,11 +108,11 @@ export interface ChatServer {
 
 export const DEMO_APP_ID = 'parley-demo';
 
-async function seedApp(services: ChatCore, seed: AppSeed | undefined): Promise<SeededApp> {
-  if (seed !== undefined) return services.apps.ensure(seed);
-  const apps = await services.apps.list();
+async function seedApp(core: ChatCore, seed: AppSeed | undefined): Promise<SeededApp> {
+  if (seed !== undefined) return core.apps.ensure(seed);
+  const apps = await core.apps.list();
   const existing = apps.find((app) => app.appId === DEMO_APP_ID) ?? apps[0];
-  return services.apps.ensure({
+  return core.apps.ensure({
     appId: existing?.appId ?? DEMO_APP_ID,
     name: existing === undefined ? 'Parley demo' : undefined,
   });
@@ -154,19 +154,19 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
             ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
           });
     // After Redis is joined: the row caches of a joined process check the others' changes there.
-    const services = createChatCore(store, secrets, media, fanOut, fanOut);
+    const core = createChatCore(store, secrets, media, fanOut, fanOut);
     // Made here first, so the provider cache hears the other processes' changes; then seals
     // secrets stored in the clear (rows from before sealing existed).
-    await notificationDataOf(services, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();
-    await services.apps.sealStartKeys();
-    const seeded = await seedApp(services, options.app);
+    await notificationDataOf(core, fanOut ?? PROCESS_ALONE).providers.sealStoredSecrets();
+    await core.apps.sealStartKeys();
+    const seeded = await seedApp(core, options.app);
     // Presence comes from sockets; alone, none is open yet, whatever the last run left behind.
     // Joined, the other processes' sockets are open: presence is theirs to keep.
-    if (fanOut === undefined) await services.users.markAllOffline();
+    if (fanOut === undefined) await core.users.markAllOffline();
     const rateLimits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
     const readiness: ReadinessChecks = { database: () => sql`select 1`.execute(store.db) };
     if (fanOut !== undefined) readiness.redis = fanOut.ping.bind(fanOut);
-    const client = new ClientProtocol(services, {
+    const client = new ClientProtocol(core, {
       logger,
       publicHost: options.publicHost,
       ...(fanOut === undefined ? {} : { fanOut }),
@@ -174,7 +174,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     });
     const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
     const agents = new AgentFeature(
-      services,
+      core,
       client.clientSettings,
       logger,
       {
@@ -193,7 +193,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       },
       fanOut,
     );
-    const http = createHttpApp(services, client.routeDeps, {
+    const http = createHttpApp(core, client.routeDeps, {
       logger,
       rateLimits,
       rateLimitStore: fanOut === undefined ? undefined : { redis: fanOut.redis, prefix: redisPrefix },
@@ -222,7 +222,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       await client.close();
       throw error;
     });
-    const notifications = new NotificationEngine(services, logger, {
+    const notifications = new NotificationEngine(core, logger, {
       presence: client.fanOut,
       ...options.notifications,
     }).start();
@@ -246,7 +246,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       url,
       port,
       seeded,
-      services,
+      core,
       http,
       notifications,
       mediaSweeper,

@@ -36,8 +36,8 @@ export async function demoDocuments(folder: string): Promise<{ title: string; te
  */
 export async function seedDemo(server: ChatServer, generateUrl: string): Promise<DemoConfig> {
   const { app, authKey } = server.seeded;
-  const { users, groups } = server.services;
-  const groupService = server.services.services.groups;
+  const { users, groups } = server.core;
+  const groupService = server.core.services.groups;
   for (const user of [...DEMO_USERS, DEMO_OPERATOR]) {
     if ((await users.find(app.appId, user.uid)) === undefined) await users.create(app.appId, user);
   }

@@ -64,7 +64,7 @@ describe('the /dashboard page', () => {
       namespace: 'handbook',
       enabled: true,
     });
-    expect(await server.services.users.find(APP.appId, 'knowledge')).toMatchObject({ role: 'agent' });
+    expect(await server.core.users.find(APP.appId, 'knowledge')).toMatchObject({ role: 'agent' });
   });
 
   it('disables an agent from its row', async () => {

@@ -63,7 +63,7 @@ describe.each(ENGINES)('private metadata on %s', (engine) => {
     expect(group.status).toBe(200);
     // A row as the service stored action messages before snapshots left private metadata out.
     const aliceEntity = (await api.call('GET', `/users/${ids.alice}`)).body.data;
-    await api.server.services.messages.insert(
+    await api.server.core.messages.insert(
       APP_ONE.appId,
       {
         conversationId: `group_${ids.group}`,
@@ -81,7 +81,7 @@ describe.each(ENGINES)('private metadata on %s', (engine) => {
         },
         sentAt: Math.floor(Date.now() / 1000),
       },
-      api.server.services.store.db,
+      api.server.core.store.db,
     );
     mallory = await connectClient(api.server, APP_ONE, ids.mallory);
     alice = await connectClient(api.server, APP_ONE, ids.alice);
@@ -246,7 +246,7 @@ describe.each(ENGINES)('private metadata on %s', (engine) => {
     expect(actions.length).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(actions)).toContain(ids.alice);
     expect(JSON.stringify(actions)).not.toContain(MARKER);
-    const rows = await api.server.services.store.db
+    const rows = await api.server.core.store.db
       .selectFrom('messages')
       .select('data')
       .where('category', '=', 'action')

@@ -50,7 +50,7 @@ describe('one rate limit for both APIs', () => {
   const api = useTestServer('sqlite', { rateLimits: { corePerMinute: 100, standardPerMinute: 3 } });
 
   it("counts an app's client calls and server calls against the same limit", async () => {
-    await api.server.services.users.create(APP_ONE.appId, { uid: 'alice-limit', name: 'Alice' });
+    await api.server.core.users.create(APP_ONE.appId, { uid: 'alice-limit', name: 'Alice' });
     // The login and the `PUT /me` that follows it are the first two calls.
     const alice = await connectClient(api.server, APP_ONE, 'alice-limit', { socket: false });
     expect((await api.call('GET', '/users')).status).toBe(200);

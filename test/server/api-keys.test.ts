@@ -38,9 +38,7 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
 
   it('keeps no key in the clear in the store', async () => {
     const key = await create('Stored hashed', 'fullAccess');
-    const rows = await sql<Record<string, unknown>>`select * from app_keys`.execute(
-      api.server.services.store.db,
-    );
+    const rows = await sql<Record<string, unknown>>`select * from app_keys`.execute(api.server.core.store.db);
     const stored = JSON.stringify(rows.rows);
     for (const secret of [key.apiKey, APP_ONE.apiKey, APP_ONE.authKey, APP_TWO.apiKey]) {
       expect(stored).not.toContain(secret);

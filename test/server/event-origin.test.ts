@@ -23,10 +23,10 @@ describe('events carry their origin', () => {
     bob = await createUser('bob');
     aliceClient = await connectClient(api.server, APP_ONE, alice);
     bobClient = await connectClient(api.server, APP_ONE, bob);
-    api.server.services.events.on('message', record);
+    api.server.core.events.on('message', record);
   });
   afterAll(async () => {
-    api.server.services.events.off('message', record);
+    api.server.core.events.off('message', record);
     await aliceClient?.close();
     await bobClient?.close();
   });
@@ -68,7 +68,7 @@ describe('events carry their origin', () => {
   it("stamps the frames of an event emitted outside any request with its origin's device", async () => {
     const sent = await sendThroughServerApi('replayed');
     const message = sent.body.data as Message;
-    api.server.services.events.emit('message', APP_ONE.appId, message, {
+    api.server.core.events.emit('message', APP_ONE.appId, message, {
       uid: alice,
       deviceId: 'replay-device',
     });

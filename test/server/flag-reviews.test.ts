@@ -63,7 +63,7 @@ describe.each(ENGINES)('reviewing flagged messages on %s', (engine) => {
 
   it('keeps a disapproved message and its place in the queue when the review cannot be stored', async () => {
     const id = await flaggedMessage('spam that a failing store cannot judge');
-    const allowReviews = await injectFailure(api.server.services.store, 'message_reviews', 'insert');
+    const allowReviews = await injectFailure(api.server.core.store, 'message_reviews', 'insert');
     const failed = await api.call('PATCH', `/moderation/flagged-messages/${id}`, {
       body: { status: 'disapproved' },
     });

@@ -243,7 +243,7 @@ describe('media messages in S3-compatible storage (s3rver in its own process), s
       expect(sent.status).toBe(200);
       const folder = `app-one/${sent.body.data.conversationId}/`;
       expect(await objects(folder)).toHaveLength(3); // kept.txt, left.png and its thumbnail
-      const sweeper = new MediaSweeper(second.services.media!, silentLogger, {
+      const sweeper = new MediaSweeper(second.core.media!, silentLogger, {
         clock: { now: () => (left.target.expiresAt + 61) * 1000 },
         intervalMs: false,
         graceSeconds: 60,
@@ -257,12 +257,12 @@ describe('media messages in S3-compatible storage (s3rver in its own process), s
       expect(status).toBe(204);
       const conversationId = [alice, bob].sort().join('_user_');
       // The send linked the file on the first server, whose process then died.
-      const { claimed } = await first.services.media!.linkUploads(APP_ONE.appId, alice, conversationId, {
+      const { claimed } = await first.core.media!.linkUploads(APP_ONE.appId, alice, conversationId, {
         attachments: [target.attachment],
       });
       expect(claimed).toHaveLength(1);
       expect(await objects(`app-one/${conversationId}/`)).toHaveLength(1);
-      const sweeper = new MediaSweeper(second.services.media!, silentLogger, {
+      const sweeper = new MediaSweeper(second.core.media!, silentLogger, {
         clock: { now: () => (target.expiresAt + 61) * 1000 },
         intervalMs: false,
         graceSeconds: 60,

@@ -141,10 +141,10 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
     const folder = join(mediaDir(), appSegment, conversationId);
     return existsSync(folder) ? readdirSync(folder) : [];
   };
-  const mediaDir = () => (api.server.services.media?.files.describe ?? '').replace(/^local:/, '');
+  const mediaDir = () => (api.server.core.media?.files.describe ?? '').replace(/^local:/, '');
   /** A sweep pass at `seconds` (epoch), with the default grace. */
   const sweepAt = (seconds: number) =>
-    new MediaSweeper(api.server.services.media!, silentLogger, {
+    new MediaSweeper(api.server.core.media!, silentLogger, {
       clock: { now: () => seconds * 1000 },
       intervalMs: false,
       graceSeconds: GRACE_SECONDS,
@@ -320,7 +320,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
         files: [{ name: 'old.txt', bytes: bytes(10) }],
       });
       const url = new URL(sent.body.data.data.attachments[0].url);
-      const urls = api.server.services.media!.urls;
+      const urls = api.server.core.media!.urls;
       const sign = await urls.signer(Math.floor(Date.now() / 1000) - 2 * urls.ttlSeconds);
       const expired = new URL(sign(url));
       expect(Number(expired.searchParams.get('expires'))).toBeLessThan(Date.now() / 1000);
@@ -636,7 +636,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
     it('sweeps an upload never linked once its target expired and the grace passed, and keeps a linked one', async () => {
       const { alice, bob } = await people();
-      const media = api.server.services.media!;
+      const media = api.server.core.media!;
       const linked = (await presign(alice, bob, { name: 'kept.txt', size: 10 })).body.data.f1;
       const unlinked = (await presign(alice, bob, { name: 'left.txt', size: 10 })).body.data.f1;
       const neverUploaded = (await presign(alice, bob, { name: 'never.txt', size: 10 })).body.data.f1;
@@ -686,7 +686,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
       it('sweeps the file once the grace passed when the send died after the link, before its commit', async () => {
         const { alice, bob, target, conversationId } = await uploaded('dying.txt');
-        const media = api.server.services.media!;
+        const media = api.server.core.media!;
         // The send linked the file, then its process died: no message was committed.
         const { claimed } = await media.linkUploads(APP_ONE.appId, alice, conversationId, {
           attachments: [target.attachment],
@@ -701,7 +701,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
       it('keeps the file of a send under way when its target expired: a claim is swept only once the grace passed after it', async () => {
         const { target, conversationId } = await uploaded('slow.txt');
-        const media = api.server.services.media!;
+        const media = api.server.core.media!;
         const [folder] = storedFolders('app-one', conversationId);
         const linkedAt = target.expiresAt + GRACE_SECONDS + 10;
         expect(await media.uploads.claim(`app-one/${conversationId}/${folder}/`, linkedAt)).toBeDefined();
@@ -713,8 +713,8 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
       it('keeps the file of a message committed before the process died, its record not yet gone', async () => {
         const { alice, bob, target, conversationId } = await uploaded('committed.txt');
-        const { media, apps } = api.server.services;
-        const messageService = api.server.services.services.messages;
+        const { media, apps } = api.server.core;
+        const messageService = api.server.core.services.messages;
         const { data } = await media!.linkUploads(APP_ONE.appId, alice, conversationId, {
           attachments: [target.attachment],
         });
@@ -758,7 +758,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
           200,
         );
         const pending = async () =>
-          (await api.server.services.media!.uploads.expiredBefore(Number.MAX_SAFE_INTEGER, 100_000)).filter(
+          (await api.server.core.media!.uploads.expiredBefore(Number.MAX_SAFE_INTEGER, 100_000)).filter(
             (folder) => folder.includes(eve),
           );
         const blocked = await presign(eve, bob, { name: 'x.txt', size: 5 });
@@ -818,8 +818,8 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
     it('sweeps the files it stored for a message never sent, once the grace passed', async () => {
       const { alice, bob } = await people();
-      const media = api.server.services.media!;
-      const app = (await api.server.services.apps.find(APP_ONE.appId))!;
+      const media = api.server.core.media!;
+      const app = (await api.server.core.apps.find(APP_ONE.appId))!;
       const conversationId = [alice, bob].sort().join('_user_');
       // What the send stored before the process died: its files, and no message.
       const checked = await media.check([{ name: 'orphan.txt', bytes: bytes(10) }], 1_000);
@@ -833,7 +833,7 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
 
     it('keeps the files of a message that was sent, even when the record of its upload was left behind', async () => {
       const { alice, bob } = await people();
-      const media = api.server.services.media!;
+      const media = api.server.core.media!;
       const sent = await upload(alice, {
         fields: toUser(bob),
         files: [{ name: 'kept.txt', bytes: bytes(10) }],

@@ -51,7 +51,7 @@ describe.each(ENGINES)('message changes own their transactions on %s', (engine) 
     const alice = await createUser();
     const bob = await createUser();
     const ids = await Promise.all(Array.from({ length: 20 }, () => sendForm(alice, bob)));
-    readBothBeforeWriting(api.server.services.messages, new Set(ids.map(Number)));
+    readBothBeforeWriting(api.server.core.messages, new Set(ids.map(Number)));
     const answers = await Promise.all(
       ids.flatMap((id, round) => [
         call('PUT', `/messages/${id}`, { body: { data: { metadata: { round } } }, onBehalfOf: alice }),
@@ -76,7 +76,7 @@ describe.each(ENGINES)('message changes own their transactions on %s', (engine) 
     const alice = await createUser();
     const bob = await createUser();
     const id = await sendForm(alice, bob);
-    const { store } = api.server.services;
+    const { store } = api.server.core;
     // Its write of the interactions fails, after it has noted which elements were used.
     const allowUpdates = await injectFailure(store, 'messages', 'update', `new.id = ${Number(id)}`);
     const submit = () =>

@@ -138,7 +138,7 @@ describe('roles on postgres, against a concurrent delete', () => {
   it('refuses a user created with a role that a delete in progress removes', async () => {
     const role = uniqueId('fleeting').toLowerCase();
     expect((await api.call('POST', '/roles', { body: { role, name: 'Fleeting' } })).status).toBe(200);
-    const { db } = api.server.services.store;
+    const { db } = api.server.core.store;
     let lockTaken!: () => void;
     let finish!: () => void;
     const locked = new Promise<void>((resolve) => (lockTaken = resolve));

@@ -91,7 +91,7 @@ export async function startTestServer(
     rateLimits: options.rateLimits ?? false,
     logger: options.logger ?? silentLogger,
   });
-  await server.services.apps.ensure(APP_TWO);
+  await server.core.apps.ensure(APP_TWO);
   const call = (method: string, path: string, options?: CallOptions) =>
     callServerApi(server.url, APP_ONE, method, path, options);
   return { server, url: server.url, call, close: () => server.close() };

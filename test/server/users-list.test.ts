@@ -57,7 +57,7 @@ describe('the users list', () => {
   });
 
   it('takes status=online, the SDK word, as available', async () => {
-    await api.server.services.users.setStatus(APP_ONE.appId, 'max', 'available');
+    await api.server.core.users.setStatus(APP_ONE.appId, 'max', 'available');
     expect(await uidsOf('status=online')).toEqual(['max']);
     expect(await uidsOf('status=offline')).toEqual(['ada', 'dot', 'gus']);
   });

@@ -79,7 +79,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   /** Runs `work` as a process that dies the instant its change commits: nothing in it hears the change. */
   async function dyingAtCommit<T>(work: () => Promise<T>): Promise<T> {
-    const { events } = server.api.server.services;
+    const { events } = server.api.server.core;
     const heard = ['message', 'messageEdited', 'messageDeleted', 'reaction'] as const;
     const hearers = heard.map((name) => ({ name, listeners: events.listeners(name) }));
     for (const name of heard) events.removeAllListeners(name);
@@ -93,11 +93,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   /** Runs `work` while the decision queue refuses every row (an injected failure). */
   async function refusingDecisions<T>(work: () => Promise<T>): Promise<T> {
-    const allowAgain = await injectFailure(
-      server.api.server.services.store,
-      'notification_decisions',
-      'insert',
-    );
+    const allowAgain = await injectFailure(server.api.server.core.store, 'notification_decisions', 'insert');
     try {
       return await work();
     } finally {
@@ -110,11 +106,11 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     // What a dead process leaves: the event in the decision queue, leased, and no decision.
     await server.engine.stop();
     const heard = new Promise<Message>((resolve) =>
-      server.api.server.services.events.once('message', (_appId, message) => resolve(message)),
+      server.api.server.core.events.once('message', (_appId, message) => resolve(message)),
     );
     await send(alice, textMessage(bob, 'left behind'));
     const message = await heard;
-    const { messages, store } = server.api.server.services;
+    const { messages, store } = server.api.server.core;
     const row = decisionRowOf({ kind: 'message' }, clock.now(), clock.now() + 10_000);
     await messages.queueDecision('app-one', row, Number(message.id), store.db);
     server.engine.start();
@@ -129,7 +125,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
 
   it('writes nothing to the decision queue for an app with no channel enabled, and queues again once one is', async () => {
     const [alice, bob] = [await createUser(), await createUser()];
-    const { messages } = server.api.server.services;
+    const { messages } = server.api.server.core;
     const stored = vi.spyOn(messages, 'insertAll');
     /** The decision-queue rows the sends so far stored beside their messages. */
     const queuedWithSends = async (): Promise<number> => {
@@ -594,7 +590,7 @@ describe.each(ENGINES)('notifications engine on %s', (engine) => {
     const emailsTo = (uid: string) => receiver.callsTo('/email').filter((c) => c.body.data.to.uid === uid);
     const smsTo = (uid: string) => receiver.callsTo('/sms').filter((c) => c.body.data.to.uid === uid);
     const markRead = async (uid: string, conversationId: string, messageId: string): Promise<void> => {
-      await server.api.server.services.store.db
+      await server.api.server.core.store.db
         .insertInto('conversation_reads')
         .values({
           app_id: 'app-one',

@@ -22,7 +22,7 @@ describe.each(ENGINES)('provider secrets at rest on %s', (engine) => {
 
   const storedConfigs = async (): Promise<string[]> =>
     (
-      await withNotificationTables(api.server.services.store.db)
+      await withNotificationTables(api.server.core.store.db)
         .selectFrom('notification_providers')
         .select('config')
         .execute()
@@ -34,12 +34,12 @@ describe.each(ENGINES)('provider secrets at rest on %s', (engine) => {
     const [config] = await storedConfigs();
     expect(config).toContain('http://127.0.0.1:9/push');
     expect(config).not.toContain(SECRET);
-    const [provider] = await notificationDataOf(api.server.services).providers.all('app-one');
+    const [provider] = await notificationDataOf(api.server.core).providers.all('app-one');
     expect(provider?.config.signingSecret).toBe(SECRET);
   });
 
   it('seals a secret stored in the clear at the next start, and refuses to start with another key', async () => {
-    const db = withNotificationTables(api.server.services.store.db);
+    const db = withNotificationTables(api.server.core.store.db);
     await db
       .insertInto('notification_providers')
       .values({
@@ -62,7 +62,7 @@ describe.each(ENGINES)('provider secrets at rest on %s', (engine) => {
     await api.close();
     api = await startTestServer(store);
     expect((await storedConfigs()).join('\n')).not.toContain(PASSWORD);
-    const providers = await notificationDataOf(api.server.services).providers.all('app-two');
+    const providers = await notificationDataOf(api.server.core).providers.all('app-two');
     expect(providers[0]?.config.basicAuthPassword).toBe(PASSWORD);
 
     await api.close();

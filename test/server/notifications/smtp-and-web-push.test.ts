@@ -191,7 +191,7 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
       await settle();
       clock.advance(60_000);
       await server.engine.runDue();
-      const outbox = await server.api.server.services.store.db
+      const outbox = await server.api.server.core.store.db
         .withTables<{ notification_outbox: { channel: string; status: string; last_error: string | null } }>()
         .selectFrom('notification_outbox')
         .select(['status', 'last_error'])
@@ -207,7 +207,7 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
     it('dead-letters the batch and logs the SMTP status, never the password or the message', async () => {
       const lines: string[] = [];
       const worker = new NotificationEngine(
-        server.api.server.services,
+        server.api.server.core,
         createLogger((line) => lines.push(line)),
         {
           clock,
@@ -307,7 +307,7 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
       return browser;
     };
     const tokensOf = (uid: string) =>
-      notificationDataOf(server.api.server.services).pushTokens.list(APP_ONE.appId, uid);
+      notificationDataOf(server.api.server.core).pushTokens.list(APP_ONE.appId, uid);
 
     it('pushes the rendered notification, encrypted for the browser and signed with the app key', async () => {
       const [alice, bob] = [await createUser(), await createUser()];
@@ -372,7 +372,7 @@ describe.each(ENGINES)('SMTP and Web Push providers on %s', (engine) => {
       await send(alice, textMessage(bob, 'hello?'));
       await settle();
       expect(await tokensOf(bob)).toHaveLength(1);
-      const [pending] = await server.api.server.services.store.db
+      const [pending] = await server.api.server.core.store.db
         .withTables<{ notification_outbox: { channel: string; status: string; last_error: string | null } }>()
         .selectFrom('notification_outbox')
         .select(['status', 'last_error'])

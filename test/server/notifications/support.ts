@@ -38,7 +38,7 @@ export async function startNotifiedServer(
 ): Promise<NotifiedServer> {
   const api = await startTestServer(store, { logger });
   await api.server.notifications.stop();
-  const engine = new NotificationEngine(api.server.services, logger, {
+  const engine = new NotificationEngine(api.server.core, logger, {
     pollIntervalMs: false,
     ...options,
   }).start();
