@@ -6,7 +6,7 @@
  * of the outline's depth. Without an outline, short paragraphs in a font clearly larger than the
  * document's body text are headings, the largest size being level 1.
  */
-import { linesText, type PdfParagraph } from './pdf-layout.js';
+import { linesText, type PdfLine, type PdfParagraph } from './pdf-layout.js';
 
 /** A section title the outline places on a page, with the top of its destination when given. */
 export interface OutlineHeading {
@@ -66,7 +66,11 @@ async function destination(
     if (!Array.isArray(explicit)) return undefined;
     const [ref, kind, ...args] = explicit as [unknown, { name?: string } | undefined, ...unknown[]];
     const index =
-      typeof ref === 'number' ? ref : ref && typeof ref === 'object' ? await pdf.getPageIndex(ref as never) : NaN;
+      typeof ref === 'number'
+        ? ref
+        : ref && typeof ref === 'object'
+          ? await pdf.getPageIndex(ref as never)
+          : NaN;
     if (!Number.isInteger(index)) return undefined;
     const top = { XYZ: args[1], FitH: args[0], FitBH: args[0], FitR: args[3] }[kind?.name ?? ''];
     return { page: index + 1, ...(typeof top === 'number' ? { top } : {}) };
@@ -82,32 +86,36 @@ const MAX_TITLE_LINES = 3;
  * The page's paragraphs with the outline's titles for it marked as headings, in outline order:
  * each title is matched to the leading lines of a paragraph after the previous title's, the one
  * nearest below the destination's top when it has one (a line up to one font size above it still
- * counts). A paragraph whose first lines spell the title is split after them. A title not found
- * on the page (a destination on the page before its heading, a title spelled otherwise) is left.
+ * counts). A paragraph whose first lines spell the title is split after them, and so is a first
+ * line that starts with it (a run-in heading: "Column The column(x) function may be used…"). A
+ * title not found on the page (a destination on the page before its heading, a title spelled
+ * otherwise) is left.
  */
-export function withOutlineHeadings(paragraphs: PdfParagraph[], headings: readonly OutlineHeading[]): PdfParagraph[] {
+export function withOutlineHeadings(
+  paragraphs: PdfParagraph[],
+  headings: readonly OutlineHeading[],
+): PdfParagraph[] {
   const result = [...paragraphs];
   let from = 0;
   for (const heading of headings) {
     const wanted = titleKeys(heading.title);
-    let best: { index: number; lines: number; distance: number } | undefined;
+    let best: { index: number; distance: number; split: TitleSplit } | undefined;
     for (let index = from; index < result.length; index++) {
       const paragraph = result[index] as PdfParagraph;
       const first = paragraph.lines[0];
       if (paragraph.level !== undefined || !first) continue;
       const distance = heading.top === undefined ? 0 : heading.top - first.y;
       if (distance < -first.size || (best && distance >= best.distance)) continue;
-      const lines = leadingLinesSpelling(paragraph, wanted);
-      if (lines > 0) best = { index, lines, distance };
+      const split = titleSplit(paragraph.lines, wanted);
+      if (split) best = { index, distance, split };
       if (best && heading.top === undefined) break;
     }
     if (!best) continue;
-    const paragraph = result[best.index] as PdfParagraph;
-    const rest = paragraph.lines.slice(best.lines);
+    const { title, rest } = best.split;
     result.splice(
       best.index,
       1,
-      { lines: paragraph.lines.slice(0, best.lines), level: heading.level },
+      { lines: title, level: heading.level },
       ...(rest.length > 0 ? [{ lines: rest }] : []),
     );
     from = best.index + 1;
@@ -115,15 +123,40 @@ export function withOutlineHeadings(paragraphs: PdfParagraph[], headings: readon
   return result;
 }
 
-/** How many of the paragraph's first lines spell the title (0: none do). */
-function leadingLinesSpelling(paragraph: PdfParagraph, wanted: ReadonlySet<string>): number {
+interface TitleSplit {
+  title: PdfLine[];
+  rest: PdfLine[];
+}
+
+/** The paragraph's lines split after the title they start with, if they do. */
+function titleSplit(lines: readonly PdfLine[], wanted: ReadonlySet<string>): TitleSplit | undefined {
   const longest = Math.max(...[...wanted].map((key) => key.length));
-  for (let n = 1; n <= Math.min(MAX_TITLE_LINES, paragraph.lines.length); n++) {
-    const keys = titleKeys(linesText(paragraph.lines.slice(0, n)));
-    if ([...keys].some((key) => wanted.has(key))) return n;
+  for (let n = 1; n <= Math.min(MAX_TITLE_LINES, lines.length); n++) {
+    const keys = titleKeys(linesText(lines.slice(0, n)));
+    if ([...keys].some((key) => wanted.has(key))) return { title: lines.slice(0, n), rest: lines.slice(n) };
     if ((keys.values().next().value ?? '').length > longest + 16) break;
   }
-  return 0;
+  const first = lines[0] as PdfLine;
+  const end = runInEnd(first.text, wanted);
+  if (end === undefined) return undefined;
+  return {
+    title: [{ ...first, text: first.text.slice(0, end).trim() }],
+    rest: [{ ...first, text: first.text.slice(end).trim() }, ...lines.slice(1)],
+  };
+}
+
+/** Where a title that a line runs on from ends in it: at a word's end, with more text after it. */
+function runInEnd(text: string, wanted: ReadonlySet<string>): number | undefined {
+  for (const from of new Set([0, TITLE_LABEL.exec(text)?.[0].length ?? 0])) {
+    let key = '';
+    for (let i = from; i < text.length; i++) {
+      key += titleKey(text[i] as string);
+      const wordGoesOn = /[\p{L}\p{N}]/u.test(text[i + 1] ?? '');
+      if (wanted.has(key) && !wordGoesOn) return text.slice(i + 1).trim() !== '' ? i + 1 : undefined;
+      if (![...wanted].some((w) => w.startsWith(key))) break;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -133,13 +166,22 @@ function leadingLinesSpelling(paragraph: PdfParagraph, wanted: ReadonlySet<strin
 const TITLE_LABEL =
   /^\s*(?:(?:[Pp]art|PART|[Cc]hapter|CHAPTER|[Ss]ection|SECTION|[Aa]ppendix|APPENDIX)\s+)?(?:\d+|[IVXLC]+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)/u;
 
-/** A title's spellings to compare: letters and digits only, lowercased, with and without its label. */
+/** A title's letters and digits, lowercased: what two spellings of it share. */
+const titleKey = (text: string): string =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** A title's spellings to compare, with and without its label. */
 function titleKeys(title: string): Set<string> {
-  const key = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-  const keys = new Set([key(title), key(title.replace(TITLE_LABEL, ''))]);
+  const keys = new Set([titleKey(title), titleKey(title.replace(TITLE_LABEL, ''))]);
   keys.delete('');
   return keys;
 }
+
+/** A line of a table of contents: a title, dot leaders, a page number. */
+const CONTENTS_LINE = /(?:\.\s?){3,}\s*\d+$/;
 
 /** A heading in a larger font is at least this many times the body text's size. */
 const LARGER_FONT = 1.15;
@@ -149,15 +191,16 @@ const MAX_FONT_HEADING_CHARS = 120;
 /**
  * Marks, in place, the headings of a document without an outline: paragraphs whose lines are all
  * in a font at least LARGER_FONT times the body text's (the size most characters have), short,
- * holding a letter and not ending as a sentence or a clause does. Their sizes, largest first, are
- * levels 1 to 6.
+ * holding a letter, not ending as a sentence or a clause does and not a contents line with dot
+ * leaders. Their sizes, largest first, are levels 1 to 6.
  */
 export function markFontHeadings(pages: readonly PdfParagraph[][]): void {
   const round = (size: number): number => Math.round(size * 2) / 2;
   const characters = new Map<number, number>();
   for (const page of pages)
     for (const { lines } of page)
-      for (const line of lines) characters.set(round(line.size), (characters.get(round(line.size)) ?? 0) + line.text.length);
+      for (const line of lines)
+        characters.set(round(line.size), (characters.get(round(line.size)) ?? 0) + line.text.length);
   const body = [...characters].reduce((best, entry) => (entry[1] > best[1] ? entry : best), [0, 0])[0];
   const headings: { paragraph: PdfParagraph; size: number }[] = [];
   for (const page of pages) {
@@ -169,7 +212,8 @@ export function markFontHeadings(pages: readonly PdfParagraph[][]): void {
         paragraph.lines.length <= MAX_TITLE_LINES &&
         text.length <= MAX_FONT_HEADING_CHARS &&
         /\p{L}/u.test(text) &&
-        !/[.,;:]$/.test(text)
+        !/[.,;:]$/.test(text) &&
+        !CONTENTS_LINE.test(text)
       )
         headings.push({ paragraph, size: round(size) });
     }

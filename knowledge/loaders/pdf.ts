@@ -12,7 +12,13 @@ import type { DocumentPage, LoadOptions } from '../types.js';
 import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
 import { markFontHeadings, outlineHeadings, withOutlineHeadings } from './pdf-headings.js';
-import { pageParagraphs, pageText, withoutRunningLines, type PdfParagraph, type PositionedText } from './pdf-layout.js';
+import {
+  pageParagraphs,
+  pageText,
+  withoutRunningLines,
+  type PdfParagraph,
+  type PositionedText,
+} from './pdf-layout.js';
 
 export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
 
@@ -68,7 +74,11 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
           size: item.height || Math.hypot(c, d) || Math.hypot(a, b),
         });
       }
-      paragraphs.push(outline.size > 0 ? withOutlineHeadings(pageParagraphs(runs), outline.get(n) ?? []) : pageParagraphs(runs));
+      paragraphs.push(
+        outline.size > 0
+          ? withOutlineHeadings(pageParagraphs(runs), outline.get(n) ?? [])
+          : pageParagraphs(runs),
+      );
       page.cleanup();
       options.onPage?.(n, pdf.numPages);
     }

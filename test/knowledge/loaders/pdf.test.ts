@@ -176,8 +176,30 @@ describe('PDF section headings', () => {
     ]);
   });
 
-  it('takes short lines in a clearly larger font for headings without an outline, the largest first', async () => {
-    const body = ['The pump is bolted to a level floor', 'and wired by a qualified electrician,', 'never by its user.'];
+  it('splits a title from the text that runs on after it on its line', async () => {
+    const path = await writePdf(
+      join(dir, 'run-in.pdf'),
+      [
+        {
+          blocks: [
+            { x: 72, y: 700, lines: ['Column'] },
+            { x: 118, y: 700, lines: ['The column function reads one field'] },
+            { x: 72, y: 686.8, lines: ['of the current row.'] },
+          ],
+        },
+      ],
+      { outline: [{ title: 'Column', page: 1, top: 712 }] },
+    );
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages[0]?.text).toBe('# Column\n\nThe column function reads one field of the current row.');
+  });
+
+  it('takes short lines in a clearly larger font for headings without an outline, the largest first, contents lines not', async () => {
+    const body = [
+      'The pump is bolted to a level floor',
+      'and wired by a qualified electrician,',
+      'never by its user.',
+    ];
     const path = await writePdf(join(dir, 'fonts.pdf'), [
       {
         blocks: [
@@ -185,6 +207,7 @@ describe('PDF section headings', () => {
           { x: 72, y: 680, lines: ['Installation'], fontSize: 14 },
           { x: 72, y: 655, lines: body },
           { x: 72, y: 590, lines: ['Read this before you start.'], fontSize: 14 },
+          { x: 72, y: 560, lines: ['Contents . . . . . . 2'], fontSize: 14 },
         ],
       },
       {
@@ -197,7 +220,7 @@ describe('PDF section headings', () => {
     const doc = await loadSource({ kind: 'file', path });
     const text = body.join(' ');
     expect(doc.pages.map((p) => p.text)).toEqual([
-      `# Pump Manual\n\n## Installation\n\n${text}\n\nRead this before you start.`,
+      `# Pump Manual\n\n## Installation\n\n${text}\n\nRead this before you start.\n\nContents . . . . . . 2`,
       `## Wiring\n\n${text}`,
     ]);
   });
