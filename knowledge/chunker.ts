@@ -49,7 +49,7 @@ export function chunkDocument(doc: LoadedDocument, documentId: string, options: 
   if (!Number.isInteger(overlapChars) || overlapChars < 0 || overlapChars > maxChars / 2) {
     throw new RangeError('overlapChars must be an integer from 0 to half of maxChars');
   }
-  const structured = doc.format === 'markdown' || doc.format === 'html';
+  const structured = doc.format !== 'text';
   const source =
     doc.origin.kind === 'file'
       ? { path: doc.origin.path }
@@ -58,8 +58,10 @@ export function chunkDocument(doc: LoadedDocument, documentId: string, options: 
         : {};
   const chunks: Chunk[] = [];
   let pageOffset = 0;
-  for (const page of doc.pages) {
-    for (const section of sections(page.text, structured)) {
+  const open: OpenHeading[] = [];
+  for (const [index, page] of doc.pages.entries()) {
+    const continues = index < doc.pages.length - 1;
+    for (const section of sections(page.text, structured, open, continues)) {
       for (const [start, end] of spans(page.text, section.start, section.end, maxChars, overlapChars)) {
         const ordinal = chunks.length;
         chunks.push({
@@ -98,18 +100,24 @@ interface Section {
   headingPath: string[];
 }
 
+interface OpenHeading {
+  level: number;
+  title: string;
+}
+
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 
 /**
  * Sections of a page at `#` headings outside code fences, each under the path of headings above
- * it. A heading with nothing under it but a deeper heading joins that heading's section, so no
- * chunk is a lone heading.
+ * it. `open` holds the headings open where the page starts (a PDF section runs on over pages) and
+ * is left holding those open where it ends. A heading with nothing under it but a deeper heading
+ * joins that heading's section, so no chunk is a lone heading; headings ending a page that the
+ * document `continues` after open on the next page and make no chunk of their own.
  */
-function sections(text: string, structured: boolean): Section[] {
+function sections(text: string, structured: boolean, open: OpenHeading[], continues: boolean): Section[] {
   if (!structured) return [{ start: 0, end: text.length, headingPath: [] }];
   const result: Section[] = [];
-  const open: { level: number; title: string }[] = [];
-  let current: Section = { start: 0, end: text.length, headingPath: [] };
+  let current: Section = { start: 0, end: text.length, headingPath: open.map((h) => h.title) };
   let offset = 0;
   let headingOnly = false;
   for (const { line, fenced } of linesWithFences(text.split('\n'))) {
@@ -131,7 +139,7 @@ function sections(text: string, structured: boolean): Section[] {
     }
     offset += line.length + 1;
   }
-  result.push(current);
+  if (!(headingOnly && continues)) result.push(current);
   return result.filter((s) => text.slice(s.start, s.end).trim() !== '');
 }
 

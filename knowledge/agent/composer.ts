@@ -160,11 +160,11 @@ const isExactTerm = (term: string): boolean => /\d/.test(term);
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Options, directives and wildcards the question names as words of their own ("-n", "--depth",
- * "%j", "?"): word search drops them, yet they are what singles out one row or entry. A token
- * must stand between spaces, so the question's closing "?" is not one.
+ * Options, directives, control keys and wildcards the question names as words of their own ("-n",
+ * "--depth", "%j", "^U", "?"): word search drops them, yet they are what singles out one row or
+ * entry. A token must stand between spaces, so the question's closing "?" is not one.
  */
-const SYMBOL_LITERAL = /(?<=^|\s)(-{1,2}[A-Za-z][\w-]*|%[A-Za-z]|[^\s\w]{1,3})(?=\s)/g;
+const SYMBOL_LITERAL = /(?<=^|\s)(-{1,2}[A-Za-z][\w-]*|%[A-Za-z]|\^[A-Za-z]|[^\s\w]{1,3})(?=\s)/g;
 
 /**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
@@ -399,9 +399,12 @@ function scoreSentences(
   return candidates;
 }
 
-/** A sentence that states a default: "The default is 4MB", "defaults to a4", "(the default)", "[default: yes]". */
+/**
+ * A sentence that states a default: "The default is 4MB", "defaults to a4", "Default settings: set
+ * history size 500", "(the default)", "[default: yes]".
+ */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:value|setting))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is

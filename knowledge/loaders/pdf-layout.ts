@@ -40,15 +40,45 @@ const MIN_COLUMN_SEGMENTS = 3;
 /** Text spread wider than this (in points, about 3.5 m) is not a page layout worth analysing. */
 const MAX_PAGE_WIDTH = 10_000;
 
-/** The page's text in reading order: paragraphs separated by a blank line, hyphenated breaks joined. */
-export function pageText(items: PositionedText[]): string {
+/** One line of a page: its text, baseline and font size. */
+export interface PdfLine {
+  text: string;
+  y: number;
+  size: number;
+}
+
+/** A paragraph's lines, top-down; `level` (1-6) when it is a section heading. */
+export interface PdfParagraph {
+  lines: PdfLine[];
+  level?: number;
+}
+
+/** The page's paragraphs in reading order: a wider gap than usual or a change of size starts one. */
+export function pageParagraphs(items: PositionedText[]): PdfParagraph[] {
   const segments = toSegments(items);
-  if (segments.length === 0) return '';
+  if (segments.length === 0) return [];
   const gutters = findGutters(segments);
-  return readingOrder(segments, gutters)
-    .flatMap(paragraphs)
-    .filter((p) => p !== '')
+  return readingOrder(segments, gutters).flatMap(paragraphs);
+}
+
+/**
+ * The page's text: paragraphs separated by a blank line, hyphenated breaks joined, a heading
+ * written as a Markdown `#` heading of its level, as the chunker reads headings in every format.
+ * Any other paragraph that would read as one (`# set terminal png`: a comment in a code listing)
+ * is fenced as the code it is.
+ */
+export function pageText(paragraphs: readonly PdfParagraph[]): string {
+  return paragraphs
+    .map((p) => {
+      const text = linesText(p.lines);
+      if (p.level !== undefined) return `${'#'.repeat(p.level)} ${text}`;
+      return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
+    })
     .join('\n\n');
+}
+
+export function linesText(lines: readonly PdfLine[]): string {
+  return lines.reduce((text, line, i) => (i === 0 ? line.text : joinLines(text, line.text)), '');
 }
 
 function toSegments(items: PositionedText[]): Segment[] {
@@ -175,17 +205,16 @@ function readingOrder(segments: Segment[], gutters: Gutter[]): Segment[][] {
   return blocks;
 }
 
-/** A block's lines joined into paragraphs; a wider gap than usual or a change of size starts a new one. */
-function paragraphs(block: Segment[]): string[] {
-  const lines = groupRows(block, (s) => s).map((row) => {
+/** A block's lines grouped into paragraphs; a wider gap than usual or a change of size starts a new one. */
+function paragraphs(block: Segment[]): PdfParagraph[] {
+  const lines: PdfLine[] = groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
     return { text: row.map((s) => s.text.trim()).join(' '), y: first.y, size: first.size };
   });
   const gaps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
   const usualGap = gaps.length > 0 ? percentile(gaps, 0.25) : 0;
-  const result: string[] = [];
-  let paragraph = '';
+  const result: PdfParagraph[] = [];
   lines.forEach((line, i) => {
     const previous = lines[i - 1];
     const gap = previous ? previous.y - line.y : 0;
@@ -193,14 +222,9 @@ function paragraphs(block: Segment[]): string[] {
       !previous ||
       gap > Math.max(1.3 * usualGap, 1.15 * line.size) ||
       Math.abs(line.size - previous.size) > 0.2 * line.size;
-    if (newParagraph) {
-      if (paragraph !== '') result.push(paragraph);
-      paragraph = line.text;
-    } else {
-      paragraph = joinLines(paragraph, line.text);
-    }
+    if (newParagraph) result.push({ lines: [line] });
+    else result.at(-1)?.lines.push(line);
   });
-  if (paragraph !== '') result.push(paragraph);
   return result;
 }
 

@@ -1,7 +1,9 @@
 /**
  * PDF text with pdf.js, one page at a time: each page's text runs are put in reading order
- * (pdf-layout.ts), running headers and footers are dropped once all pages are read, the page's resources are released before the next page is read, and pages
- * without any text are reported by range, since a scanned PDF yields no text without OCR.
+ * (pdf-layout.ts) and its section titles marked as `#` headings (pdf-headings.ts: from the outline,
+ * else by font size), running headers and footers are dropped once all pages are read, the page's
+ * resources are released before the next page is read, and pages without any text are reported by
+ * range, since a scanned PDF yields no text without OCR.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,7 +11,14 @@ import { pathToFileURL } from 'node:url';
 import type { DocumentPage, LoadOptions } from '../types.js';
 import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
-import { pageText, withoutRunningLines, type PositionedText } from './pdf-layout.js';
+import { markFontHeadings, outlineHeadings, withOutlineHeadings } from './pdf-headings.js';
+import {
+  pageParagraphs,
+  pageText,
+  withoutRunningLines,
+  type PdfParagraph,
+  type PositionedText,
+} from './pdf-layout.js';
 
 export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
 
@@ -47,7 +56,8 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
     const pdf = await task.promise.catch((error: unknown) => {
       throw openError(error);
     });
-    const pages: DocumentPage[] = [];
+    const outline = await outlineHeadings(pdf);
+    const paragraphs: PdfParagraph[][] = [];
     for (let n = 1; n <= pdf.numPages; n++) {
       options.signal?.throwIfAborted();
       const page = await pdf.getPage(n);
@@ -64,10 +74,16 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
           size: item.height || Math.hypot(c, d) || Math.hypot(a, b),
         });
       }
-      pages.push({ page: n, text: pageText(runs) });
+      paragraphs.push(
+        outline.size > 0
+          ? withOutlineHeadings(pageParagraphs(runs), outline.get(n) ?? [])
+          : pageParagraphs(runs),
+      );
       page.cleanup();
       options.onPage?.(n, pdf.numPages);
     }
+    if (outline.size === 0) markFontHeadings(paragraphs);
+    const pages: DocumentPage[] = paragraphs.map((page, i) => ({ page: i + 1, text: pageText(page) }));
     if (!pages.some((p) => p.text !== '')) throw new SourceError(NO_TEXT_MESSAGE);
     const texts = withoutRunningLines(pages.map((p) => p.text));
     pages.forEach((p, i) => (p.text = texts[i] ?? p.text));

@@ -107,6 +107,28 @@ describe('chunkDocument', () => {
     expectExactOffsets(doc, chunks);
   });
 
+  it('carries a PDF section over its pages and opens a heading ending a page on the next', () => {
+    const doc: LoadedDocument = {
+      title: 'Manual',
+      origin: { kind: 'file', path: '/docs/manual.pdf' },
+      format: 'pdf',
+      pages: [
+        { page: 1, text: '# Valves\n\nValves hold pressure.\n\n## Relief' },
+        { page: 2, text: 'The relief valve opens at 8 bar.\n\n## Maintenance\n\nOil it yearly.' },
+        { page: 3, text: 'Replace the seal every five years.' },
+      ],
+      warnings: [],
+    };
+    const chunks = chunkDocument(doc, 'doc1');
+    expect(chunks.map((c) => [c.page, c.headingPath, c.text])).toEqual([
+      [1, ['Valves'], '# Valves\n\nValves hold pressure.'],
+      [2, ['Valves', 'Relief'], 'The relief valve opens at 8 bar.'],
+      [2, ['Valves', 'Maintenance'], '## Maintenance\n\nOil it yearly.'],
+      [3, ['Valves', 'Maintenance'], 'Replace the seal every five years.'],
+    ]);
+    expectExactOffsets(doc, chunks);
+  });
+
   it('has offsets that slice the document text back to each chunk', () => {
     const doc = markdown(`# A\n\n${prose(10, 5)}\n\n## B\n\n${prose(10, 6)}`);
     const chunks = chunkDocument(doc, 'doc1', { maxChars: 400, overlapChars: 80 });

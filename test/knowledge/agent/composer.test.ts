@@ -235,6 +235,17 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body).not.toContain('%d');
   });
 
+  it('picks the row of the control key the question names', () => {
+    const { body } = answerTo('What does ^U do in the line editor?', [
+      manual(
+        '^A move to the beginning of the line. ^U delete the entire line. ^W delete the previous word.',
+        'keys',
+        'Line editor',
+      ),
+    ]);
+    expect(body).toBe('Line editor: ^U delete the entire line. [1]');
+  });
+
   it('quotes the entry of the short option the question names, though it shares no other word with it', () => {
     const { body } = answerTo('What does git clean -n do?', [
       manual(
@@ -354,6 +365,20 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
       ),
     ]);
     expect(body).toContain('The default mode for new archives. [1] This is currently `STRICT_MODE`. [1]');
+  });
+
+  it('takes a line of default settings for a statement of the default', () => {
+    const { body } = answerTo('What is the default cache size?', [
+      manual(
+        'Syntax:\n\nset cache {size <N>} {quiet|verbose} {default}\n\n' +
+          'When leaving the tool the value of cache size limits the number of entries kept.\n\n' +
+          'By default the cache command prints each entry it keeps.\n\n' +
+          'Default settings: set cache size 64 quiet.',
+        'tool',
+        'Cache',
+      ),
+    ]);
+    expect(body).toContain('Default settings: set cache size 64 quiet.');
   });
 
   it('quotes the neighbour stating the default over an earlier one that only holds a number', () => {

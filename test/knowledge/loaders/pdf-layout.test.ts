@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { pageText, withoutRunningLines, type PositionedText } from '../../../knowledge/loaders/pdf-layout.js';
+import {
+  pageParagraphs,
+  pageText as textOf,
+  withoutRunningLines,
+  type PositionedText,
+} from '../../../knowledge/loaders/pdf-layout.js';
+
+const pageText = (runs: PositionedText[]): string => textOf(pageParagraphs(runs));
 
 /** Lines of 10-point text from (x, y) down, 12 points apart, about 5 points per character. */
 function lines(x: number, y: number, texts: string[]): PositionedText[] {

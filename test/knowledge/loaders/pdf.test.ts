@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkDocument } from '../../../knowledge/chunker.js';
 import { loadSource, SourceError } from '../../../knowledge/loaders/index.js';
-import { writePdf } from '../support/pdf.js';
+import { writePdf, type PdfOutlineEntry, type PdfPageSpec } from '../support/pdf.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -118,5 +119,124 @@ describe('PDF loader', () => {
     const path = join(dir, 'fake.pdf');
     await writeFile(path, 'just some text, no PDF structure at all');
     await expect(loadSource({ kind: 'file', path })).rejects.toThrow(SourceError);
+  });
+});
+
+/** Two pages of a manual whose section titles are numbered on the page, not in the outline. */
+const MANUAL: PdfPageSpec[] = [
+  {
+    blocks: [
+      { x: 72, y: 720, lines: ['1 Valves'], fontSize: 18 },
+      { x: 72, y: 690, lines: ['Valves hold the pressure of the line', 'in every circuit of the plant.'] },
+      { x: 72, y: 640, lines: ['1.1 Relief valves'], fontSize: 14 },
+      { x: 72, y: 615, lines: ['A relief valve opens at 8 bar.', 'It closes again at 6 bar.'] },
+    ],
+  },
+  {
+    blocks: [
+      { x: 72, y: 720, lines: ['Maintenance'] },
+      { x: 72, y: 695, lines: ['The relief valve is tested', 'once a year by the operator.'] },
+      { x: 72, y: 640, lines: ['1.2 Maintenance'], fontSize: 14 },
+      { x: 72, y: 615, lines: ['Oil the stem every month', 'and replace the seal yearly.'] },
+    ],
+  },
+];
+const MANUAL_OUTLINE: PdfOutlineEntry[] = [
+  {
+    title: '1 Valves',
+    page: 1,
+    top: 740,
+    children: [
+      { title: 'Relief valves', page: 1, top: 658 },
+      { title: 'Maintenance', page: 2, top: 658 },
+    ],
+  },
+];
+
+describe('PDF section headings', () => {
+  it('marks the outline titles as headings of their depth where their destination points', async () => {
+    const path = await writePdf(join(dir, 'outline.pdf'), MANUAL, { outline: MANUAL_OUTLINE });
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages.map((p) => p.text)).toEqual([
+      '# 1 Valves\n\nValves hold the pressure of the line in every circuit of the plant.\n\n' +
+        '## 1.1 Relief valves\n\nA relief valve opens at 8 bar. It closes again at 6 bar.',
+      'Maintenance\n\nThe relief valve is tested once a year by the operator.\n\n' +
+        '## 1.2 Maintenance\n\nOil the stem every month and replace the seal yearly.',
+    ]);
+  });
+
+  it('gives the chunks of a PDF with an outline their section, over page breaks', async () => {
+    const path = await writePdf(join(dir, 'outline-chunks.pdf'), MANUAL, { outline: MANUAL_OUTLINE });
+    const chunks = chunkDocument(await loadSource({ kind: 'file', path }), 'doc1');
+    expect(chunks.map((c) => [c.page, c.headingPath, c.text.split('\n')[0]])).toEqual([
+      [1, ['1 Valves'], '# 1 Valves'],
+      [1, ['1 Valves', '1.1 Relief valves'], '## 1.1 Relief valves'],
+      [2, ['1 Valves', '1.1 Relief valves'], 'Maintenance'],
+      [2, ['1 Valves', '1.2 Maintenance'], '## 1.2 Maintenance'],
+    ]);
+  });
+
+  it('splits a title from the text that runs on after it on its line', async () => {
+    const path = await writePdf(
+      join(dir, 'run-in.pdf'),
+      [
+        {
+          blocks: [
+            { x: 72, y: 700, lines: ['Column'] },
+            { x: 118, y: 700, lines: ['The column function reads one field'] },
+            { x: 72, y: 686.8, lines: ['of the current row.'] },
+          ],
+        },
+      ],
+      { outline: [{ title: 'Column', page: 1, top: 712 }] },
+    );
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages[0]?.text).toBe('# Column\n\nThe column function reads one field of the current row.');
+  });
+
+  it('takes short lines in a clearly larger font for headings without an outline, the largest first, contents lines not', async () => {
+    const body = [
+      'The pump is bolted to a level floor',
+      'and wired by a qualified electrician,',
+      'never by its user.',
+    ];
+    const path = await writePdf(join(dir, 'fonts.pdf'), [
+      {
+        blocks: [
+          { x: 72, y: 720, lines: ['Pump Manual'], fontSize: 20 },
+          { x: 72, y: 680, lines: ['Installation'], fontSize: 14 },
+          { x: 72, y: 655, lines: body },
+          { x: 72, y: 590, lines: ['Read this before you start.'], fontSize: 14 },
+          { x: 72, y: 560, lines: ['Contents . . . . . . 2'], fontSize: 14 },
+        ],
+      },
+      {
+        blocks: [
+          { x: 72, y: 720, lines: ['Wiring'], fontSize: 14 },
+          { x: 72, y: 695, lines: body },
+        ],
+      },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    const text = body.join(' ');
+    expect(doc.pages.map((p) => p.text)).toEqual([
+      `# Pump Manual\n\n## Installation\n\n${text}\n\nRead this before you start.\n\nContents . . . . . . 2`,
+      `## Wiring\n\n${text}`,
+    ]);
+  });
+
+  it('fences a paragraph that would read as a heading as the code it is', async () => {
+    const path = await writePdf(join(dir, 'comment.pdf'), [
+      {
+        blocks: [
+          { x: 72, y: 720, lines: ['Write the plot to a file with', 'the commands below.'] },
+          { x: 72, y: 680, lines: ['# choose the output format first'] },
+        ],
+      },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages[0]?.text).toBe(
+      'Write the plot to a file with the commands below.\n\n```\n# choose the output format first\n```',
+    );
   });
 });

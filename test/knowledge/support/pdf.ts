@@ -1,11 +1,22 @@
 /**
  * Builds real PDF files for tests with pdf-lib: pages of text lines, side-by-side columns,
  * text placed at exact positions, or drawings and images only (what a scan looks like to a
- * text extractor). Shared by the knowledge tests; nothing here is a fixture checked into the tree.
+ * text extractor), with an outline (bookmarks) when asked. Shared by the knowledge tests; nothing
+ * here is a fixture checked into the tree.
  */
 import { deflateSync, crc32 } from 'node:zlib';
 import { writeFile } from 'node:fs/promises';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  StandardFonts,
+  rgb,
+  type PDFFont,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 
 /** US Letter, in PDF points. */
 export const PAGE_WIDTH = 612;
@@ -38,9 +49,18 @@ export interface PdfPageSpec {
   fontSize?: number;
 }
 
+/** An outline entry: its title, the 1-based page and top its destination names, its children. */
+export interface PdfOutlineEntry {
+  title: string;
+  page: number;
+  top: number;
+  children?: PdfOutlineEntry[];
+}
+
 export interface PdfOptions {
   /** The document information Title. */
   title?: string;
+  outline?: PdfOutlineEntry[];
 }
 
 export async function buildPdf(pages: PdfPageSpec[], options: PdfOptions = {}): Promise<Uint8Array> {
@@ -59,7 +79,38 @@ export async function buildPdf(pages: PdfPageSpec[], options: PdfOptions = {}): 
     for (const block of spec.blocks ?? []) drawBlock(page, font, { fontSize, ...block });
     if (spec.drawing) await drawShapes(pdf, page);
   }
+  if (options.outline) addOutline(pdf, options.outline);
   return pdf.save();
+}
+
+/** The document's /Outlines: entries linked as siblings, each going to `[page /XYZ null top null]`. */
+function addOutline(pdf: PDFDocument, entries: PdfOutlineEntry[]): void {
+  const { context } = pdf;
+  const pages = pdf.getPages();
+  const link = (items: PdfOutlineEntry[], parent: PDFRef): { first: PDFRef; last: PDFRef } => {
+    const refs = items.map(() => context.nextRef());
+    items.forEach((item, i) => {
+      const dict = context.obj({
+        Title: PDFHexString.fromText(item.title),
+        Parent: parent,
+        Dest: [pages[item.page - 1]!.ref, 'XYZ', null, item.top, null],
+      });
+      if (i > 0) dict.set(PDFName.of('Prev'), refs[i - 1]!);
+      if (i < refs.length - 1) dict.set(PDFName.of('Next'), refs[i + 1]!);
+      if (item.children?.length) {
+        const { first, last } = link(item.children, refs[i]!);
+        dict.set(PDFName.of('First'), first);
+        dict.set(PDFName.of('Last'), last);
+        dict.set(PDFName.of('Count'), PDFNumber.of(item.children.length));
+      }
+      context.assign(refs[i]!, dict);
+    });
+    return { first: refs[0]!, last: refs.at(-1)! };
+  };
+  const root = context.nextRef();
+  const { first, last } = link(entries, root);
+  context.assign(root, context.obj({ Type: 'Outlines', First: first, Last: last, Count: entries.length }));
+  pdf.catalog.set(PDFName.of('Outlines'), root);
 }
 
 export async function writePdf(
