@@ -104,10 +104,18 @@ export class UserService {
     return (await this.blocks.relations(appId, viewer, [other])).get(other);
   }
 
-  /** Changes a user; a `role` must be one of the app's (not locked against its concurrent delete). */
+  /**
+   * Changes a user whose new `role` (if named) is one of the app's: the check and the change in one
+   * transaction, as for a create, so a role deleted meanwhile either waits for the change (and is
+   * then refused, the user having it) or refuses it.
+   */
   async update(appId: string, uid: string, changes: UserChanges): Promise<User> {
-    await this.roles.requireExisting(appId, changes.role);
-    return this.users.update(appId, uid, changes);
+    const updated = await this.db.transaction().execute(async (trx) => {
+      await this.roles.requireExisting(appId, changes.role, trx);
+      return this.users.update(appId, uid, changes, trx);
+    });
+    await this.users.forget(appId, updated.uid);
+    return updated;
   }
 
   /** Deletes a user for good (`permanent`) or deactivates them; either ends their sessions. */
