@@ -87,7 +87,10 @@ export class UserService {
     return { users, total, blocks };
   }
 
-  /** One user; `viewer`, another user reading it, also gets the blocks between them. */
+  /**
+   * One user; `viewer`, another user reading it, also gets the blocks between them (an empty
+   * relation when there are none).
+   */
   async read(
     appId: string,
     uid: string,
@@ -97,11 +100,6 @@ export class UserService {
     if (viewer === undefined || viewer === user.uid) return { user, blocks: undefined };
     const blocks = await this.blocks.relations(appId, viewer, [user.uid]);
     return { user, blocks: blocks.get(user.uid) ?? {} };
-  }
-
-  /** How `viewer` and `other` stand: the blocks between them, if any. */
-  async blocksBetween(appId: string, viewer: string, other: string): Promise<BlockRelation | undefined> {
-    return (await this.blocks.relations(appId, viewer, [other])).get(other);
   }
 
   /**
