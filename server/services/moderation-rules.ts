@@ -227,7 +227,7 @@ export class ModerationRuleService {
     app: App,
     page: number,
     perPage: number,
-  ): Promise<{ blocked: BlockedMessage[]; total: number }> {
+  ): Promise<{ rows: BlockedMessage[]; total: number }> {
     const { blocked, total } = await this.repository.listBlocked(app.appId, page, perPage);
     const messages = await this.messageService.presentHeld(
       app,
@@ -238,7 +238,7 @@ export class ModerationRuleService {
       })),
     );
     return {
-      blocked: blocked.flatMap((entry: StoredBlockedMessage, index): BlockedMessage[] => {
+      rows: blocked.flatMap((entry: StoredBlockedMessage, index): BlockedMessage[] => {
         const message = messages[index];
         if (message === undefined) return [];
         return [

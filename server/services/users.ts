@@ -162,7 +162,7 @@ export class UserService {
     uid: string,
     page: number,
     perPage: number,
-  ): Promise<{ tokens: StoredAuthToken[]; total: number }> {
+  ): Promise<{ rows: StoredAuthToken[]; total: number }> {
     const user = await this.users.get(appId, uid);
     return this.authTokens.list(appId, user.uid, page, perPage);
   }
