@@ -130,7 +130,7 @@ function withModeration(
   return rest;
 }
 
-/** A message held back for review, as its sender and moderators see it: under the review's id. */
+/** A message held back for review, as its sender and moderators see it: under the message id reserved for it. */
 function heldMessage(
   app: App,
   id: number,
@@ -525,8 +525,9 @@ export class MessageService {
   }
 
   /**
-   * Messages held back for review as the moderation API lists them: under the review's id, with
-   * the verdict so far. They were never stored as messages, so they have no reactions or pins.
+   * Messages held back for review as the moderation API lists them: under the message id reserved
+   * for each, with the verdict so far. Not stored as messages (until approved), they have no
+   * reactions or pins.
    */
   async presentHeld(
     app: App,
