@@ -150,7 +150,10 @@ export const BlockedMessage = z.object({
   message: Message,
   action: z.array(ModerationAction),
   status: BlockedMessageStatus,
-  /** Once approved: the id of the message delivered. */
+  /**
+   * Once approved: the id of the message delivered, the message's own id (another only when its
+   * sender's `muid` had been stored already, naming that message).
+   */
   deliveredMessageId: z.string().optional(),
   createdAt: EpochSeconds,
   updatedAt: EpochSeconds,

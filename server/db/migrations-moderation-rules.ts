@@ -1,5 +1,7 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { reserveMessageIds } from '../repositories/message-writer.js';
 import type { StorageEngine } from './database.js';
+import type { ChatDatabase } from './schema.js';
 
 /**
  * Moderation rules and keyword lists per app, every revision of a rule, and the messages the rules
@@ -61,6 +63,26 @@ export function moderationRulesMigration(engine: StorageEngine): Migration {
         .on('moderation_blocked_messages')
         .columns(['app_id', 'id'])
         .execute();
+    },
+  };
+}
+
+/**
+ * A held message is answered under a message id reserved for it, the id it is sent under once
+ * approved (`reserveMessageIds`); rows held before had ids of their own, which messages may have
+ * too. Each is given a reserved id, in the order they were held (made negative first, so that
+ * no new id meets an old one on the way).
+ */
+export function heldMessageIdsMigration(engine: StorageEngine): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await sql`update moderation_blocked_messages set id = -id`.execute(db);
+      const { rows } = await sql<{ id: number | string }>`
+        select id from moderation_blocked_messages order by id desc`.execute(db);
+      if (rows.length === 0) return;
+      const ids = await reserveMessageIds(db as Kysely<ChatDatabase>, engine, rows.length);
+      for (const [index, row] of rows.entries())
+        await sql`update moderation_blocked_messages set id = ${ids[index]} where id = ${row.id}`.execute(db);
     },
   };
 }

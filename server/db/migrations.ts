@@ -22,7 +22,7 @@ import { rolesMigration } from './migrations-roles.js';
 import { flagReasonsMigration } from './migrations-flag-reasons.js';
 import { messageReviewsMigration } from './migrations-message-reviews.js';
 import { threadSubscriptionsMigration } from './migrations-thread-subscriptions.js';
-import { moderationRulesMigration } from './migrations-moderation-rules.js';
+import { heldMessageIdsMigration, moderationRulesMigration } from './migrations-moderation-rules.js';
 
 /**
  * The one set of migrations, for SQLite and PostgreSQL alike. Only the auto-increment message id
@@ -238,6 +238,7 @@ export function migrationsFor(engine: StorageEngine): MigrationProvider {
       '0023_notification_decision_messages': notificationDecisionMessagesMigration,
       '0025_moderation_rules': moderationRulesMigration(engine),
       '0028_media_upload_claims': mediaUploadClaimsMigration,
+      '0029_held_message_ids': heldMessageIdsMigration(engine),
     }),
   };
 }

@@ -264,7 +264,7 @@ export class MediaLibrary {
   async linkUploads<
     T extends {
       url?: unknown;
-      attachments?: ReadonlyArray<Record<string, unknown>>;
+      attachments?: unknown;
       metadata?: Record<string, unknown>;
     },
   >(
@@ -281,12 +281,13 @@ export class MediaLibrary {
     };
     if (addressIn(data.url)?.address !== undefined) throw refused('data.url');
     const claimed: ClaimedUpload[] = [];
-    if (data.attachments === undefined) return { data, claimed };
+    // Only an array's attachments are ever read as files (`foldersOf`); other messages' data is free-form.
+    if (!Array.isArray(data.attachments)) return { data, claimed };
     const thumbnails: ThumbnailOf[] = [];
-    const attachments: Array<Record<string, unknown>> = [];
+    const attachments: unknown[] = [];
     try {
-      for (const [index, attachment] of data.attachments.entries()) {
-        const found = addressIn(attachment.url);
+      for (const [index, attachment] of (data.attachments as unknown[]).entries()) {
+        const found = addressIn((attachment as { url?: unknown } | null)?.url);
         if (found?.address === undefined) {
           attachments.push(attachment);
           continue;
@@ -302,7 +303,7 @@ export class MediaLibrary {
           size === undefined ? undefined : await this.uploads.claim(uploadFolder(address), nowSeconds());
         if (upload === undefined) throw refused(`data.attachments.${index}.url`);
         claimed.push(upload);
-        const { metadata: _metadata, ...rest } = attachment;
+        const { metadata: _metadata, ...rest } = attachment as Record<string, unknown>;
         attachments.push({
           ...rest,
           url: `${url.origin}${url.pathname}`,

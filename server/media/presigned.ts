@@ -75,10 +75,10 @@ export function uploadUrlRoutes(deps: RouteDeps): ChatRoutes {
             { field: 'receiver' },
           );
       } else {
-        await users.get(app.appId, receiver);
         // As a send would be: no files into a conversation blocked either way.
-        const block = await users.blocksBetween(app.appId, uid, receiver);
-        if (block !== undefined) throw blockedError(uid, receiver, block);
+        const { blocks } = await users.read(app.appId, receiver, uid);
+        const blocked = blocks?.blockedByMeAt !== undefined || blocks?.hasBlockedMeAt !== undefined;
+        if (blocks !== undefined && blocked) throw blockedError(uid, receiver, blocks);
       }
       const conversationId = conversationIdFor({ receiverType: body.receiverType, receiver, sender: uid });
       const { maxUploadBytes } = await deps.clientSettings.get(app.appId);

@@ -151,7 +151,7 @@ export class AuthTokenRepository {
     uid: string,
     page: number,
     perPage: number,
-  ): Promise<{ tokens: StoredAuthToken[]; total: number }> {
+  ): Promise<{ rows: StoredAuthToken[]; total: number }> {
     const base = this.db.selectFrom('auth_tokens').where('app_id', '=', appId).where('uid', '=', uid);
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     const tokens = await base
@@ -161,7 +161,7 @@ export class AuthTokenRepository {
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute();
-    return { tokens: tokens.map(authTokenOf), total: Number(counted?.total ?? 0) };
+    return { rows: tokens.map(authTokenOf), total: Number(counted?.total ?? 0) };
   }
 
   /** One token of the user; another user's token answers as a missing one. */

@@ -8,7 +8,7 @@ import {
   type QueryCreator,
   type Selectable,
 } from 'kysely';
-import type { SqliteConnection } from '../db/database.js';
+import type { SqliteConnection, StorageEngine } from '../db/database.js';
 import type { ChatDatabase, ConversationTable, MessageTable } from '../db/schema.js';
 import type { NotificationDecisionTable } from '../notifications/tables.js';
 import type { StoredMessage } from './messages.js';
@@ -169,7 +169,7 @@ function conversationValues(
  * Kysely's callers add `returning('id')`; SQLite's prepared send reads the new id from the run
  * instead, as SQLite's RETURNING buffers its rows (about 1.8 of a send's 11 µs of SQLite CPU).
  */
-function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValues) {
+function insertMessageQuery(db: QueryCreator<ChatDatabase>, values: MessageValues | MessageColumns) {
   return db
     .insertInto('messages')
     .values(values)
@@ -230,16 +230,23 @@ function insertDecisionQuery(db: Db, values: DecisionValues) {
     .returning('id');
 }
 
-/** The statement that makes a conversation row current: one for both engines. */
+/**
+ * The statement that makes a conversation row current: one for both engines. A message stored
+ * under an id older than the conversation's last (a held message approved in its place) leaves
+ * the row as it is.
+ */
 function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) {
   return db
     .insertInto('conversations')
     .values(values)
     .onConflict((oc) =>
-      oc.columns(['app_id', 'conversation_id']).doUpdateSet((eb) => ({
-        last_message_id: eb.ref('excluded.last_message_id'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
+      oc
+        .columns(['app_id', 'conversation_id'])
+        .doUpdateSet((eb) => ({
+          last_message_id: eb.ref('excluded.last_message_id'),
+          updated_at: eb.ref('excluded.updated_at'),
+        }))
+        .where((eb) => eb('conversations.last_message_id', '<', eb.ref('excluded.last_message_id'))),
     );
 }
 
@@ -281,11 +288,19 @@ export async function insertDecision(
  * One message, its conversation upsert, its parent's reply count and its decision-queue row,
  * statement by statement inside the caller's transaction: for SQLite, which has no data-modifying
  * CTEs (its sends take `SqliteMessageWriter`'s prepared statements; this serves action messages in
- * transactions).
+ * transactions), and on both engines for a message stored under an id reserved for it (`id`, from
+ * `reserveMessageIds`).
  */
-export async function insertMessage(db: Db, appId: string, draft: MessageDraft): Promise<WrittenMessage> {
+export async function insertMessage(
+  db: Db,
+  appId: string,
+  draft: MessageDraft,
+  id?: number,
+): Promise<WrittenMessage> {
   const values = messageValues(appId, draft);
-  const inserted = await insertMessageQuery(db, values).returning('id').executeTakeFirst();
+  const inserted = await insertMessageQuery(db, id === undefined ? values : { id, ...values })
+    .returning('id')
+    .executeTakeFirst();
   if (inserted === undefined) return readReplayed(db, values);
   const messageId = Number(inserted.id);
   await upsertConversationQuery(db, conversationValues(appId, draft, messageId)).execute();
@@ -298,6 +313,29 @@ export async function insertMessage(db: Db, appId: string, draft: MessageDraft):
     replayed: false,
     decisionId: await insertDecision(db, appId, draft.decision, messageId),
   };
+}
+
+/**
+ * Takes `count` message ids from the messages table's own sequence, which no insert will take
+ * again: a message held back for review is answered under one and, once approved, stored under
+ * it. On SQLite the sequence is AUTOINCREMENT's row in `sqlite_sequence` (created as the table's
+ * largest id if no message was ever stored), moved on by `count` in one statement.
+ */
+export async function reserveMessageIds(db: Db, engine: StorageEngine, count: number): Promise<number[]> {
+  if (engine === 'postgres') {
+    const { rows } = await sql<{ id: string }>`
+      select nextval(pg_get_serial_sequence('messages', 'id')) as id
+      from generate_series(1, ${count})`.execute(db);
+    return rows.map((row) => Number(row.id));
+  }
+  await sql`
+    insert into sqlite_sequence (name, seq)
+    select 'messages', coalesce((select max(id) from messages), 0)
+    where not exists (select 1 from sqlite_sequence where name = 'messages')`.execute(db);
+  const { rows } = await sql<{ seq: number }>`
+    update sqlite_sequence set seq = seq + ${count} where name = 'messages' returning seq`.execute(db);
+  const last = Number(rows[0]?.seq);
+  return Array.from({ length: count }, (_, index) => last - count + 1 + index);
 }
 
 async function readReplayed(db: Db, values: MessageValues): Promise<WrittenMessage> {

@@ -9,6 +9,7 @@ import {
   insertDecision,
   insertMessage,
   insertMessagePostgres,
+  reserveMessageIds,
   parseStoredMessage as stored,
   type PendingDecision,
   type MessageDraft,
@@ -134,11 +135,18 @@ export class MessageRepository {
 
   /**
    * One message inside the caller's transaction `db`, e.g. an action message beside the change it
-   * reports, with its decision-queue row if the draft has one.
+   * reports, with its decision-queue row if the draft has one; `id`, one `reserveIds` answered,
+   * stores it under that id.
    */
-  insert(appId: string, draft: MessageDraft, db: Db): Promise<WrittenMessage> {
+  insert(appId: string, draft: MessageDraft, db: Db, id?: number): Promise<WrittenMessage> {
+    if (id !== undefined) return insertMessage(db, appId, draft, id);
     const insert = this.engine === 'postgres' ? insertMessagePostgres : insertMessage;
     return insert(db, appId, draft);
+  }
+
+  /** Ids no message will be given but by `insert` with them (messages held back for review). */
+  reserveIds(count: number): Promise<number[]> {
+    return reserveMessageIds(this.db, this.engine, count);
   }
 
   /** A decision-queue row naming message `messageId`, inside the caller's transaction `db`; its id. */

@@ -222,9 +222,19 @@ export class ModerationRuleRepository {
     return Number(deleted.numDeletedRows) > 0;
   }
 
-  /** Holds back one message per draft, all or none; answers their ids in the drafts' order. */
-  async hold(appId: string, drafts: ReadonlyArray<HeldDraft>, heldBy: HeldBy, at: number): Promise<number[]> {
-    const rows = drafts.map((draft) => ({
+  /**
+   * Holds back one message per draft, all or none, each under the message id reserved for it
+   * (`MessageRepository.reserveIds`): the id its sender is answered with and it is sent under once
+   * approved.
+   */
+  async hold(
+    appId: string,
+    held: ReadonlyArray<{ id: number; draft: HeldDraft }>,
+    heldBy: HeldBy,
+    at: number,
+  ): Promise<void> {
+    const rows = held.map(({ id, draft }) => ({
+      id,
       app_id: appId,
       sender: draft.sender,
       draft: JSON.stringify(draft),
@@ -238,12 +248,7 @@ export class ModerationRuleRepository {
       created_at: at,
       updated_at: at,
     }));
-    const inserted = await this.db
-      .insertInto('moderation_blocked_messages')
-      .values(rows)
-      .returning('id')
-      .execute();
-    return inserted.map((row) => Number(row.id));
+    await this.db.insertInto('moderation_blocked_messages').values(rows).execute();
   }
 
   async blocked(appId: string, id: number): Promise<StoredBlockedMessage | undefined> {
@@ -281,7 +286,8 @@ export class ModerationRuleRepository {
   }
 
   /**
-   * Moves a blocked message from `from` to `to` (with the delivered message's id once approved).
+   * Moves a blocked message from `from` to `to` (with the delivered message's id once approved),
+   * in the caller's transaction `db` if given, where it stays locked (PostgreSQL) until the end.
    * False when it was not in `from`: another review got there first.
    */
   async review(
@@ -291,8 +297,9 @@ export class ModerationRuleRepository {
     to: BlockedMessageStatus,
     at: number,
     deliveredMessageId?: number,
+    db: Db = this.db,
   ): Promise<boolean> {
-    const updated = await this.db
+    const updated = await db
       .updateTable('moderation_blocked_messages')
       .set({ status: to, updated_at: at, delivered_message_id: deliveredMessageId ?? null })
       .where('app_id', '=', appId)

@@ -37,7 +37,7 @@ export class RoleRepository {
     private readonly engine: StorageEngine,
   ) {}
 
-  async list(appId: string, page: number, perPage: number): Promise<{ roles: Role[]; total: number }> {
+  async list(appId: string, page: number, perPage: number): Promise<{ rows: Role[]; total: number }> {
     const [rows, counted] = await Promise.all([
       this.db
         .selectFrom('roles')
@@ -54,7 +54,7 @@ export class RoleRepository {
         .where('app_id', '=', appId)
         .executeTakeFirstOrThrow(),
     ]);
-    return { roles: rows.map(roleOf), total: Number(counted.total) };
+    return { rows: rows.map(roleOf), total: Number(counted.total) };
   }
 
   async get(appId: string, role: string): Promise<Role> {

@@ -152,16 +152,25 @@ export class UserRepository {
   /** An active (not deactivated) user, or undefined. */
   async find(appId: string, uid: string): Promise<User | undefined> {
     const key = uid.toLowerCase();
-    return this.#active.load(appId, key, async () => {
-      const row = await this.db
-        .selectFrom('users')
-        .selectAll()
-        .where('app_id', '=', appId)
-        .where('uid', '=', key)
-        .where('deactivated_at', 'is', null)
-        .executeTakeFirst();
-      return row === undefined ? undefined : userOf(row);
-    });
+    return this.#active.load(appId, key, () => this.#stored(this.db, appId, key));
+  }
+
+  /** The active user as `db` (a transaction, past the cache) has it, or `ERR_UID_NOT_FOUND`. */
+  async #read(db: Kysely<ChatDatabase>, appId: string, uid: string): Promise<User> {
+    const user = await this.#stored(db, appId, uid.toLowerCase());
+    if (user === undefined) throw uidNotFound(uid);
+    return user;
+  }
+
+  async #stored(db: Kysely<ChatDatabase>, appId: string, key: string): Promise<User | undefined> {
+    const row = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('uid', '=', key)
+      .where('deactivated_at', 'is', null)
+      .executeTakeFirst();
+    return row === undefined ? undefined : userOf(row);
   }
 
   async get(appId: string, uid: string): Promise<User> {
@@ -236,8 +245,18 @@ export class UserRepository {
     return { users: users.map(userOf), total: Number(counted?.total ?? 0) };
   }
 
-  async update(appId: string, uid: string, changes: UserChanges): Promise<User> {
-    const current = await this.get(appId, uid);
+  /**
+   * Changes an active user. Given a transaction (`db`), it reads the row there and leaves the
+   * cached row to the caller, who calls `forget` once the transaction has committed (a read that
+   * ran meanwhile may have cached the row as it was); otherwise it forgets the row itself.
+   */
+  async update(
+    appId: string,
+    uid: string,
+    changes: UserChanges,
+    db: Kysely<ChatDatabase> = this.db,
+  ): Promise<User> {
+    const current = db.isTransaction ? await this.#read(db, appId, uid) : await this.get(appId, uid);
     const unset = new Set(changes.unset ?? []);
     const next: User = {
       ...current,
@@ -250,7 +269,7 @@ export class UserRepository {
       metadata: unset.has('metadata') ? undefined : (changes.metadata ?? current.metadata),
       updatedAt: nowSeconds(),
     };
-    await this.db
+    await db
       .updateTable('users')
       .set({
         name: next.name,
@@ -265,8 +284,13 @@ export class UserRepository {
       .where('app_id', '=', appId)
       .where('uid', '=', current.uid)
       .execute();
-    await this.#active.forget(appId, current.uid);
+    if (!db.isTransaction) await this.forget(appId, current.uid);
     return next;
+  }
+
+  /** After a transaction that changed the user's row has ended. */
+  forget(appId: string, uid: string): Promise<void> {
+    return this.#active.forget(appId, uid.toLowerCase());
   }
 
   /** Presence as the realtime channel sees it: `available` while one of the user's sockets is open. */

@@ -170,7 +170,11 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
       result = await sendUploaded(c, deps, media, senderUid, parentId);
     } else {
       const request = await jsonBody(c, MessageRequest);
-      if (media !== undefined && request.category === 'message' && request.type !== 'text') {
+      // Media messages link their files; any other message naming attachments has them checked the
+      // same way, as deleting a message removes the stored files its attachments name.
+      const namesFiles =
+        (request.category === 'message' && request.type !== 'text') || 'attachments' in request.data;
+      if (media !== undefined && namesFiles) {
         const { receiver, receiverType, multipleReceivers } = request;
         const conversationId =
           multipleReceivers === undefined && receiver !== undefined && receiverType !== undefined
@@ -178,7 +182,9 @@ export function messageRoutes(deps: RouteDeps): ChatRoutes {
             : undefined;
         const { data, claimed } = await media.linkUploads(app.appId, senderUid, conversationId, request.data);
         try {
-          result = await messageService.send(app, senderUid, { ...request, data }, origin, parentId);
+          // The same data with only its attachments (and a media message's thumbnails) rewritten.
+          const linked = { ...request, data } as MessageRequest;
+          result = await messageService.send(app, senderUid, linked, origin, parentId);
         } catch (error) {
           // Not sent: the uploads stay unlinked, for another send or the sweep.
           await media.uploads.release(claimed);

@@ -9,10 +9,9 @@ import {
   UpdateModerationRuleRequest,
 } from '../../shared/moderation-rules.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
-import { jsonBody, queryOf } from '../http/request.js';
-import { pagination } from '../validation.js';
+import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from './deps.js';
-import { PageQuery, perPageOf } from './policies.js';
+import { PageQuery, pageAnswer } from './policies.js';
 
 const deleted = (what: string, id: string) => ({
   data: { success: true, message: `${what} with id ${id} has been deleted successfully.` },
@@ -171,16 +170,12 @@ export function moderationRuleRoutes(deps: RouteDeps): ChatRoutes {
       only: 'server',
       query: PageQuery,
     },
-    async (c) => {
-      const actor = c.get('actor');
-      const query = queryOf(c, PageQuery);
-      const perPage = perPageOf(actor, query);
-      const { blocked, total } = await moderationRules.blockedMessages(actor.app, query.page, perPage);
-      return c.json({
-        data: blocked,
-        meta: { pagination: pagination(total, blocked.length, perPage, query.page) },
-      });
-    },
+    async (c) =>
+      c.json(
+        await pageAnswer(c, (page, perPage) =>
+          moderationRules.blockedMessages(c.get('actor').app, page, perPage),
+        ),
+      ),
   );
 
   documented(

@@ -9,10 +9,9 @@ import {
 import { actingUid } from '../http/actor.js';
 import type { ChatContext } from '../http/context.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
-import { jsonBody, queryOf } from '../http/request.js';
-import { pagination } from '../validation.js';
+import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from './deps.js';
-import { PageQuery, perPageOf } from './policies.js';
+import { PageQuery, pageAnswer } from './policies.js';
 
 /**
  * Flagging messages for moderation review: the app's flag reasons (`/moderation/reasons`: the
@@ -107,13 +106,8 @@ export function moderationRoutes(deps: RouteDeps): ChatRoutes {
     },
   );
 
-  const flaggedPage = async (c: ChatContext, reviewed: boolean) => {
-    const actor = c.get('actor');
-    const query = queryOf(c, PageQuery);
-    const perPage = perPageOf(actor, query);
-    const { flagged, total } = await moderation.listFlagged(actor.app, query.page, perPage, reviewed);
-    return { data: flagged, meta: { pagination: pagination(total, flagged.length, perPage, query.page) } };
-  };
+  const flaggedPage = (c: ChatContext, reviewed: boolean) =>
+    pageAnswer(c, (page, perPage) => moderation.listFlagged(c.get('actor').app, page, perPage, reviewed));
 
   documented(
     routes,

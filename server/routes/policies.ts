@@ -3,10 +3,11 @@ import type { UserEntity } from '../../shared/message.js';
 import { clientUser } from '../client-api/app-settings.js';
 import { actingUid } from '../http/actor.js';
 import type { Actor, ChatContext } from '../http/context.js';
+import { queryOf } from '../http/request.js';
 import type { Group } from '../repositories/groups.js';
 import { toUserEntity, type User } from '../repositories/users.js';
 import type { ChatServices } from '../services/registry.js';
-import { PageNumber, PageSize } from '../validation.js';
+import { PageNumber, PageSize, pagination } from '../validation.js';
 
 /**
  * Where the server API and the client API differ for the same resource: page sizes, how a user
@@ -25,6 +26,20 @@ export function perPageOf(
   query: { perPage?: number | undefined; per_page?: number | undefined },
 ) {
   return query.perPage ?? query.per_page ?? (actor.kind === 'client' ? 30 : 100);
+}
+
+/**
+ * A list asked for by page and nothing else (`PageQuery`), answered in CometChat's envelope:
+ * `read` gets the page and its size, and answers the page's rows and how many there are in all.
+ */
+export async function pageAnswer<T>(
+  c: ChatContext,
+  read: (page: number, perPage: number) => Promise<{ rows: T[]; total: number }>,
+) {
+  const query = queryOf(c, PageQuery);
+  const perPage = perPageOf(c.get('actor'), query);
+  const { rows, total } = await read(query.page, perPage);
+  return { data: rows, meta: { pagination: pagination(total, rows.length, perPage, query.page) } };
 }
 
 /** A user as the caller's API shows it: the SDK's presence says `online` where the REST API says `available`. */

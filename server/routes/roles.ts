@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { CreateRoleRequest, Role, UpdateRoleRequest } from '../../shared/roles.js';
 import { chatRoutes, documented, type ChatRoutes } from '../http/openapi.js';
-import { jsonBody, queryOf } from '../http/request.js';
-import { pagination } from '../validation.js';
+import { jsonBody } from '../http/request.js';
 import type { RouteDeps } from './deps.js';
-import { PageQuery, perPageOf } from './policies.js';
+import { PageQuery, pageAnswer } from './policies.js';
 
 /** The app's roles (server API only): create, list, read, update, and delete a role nobody has. */
 export function roleRoutes(deps: RouteDeps): ChatRoutes {
@@ -28,16 +27,8 @@ export function roleRoutes(deps: RouteDeps): ChatRoutes {
     'get',
     '/roles',
     { summary: 'List the roles', only: 'server', query: PageQuery },
-    async (c) => {
-      const actor = c.get('actor');
-      const query = queryOf(c, PageQuery);
-      const perPage = perPageOf(actor, query);
-      const { roles: page, total } = await roles.list(actor.app.appId, query.page, perPage);
-      return c.json({
-        data: page,
-        meta: { pagination: pagination(total, page.length, perPage, query.page) },
-      });
-    },
+    async (c) =>
+      c.json(await pageAnswer(c, (page, perPage) => roles.list(c.get('actor').app.appId, page, perPage))),
   );
 
   documented(

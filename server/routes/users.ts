@@ -17,7 +17,7 @@ import { blockFlags } from '../repositories/blocked-users.js';
 import { toUserEntity } from '../repositories/users.js';
 import { EntityId, Metadata, QueryBoolean, pagination } from '../validation.js';
 import type { RouteDeps } from './deps.js';
-import { PageQuery, perPageOf, userFor } from './policies.js';
+import { PageQuery, pageAnswer, perPageOf, userFor } from './policies.js';
 
 const CreateUser = CreateUserRequest.extend({ uid: EntityId });
 
@@ -210,15 +210,13 @@ export function userRoutes(deps: RouteDeps): ChatRoutes {
     'get',
     '/users/:uid/auth_tokens',
     { summary: "List a user's auth tokens", only: 'server', query: PageQuery },
-    async (c) => {
-      const query = queryOf(c, PageQuery);
-      const perPage = perPageOf(c.get('actor'), query);
-      const { tokens, total } = await users.tokens(appIdOf(c), pathId(c, 'uid'), query.page, perPage);
-      return c.json({
-        data: tokens.map(toAuthTokenEntity),
-        meta: { pagination: pagination(total, tokens.length, perPage, query.page) },
-      });
-    },
+    async (c) =>
+      c.json(
+        await pageAnswer(c, async (page, perPage) => {
+          const { rows, total } = await users.tokens(appIdOf(c), pathId(c, 'uid'), page, perPage);
+          return { rows: rows.map(toAuthTokenEntity), total };
+        }),
+      ),
   );
 
   documented(

@@ -86,9 +86,9 @@ export class ContentRules {
     this.#cache.changed(appId);
   }
 
-  /** Holds back the messages a rule blocked, for review; answers their ids. */
-  hold(appId: string, drafts: ReadonlyArray<HeldDraft>, heldBy: HeldBy): Promise<number[]> {
-    return this.repository.hold(appId, drafts, heldBy, nowSeconds());
+  /** Holds back the messages a rule blocked for review, each under the message id reserved for it. */
+  hold(appId: string, held: ReadonlyArray<{ id: number; draft: HeldDraft }>, heldBy: HeldBy): Promise<void> {
+    return this.repository.hold(appId, held, heldBy, nowSeconds());
   }
 
   /** The first enabled rule (newest first) with a condition the message matches, if any. */

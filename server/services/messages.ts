@@ -20,12 +20,13 @@ import {
   type MessageDraft,
   type MessageRepository,
   type StoredMessage,
+  type WrittenMessage,
 } from '../repositories/messages.js';
 import type { PinRepository } from '../repositories/pins.js';
 import type { ReactionRepository } from '../repositories/reactions.js';
 import type { UserRepository } from '../repositories/users.js';
 import type { MediaLibrary } from '../media/library.js';
-import type { HeldBy } from '../repositories/moderation-rules.js';
+import type { HeldBy, HeldDraft } from '../repositories/moderation-rules.js';
 import type { ContentRules } from './content-rules.js';
 import { nowSeconds } from '../time.js';
 import type { NotifiedChanges, RowOf } from './decisions.js';
@@ -129,7 +130,7 @@ function withModeration(
   return rest;
 }
 
-/** A message held back for review, as its sender and moderators see it: under the review's id. */
+/** A message held back for review, as its sender and moderators see it: under the message id reserved for it. */
 function heldMessage(
   app: App,
   id: number,
@@ -322,8 +323,7 @@ export class MessageService {
    * cached rows, so a send is usually one write and no reads. A `muid` the sender already used in
    * a conversation answers the message first sent with it, in any process.
    *
-   * A message one of the app's moderation rules blocks is held back instead (`holdBack`); one a
-   * moderator approved (`approved`) is sent without asking the rules again, marked as approved.
+   * A message one of the app's moderation rules blocks is held back instead (`holdBack`).
    */
   async send(
     app: App,
@@ -331,8 +331,83 @@ export class MessageService {
     request: MessageRequest,
     origin: EventOrigin,
     parentId?: string,
-    approved = false,
   ): Promise<{ single: Message } | { fanOut: FanOutResult }> {
+    const { drafts, lookup, heldBy } = await this.drafted(app, senderUid, request, parentId, false);
+    if (heldBy !== undefined)
+      return this.answerOf(request, await this.holdBack(app, drafts, lookup, heldBy, origin));
+    const written = await this.messages.insertAll(app.appId, drafts);
+    return this.answerOf(request, await this.announced(app, written, lookup, origin));
+  }
+
+  /**
+   * A held message a moderator approves (`held`: the id its sender was answered under, and what
+   * they sent): sent as they sent it, after a send's checks (the receiver still exists, the sender
+   * is still in the group, neither blocked the other), without asking the rules again, marked
+   * approved, under that id and at the time it was sent, so it takes its place in the
+   * conversation. `store` writes it inside the caller's transaction, which records the verdict
+   * beside it; `announce` tells its receivers once that has committed.
+   */
+  async approvedSend(
+    app: App,
+    held: { id: number; draft: HeldDraft },
+  ): Promise<{
+    store(trx: Kysely<ChatDatabase>): Promise<WrittenMessage>;
+    announce(written: WrittenMessage, origin: EventOrigin): Promise<Message>;
+  }> {
+    const { draft } = held;
+    const request = {
+      receiver: draft.receiver,
+      receiverType: draft.receiverType,
+      category: draft.category,
+      type: draft.type,
+      data: draft.data,
+      ...(draft.muid === undefined ? {} : { muid: draft.muid }),
+      ...(draft.tags === undefined ? {} : { tags: draft.tags }),
+    } as MessageRequest;
+    const parentId = draft.parentId === undefined ? undefined : String(draft.parentId);
+    const { drafts, lookup } = await this.drafted(app, draft.sender, request, parentId, true);
+    const [approved] = drafts;
+    if (approved === undefined) throw new Error('a held message has one receiver');
+    return {
+      store: (trx) => this.messages.insert(app.appId, { ...approved, sentAt: draft.sentAt }, trx, held.id),
+      announce: async (written, origin) => {
+        const [message] = await this.announced(app, [written], lookup, origin);
+        if (message === undefined) throw new Error('an approved message was stored');
+        return message;
+      },
+    };
+  }
+
+  /** The messages as written, signed, each announced unless a muid replayed it (stored before). */
+  private async announced(
+    app: App,
+    written: ReadonlyArray<WrittenMessage>,
+    lookup: EntityLookup,
+    origin: EventOrigin,
+  ): Promise<Message[]> {
+    const sent = await this.signed(
+      app,
+      written.map(({ message }) => toMessage(message, lookup, app)),
+    );
+    sent.forEach((message, index) => {
+      const stored = written[index];
+      if (stored?.replayed === false)
+        this.events.emit('message', app.appId, message, origin, stored.decisionId);
+    });
+    return sent;
+  }
+
+  /**
+   * A send's checks, and what passing them makes: one draft per receiver, the entities its
+   * messages show, and the rule that holds it back, if any (never for one `approved`).
+   */
+  private async drafted(
+    app: App,
+    senderUid: string,
+    request: MessageRequest,
+    parentId: string | undefined,
+    approved: boolean,
+  ): Promise<{ drafts: MessageDraft[]; lookup: EntityLookup; heldBy: HeldBy | undefined }> {
     const appId = app.appId;
     const receivers = receiversOf(request);
     const userIds: string[] = [];
@@ -397,19 +472,7 @@ export class MessageService {
       sentAt,
       decision,
     }));
-    if (heldBy !== undefined)
-      return this.answerOf(request, await this.holdBack(app, drafts, lookup, heldBy, origin));
-    const written = await this.messages.insertAll(appId, drafts);
-    const sent = await this.signed(
-      app,
-      written.map(({ message }) => toMessage(message, lookup, app)),
-    );
-    // A send retried with its muid answers the message stored first; only new ones are announced.
-    sent.forEach((message, index) => {
-      const stored = written[index];
-      if (stored?.replayed === false) this.events.emit('message', appId, message, origin, stored.decisionId);
-    });
-    return this.answerOf(request, sent);
+    return { drafts, lookup, heldBy };
   }
 
   private async groupsToSendTo(appId: string, uid: string, guids: string[]): Promise<GroupsToSendTo> {
@@ -436,8 +499,9 @@ export class MessageService {
 
   /**
    * Keeps messages a rule blocked for review instead of sending them: nobody hears of them, and the
-   * sender's answer is each message with its review's id and `data.moderation.status`
-   * `disapproved`, which the SDK reads as `getModerationStatus()`.
+   * sender's answer is each message under a message id reserved for it (the id it is sent under
+   * once approved) with `data.moderation.status` `disapproved`, which the SDK reads as
+   * `getModerationStatus()`.
    */
   private async holdBack(
     app: App,
@@ -446,7 +510,12 @@ export class MessageService {
     heldBy: HeldBy,
     origin: EventOrigin,
   ): Promise<Message[]> {
-    const ids = (await this.contentRules?.hold(app.appId, drafts, heldBy)) ?? [];
+    const ids = await this.messages.reserveIds(drafts.length);
+    await this.contentRules?.hold(
+      app.appId,
+      drafts.map((draft, index) => ({ id: ids[index] ?? 0, draft })),
+      heldBy,
+    );
     const held = await this.signed(
       app,
       drafts.map((draft, index) => heldMessage(app, ids[index] ?? 0, draft, 'disapproved', lookup)),
@@ -456,8 +525,9 @@ export class MessageService {
   }
 
   /**
-   * Messages held back for review as the moderation API lists them: under the review's id, with
-   * the verdict so far. They were never stored as messages, so they have no reactions or pins.
+   * Messages held back for review as the moderation API lists them: under the message id reserved
+   * for each, with the verdict so far. Not stored as messages (until approved), they have no
+   * reactions or pins.
    */
   async presentHeld(
     app: App,

@@ -1,4 +1,4 @@
-import type { MessageRequest } from '../../shared/message.js';
+import type { Kysely } from 'kysely';
 import type {
   BlockedMessage,
   CreateKeywordListRequest,
@@ -11,12 +11,12 @@ import type {
   UpdateKeywordListRequest,
   UpdateModerationRuleRequest,
 } from '../../shared/moderation-rules.js';
+import type { ChatDatabase } from '../db/schema.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { ChatEvents } from '../events.js';
 import type { App } from '../repositories/apps.js';
 import {
   revisionIdOf,
-  type HeldDraft,
   type ModerationRuleRepository,
   type StoredBlockedMessage,
 } from '../repositories/moderation-rules.js';
@@ -33,18 +33,6 @@ const keywordListNotFound = (id: string): ChatError =>
 const blockedMessageNotFound = (id: string): ChatError =>
   new ChatError(404, 'ERR_BLOCKED_MESSAGE_NOT_FOUND', `No message ${id} was blocked.`, { id });
 
-/** The message a held draft was sent as, to send it again once approved. */
-const requestOf = (draft: HeldDraft): MessageRequest =>
-  ({
-    receiver: draft.receiver,
-    receiverType: draft.receiverType,
-    category: draft.category,
-    type: draft.type,
-    data: draft.data,
-    ...(draft.muid === undefined ? {} : { muid: draft.muid }),
-    ...(draft.tags === undefined ? {} : { tags: draft.tags }),
-  }) as MessageRequest;
-
 /**
  * The app's moderation rules and keyword lists (each change forgets the compiled rules in every
  * process, `ContentRules`), and the review of the messages they held back: approving one sends it
@@ -52,6 +40,7 @@ const requestOf = (draft: HeldDraft): MessageRequest =>
  */
 export class ModerationRuleService {
   constructor(
+    private readonly db: Kysely<ChatDatabase>,
     private readonly repository: ModerationRuleRepository,
     private readonly contentRules: ContentRules,
     private readonly messageService: MessageService,
@@ -227,7 +216,7 @@ export class ModerationRuleService {
     app: App,
     page: number,
     perPage: number,
-  ): Promise<{ blocked: BlockedMessage[]; total: number }> {
+  ): Promise<{ rows: BlockedMessage[]; total: number }> {
     const { blocked, total } = await this.repository.listBlocked(app.appId, page, perPage);
     const messages = await this.messageService.presentHeld(
       app,
@@ -238,7 +227,7 @@ export class ModerationRuleService {
       })),
     );
     return {
-      blocked: blocked.flatMap((entry: StoredBlockedMessage, index): BlockedMessage[] => {
+      rows: blocked.flatMap((entry: StoredBlockedMessage, index): BlockedMessage[] => {
         const message = messages[index];
         if (message === undefined) return [];
         return [
@@ -264,8 +253,11 @@ export class ModerationRuleService {
 
   /**
    * A moderator's verdict. `approved` sends the message as its sender sent it (to a receiver that
-   * must still exist, from a sender still in the group), marked approved, and tells the sender
-   * (`on_moderation_status_changed`); `rejected` keeps it back. An approved message stays sent.
+   * must still exist, from a sender still in the group), marked approved, under the id its sender
+   * was answered with, and tells the sender (`on_moderation_status_changed`); `rejected` keeps it
+   * back. An approval and its message commit in one transaction, so a failure (or a process dying)
+   * leaves the message blocked, to approve again; two approvals at once send it once (the second
+   * waits for the first's row and finds it approved). An approved message stays sent.
    */
   async reviewBlocked(app: App, id: string, { status }: ReviewBlockedMessageRequest): Promise<void> {
     const reviewId = Number(id);
@@ -282,28 +274,20 @@ export class ModerationRuleService {
       },
     );
     const now = nowSeconds();
-    // Claimed before sending: two approvals at once never send the message twice.
-    if (!(await this.repository.review(app.appId, reviewId, ['blocked', 'rejected'], status, now)))
-      throw alreadySent;
-    if (status === 'rejected') return;
-    const parentId = entry.draft.parentId === undefined ? undefined : String(entry.draft.parentId);
-    const origin = { uid: entry.sender };
-    let sent;
-    try {
-      sent = await this.messageService.send(
-        app,
-        entry.sender,
-        requestOf(entry.draft),
-        origin,
-        parentId,
-        true,
-      );
-    } catch (error) {
-      await this.repository.review(app.appId, reviewId, ['approved'], entry.status, now);
-      throw error;
+    const approvable = ['blocked', 'rejected'] as const;
+    if (status === 'rejected') {
+      if (!(await this.repository.review(app.appId, reviewId, approvable, status, now))) throw alreadySent;
+      return;
     }
-    if (!('single' in sent)) return;
-    await this.repository.review(app.appId, reviewId, ['approved'], 'approved', now, Number(sent.single.id));
-    this.events.emit('messageModerated', app.appId, sent.single, origin);
+    const approval = await this.messageService.approvedSend(app, { id: reviewId, draft: entry.draft });
+    const written = await this.db.transaction().execute(async (trx) => {
+      if (!(await this.repository.review(app.appId, reviewId, approvable, status, now, undefined, trx)))
+        throw alreadySent;
+      const stored = await approval.store(trx);
+      await this.repository.review(app.appId, reviewId, ['approved'], status, now, stored.message.id, trx);
+      return stored;
+    });
+    const origin = { uid: entry.sender };
+    this.events.emit('messageModerated', app.appId, await approval.announce(written, origin), origin);
   }
 }

@@ -135,7 +135,7 @@ export class ModerationService {
     page: number,
     perPage: number,
     reviewed = false,
-  ): Promise<{ flagged: FlaggedMessage[]; total: number }> {
+  ): Promise<{ rows: FlaggedMessage[]; total: number }> {
     const { messages: flaggedPage, total } = await this.flags.listFlagged(app.appId, page, perPage, reviewed);
     const rows = await this.messages.findMany(
       app.appId,
@@ -170,6 +170,6 @@ export class ModerationService {
       const review = item.review === undefined ? {} : { review: item.review };
       return [{ message, flags, lastFlaggedAt: item.flags[0]?.flaggedAt ?? 0, ...review }];
     });
-    return { flagged, total };
+    return { rows: flagged, total };
   }
 }

@@ -206,7 +206,7 @@ export function createChatCore(
         messageService,
         users,
       ),
-      moderationRules: new ModerationRuleService(moderationRules, contentRules, messageService, events),
+      moderationRules: new ModerationRuleService(db, moderationRules, contentRules, messageService, events),
       stats: new StatsService(new StatsRepository(db), users),
       notificationSettings: new NotificationSettingsService(notifications, users),
       media,

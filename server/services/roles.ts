@@ -12,7 +12,7 @@ export class RoleService {
     return this.roles.create(appId, request);
   }
 
-  list(appId: string, page: number, perPage: number): Promise<{ roles: Role[]; total: number }> {
+  list(appId: string, page: number, perPage: number): Promise<{ rows: Role[]; total: number }> {
     return this.roles.list(appId, page, perPage);
   }
 

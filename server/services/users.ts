@@ -87,7 +87,10 @@ export class UserService {
     return { users, total, blocks };
   }
 
-  /** One user; `viewer`, another user reading it, also gets the blocks between them. */
+  /**
+   * One user; `viewer`, another user reading it, also gets the blocks between them (an empty
+   * relation when there are none).
+   */
   async read(
     appId: string,
     uid: string,
@@ -99,15 +102,18 @@ export class UserService {
     return { user, blocks: blocks.get(user.uid) ?? {} };
   }
 
-  /** How `viewer` and `other` stand: the blocks between them, if any. */
-  async blocksBetween(appId: string, viewer: string, other: string): Promise<BlockRelation | undefined> {
-    return (await this.blocks.relations(appId, viewer, [other])).get(other);
-  }
-
-  /** Changes a user; a `role` must be one of the app's (not locked against its concurrent delete). */
+  /**
+   * Changes a user whose new `role` (if named) is one of the app's: the check and the change in one
+   * transaction, as for a create, so a role deleted meanwhile either waits for the change (and is
+   * then refused, the user having it) or refuses it.
+   */
   async update(appId: string, uid: string, changes: UserChanges): Promise<User> {
-    await this.roles.requireExisting(appId, changes.role);
-    return this.users.update(appId, uid, changes);
+    const updated = await this.db.transaction().execute(async (trx) => {
+      await this.roles.requireExisting(appId, changes.role, trx);
+      return this.users.update(appId, uid, changes, trx);
+    });
+    await this.users.forget(appId, updated.uid);
+    return updated;
   }
 
   /** Deletes a user for good (`permanent`) or deactivates them; either ends their sessions. */
@@ -156,7 +162,7 @@ export class UserService {
     uid: string,
     page: number,
     perPage: number,
-  ): Promise<{ tokens: StoredAuthToken[]; total: number }> {
+  ): Promise<{ rows: StoredAuthToken[]; total: number }> {
     const user = await this.users.get(appId, uid);
     return this.authTokens.list(appId, user.uid, page, perPage);
   }

@@ -7,7 +7,8 @@ import { SDK_RUNS, SESSION_START_TIMEOUT_MS, startSdkSession, type SdkSession } 
  * Moderation rules as CometChat's official SDK 4.2.0 sees them (over TLS): a message a rule blocks
  * comes back from `sendMessage` with `getModerationStatus()` `disapproved` and `onMessageModerated`
  * says so; the receiver hears nothing until a moderator approves it through the REST API, when it
- * arrives marked `approved` and the sender hears `onMessageModerated` again.
+ * arrives marked `approved` under the id the sender was answered with, and the sender hears
+ * `onMessageModerated` again for that id.
  */
 describe.each(SDK_RUNS)('CometChat SDK 4.2.0 moderation in $runtime on $engine', (run) => {
   let session: SdkSession<'alice' | 'bob'>;
@@ -60,9 +61,10 @@ describe.each(SDK_RUNS)('CometChat SDK 4.2.0 moderation in $runtime on $engine',
       'the approved message',
     );
     expect(delivered.moderationStatus).toBe('approved');
+    // The message the sender's UI shows, under the id `sendMessage` answered, is the one approved.
+    expect(delivered.id).toBe(sent.id);
     await alice.next(
-      (event) =>
-        event.kind === 'moderated' && event.id === delivered.id && event.moderationStatus === 'approved',
+      (event) => event.kind === 'moderated' && event.id === sent.id && event.moderationStatus === 'approved',
       'the approval',
     );
   });

@@ -502,6 +502,33 @@ describe.each(ENGINES)('media messages on %s', (engine) => {
       expect(response.status).toBe(400);
       expect(response.body.error.details.field).toBe('data.attachments.0.url');
     });
+
+    it.each([
+      ['text', 'message', 'text', { text: 'look at this' }],
+      ['custom', 'custom', 'share', { customData: { note: 'look' } }],
+    ])(
+      'cannot name a stored file in the attachments of a %s message, whose deletion would delete the original',
+      async (_kind, category, type, data) => {
+        const { alice, bob } = await people();
+        const sent = await upload(alice, {
+          fields: toUser(bob),
+          files: [{ name: 'orig.txt', bytes: bytes(10) }],
+        });
+        const url = sent.body.data.data.attachments[0].url as string;
+        const response = await (
+          await client(bob)
+        ).call('POST', '/messages', {
+          receiver: alice,
+          receiverType: 'user',
+          category,
+          type,
+          data: { ...data, attachments: [{ url, name: 'orig.txt' }] },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body.error.details.field).toBe('data.attachments.0.url');
+        expect((await fetch(url)).status).toBe(200);
+      },
+    );
   });
 
   it('leaves nothing stored when the message is refused after its files were written (an unknown receiver)', async () => {

@@ -5,7 +5,15 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openChatStore } from '../../server/db/database.js';
 import { migrationsFor } from '../../server/db/migrations.js';
-import { ENGINES, createTestStore, type TestStore } from './support.js';
+import {
+  ENGINES,
+  apiFixtures,
+  createTestStore,
+  startTestServer,
+  textMessage,
+  uniqueId,
+  type TestStore,
+} from './support.js';
 
 /** The store location opened bare, without the migrations `openChatStore` runs. */
 function openBare(store: TestStore): Kysely<unknown> {
@@ -66,5 +74,58 @@ describe.each(ENGINES)('a start whose migration fails halfway, on %s', (engine) 
     const reopened = await openChatStore(store);
     await reopened.close();
     expect(await appliedMigrations(bare)).toContain('0028_media_upload_claims');
+  });
+});
+
+describe.each(ENGINES)('messages held before 0029, on %s', (engine) => {
+  let store: TestStore;
+
+  beforeEach(async () => {
+    store = await createTestStore(engine);
+  });
+
+  afterEach(async () => {
+    await store.dispose();
+  });
+
+  it('are given message ids of their own at the next start, and approved under them', async () => {
+    const first = await startTestServer(store);
+    const { createUser, sendMessage } = apiFixtures(first.call);
+    const [alice, bob] = [await createUser('alice'), await createUser('bob')];
+    const word = uniqueId('w').replaceAll('-', '');
+    const rule = {
+      id: 'held-words',
+      name: 'Held words',
+      conditions: [
+        { entity: 'message', operand: 'text', category: 'word', operator: 'contains', value: [word] },
+      ],
+      action: ['blockMessage'],
+    };
+    expect((await first.call('POST', '/moderation/rules', { body: rule })).status).toBe(200);
+    const held = await sendMessage(alice, textMessage(bob, `held ${word}`));
+    const kept = await sendMessage(alice, textMessage(bob, 'kept'));
+    // As a row held before 0029 may be: under the id of a message that was sent.
+    const { db } = first.server.core.store;
+    await sql`update moderation_blocked_messages set id = ${Number(kept.id)} where id = ${Number(held.id)}`.execute(
+      db,
+    );
+    await sql`delete from kysely_migration where name = '0029_held_message_ids'`.execute(db);
+    await first.close();
+
+    const second = await startTestServer(store);
+    try {
+      const listed = await second.call('GET', '/moderation/blocked-messages');
+      const [entry] = listed.body.data as Array<{ message: { id: string } }>;
+      expect(Number(entry?.message.id)).toBeGreaterThan(Number(kept.id));
+      const approved = await second.call('PATCH', `/moderation/blocked-messages/${entry?.message.id}`, {
+        body: { status: 'approved' },
+      });
+      expect(approved.status).toBe(200);
+      const delivered = await second.call('GET', `/messages/${entry?.message.id}`);
+      expect(delivered.body.data.data.text).toBe(`held ${word}`);
+      expect((await second.call('GET', `/messages/${kept.id}`)).body.data.data.text).toBe('kept');
+    } finally {
+      await second.close();
+    }
   });
 });

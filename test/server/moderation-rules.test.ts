@@ -6,6 +6,7 @@ import {
   ENGINES,
   apiFixtures,
   callServerApi,
+  injectFailure,
   moderationOf,
   textMessage,
   uniqueId,
@@ -144,6 +145,83 @@ describe.each(ENGINES)('moderation rules on %s', (engine) => {
     });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('ERR_ALREADY_APPROVED');
+  });
+
+  it('delivers an approved message under the id and time its sender was answered with, in its place', async () => {
+    const bad = word();
+    await addRule({ value: [bad] });
+    const text = `in place ${bad}`;
+    const held = (await sendAsAlice(text)).body.data as { id: string; sentAt: number };
+    const later = `later ${word()}`;
+    const newer = (await sendAsAlice(later)).body.data as { id: string };
+    expect(Number(newer.id)).toBeGreaterThan(Number(held.id));
+    const approved = await api.call('PATCH', `/moderation/blocked-messages/${held.id}`, {
+      body: { status: 'approved' },
+    });
+    expect(approved.status).toBe(200);
+    const delivered = await bob.next(
+      (frame) => frame.type === 'message' && frame.body?.data?.text === text,
+      'the approved message',
+    );
+    expect(delivered.body).toMatchObject({ id: held.id, sentAt: held.sentAt });
+    const told = await alice.next(
+      (frame) =>
+        frame.type === 'on_moderation_status_changed' &&
+        frame.body?.data?.text === text &&
+        frame.body?.data?.moderation?.status === 'approved',
+      'the approval',
+    );
+    expect(told.body.id).toBe(held.id);
+    const history = await historyOfBob();
+    expect(history.indexOf(text)).toBeLessThan(history.indexOf(later));
+    // The conversation's last message stays the newest one.
+    const conversation = await bob.call('GET', `/users/${alice.uid}/conversation`);
+    expect(conversation.body.data.lastMessage.id).toBe(newer.id);
+    const entry = (await blockedList()).find((item) => item.message.id === held.id);
+    expect(entry).toMatchObject({ status: 'approved', deliveredMessageId: held.id });
+  });
+
+  it('approves a message with its send or not at all: a failed send leaves it to approve again', async () => {
+    const bad = word();
+    await addRule({ value: [bad] });
+    const text = `retried ${bad}`;
+    const held = (await sendAsAlice(text)).body.data.id as string;
+    const { store } = api.server.core;
+    // The send fails, and so does any write that would put the message back to blocked: what a
+    // process that dies after the verdict leaves behind.
+    const allowSends = await injectFailure(store, 'messages', 'insert', undefined, 'failed_send');
+    const allowUndo = await injectFailure(
+      store,
+      'moderation_blocked_messages',
+      'update',
+      "new.status = 'blocked'",
+      'failed_undo',
+    );
+    const failed = await api.call('PATCH', `/moderation/blocked-messages/${held}`, {
+      body: { status: 'approved' },
+    });
+    await allowSends();
+    await allowUndo();
+    expect(failed.status).toBe(500);
+    expect((await blockedList()).find((item) => item.message.id === held)?.status).toBe('blocked');
+    const approved = await api.call('PATCH', `/moderation/blocked-messages/${held}`, {
+      body: { status: 'approved' },
+    });
+    expect(approved.status).toBe(200);
+    await bob.next((frame) => frame.type === 'message' && frame.body?.data?.text === text, 'the message');
+    expect(await historyOfBob()).toContain(text);
+  });
+
+  it('sends a message two moderators approve at once only once', async () => {
+    const bad = word();
+    await addRule({ value: [bad] });
+    const text = `twice ${bad}`;
+    const held = (await sendAsAlice(text)).body.data.id as string;
+    const approve = () =>
+      api.call('PATCH', `/moderation/blocked-messages/${held}`, { body: { status: 'approved' } });
+    const answers = await Promise.all([approve(), approve()]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect((await historyOfBob()).filter((seen) => seen === text)).toHaveLength(1);
   });
 
   it('keeps a rejected message back', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { connectClient } from './client-support.js';
 import { APP_ONE, APP_TWO, ENGINES, callServerApi, uniqueId, useTestServer } from './support.js';
@@ -163,5 +164,59 @@ describe('roles on postgres, against a concurrent delete', () => {
     expect(created.status).toBe(400);
     expect(created.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
     expect((await api.call('GET', `/users/${uid}`)).status).toBe(404);
+  });
+  it('refuses to delete a role a user is being re-given, once that update holds it', async () => {
+    const role = uniqueId('contested').toLowerCase();
+    expect((await api.call('POST', '/roles', { body: { role, name: 'Contested' } })).status).toBe(200);
+    const uid = uniqueId('mover').toLowerCase();
+    expect((await api.call('POST', '/users', { body: { uid, name: 'Mover' } })).status).toBe(200);
+    const { db } = api.server.core.store;
+    // Backends a lock of `pid` keeps waiting, directly (`depth` 1) or behind one that waits on it (2).
+    const waitersOn = async (pid: number, depth: 1 | 2): Promise<number> => {
+      const { rows } = await sql<{ waiting: number }>`
+        select count(*)::int as waiting from pg_stat_activity a
+        where ${pid} = any(pg_blocking_pids(a.pid))
+           or (${depth} = 2 and exists (
+             select 1 from pg_stat_activity b
+             where b.pid = any(pg_blocking_pids(a.pid)) and ${pid} = any(pg_blocking_pids(b.pid))))`.execute(
+        db,
+      );
+      return rows[0]?.waiting ?? 0;
+    };
+    const until = async (done: () => Promise<boolean>): Promise<void> => {
+      while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    let lockTaken!: (pid: number) => void;
+    let release!: () => void;
+    const holder = new Promise<number>((resolve) => (lockTaken = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Another change of the user holds its row, so the update stops after its role check.
+    const otherChange = db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      await trx
+        .selectFrom('users')
+        .select('uid')
+        .where('app_id', '=', APP_ONE.appId)
+        .where('uid', '=', uid)
+        .forUpdate()
+        .execute();
+      lockTaken(rows[0]!.pid);
+      await released;
+    });
+    const pid = await holder;
+    const updating = api.call('PUT', `/users/${uid}`, { body: { role } });
+    await until(async () => (await waitersOn(pid, 1)) === 1);
+    let deleteAnswered = false;
+    const deleting = api.call('DELETE', `/roles/${role}`).finally(() => (deleteAnswered = true));
+    // The delete either waits behind the update (the role is held) or has already answered.
+    await until(async () => deleteAnswered || (await waitersOn(pid, 2)) === 2);
+    release();
+    await otherChange;
+    expect((await updating).status).toBe(200);
+    const deleted = await deleting;
+    expect(deleted.status).toBe(403);
+    expect(deleted.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+    expect((await api.call('GET', `/roles/${role}`)).status).toBe(200);
+    expect((await api.call('GET', `/users/${uid}`)).body.data.role).toBe(role);
   });
 });

@@ -264,37 +264,39 @@ export function getWithHost(url: string, host: string, headers: Record<string, s
 
 /**
  * A trigger that fails every `write` to `table` (of the rows matching `when`, a condition on
- * `new`), to make a write fail midway. Returns what removes the trigger again.
+ * `new`), to make a write fail midway; `name` tells several injected at once apart. Returns what
+ * removes the trigger again.
  */
 export async function injectFailure(
   store: ChatStore,
   table: string,
   write: 'insert' | 'update',
   when?: string,
+  name = 'injected_failure',
 ): Promise<() => Promise<void>> {
   if (store.engine === 'sqlite') {
     await sql
       .raw(
-        `create trigger injected_failure before ${write} on ${table} ${when === undefined ? '' : `when ${when}`}
+        `create trigger ${name} before ${write} on ${table} ${when === undefined ? '' : `when ${when}`}
          begin select raise(abort, 'injected failure'); end`,
       )
       .execute(store.db);
-    return async () => void (await sql.raw('drop trigger injected_failure').execute(store.db));
+    return async () => void (await sql.raw(`drop trigger ${name}`).execute(store.db));
   }
   await sql
     .raw(
-      `create function injected_failure() returns trigger language plpgsql as
+      `create function ${name}() returns trigger language plpgsql as
        $$ begin raise exception 'injected failure'; end $$`,
     )
     .execute(store.db);
   await sql
     .raw(
-      `create trigger injected_failure before ${write} on ${table} for each row
-       ${when === undefined ? '' : `when (${when})`} execute function injected_failure()`,
+      `create trigger ${name} before ${write} on ${table} for each row
+       ${when === undefined ? '' : `when (${when})`} execute function ${name}()`,
     )
     .execute(store.db);
   return async () => {
-    await sql.raw(`drop trigger injected_failure on ${table}`).execute(store.db);
-    await sql.raw('drop function injected_failure()').execute(store.db);
+    await sql.raw(`drop trigger ${name} on ${table}`).execute(store.db);
+    await sql.raw(`drop function ${name}()`).execute(store.db);
   };
 }
