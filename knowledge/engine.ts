@@ -80,6 +80,9 @@ export interface FolderWatch {
   close(): Promise<void>;
 }
 
+/** File names kept per namespace folder before the cache starts over. */
+const MAX_CACHED_NAMES = 10_000;
+
 /** Hand-dropped files in a namespace folder count as sources when they are Markdown. */
 const DROP_IN_EXTENSIONS: ReadonlySet<string> = new Set(['.md', '.mdx']);
 
@@ -92,6 +95,8 @@ export class KnowledgeEngine {
   private readonly watches = new Set<FolderWatch & { watcher: FolderWatcher }>();
   private readonly pool: ParsePool;
   private readonly extensions: ReadonlySet<string>;
+  /** Namespace folder → file path → its name there, for search hits (path.relative costs about 1 µs a hit). */
+  private readonly names = new Map<string, Map<string, string>>();
   private closed = false;
 
   private constructor(
@@ -154,17 +159,20 @@ export class KnowledgeEngine {
       onePerDocument: options.onePerDocument,
       snippets: options.snippets,
     });
+    // Each hit's chunk is the store's copy, its heading path included: handed on as it is.
     return ranked.map(({ chunk, score, snippet }) => ({
       text: snippet ?? chunk.text,
       score,
       source: {
         documentId: chunk.documentId,
         title: chunk.title,
-        ...(chunk.path ? { path: chunk.path, name: nameInNamespace(chunk.path, store.layout.folder) } : {}),
+        ...(chunk.path
+          ? { path: chunk.path, name: this.nameInNamespace(chunk.path, store.layout.folder) }
+          : {}),
         ...(chunk.url ? { url: chunk.url } : {}),
         ...(chunk.page ? { page: chunk.page } : {}),
         ...(chunk.headingPath.length > 0
-          ? { heading: chunk.headingPath.at(-1), headingPath: [...chunk.headingPath] }
+          ? { heading: chunk.headingPath.at(-1), headingPath: chunk.headingPath }
           : {}),
       },
     }));
@@ -383,6 +391,25 @@ export class KnowledgeEngine {
     return inputs;
   }
 
+  /**
+   * What a file is called inside its namespace, for people who may not see the server's folders:
+   * its path under the namespace folder (dropped-in files), else its file name.
+   */
+  private nameInNamespace(path: string, namespaceFolder: string): string {
+    let names = this.names.get(namespaceFolder);
+    if (!names) this.names.set(namespaceFolder, (names = new Map()));
+    let name = names.get(path);
+    if (name === undefined) {
+      // Paths of removed documents are forgotten only here: the cache stays small.
+      if (names.size >= MAX_CACHED_NAMES) names.clear();
+      name = isInside(namespaceFolder, path)
+        ? relative(namespaceFolder, path).split(sep).join('/')
+        : basename(path);
+      names.set(path, name);
+    }
+    return name;
+  }
+
   private async summarise(name: string): Promise<NamespaceSummary> {
     const opened = this.stores.get(name);
     if (opened) {
@@ -397,16 +424,6 @@ export class KnowledgeEngine {
       return { name, documents: 0, chunks: 0, error: error instanceof Error ? error.message : String(error) };
     }
   }
-}
-
-/**
- * What a file is called inside its namespace, for people who may not see the server's folders:
- * its path under the namespace folder (dropped-in files), else its file name.
- */
-function nameInNamespace(path: string, namespaceFolder: string): string {
-  return isInside(namespaceFolder, path)
-    ? relative(namespaceFolder, path).split(sep).join('/')
-    : basename(path);
 }
 
 const isFolder = (path: string): Promise<boolean> =>

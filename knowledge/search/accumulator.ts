@@ -60,6 +60,14 @@ export class ScoreAccumulator {
   }
 
   clear(): void {
+    // Once more than a few percent of the slots are touched, zeroing the whole arrays (a memset) costs
+    // less than one scattered write per touched slot: Cranfield queries touch about two thirds.
+    if (this.count * 32 >= this.scores.length) {
+      this.scores.fill(0);
+      this.bits.fill(0);
+      this.count = 0;
+      return;
+    }
     for (let i = 0; i < this.count; i++) {
       const slot = this.touched[i] as number;
       this.scores[slot] = 0;
@@ -75,23 +83,49 @@ function worse(scoreA: number, slotA: number, scoreB: number, slotB: number): bo
 }
 
 /**
- * The `k` best touched slots, best first (ties: the earlier slot), chosen with a size-k heap whose
- * root is the worst of the best so far: most slots are turned away by one comparison with it. The
- * heap is then emptied worst first into the result from its end, so no comparator sort follows.
- * `likely` (distinct touched slots, such as the best before the scores last grew) sets a floor:
- * at least k slots score no less than its k-th best, so no slot below that is among the best, and
- * the heap meets only the few above it. Without it, a count of the slots per score range sets one
- * when the slots are a few times k (then the heap would take in many of them; among many more,
- * one comparison turns most away and the count's two passes would cost more than they save).
+ * The `k` best touched slots, best first (ties: the earlier slot): the slots `topSlots` chooses,
+ * emptied from its heap worst first into the result from its end, so no comparator sort follows.
  */
 export function bestSlots(
   accumulator: ScoreAccumulator,
   k: number,
   likely: readonly number[] = [],
 ): number[] {
+  const size = fillHeap(accumulator, k, likely);
+  const { slots: heapSlots, scores: heapScores } = heap;
+  const best = new Array<number>(size);
+  for (let last = size - 1; last >= 0; last--) {
+    best[last] = heapSlots[0] as number;
+    // The last leaf takes the root's place in a heap one smaller.
+    siftDown(heapSlots, heapScores, last, heapSlots[last] as number, heapScores[last] as number);
+  }
+  return best;
+}
+
+/**
+ * The `k` best touched slots (ties: the earlier slot) in no particular order, for a caller that
+ * needs which slots they are, not their order: the proximity re-rank orders its candidates itself.
+ */
+export function topSlots(accumulator: ScoreAccumulator, k: number, likely: readonly number[] = []): number[] {
+  const size = fillHeap(accumulator, k, likely);
+  const top = new Array<number>(size);
+  for (let at = 0; at < size; at++) top[at] = heap.slots[at] as number;
+  return top;
+}
+
+/**
+ * Fills the shared heap with the `k` best touched slots, its root the worst of them, and returns
+ * how many it holds. Most slots are turned away by one comparison with the root. `likely`
+ * (distinct touched slots, such as the best before the scores last grew) sets a floor: at least k
+ * slots score no less than its k-th best, so no slot below that is among the best, and the heap
+ * meets only the few above it. Without it, a count of the slots per score range sets one when the
+ * slots are a few times k (then the heap would take in many of them; among many more, one
+ * comparison turns most away and the count's two passes would cost more than they save).
+ */
+function fillHeap(accumulator: ScoreAccumulator, k: number, likely: readonly number[]): number {
   const { scores, touched, count } = accumulator;
-  const size = Math.min(k, count);
-  if (size <= 0) return [];
+  const size = Math.max(0, Math.min(k, count));
+  if (size === 0) return 0;
   let floor = 0;
   if (likely.length === size) {
     // The k-th best of k slots is the lowest: no sort needed.
@@ -130,13 +164,7 @@ export function bestSlots(
       siftDown(heapSlots, heapScores, size, slot, score);
     }
   }
-  const best = new Array<number>(size);
-  for (let last = size - 1; last >= 0; last--) {
-    best[last] = heapSlots[0] as number;
-    // The last leaf takes the root's place in a heap one smaller.
-    siftDown(heapSlots, heapScores, last, heapSlots[last] as number, heapScores[last] as number);
-  }
-  return best;
+  return size;
 }
 
 /** The heap's arrays, reused by every call: a call returns its result as a fresh array. */

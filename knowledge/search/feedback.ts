@@ -18,12 +18,14 @@ export function feedbackTerms(
   const totalScore = feedbackSlots.reduce((sum, { score }) => sum + score, 0);
   if (totalScore <= 0) return [];
   relevance.prepare(index.termCount);
+  const { forward, start, titleLength, bodyLength } = index.slotArrays();
   try {
     for (const { slot, score } of feedbackSlots) {
-      const { terms } = index.slotTerms(slot);
-      if (terms.length === 0) continue;
-      const share = score / totalScore / terms.length;
-      for (const term of terms) relevance.add(term, share);
+      const from = start[slot] as number;
+      const length = (titleLength[slot] as number) + (bodyLength[slot] as number);
+      if (length === 0) continue;
+      const share = score / totalScore / length;
+      for (let at = from; at < from + length; at++) relevance.add(forward[at] as number, share);
     }
     const strongest = bestSlots(relevance, count);
     const total = strongest.reduce((sum, termId) => sum + relevance.score(termId), 0);

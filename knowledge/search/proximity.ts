@@ -4,9 +4,6 @@ import { ensureLength } from './growable.js';
 import type { InvertedIndex } from './inverted-index.js';
 import type { RankingSettings } from './settings.js';
 
-/** The row of a candidate known to hold fewer than two query terms: nothing to scan. */
-const NO_PAIR = -2;
-
 export interface RankedSlot {
   slot: number;
   score: number;
@@ -24,15 +21,22 @@ export interface WantedResults {
   heldTerms?: Int32Array;
 }
 
-/** The best score of each of the `count` best keys (documents or slots) offered so far, best first. */
+/**
+ * The best score of each of the `count` best keys (documents or slots) offered so far, best first.
+ * One instance serves every re-rank of an index: `start` empties it.
+ */
 class LeadingScores {
-  private readonly keys: Float64Array;
-  private readonly scores: Float64Array;
+  private keys = new Float64Array(16);
+  private scores = new Float64Array(16);
   private size = 0;
+  private count = 0;
 
-  constructor(private readonly count: number) {
-    this.keys = new Float64Array(count);
-    this.scores = new Float64Array(count);
+  start(count: number): this {
+    this.keys = ensureLength(this.keys, count);
+    this.scores = ensureLength(this.scores, count);
+    this.count = count;
+    this.size = 0;
+    return this;
   }
 
   get full(): boolean {
@@ -96,6 +100,14 @@ export class ClosenessMemo {
   rankedOrder = new Int32Array(128);
   rankedSlots = new Int32Array(128);
   rankedScores = new Float64Array(128);
+  /** Per candidate, the most its score can become… */
+  bounds = new Float64Array(128);
+  /** …and 1 when that is its score after the bonus already (no scan needed). */
+  exact = new Uint8Array(128);
+  /** The candidates not yet taken, a heap by bound. */
+  queue = new Int32Array(128);
+  /** The best scores found so far by a re-rank that wants only a few. */
+  readonly leading = new LeadingScores();
 
   /** Forgets every row: a new query, or the index changed. */
   clear(): void {
@@ -135,6 +147,9 @@ export class ClosenessMemo {
     this.rankedOrder = ensureLength(this.rankedOrder, more);
     this.rankedSlots = ensureLength(this.rankedSlots, more);
     this.rankedScores = ensureLength(this.rankedScores, more);
+    this.bounds = ensureLength(this.bounds, more);
+    this.exact = ensureLength(this.exact, more);
+    this.queue = ensureLength(this.queue, more);
   }
 
   /** A zeroed row for `slot`, within what `reserve` made room for. */
@@ -156,16 +171,19 @@ export class ClosenessMemo {
  * Slots whose sums the memo holds for the same terms are not scanned again: pass the same memo
  * only to re-ranks of one query, on an unchanged index.
  *
- * With `wanted`, only the best `count` results (of distinct documents, with `documentOf`) must
- * come out exact and in order: a candidate is then left out unscanned when even the most its
- * bonus could be cannot lift it to the `count`-th best found so far. Each term's saturated
- * closeness is below 1, so the bonus is below `weight` times the sum of (k1 + 1)·w·idf over the
- * query terms the chunk holds (`wanted.heldTerms`); a chunk holding fewer than two of them earns
- * none and is not scanned at all.
+ * `candidates` are slots in any order, each scoring `scores[slot]` before the bonus; the result is
+ * ordered best first (ties: the lower slot). With `wanted`, only the best `count` results (of
+ * distinct documents, with `documentOf`) must come out exact and in order. Each term's saturated
+ * closeness is below 1, so a chunk's bonus is below `weight` times the sum of (k1 + 1)·w·idf over
+ * the query terms it holds (`wanted.heldTerms`), and a chunk holding fewer than two of them earns
+ * none. Candidates are taken highest bound first (a chunk whose sums the memo holds: its exact
+ * score), and once the next bound cannot reach the `count`-th best found so far the rest are left
+ * out unscanned.
  */
 export function rerankByProximity(
   index: InvertedIndex,
-  candidates: readonly RankedSlot[],
+  candidates: readonly number[],
+  scores: Float64Array,
   queryTerms: readonly WeightedTerm[],
   ranking: RankingSettings,
   termMarks: TermMarks,
@@ -173,7 +191,7 @@ export function rerankByProximity(
   wanted?: WantedResults,
 ): RankedSlot[] {
   const { weight, window } = ranking.proximity;
-  if (weight === 0 || queryTerms.length < 2) return candidates.slice();
+  if (weight === 0 || queryTerms.length < 2) return sortedBySlotScore(candidates, scores);
   const { k1, b } = ranking;
   const termIds = queryTerms.map(({ termId }) => termId);
   const width = termIds.length;
@@ -182,48 +200,81 @@ export function rerankByProximity(
   );
   // What each term's saturated closeness can add at most; terms past the held-term bits count always.
   const mostPerTerm = termWeights.map((termWeight) => termWeight * (k1 + 1));
-  const alwaysHeld = Math.max(0, width - HELD_TERM_BITS);
-  const alwaysHeldMost = mostPerTerm.slice(HELD_TERM_BITS).reduce((sum, most) => sum + most, 0);
-  const allTermsMost = mostPerTerm.reduce((sum, most) => sum + most, 0);
+  const heldTerms = wanted?.heldTerms;
+  const alwaysHeld = heldTerms ? Math.max(0, width - HELD_TERM_BITS) : width;
+  const alwaysHeldMost = (heldTerms ? mostPerTerm.slice(HELD_TERM_BITS) : mostPerTerm).reduce(
+    (sum, most) => sum + most,
+    0,
+  );
   const averageLength = index.averageTitleLength + index.averageBodyLength || 1;
   const { forward, start: slotStart, titleLength, bodyLength } = index.slotArrays();
   memo.use(termIds, index.slotCount);
+  const count = candidates.length;
   let longest = 0;
-  for (const { slot } of candidates)
+  for (let at = 0; at < count; at++) {
+    const slot = candidates[at] as number;
     longest = Math.max(longest, (titleLength[slot] as number) + (bodyLength[slot] as number));
-  memo.reserve(candidates.length, longest);
+  }
+  memo.reserve(count, longest);
   const { occurrenceAt, occurrenceTerm, metBy, sums: closeness, lengths } = memo;
-  const { rankedOrder: order, rankedSlots: slots, rankedScores: scores } = memo;
+  const { rankedOrder: order, rankedSlots: slots, rankedScores: rankedScores, bounds, exact, queue } = memo;
+  /** The score of `slot` with the bonus of its sums in `row`. */
+  const withBonus = (row: number, slot: number): number => {
+    const length = lengths[row] as number;
+    const score = scores[slot] as number;
+    if (length < 0) return score;
+    const base = row * width;
+    const saturation = k1 * (1 - b + (b * length) / averageLength);
+    let bonus = 0;
+    for (let position = 0; position < width; position++) {
+      const close = closeness[base + position] as number;
+      if (close > 0) bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
+    }
+    return score + weight * bonus;
+  };
+  // Each candidate's bound: the most its score can become; exact for a chunk whose sums the memo
+  // holds and for one holding fewer than two of the terms (no pair, no bonus).
+  for (let at = 0; at < count; at++) {
+    const slot = candidates[at] as number;
+    const row = memo.row(slot);
+    if (row >= 0) {
+      bounds[at] = withBonus(row, slot);
+      exact[at] = 1;
+      continue;
+    }
+    let held = alwaysHeld;
+    let most = alwaysHeldMost;
+    for (let bits = heldTerms ? (heldTerms[slot] as number) : 0; bits !== 0; bits &= bits - 1) {
+      held++;
+      most += mostPerTerm[31 - Math.clz32(bits & -bits)] as number;
+    }
+    const score = scores[slot] as number;
+    // A hair above the bound, so rounding cannot make it fall below the bonus.
+    bounds[at] = held < 2 ? score : score + weight * most * (1 + 1e-9);
+    exact[at] = held < 2 ? 1 : 0;
+  }
+  // The candidates in a heap, highest bound at the root.
+  for (let at = 0; at < count; at++) queue[at] = at;
+  for (let at = (count >> 1) - 1; at >= 0; at--) siftDownByBound(queue, count, at, bounds);
   // A typed lookup from term id to query position: read once per term of every candidate.
   const positionOf = termMarks.mark(termIds, index.termCount);
   try {
-    const count = candidates.length;
     // Pruning pays only when few of the candidates are wanted.
-    const leading = wanted && 2 * wanted.count <= count ? new LeadingScores(wanted.count) : undefined;
+    const leading = wanted && 2 * wanted.count <= count ? memo.leading.start(wanted.count) : undefined;
     let kept = 0;
-    for (let at = 0; at < count; at++) {
-      const { slot, score } = candidates[at] as RankedSlot;
-      let row = memo.row(slot);
-      if (row < 0 && wanted) {
-        // The most the bonus could be, from the query terms the chunk holds.
-        const { heldTerms } = wanted;
-        let held = heldTerms ? alwaysHeld : width;
-        let most = heldTerms ? alwaysHeldMost : allTermsMost;
-        for (let bits = heldTerms ? (heldTerms[slot] as number) : 0; bits !== 0; bits &= bits - 1) {
-          held++;
-          most += mostPerTerm[31 - Math.clz32(bits & -bits)] as number;
-        }
-        // A chunk holding fewer than two of the terms has no pair of them: its score stays.
-        if (held < 2) row = NO_PAIR;
-        // A hair above the bound, so rounding cannot make it fall below the bonus.
-        else if (leading?.full && score + weight * most * (1 + 1e-9) < leading.floor) continue;
-      }
-      if (row < 0 && row !== NO_PAIR) {
-        row = memo.addRow(slot);
+    for (let queued = count; queued > 0;) {
+      const at = queue[0] as number;
+      if (leading?.full && (bounds[at] as number) < leading.floor) break;
+      queue[0] = queue[--queued] as number;
+      siftDownByBound(queue, queued, 0, bounds);
+      const slot = candidates[at] as number;
+      let reranked = bounds[at] as number;
+      if (exact[at] === 0) {
+        const row = memo.addRow(slot);
         const base = row * width;
         const start = slotStart[slot] as number;
         const length = (titleLength[slot] as number) + (bodyLength[slot] as number);
-        metBy.fill(0, 0, width);
+        for (let position = 0; position < width; position++) metBy[position] = 0;
         let found = 0;
         for (let term = 0; term < length; term++) {
           const position = positionOf[forward[start + term] as number] as number;
@@ -243,26 +294,14 @@ export function rerankByProximity(
           occurrenceTerm[found++] = position;
         }
         lengths[row] = found < 2 ? -1 : length;
+        reranked = withBonus(row, slot);
       }
-      let reranked = score;
-      const length = row === NO_PAIR ? -1 : (lengths[row] as number);
-      if (length >= 0) {
-        const base = row * width;
-        const saturation = k1 * (1 - b + (b * length) / averageLength);
-        let bonus = 0;
-        for (let position = 0; position < width; position++) {
-          const close = closeness[base + position] as number;
-          if (close > 0)
-            bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
-        }
-        reranked = score + weight * bonus;
-      }
-      // Insertion into the order, best first (ties: the lower slot): candidates usually come
-      // best first already, and the bonus moves few of them far.
+      // Insertion into the order, best first (ties: the lower slot): candidates come highest bound
+      // first, and the bound is close to the score after the bonus for most of them.
       let to = kept;
       while (to > 0) {
         const previous = order[to - 1] as number;
-        const previousScore = scores[previous] as number;
+        const previousScore = rankedScores[previous] as number;
         if (previousScore > reranked || (previousScore === reranked && (slots[previous] as number) < slot))
           break;
         order[to] = previous;
@@ -270,16 +309,42 @@ export function rerankByProximity(
       }
       order[to] = kept;
       slots[kept] = slot;
-      scores[kept++] = reranked;
+      rankedScores[kept++] = reranked;
       leading?.offer(wanted?.documentOf ? wanted.documentOf(slot) : slot, reranked);
     }
     const ranked = new Array<RankedSlot>(kept);
     for (let at = 0; at < kept; at++) {
       const from = order[at] as number;
-      ranked[at] = { slot: slots[from] as number, score: scores[from] as number };
+      ranked[at] = { slot: slots[from] as number, score: rankedScores[from] as number };
     }
     return ranked;
   } finally {
     termMarks.unmark(termIds);
   }
+}
+
+/** Sifts `queue[at]` down the heap of the first `size` entries, highest of `bounds` at the root. */
+function siftDownByBound(queue: Int32Array, size: number, at: number, bounds: Float64Array): void {
+  const moving = queue[at] as number;
+  const bound = bounds[moving] as number;
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= size) break;
+    if (
+      child + 1 < size &&
+      (bounds[queue[child + 1] as number] as number) > (bounds[queue[child] as number] as number)
+    )
+      child++;
+    if ((bounds[queue[child] as number] as number) <= bound) break;
+    queue[at] = queue[child] as number;
+    at = child;
+  }
+  queue[at] = moving;
+}
+
+/** The candidates with their scores, best first (ties: the lower slot): a re-rank that adds nothing. */
+function sortedBySlotScore(candidates: readonly number[], scores: Float64Array): RankedSlot[] {
+  return candidates
+    .map((slot) => ({ slot, score: scores[slot] as number }))
+    .sort((x, y) => y.score - x.score || x.slot - y.slot);
 }

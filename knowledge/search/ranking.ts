@@ -1,4 +1,4 @@
-import { bestSlots, type ScoreAccumulator } from './accumulator.js';
+import { bestSlots, topSlots, type ScoreAccumulator } from './accumulator.js';
 import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
 import { feedbackTerms } from './feedback.js';
 import type { FieldNorms } from './field-norms.js';
@@ -59,7 +59,8 @@ export function rankSlots(
     // Which query terms each chunk holds, for the re-ranks' bound on the bonus; with a title weight
     // of 0 a title-only term scores nothing, so the bits would miss it.
     const heldTerms = ranking.titleWeight > 0 ? accumulator.bits : undefined;
-    const firstBest = ranking.feedback ? bestSlots(accumulator, depth) : [];
+    // The first pass's best, in no order: the re-rank orders its candidates itself.
+    const firstBest = ranking.feedback ? topSlots(accumulator, depth) : [];
     if (
       ranking.feedback &&
       confident(scorer, query, accumulator, firstBest, ranking.feedback.minConfidence)
@@ -68,7 +69,8 @@ export function rankSlots(
       const { documents, terms, originalQueryWeight } = ranking.feedback;
       const firstPass = rerankByProximity(
         index,
-        scored(accumulator, firstBest),
+        firstBest,
+        accumulator.scores,
         query,
         ranking,
         accumulator.termMarks,
@@ -114,15 +116,20 @@ export function rankSlots(
       ? scored(accumulator, feedbackCandidates)
           .sort((x, y) => y.score - x.score || x.slot - y.slot)
           .slice(0, depth)
-      : scored(
-          accumulator,
-          ranking.feedback && !expanded ? firstBest : bestSlots(accumulator, depth, firstBest),
-        );
-    const ranked = rerankByProximity(index, best, proximityTerms, ranking, accumulator.termMarks, closeness, {
-      count: limit,
-      documentOf,
-      heldTerms,
-    });
+          .map(({ slot }) => slot)
+      : ranking.feedback && !expanded
+        ? firstBest
+        : topSlots(accumulator, depth, firstBest);
+    const ranked = rerankByProximity(
+      index,
+      best,
+      accumulator.scores,
+      proximityTerms,
+      ranking,
+      accumulator.termMarks,
+      closeness,
+      { count: limit, documentOf, heldTerms },
+    );
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();
@@ -162,10 +169,11 @@ function confident(
   firstBest: readonly number[],
   minConfidence: number,
 ): boolean {
-  const best = firstBest[0];
-  if (best === undefined) return false;
+  if (firstBest.length === 0) return false;
+  let best = 0;
+  for (const slot of firstBest) best = Math.max(best, accumulator.score(slot));
   const ceiling = query.reduce((sum, term) => sum + scorer.termFactor(term), 0);
-  return accumulator.score(best) >= minConfidence * ceiling;
+  return best >= minConfidence * ceiling;
 }
 
 function scored(accumulator: ScoreAccumulator, slots: readonly number[]): RankedSlot[] {

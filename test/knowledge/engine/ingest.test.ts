@@ -46,6 +46,24 @@ describe('ingesting sources', () => {
     });
   });
 
+  it('names a hit by its path under the namespace folder, else by its file name, on every search', async () => {
+    const { engine, namespace, sources } = await sharedSetup();
+    const inside = join(engine.namespaceFolder(namespace), 'notes', 'hives.md');
+    await mkdir(join(engine.namespaceFolder(namespace), 'notes'), { recursive: true });
+    await writeFile(inside, '# Hives\n\nPropolis seals the cracks of the hive.\n');
+    await writeFiles(sources, { 'swarms.md': '# Swarms\n\nA swarm clusters on a branch before moving.\n' });
+    await engine.ingest(namespace, [
+      { kind: 'file', path: inside },
+      { kind: 'file', path: join(sources, 'swarms.md') },
+    ]);
+    for (let search = 0; search < 2; search++) {
+      const [propolis] = await engine.search(namespace, 'propolis cracks');
+      const [swarm] = await engine.search(namespace, 'swarm branch');
+      expect(propolis?.source.name).toBe('notes/hives.md');
+      expect(swarm?.source.name).toBe('swarms.md');
+    }
+  });
+
   it('cites the page of a PDF passage', async () => {
     const { engine, namespace, sources } = await sharedSetup();
     const pdf = await writePdf(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestSlots, ScoreAccumulator, TermMarks } from '../../../knowledge/search/accumulator.js';
+import { bestSlots, ScoreAccumulator, TermMarks, topSlots } from '../../../knowledge/search/accumulator.js';
 import { Bm25fScorer } from '../../../knowledge/search/bm25f.js';
 import { FieldNorms } from '../../../knowledge/search/field-norms.js';
 import { InvertedIndex } from '../../../knowledge/search/inverted-index.js';
@@ -46,6 +46,25 @@ describe('bestSlots', () => {
   });
 });
 
+describe('topSlots', () => {
+  it('chooses the same slots as bestSlots, ties included, whatever their order', () => {
+    const next = random(13);
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(5000);
+    for (let i = 0; i < 3000; i++) accumulator.add(Math.floor(next() * 5000), 1 + Math.floor(next() * 20));
+    const likely = bestSlots(accumulator, 100);
+    for (const slot of accumulator.touched.subarray(0, accumulator.count))
+      if (next() < 0.3) accumulator.addToTouched(slot, Math.floor(next() * 30));
+    const ascending = (slots: number[]) => [...slots].sort((a, b) => a - b);
+    for (const k of [1, 10, 100, 999]) {
+      expect(ascending(topSlots(accumulator, k))).toEqual(ascending(bestSlots(accumulator, k)));
+      expect(ascending(topSlots(accumulator, 100, likely))).toEqual(
+        ascending(bestSlots(accumulator, 100, likely)),
+      );
+    }
+  });
+});
+
 describe('rerankByProximity with a closeness memo', () => {
   const words = ['wing', 'flutter', 'panel', 'layer', 'boundary', 'shock', 'wave', 'heat', 'jet', 'nozzle'];
   const next = random(11);
@@ -56,17 +75,28 @@ describe('rerankByProximity with a closeness memo', () => {
     index.addSlot(terms.slice(0, 3), terms.slice(3));
   }
   const termId = (word: string) => index.termId(word) as number;
-  const candidates = Array.from({ length: 120 }, (_, i) => ({ slot: i * 2, score: 1 + next() * 10 }));
+  const candidates = Array.from({ length: 120 }, (_, i) => i * 2);
+  const scores = new Float64Array(index.slotCount);
+  for (const slot of candidates) scores[slot] = 1 + next() * 10;
   const query = ['wing', 'panel', 'shock', 'nozzle'].map((word) => ({ termId: termId(word), weight: 1 }));
   // After feedback the same terms come back with other weights.
   const reweighted = query.map(({ termId }, at) => ({ termId, weight: 1 + at * 0.37 }));
 
   it('scores the reweighted terms exactly as a fresh re-rank does, for candidates it had seen and new ones', () => {
     const memo = new ClosenessMemo();
-    rerankByProximity(index, candidates.slice(0, 80), query, DEFAULT_SETTINGS.ranking, new TermMarks(), memo);
+    rerankByProximity(
+      index,
+      candidates.slice(0, 80),
+      scores,
+      query,
+      DEFAULT_SETTINGS.ranking,
+      new TermMarks(),
+      memo,
+    );
     const reused = rerankByProximity(
       index,
       candidates,
+      scores,
       reweighted,
       DEFAULT_SETTINGS.ranking,
       new TermMarks(),
@@ -75,24 +105,24 @@ describe('rerankByProximity with a closeness memo', () => {
     const fresh = rerankByProximity(
       index,
       candidates,
+      scores,
       reweighted,
       DEFAULT_SETTINGS.ranking,
       new TermMarks(),
       new ClosenessMemo(),
     );
     expect(reused).toEqual(fresh);
-    expect(fresh.some(({ slot, score }) => score !== candidates.find((c) => c.slot === slot)?.score)).toBe(
-      true,
-    );
+    expect(fresh.some(({ slot, score }) => score !== scores[slot])).toBe(true);
   });
 
   it('does not reuse sums kept for other terms', () => {
     const memo = new ClosenessMemo();
     const others = ['flutter', 'layer', 'heat'].map((word) => ({ termId: termId(word), weight: 1 }));
-    rerankByProximity(index, candidates, others, DEFAULT_SETTINGS.ranking, new TermMarks(), memo);
+    rerankByProximity(index, candidates, scores, others, DEFAULT_SETTINGS.ranking, new TermMarks(), memo);
     const after = rerankByProximity(
       index,
       candidates,
+      scores,
       query,
       DEFAULT_SETTINGS.ranking,
       new TermMarks(),
@@ -102,6 +132,7 @@ describe('rerankByProximity with a closeness memo', () => {
       rerankByProximity(
         index,
         candidates,
+        scores,
         query,
         DEFAULT_SETTINGS.ranking,
         new TermMarks(),
@@ -133,9 +164,18 @@ describe('rerankByProximity with a closeness memo', () => {
     accumulator.prepare(spread.slotCount);
     const norms = new FieldNorms(ranking);
     new Bm25fScorer(spread, ranking, norms).accumulate(spreadQuery, accumulator);
-    const scored = bestSlots(accumulator, 150).map((slot) => ({ slot, score: accumulator.score(slot) }));
-    const rerank = (wanted?: Parameters<typeof rerankByProximity>[6]) =>
-      rerankByProximity(spread, scored, spreadQuery, ranking, new TermMarks(), new ClosenessMemo(), wanted);
+    const scored = bestSlots(accumulator, 150);
+    const rerank = (wanted?: Parameters<typeof rerankByProximity>[7]) =>
+      rerankByProximity(
+        spread,
+        scored,
+        accumulator.scores,
+        spreadQuery,
+        ranking,
+        new TermMarks(),
+        new ClosenessMemo(),
+        wanted,
+      );
 
     it('ranks the wanted best exactly as a full re-rank does, and leaves candidates out that cannot reach them', () => {
       const partial = rerank({ count: 10, heldTerms: accumulator.bits });
@@ -144,7 +184,7 @@ describe('rerankByProximity with a closeness memo', () => {
     });
 
     it('marks each slot with the query terms that scored it', () => {
-      for (const { slot } of scored) {
+      for (const slot of scored) {
         const { terms } = spread.slotTerms(slot);
         const held = spreadQuery.reduce(
           (bits, { termId }, position) => (terms.includes(termId) ? bits | (1 << position) : bits),
@@ -152,6 +192,21 @@ describe('rerankByProximity with a closeness memo', () => {
         );
         expect(accumulator.bits[slot]).toBe(held);
       }
+    });
+
+    it('ranks the wanted best the same whatever order the candidates come in', () => {
+      const shuffled = [...scored].sort((x, y) => ((x * 7919) % 151) - ((y * 7919) % 151) || x - y);
+      const fromShuffled = rerankByProximity(
+        spread,
+        shuffled,
+        accumulator.scores,
+        spreadQuery,
+        ranking,
+        new TermMarks(),
+        new ClosenessMemo(),
+        { count: 10, heldTerms: accumulator.bits },
+      );
+      expect(fromShuffled.slice(0, 10)).toEqual(rerank().slice(0, 10));
     });
 
     it('leaves more candidates out knowing which terms each holds, and ranks the wanted best the same', () => {
