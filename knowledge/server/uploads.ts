@@ -51,16 +51,23 @@ export async function saveUploads(
   );
 }
 
-/** Names a path under the upload folder `uploads/<namespace>/<file>`; other paths are returned as given. */
-export function publicUploadPath(uploadDir: string): (path: string) => Promise<string> {
-  let realUploadDir: Promise<string> | undefined;
-  return async (path) => {
-    realUploadDir ??= realpath(uploadDir).catch(() => uploadDir);
-    for (const root of [uploadDir, await realUploadDir]) {
-      if (path.startsWith(root + sep)) return ['uploads', ...relative(root, path).split(sep)].join('/');
-    }
-    return path;
-  };
+/**
+ * How the API names a path: one under the upload folder as `uploads/<namespace>/<file>`, others as
+ * given. The folder's real path (it may be reached through a symlink) is looked up once; from then
+ * on a path is named without waiting, so a search's hits are named in one pass.
+ */
+function uploadPathNames(uploadDir: string): () => Promise<(path: string) => string> {
+  let naming: Promise<(path: string) => string> | undefined;
+  return () =>
+    (naming ??= realpath(uploadDir)
+      .catch(() => uploadDir)
+      .then((realUploadDir) => {
+        const roots = [...new Set([uploadDir, realUploadDir])].map((root) => ({ root, prefix: root + sep }));
+        return (path) => {
+          const upload = roots.find(({ prefix }) => path.startsWith(prefix));
+          return upload ? ['uploads', ...relative(upload.root, path).split(sep)].join('/') : path;
+        };
+      }));
 }
 
 /**
@@ -68,50 +75,36 @@ export function publicUploadPath(uploadDir: string): (path: string) => Promise<s
  * by their absolute path on the server.
  */
 export function withPublicUploadPaths(backend: KnowledgeBackend, uploadDir: string): KnowledgeBackend {
-  const hide = publicUploadPath(uploadDir);
+  const naming = uploadPathNames(uploadDir);
   return {
     async ingest(namespace, sources, options = {}) {
       const { onProgress } = options;
-      // Progress is reported in order, so each event's label is hidden before the next one is sent.
-      let reported = Promise.resolve();
+      const name = await naming();
       const results = await backend.ingest(
         namespace,
         sources,
-        onProgress
-          ? {
-              onProgress: (event) => {
-                reported = reported.then(async () =>
-                  onProgress({ ...event, source: await hide(event.source) }),
-                );
-              },
-            }
-          : {},
+        onProgress ? { onProgress: (event) => onProgress({ ...event, source: name(event.source) }) } : {},
       );
-      await reported;
-      return Promise.all(
-        results.map(async (result): Promise<IngestedSource> => ({
-          ...result,
-          source: await hide(result.source),
-        })),
-      );
+      return results.map((result): IngestedSource => ({ ...result, source: name(result.source) }));
     },
     async search(namespace, query, options) {
       const hits = await backend.search(namespace, query, options);
-      return Promise.all(
-        hits.map(async (hit): Promise<SearchHit> =>
-          hit.source.path ? { ...hit, source: { ...hit.source, path: await hide(hit.source.path) } } : hit,
-        ),
-      );
+      const name = await naming();
+      // A hit whose path is not an upload's goes out as the engine made it, not copied.
+      return hits.map((hit): SearchHit => {
+        const path = hit.source.path;
+        const named = path === undefined ? path : name(path);
+        return named === path ? hit : { ...hit, source: { ...hit.source, path: named } };
+      });
     },
     async documents(namespace) {
       const documents = await backend.documents(namespace);
-      return Promise.all(
-        documents.map(async (document) => ({
-          ...document,
-          source: await hide(document.source),
-          ...(document.path ? { path: await hide(document.path) } : {}),
-        })),
-      );
+      const name = await naming();
+      return documents.map((document) => ({
+        ...document,
+        source: name(document.source),
+        ...(document.path ? { path: name(document.path) } : {}),
+      }));
     },
     namespaces: () => backend.namespaces(),
     documentText: (namespace, documentId) => backend.documentText(namespace, documentId),
