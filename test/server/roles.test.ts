@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BUILT_IN_ROLES } from '../../shared/roles.js';
 import { connectClient } from './client-support.js';
 import {
   APP_ONE,
@@ -83,10 +84,27 @@ describe.each(ENGINES)('roles on %s', (engine) => {
     expect(gone.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
   });
 
-  it('never deletes the default role', async () => {
-    const refused = await api.call('DELETE', '/roles/default');
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+  // Nobody in this app has `@agentic` or `agent`: only being built in keeps them.
+  it.each(BUILT_IN_ROLES.map(({ role }) => role))(
+    'never deletes the built-in role %s, whether or not users have it',
+    async (role) => {
+      const refused = await api.call('DELETE', `/roles/${encodeURIComponent(role)}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+      expect((await api.call('GET', `/roles/${encodeURIComponent(role)}`)).status).toBe(200);
+    },
+  );
+
+  it('puts back a built-in role the app lacks when the app is seeded, as each start does', async () => {
+    const { db } = api.server.core.store;
+    // An app whose `agent` role was deleted before built-in roles were kept.
+    await db.deleteFrom('roles').where('app_id', '=', APP_ONE.appId).where('role', '=', 'agent').execute();
+    expect((await api.call('GET', '/roles/agent')).status).toBe(404);
+    await api.server.core.apps.ensure(APP_ONE);
+    expect((await api.call('GET', '/roles/agent')).body.data).toMatchObject({
+      role: 'agent',
+      name: 'Parley agent',
+    });
   });
 
   it("keeps an app's roles from other apps and from clients", async () => {
