@@ -11,12 +11,14 @@ export const DEFAULT_ROLE = 'default';
 
 /**
  * Roles every app has: `default`, CometChat's `@agentic` and Parley's `agent` (the agent registry's),
- * which the UI Kit and the widget show as AI agents.
+ * which the UI Kit and the widget show as AI agents. None can be deleted (`why` says so), as
+ * CometChat keeps its default roles: what gives users a built-in role (a create without a role,
+ * the agent registry) relies on it existing.
  */
-export const BUILT_IN_ROLES: ReadonlyArray<{ role: string; name: string }> = [
-  { role: DEFAULT_ROLE, name: 'Default role' },
-  { role: '@agentic', name: 'AI agent' },
-  { role: 'agent', name: 'Parley agent' },
+export const BUILT_IN_ROLES: ReadonlyArray<{ role: string; name: string; why: string }> = [
+  { role: DEFAULT_ROLE, name: 'Default role', why: 'it is the role of users created without one' },
+  { role: '@agentic', name: 'AI agent', why: 'it is built in: the UI Kit shows its users as AI agents' },
+  { role: 'agent', name: 'Parley agent', why: 'it is built in: the agent registry gives it to every agent' },
 ];
 
 export const RoleSettings = z.strictObject({

@@ -5,6 +5,7 @@ import {
   type Compilable,
   type Insertable,
   type Kysely,
+  type OnConflictBuilder,
   type QueryCreator,
   type Selectable,
 } from 'kysely';
@@ -231,23 +232,26 @@ function insertDecisionQuery(db: Db, values: DecisionValues) {
 }
 
 /**
- * The statement that makes a conversation row current: one for both engines. A message stored
- * under an id older than the conversation's last (a held message approved in its place) leaves
- * the row as it is.
+ * A conversation upsert's conflict: the row takes the message as its last only when the message's
+ * id is larger than the last's. A message stored under an older id (a held message approved in its
+ * place), or a send that reaches the row after a later send did (PostgreSQL runs sends
+ * concurrently; the update waits for the later one's row lock, then sees its id), leaves it.
  */
+function keepLargerLastMessage(oc: OnConflictBuilder<ChatDatabase, 'conversations'>) {
+  return oc
+    .doUpdateSet((eb) => ({
+      last_message_id: eb.ref('excluded.last_message_id'),
+      updated_at: eb.ref('excluded.updated_at'),
+    }))
+    .where((eb) => eb('conversations.last_message_id', '<', eb.ref('excluded.last_message_id')));
+}
+
+/** The statement that makes a conversation row current: one for both engines. */
 function upsertConversationQuery(db: Db, values: Insertable<ConversationTable>) {
   return db
     .insertInto('conversations')
     .values(values)
-    .onConflict((oc) =>
-      oc
-        .columns(['app_id', 'conversation_id'])
-        .doUpdateSet((eb) => ({
-          last_message_id: eb.ref('excluded.last_message_id'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where((eb) => eb('conversations.last_message_id', '<', eb.ref('excluded.last_message_id'))),
-    );
+    .onConflict((oc) => keepLargerLastMessage(oc.columns(['app_id', 'conversation_id'])));
 }
 
 interface ParentKey {
@@ -359,7 +363,9 @@ type SendRow = MessageValues &
 /**
  * The statement of `insertMessagePostgres`: the message insert as the CTE `stored`, the parent's
  * reply count as `counted` (a null parent matches no row), the decision-queue row as `queued` (a
- * null event writes none), and the conversation upsert taking the message id from `stored`.
+ * null event writes none), and the conversation upsert as `current`, taking the message id from
+ * `stored` (and leaving a row whose last message is larger). It answers `stored`'s id and the
+ * queued row's: no row when a replayed `muid` stored nothing, whatever the upsert did.
  */
 function sendStatement(db: Db, row: SendRow) {
   // Parameters in a SELECT list have no type of their own: each is cast to its column's.
@@ -403,40 +409,39 @@ function sendStatement(db: Db, row: SendRow) {
         )
         .returning('id'),
     )
-    .insertInto('conversations')
-    .columns([
-      'app_id',
-      'conversation_id',
-      'conversation_type',
-      'first_uid',
-      'second_uid',
-      'guid',
-      'last_message_id',
-      'created_at',
-      'updated_at',
-    ])
-    .expression((eb) =>
-      eb
-        .selectFrom('stored')
-        .select([
-          asText(row.app_id).as('app_id'),
-          asText(row.conversation_id).as('conversation_id'),
-          asText(conversation_type).as('conversation_type'),
-          asText(first_uid).as('first_uid'),
-          asText(second_uid).as('second_uid'),
-          asText(guid).as('guid'),
-          'stored.id',
-          asBigint(row.sent_at).as('created_at'),
-          asBigint(row.sent_at).as('updated_at'),
-        ]),
+    .with('current', (db) =>
+      db
+        .insertInto('conversations')
+        .columns([
+          'app_id',
+          'conversation_id',
+          'conversation_type',
+          'first_uid',
+          'second_uid',
+          'guid',
+          'last_message_id',
+          'created_at',
+          'updated_at',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom('stored')
+            .select([
+              asText(row.app_id).as('app_id'),
+              asText(row.conversation_id).as('conversation_id'),
+              asText(conversation_type).as('conversation_type'),
+              asText(first_uid).as('first_uid'),
+              asText(second_uid).as('second_uid'),
+              asText(guid).as('guid'),
+              'stored.id',
+              asBigint(row.sent_at).as('created_at'),
+              asBigint(row.sent_at).as('updated_at'),
+            ]),
+        )
+        .onConflict((oc) => keepLargerLastMessage(oc.columns(['app_id', 'conversation_id']))),
     )
-    .onConflict((oc) =>
-      oc.columns(['app_id', 'conversation_id']).doUpdateSet((eb) => ({
-        last_message_id: eb.ref('excluded.last_message_id'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .returning(['last_message_id', sql<number | null>`(select id from queued)`.as('decision_id')]);
+    .selectFrom('stored')
+    .select(['stored.id', sql<number | null>`(select id from queued)`.as('decision_id')]);
 }
 
 /** `sendStatement` compiled once (its SQL is the same for every send); each send binds its row. */
@@ -468,12 +473,12 @@ export async function insertMessagePostgres(
     decision_created_at: decision?.createdAt ?? null,
   };
   compiledSend ??= compileByName(row, (names) => sendStatement(db, names));
-  const { rows } = await db.executeQuery<{ last_message_id: number; decision_id: number | null }>(
+  const { rows } = await db.executeQuery<{ id: number; decision_id: number | null }>(
     CompiledQuery.raw(compiledSend.sql, compiledSend.bind(row)),
   );
   const [written] = rows;
   if (written === undefined) return readReplayed(db, values);
-  const message = storedMessage(Number(written.last_message_id), draft);
+  const message = storedMessage(Number(written.id), draft);
   return written.decision_id === null
     ? { message, replayed: false }
     : { message, replayed: false, decisionId: Number(written.decision_id) };

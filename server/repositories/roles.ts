@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
-  DEFAULT_ROLE,
+  BUILT_IN_ROLES,
   type CreateRoleRequest,
   type Role,
   type UpdateRoleRequest,
@@ -29,7 +29,7 @@ const jsonOrNull = (value: unknown): string | null => (value === undefined ? nul
 
 /**
  * The app's roles. A user's role must be one of them; a role some user has cannot be deleted, nor
- * can `default`, the role of users created without one.
+ * can a built-in one (`BUILT_IN_ROLES`: `default`, `@agentic`, `agent`).
  */
 export class RoleRepository {
   constructor(
@@ -139,7 +139,8 @@ export class RoleRepository {
    * transactions are serialized), so a user given the role meanwhile is seen.
    */
   async delete(appId: string, role: string): Promise<void> {
-    if (role === DEFAULT_ROLE) throw roleDeleteDenied(role, 'it is the role of users created without one');
+    const builtIn = BUILT_IN_ROLES.find((candidate) => candidate.role === role);
+    if (builtIn !== undefined) throw roleDeleteDenied(role, builtIn.why);
     await this.db.transaction().execute(async (trx) => {
       await this.row(trx, appId, role, { lock: true });
       const inUse = await trx

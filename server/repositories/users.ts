@@ -155,13 +155,6 @@ export class UserRepository {
     return this.#active.load(appId, key, () => this.#stored(this.db, appId, key));
   }
 
-  /** The active user as `db` (a transaction, past the cache) has it, or `ERR_UID_NOT_FOUND`. */
-  async #read(db: Kysely<ChatDatabase>, appId: string, uid: string): Promise<User> {
-    const user = await this.#stored(db, appId, uid.toLowerCase());
-    if (user === undefined) throw uidNotFound(uid);
-    return user;
-  }
-
   async #stored(db: Kysely<ChatDatabase>, appId: string, key: string): Promise<User | undefined> {
     const row = await db
       .selectFrom('users')
@@ -246,9 +239,12 @@ export class UserRepository {
   }
 
   /**
-   * Changes an active user. Given a transaction (`db`), it reads the row there and leaves the
-   * cached row to the caller, who calls `forget` once the transaction has committed (a read that
-   * ran meanwhile may have cached the row as it was); otherwise it forgets the row itself.
+   * Changes an active user: one UPDATE that writes only the fields named (an `unset` field becomes
+   * null) and answers the row as written, so two concurrent changes of different fields both hold
+   * (the second waits for the first's row lock and updates the row the first left). Given a
+   * transaction (`db`), it leaves the cached row to the caller, who calls `forget` once the
+   * transaction has committed (a read that ran meanwhile may have cached the row as it was);
+   * otherwise it forgets the row itself.
    */
   async update(
     appId: string,
@@ -256,36 +252,29 @@ export class UserRepository {
     changes: UserChanges,
     db: Kysely<ChatDatabase> = this.db,
   ): Promise<User> {
-    const current = db.isTransaction ? await this.#read(db, appId, uid) : await this.get(appId, uid);
     const unset = new Set(changes.unset ?? []);
-    const next: User = {
-      ...current,
-      name: changes.name ?? current.name,
-      role: changes.role ?? current.role,
-      statusMessage: changes.statusMessage ?? current.statusMessage,
-      tags: changes.tags ?? current.tags,
-      avatar: unset.has('avatar') ? undefined : (changes.avatar ?? current.avatar),
-      link: unset.has('link') ? undefined : (changes.link ?? current.link),
-      metadata: unset.has('metadata') ? undefined : (changes.metadata ?? current.metadata),
-      updatedAt: nowSeconds(),
-    };
-    await db
+    const cleared = (field: 'avatar' | 'link' | 'metadata', value: string | undefined) =>
+      unset.has(field) ? { [field]: null } : value === undefined ? {} : { [field]: value };
+    const row = await db
       .updateTable('users')
       .set({
-        name: next.name,
-        role: next.role,
-        status_message: next.statusMessage ?? null,
-        tags: JSON.stringify(next.tags),
-        avatar: next.avatar ?? null,
-        link: next.link ?? null,
-        metadata: next.metadata === undefined ? null : JSON.stringify(next.metadata),
-        updated_at: next.updatedAt,
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.role === undefined ? {} : { role: changes.role }),
+        ...(changes.statusMessage === undefined ? {} : { status_message: changes.statusMessage }),
+        ...(changes.tags === undefined ? {} : { tags: JSON.stringify(changes.tags) }),
+        ...cleared('avatar', changes.avatar),
+        ...cleared('link', changes.link),
+        ...cleared('metadata', changes.metadata === undefined ? undefined : JSON.stringify(changes.metadata)),
+        updated_at: nowSeconds(),
       })
       .where('app_id', '=', appId)
-      .where('uid', '=', current.uid)
-      .execute();
-    if (!db.isTransaction) await this.forget(appId, current.uid);
-    return next;
+      .where('uid', '=', uid.toLowerCase())
+      .where('deactivated_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) throw uidNotFound(uid);
+    if (!db.isTransaction) await this.forget(appId, row.uid);
+    return userOf(row);
   }
 
   /** After a transaction that changed the user's row has ended. */

@@ -2,8 +2,9 @@ import type { CreateRoleRequest, Role, UpdateRoleRequest } from '../../shared/ro
 import type { RoleRepository } from '../repositories/roles.js';
 
 /**
- * The app's roles (`/roles`): `default`, the role of users created without one, cannot be deleted,
- * nor can a role some user has (checked with the role's row locked, in the delete's transaction).
+ * The app's roles (`/roles`): the built-in ones (`default`, the role of users created without one,
+ * `@agentic` and `agent`, which the agent registry gives its agents) cannot be deleted, nor can a
+ * role some user has (checked with the role's row locked, in the delete's transaction).
  */
 export class RoleService {
   constructor(private readonly roles: RoleRepository) {}

@@ -1,7 +1,17 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { BUILT_IN_ROLES } from '../../shared/roles.js';
 import { connectClient } from './client-support.js';
-import { APP_ONE, APP_TWO, ENGINES, callServerApi, uniqueId, useTestServer } from './support.js';
+import {
+  APP_ONE,
+  APP_TWO,
+  ENGINES,
+  backendPid,
+  callServerApi,
+  uniqueId,
+  until,
+  useTestServer,
+  waitersOn,
+} from './support.js';
 
 /** `/roles` as a REST client calls it, and users' `role` checked against the app's roles. */
 describe.each(ENGINES)('roles on %s', (engine) => {
@@ -74,10 +84,27 @@ describe.each(ENGINES)('roles on %s', (engine) => {
     expect(gone.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
   });
 
-  it('never deletes the default role', async () => {
-    const refused = await api.call('DELETE', '/roles/default');
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+  // Nobody in this app has `@agentic` or `agent`: only being built in keeps them.
+  it.each(BUILT_IN_ROLES.map(({ role }) => role))(
+    'never deletes the built-in role %s, whether or not users have it',
+    async (role) => {
+      const refused = await api.call('DELETE', `/roles/${encodeURIComponent(role)}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('ERR_ROLE_DELETE_DENIED');
+      expect((await api.call('GET', `/roles/${encodeURIComponent(role)}`)).status).toBe(200);
+    },
+  );
+
+  it('puts back a built-in role the app lacks when the app is seeded, as each start does', async () => {
+    const { db } = api.server.core.store;
+    // An app whose `agent` role was deleted before built-in roles were kept.
+    await db.deleteFrom('roles').where('app_id', '=', APP_ONE.appId).where('role', '=', 'agent').execute();
+    expect((await api.call('GET', '/roles/agent')).status).toBe(404);
+    await api.server.core.apps.ensure(APP_ONE);
+    expect((await api.call('GET', '/roles/agent')).body.data).toMatchObject({
+      role: 'agent',
+      name: 'Parley agent',
+    });
   });
 
   it("keeps an app's roles from other apps and from clients", async () => {
@@ -140,24 +167,29 @@ describe('roles on postgres, against a concurrent delete', () => {
     const role = uniqueId('fleeting').toLowerCase();
     expect((await api.call('POST', '/roles', { body: { role, name: 'Fleeting' } })).status).toBe(200);
     const { db } = api.server.core.store;
-    let lockTaken!: () => void;
+    let lockTaken!: (pid: number) => void;
     let finish!: () => void;
-    const locked = new Promise<void>((resolve) => (lockTaken = resolve));
+    const locked = new Promise<number>((resolve) => (lockTaken = resolve));
     const finishing = new Promise<void>((resolve) => (finish = resolve));
     // What DELETE /roles/{role} does: lock the role's row, find nobody holding it, delete it.
     const deletion = db.transaction().execute(async (trx) => {
-      const ofRole = (eb: typeof trx) =>
-        eb.selectFrom('roles').select('role').where('app_id', '=', APP_ONE.appId).where('role', '=', role);
-      await ofRole(trx).forUpdate().execute();
-      lockTaken();
+      const pid = await backendPid(trx);
+      await trx
+        .selectFrom('roles')
+        .select('role')
+        .where('app_id', '=', APP_ONE.appId)
+        .where('role', '=', role)
+        .forUpdate()
+        .execute();
+      lockTaken(pid);
       await finishing;
       await trx.deleteFrom('roles').where('app_id', '=', APP_ONE.appId).where('role', '=', role).execute();
     });
-    await locked;
+    const pid = await locked;
     const uid = uniqueId('latecomer').toLowerCase();
     const creating = api.call('POST', '/users', { body: { uid, name: 'Latecomer', role } });
     // The create reaches the role's row while the delete holds it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(async () => (await waitersOn(db, pid)) === 1);
     finish();
     await deletion;
     const created = await creating;
@@ -171,28 +203,13 @@ describe('roles on postgres, against a concurrent delete', () => {
     const uid = uniqueId('mover').toLowerCase();
     expect((await api.call('POST', '/users', { body: { uid, name: 'Mover' } })).status).toBe(200);
     const { db } = api.server.core.store;
-    // Backends a lock of `pid` keeps waiting, directly (`depth` 1) or behind one that waits on it (2).
-    const waitersOn = async (pid: number, depth: 1 | 2): Promise<number> => {
-      const { rows } = await sql<{ waiting: number }>`
-        select count(*)::int as waiting from pg_stat_activity a
-        where ${pid} = any(pg_blocking_pids(a.pid))
-           or (${depth} = 2 and exists (
-             select 1 from pg_stat_activity b
-             where b.pid = any(pg_blocking_pids(a.pid)) and ${pid} = any(pg_blocking_pids(b.pid))))`.execute(
-        db,
-      );
-      return rows[0]?.waiting ?? 0;
-    };
-    const until = async (done: () => Promise<boolean>): Promise<void> => {
-      while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
     let lockTaken!: (pid: number) => void;
     let release!: () => void;
     const holder = new Promise<number>((resolve) => (lockTaken = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
     // Another change of the user holds its row, so the update stops after its role check.
     const otherChange = db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      const pid = await backendPid(trx);
       await trx
         .selectFrom('users')
         .select('uid')
@@ -200,16 +217,16 @@ describe('roles on postgres, against a concurrent delete', () => {
         .where('uid', '=', uid)
         .forUpdate()
         .execute();
-      lockTaken(rows[0]!.pid);
+      lockTaken(pid);
       await released;
     });
     const pid = await holder;
     const updating = api.call('PUT', `/users/${uid}`, { body: { role } });
-    await until(async () => (await waitersOn(pid, 1)) === 1);
+    await until(async () => (await waitersOn(db, pid, 1)) === 1);
     let deleteAnswered = false;
     const deleting = api.call('DELETE', `/roles/${role}`).finally(() => (deleteAnswered = true));
     // The delete either waits behind the update (the role is held) or has already answered.
-    await until(async () => deleteAnswered || (await waitersOn(pid, 2)) === 2);
+    await until(async () => deleteAnswered || (await waitersOn(db, pid, 2)) === 2);
     release();
     await otherChange;
     expect((await updating).status).toBe(200);

@@ -300,3 +300,28 @@ export async function injectFailure(
     await sql.raw(`drop function ${name}()`).execute(store.db);
   };
 }
+
+/** PostgreSQL: the backend (`pg_backend_pid`) that runs `db`'s statements, a transaction's. */
+export async function backendPid(db: ChatStore['db']): Promise<number> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+  return rows[0]!.pid;
+}
+
+/**
+ * PostgreSQL: how many backends a lock of backend `pid` keeps waiting, directly (`depth` 1) or
+ * behind one that waits on it (2). A test holding rows as a concurrent change would waits on it.
+ */
+export async function waitersOn(db: ChatStore['db'], pid: number, depth: 1 | 2 = 1): Promise<number> {
+  const { rows } = await sql<{ waiting: number }>`
+    select count(*)::int as waiting from pg_stat_activity a
+    where ${pid} = any(pg_blocking_pids(a.pid))
+       or (${depth} = 2 and exists (
+         select 1 from pg_stat_activity b
+         where b.pid = any(pg_blocking_pids(a.pid)) and ${pid} = any(pg_blocking_pids(b.pid))))`.execute(db);
+  return rows[0]?.waiting ?? 0;
+}
+
+/** Polls `done` until it holds (no deadline: the test's timeout is the bound). */
+export async function until(done: () => Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20));
+}

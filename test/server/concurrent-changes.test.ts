@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { insertMessagePostgres } from '../../server/repositories/message-writer.js';
+import { APP_ONE, apiFixtures, backendPid, textMessage, until, useTestServer, waitersOn } from './support.js';
+
+/**
+ * Changes that PostgreSQL runs side by side, each met by the test as the concurrent caller: a
+ * transaction of its own makes the other change and holds its row until the change under test
+ * waits on it (`pg_blocking_pids`), then commits.
+ */
+describe('changes racing one another on postgres', () => {
+  const api = useTestServer('postgres');
+  const { createUser, sendMessage } = apiFixtures(api.call);
+
+  it("keeps another update's change of other fields of a user", async () => {
+    const uid = await createUser('contested');
+    const { db } = api.server.core.store;
+    let lockTaken!: (pid: number) => void;
+    let release!: () => void;
+    const holder = new Promise<number>((resolve) => (lockTaken = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Another update sets the user's metadata and has not committed yet.
+    const otherUpdate = db.transaction().execute(async (trx) => {
+      const pid = await backendPid(trx);
+      await trx
+        .updateTable('users')
+        .set({ metadata: JSON.stringify({ team: 'support' }) })
+        .where('app_id', '=', APP_ONE.appId)
+        .where('uid', '=', uid)
+        .execute();
+      lockTaken(pid);
+      await released;
+    });
+    const pid = await holder;
+    const renaming = api.call('PUT', `/users/${uid}`, { body: { name: 'Renamed' } });
+    await until(async () => (await waitersOn(db, pid)) === 1);
+    release();
+    await otherUpdate;
+    expect((await renaming).status).toBe(200);
+    const read = await api.call('GET', `/users/${uid}`);
+    expect(read.body.data).toMatchObject({ name: 'Renamed', metadata: { team: 'support' } });
+  });
+
+  it("keeps a later send as the conversation's last message when an earlier one updates the row after it", async () => {
+    const [alice, bob] = [await createUser('alice'), await createUser('bob')];
+    const first = await sendMessage(alice, textMessage(bob, 'first'));
+    const { conversationId } = (await api.call('GET', `/messages/${first.id}`, { onBehalfOf: alice })).body
+      .data as { conversationId: string };
+    const { db } = api.server.core.store;
+    let lockTaken!: (pid: number) => void;
+    let sendLater!: () => void;
+    const holder = new Promise<number>((resolve) => (lockTaken = resolve));
+    const sendingLater = new Promise<void>((resolve) => (sendLater = resolve));
+    // A later send that reaches the conversation's row first: it holds the row, then stores its
+    // message (taking the next id) and makes it the last one, as every send does.
+    const laterSend = db.transaction().execute(async (trx) => {
+      const pid = await backendPid(trx);
+      await trx
+        .selectFrom('conversations')
+        .select('last_message_id')
+        .where('app_id', '=', APP_ONE.appId)
+        .where('conversation_id', '=', conversationId)
+        .forNoKeyUpdate()
+        .execute();
+      lockTaken(pid);
+      await sendingLater;
+      const written = await insertMessagePostgres(trx, APP_ONE.appId, {
+        conversationId,
+        sender: bob,
+        receiverType: 'user',
+        receiver: alice,
+        category: 'message',
+        type: 'text',
+        data: { text: 'later' },
+        sentAt: Math.floor(Date.now() / 1000),
+      });
+      return written.message.id;
+    });
+    const pid = await holder;
+    // The earlier send stores its message, then waits for the row.
+    const earlier = api.call('POST', '/messages', { body: textMessage(bob, 'earlier'), onBehalfOf: alice });
+    await until(async () => (await waitersOn(db, pid)) === 1);
+    sendLater();
+    const laterId = await laterSend;
+    const earlierAnswer = await earlier;
+    expect(earlierAnswer.status).toBe(200);
+    expect(Number(earlierAnswer.body.data.id)).toBeLessThan(laterId);
+    const conversation = await db
+      .selectFrom('conversations')
+      .select('last_message_id')
+      .where('app_id', '=', APP_ONE.appId)
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+    expect(Number(conversation.last_message_id)).toBe(laterId);
+  });
+});
