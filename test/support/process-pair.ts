@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { callServerApi, type ApiResponse, type CallOptions } from '../server/support.js';
-import { parleyCommand } from './built.js';
+import { migratedTemplate, parleyCommand } from './built.js';
 import { startChatCluster, type ChatCluster } from './chat-cluster.js';
 
 /** A REST API call through one process, as the app. */
@@ -17,8 +17,9 @@ export interface ProcessPair {
 
 /**
  * Registers the hooks that give the enclosing describe block two `parley chat-server` processes
- * (this run's build) on one fresh PostgreSQL database, joined over Redis, started before its tests
- * and stopped and removed after them. `args` go to both processes, e.g. `['--rate-limit', 'off']`.
+ * (this run's build) on one fresh PostgreSQL database (a copy of the run's migrated template),
+ * joined over Redis, started before its tests and stopped and removed after them. `args` go to
+ * both processes, e.g. `['--rate-limit', 'off']`.
  */
 export function useProcessPair(
   app: { appId: string; apiKey: string; authKey: string },
@@ -26,13 +27,8 @@ export function useProcessPair(
 ): ProcessPair {
   let cluster: ChatCluster | undefined;
   beforeAll(async () => {
-    cluster = await startChatCluster({
-      app,
-      engine: 'postgres',
-      count: 2,
-      args,
-      command: await parleyCommand(),
-    });
+    const [command, template] = await Promise.all([parleyCommand(), migratedTemplate()]);
+    cluster = await startChatCluster({ app, engine: 'postgres', count: 2, args, command, template });
   });
   afterAll(async () => {
     await cluster?.dispose();
