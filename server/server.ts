@@ -4,8 +4,8 @@ import { checkSecretKey } from './db/secret-key-canary.js';
 import {
   AgentFeature,
   DEFAULT_BRIDGE_OPTIONS,
-  RedisConversationLocks,
   type AgentBridgeOptions,
+  type ConversationLocks,
 } from './agents/index.js';
 import { ClientProtocol } from './client-protocol.js';
 import { openChatStore } from './db/database.js';
@@ -24,7 +24,7 @@ import { listen } from './tls/listener.js';
 import { sql } from 'kysely';
 import { lockStore } from './db/store-lock.js';
 import { readinessRoute, type ReadinessChecks } from './health.js';
-import { RedisFanOut } from './realtime/redis-fan-out.js';
+import type { RedisFanOut } from './realtime/redis-fan-out.js';
 import { join } from 'node:path';
 import { mediaFileRoute } from './media/file-route.js';
 import { mediaUploadRoute } from './media/presigned.js';
@@ -32,7 +32,7 @@ import { MediaSweeper, type MediaSweepOptions } from './media/sweep.js';
 import { PresignedUploads } from './media/uploads.js';
 import { MediaLibrary } from './media/library.js';
 import { MediaUrls } from './media/urls.js';
-import { LocalFileStore, S3FileStore, type FileStore, type S3StoreConfig } from './storage/index.js';
+import { LocalFileStore, type FileStore, type S3StoreConfig } from './storage/index.js';
 
 export interface ChatServerOptions {
   port?: number;
@@ -130,29 +130,43 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     await lock.release();
     throw error;
   });
+  // The S3 client is loaded only when a bucket is configured: most processes never use it.
   const files: FileStore =
     options.s3 === undefined
       ? new LocalFileStore(join(options.dataDir, 'media'))
-      : new S3FileStore(options.s3);
+      : new (await import('./storage/s3.js')).S3FileStore(options.s3);
   const media = new MediaLibrary(
     files,
     new MediaUrls(store.db, options.mediaUrlTtlSeconds),
     new PresignedUploads(store.db),
   );
+  const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
   let fanOut: RedisFanOut | undefined;
+  let conversationLocks: ConversationLocks | undefined;
   try {
     const secrets = await SecretBox.load(options.dataDir, options.secretKey);
     // Before serving: a key other than the store's stops the start here, secrets stored or not.
     await checkSecretKey(store.db, secrets);
-    fanOut =
-      redisUrl === undefined
-        ? undefined
-        : await RedisFanOut.connect({
-            url: redisUrl,
-            prefix: redisPrefix,
-            logger,
-            ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
-          });
+    if (redisUrl !== undefined) {
+      // The Redis clients are loaded only by a process that joins others.
+      const [{ RedisFanOut }, { RedisConversationLocks }] = await Promise.all([
+        import('./realtime/redis-fan-out.js'),
+        import('./agents/redis-conversation-locks.js'),
+      ]);
+      fanOut = await RedisFanOut.connect({
+        url: redisUrl,
+        prefix: redisPrefix,
+        logger,
+        ...(options.presenceTtlMs === undefined ? {} : { presenceTtlMs: options.presenceTtlMs }),
+      });
+      conversationLocks = new RedisConversationLocks(
+        fanOut.redis,
+        redisPrefix,
+        logger,
+        // Every question queued ahead may run its attempts to the end.
+        bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
+      );
+    }
     // After Redis is joined: the row caches of a joined process check the others' changes there.
     const core = createChatCore(store, secrets, media, fanOut, fanOut);
     // Made here first, so the provider cache hears the other processes' changes; then seals
@@ -172,25 +186,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       ...(fanOut === undefined ? {} : { fanOut }),
       ...(options.actionFetch === undefined ? {} : { actionFetch: options.actionFetch }),
     });
-    const bridgeOptions = { ...DEFAULT_BRIDGE_OPTIONS, ...options.agentBridge };
     const agents = new AgentFeature(
       core,
       client.clientSettings,
       logger,
-      {
-        ...bridgeOptions,
-        ...(fanOut === undefined
-          ? {}
-          : {
-              conversationLocks: new RedisConversationLocks(
-                fanOut.redis,
-                redisPrefix,
-                logger,
-                // Every question queued ahead may run its attempts to the end.
-                bridgeOptions.timeoutMs * (bridgeOptions.retries + 1) * (bridgeOptions.maxQueued + 1),
-              ),
-            }),
-      },
+      { ...bridgeOptions, ...(conversationLocks === undefined ? {} : { conversationLocks }) },
       fanOut,
     );
     const http = createHttpApp(core, client.routeDeps, {

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { answerSettings } from '../../knowledge/server/config.js';
 import { askConfig } from '../config.js';
 import { dataDirOf, namespaceOption } from './options.js';
 
@@ -25,10 +26,10 @@ export function registerAskCommand(program: Command): void {
       const dataDir = dataDirOf(command);
       const options = askConfig(flags, process.env, dataDir);
       // Loaded when the command runs, so `parley --help` and other commands start without the engine.
-      const [{ answerChat }, { KnowledgeEngine }, { answerSettings, generateResponse }] = await Promise.all([
+      const [{ answerChat }, { KnowledgeEngine }, { generateResponse }] = await Promise.all([
         import('../../knowledge/agent/index.js'),
         import('../../knowledge/index.js'),
-        import('../../knowledge/server/index.js'),
+        import('../../knowledge/server/generate-response.js'),
       ]);
       const engine = await KnowledgeEngine.open({ dataDir });
       try {

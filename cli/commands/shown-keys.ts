@@ -1,4 +1,4 @@
-import { keyIdOf } from '../../server/index.js';
+import { keyIdOf } from '../../server/db/migrations-api-keys.js';
 
 /**
  * A key as it may appear in a terminal or a log: its first 4 characters (for keys long enough

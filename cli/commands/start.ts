@@ -14,7 +14,6 @@ import {
 } from '../config.js';
 import { dataDirOf, untilStopped } from './options.js';
 import { shownKey } from './shown-keys.js';
-import { DEMO_CONNECTION_URL } from '../../desktop/main/demo-connection.js';
 import { chatCertificate, chatTlsOptions, secureUrlOf } from './tls-options.js';
 
 /** The package folder, where server/demo/docs lives whether this runs from the sources or from dist/. */
@@ -64,6 +63,7 @@ export function registerStartCommand(program: Command): void {
       const { certificateFingerprint, startChatServer, trustHint } = await import('../../server/index.js');
       const { demoDocuments, demoPage, seedDemo, DEMO_NAMESPACE, DEMO_OPERATOR } =
         await import('../../server/demo/index.js');
+      const { DEMO_CONNECTION_URL } = await import('../../desktop/main/demo-connection.js');
       // Filled in once the demo is seeded, a moment after the servers listen.
       const seeded: { demo?: Awaited<ReturnType<typeof seedDemo>>; chats?: ChatConnection } = {};
 

@@ -5,7 +5,6 @@
  */
 import type { LoadedDocument, LoadOptions, SourceFormat, SourceOrigin } from '../types.js';
 import { SourceError } from './errors.js';
-import { readHtml } from './html.js';
 import { readMarkdown } from './markdown.js';
 import { normalizeText } from './normalize.js';
 import { readPdf, type PdfInput } from './pdf.js';
@@ -54,11 +53,12 @@ export async function readContent(
     const pdf = await readPdf(content.pdf, options);
     return document(pdf.title, pdf.pages, pdf.warnings);
   }
+  // The HTML reader (a DOM and a Markdown converter) is loaded at the first page that needs it.
   const read =
     content.format === 'markdown'
       ? readMarkdown(content.text, { mdx: content.mdx })
       : content.format === 'html'
-        ? { ...readHtml(content.text), warnings: [] }
+        ? { ...(await import('./html.js')).readHtml(content.text), warnings: [] }
         : { text: normalizeText(content.text), title: undefined, warnings: [] };
   if (read.text === '') throw new SourceError('no text found');
   return document(read.title, [{ text: read.text }], read.warnings);

@@ -11,7 +11,7 @@ import { AgentRegistry } from './registry.js';
 import { agentRoutes } from './routes.js';
 import { AgentTakeovers } from './takeovers.js';
 
-export { RedisConversationLocks, type ConversationLocks } from './conversation-locks.js';
+export type { ConversationLocks } from './conversation-locks.js';
 export { AGENT_FAILURE_NOTICE, DEFAULT_BRIDGE_OPTIONS, type AgentBridgeOptions } from './bridge.js';
 export { AgentRegistration, AgentRegistry, type Agent } from './registry.js';
 export { AgentTakeovers, type Takeover } from './takeovers.js';

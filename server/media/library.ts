@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import type { Message } from '../../shared/message.js';
 import { ChatError, badRequest } from '../errors.js';
 import type { App } from '../repositories/apps.js';
@@ -449,6 +449,8 @@ async function imageOf(
     );
   let metadata: Metadata;
   let thumbnail: Uint8Array;
+  // Loaded at the first image, so a process that never receives one starts without libvips.
+  const { default: sharp } = await import('sharp');
   try {
     const image = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS });
     metadata = await image.metadata();

@@ -1,7 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 
 export interface TlsCertificate {
   key: string;
@@ -40,6 +39,8 @@ export async function localhostCertificate(dataDir: string): Promise<LocalCertif
   const existing = await readValid(keyPath, certPath);
   if (existing !== undefined) return { ...existing, certPath, created: false };
   const notBeforeDate = new Date(Date.now() - 60_000);
+  // Loaded only to make a certificate, once per data dir.
+  const { generate } = await import('selfsigned');
   const generated = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
-import { APP_ONE, apiFixtures, callServerApi, textMessage, type CallOptions } from './support.js';
-import { parleyCommand } from '../support/built.js';
+import { describe, expect, it } from 'vitest';
+import { useProcessPair } from '../support/process-pair.js';
+import { APP_ONE, apiFixtures, textMessage } from './support.js';
 
 /**
  * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis, each caching
@@ -10,24 +9,8 @@ import { parleyCommand } from '../support/built.js';
  * answer must follow the change, with no wait for a notice to arrive.
  */
 describe('rows cached by one process after another changed them', () => {
-  let cluster: ChatCluster;
-  const through = (index: 0 | 1) => (method: string, path: string, options?: CallOptions) =>
-    callServerApi(cluster.urls[index] ?? '', APP_ONE, method, path, options);
-  const a = through(0);
-  const b = through(1);
+  const { a, b } = useProcessPair(APP_ONE);
   const fixtures = () => apiFixtures(a);
-
-  beforeAll(async () => {
-    cluster = await startChatCluster({
-      app: APP_ONE,
-      engine: 'postgres',
-      count: 2,
-      command: await parleyCommand(),
-    });
-  });
-  afterAll(async () => {
-    await cluster?.dispose();
-  });
 
   const sendGroup = (call: typeof a, sender: string, guid: string, text: string) =>
     call('POST', '/messages', { body: textMessage(guid, text, 'group'), onBehalfOf: sender });

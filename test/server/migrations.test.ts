@@ -44,7 +44,7 @@ describe.each(ENGINES)('a start whose migration fails halfway, on %s', (engine) 
   let bare: Kysely<unknown>;
 
   beforeEach(async () => {
-    store = await createTestStore(engine);
+    store = await createTestStore(engine, { empty: true });
     bare = openBare(store);
     const migrated = await new Migrator({ db: bare, provider: migrationsFor(engine) }).migrateTo(
       BEFORE_MODERATION_RULES,

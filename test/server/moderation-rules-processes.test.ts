@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatCluster, type ChatCluster } from '../support/chat-cluster.js';
-import {
-  APP_ONE,
-  apiFixtures,
-  callServerApi,
-  moderationOf,
-  textMessage,
-  uniqueId,
-  type CallOptions,
-} from './support.js';
-import { parleyCommand } from '../support/built.js';
+import { describe, expect, it } from 'vitest';
+import { useProcessPair } from '../support/process-pair.js';
+import { APP_ONE, apiFixtures, moderationOf, textMessage, uniqueId } from './support.js';
 
 /**
  * Two `parley chat-server` processes on one PostgreSQL database, joined over Redis. Each keeps the
@@ -17,23 +8,7 @@ import { parleyCommand } from '../support/built.js';
  * on the sends of the other, which had cached "no rule" (or the rule) before.
  */
 describe('moderation rules changed through another process', () => {
-  let cluster: ChatCluster;
-  const through = (index: 0 | 1) => (method: string, path: string, options?: CallOptions) =>
-    callServerApi(cluster.urls[index] ?? '', APP_ONE, method, path, options);
-  const a = through(0);
-  const b = through(1);
-
-  beforeAll(async () => {
-    cluster = await startChatCluster({
-      app: APP_ONE,
-      engine: 'postgres',
-      count: 2,
-      command: await parleyCommand(),
-    });
-  });
-  afterAll(async () => {
-    await cluster?.dispose();
-  });
+  const { a, b } = useProcessPair(APP_ONE);
 
   it('hold back messages sent through B once a rule is added through A, and not once it is removed', async () => {
     const { createUser } = apiFixtures(a);

@@ -14,9 +14,25 @@ import {
 
 export const ENGINES: StorageEngine[] = ['sqlite', 'postgres'];
 
-import { createTestStore, type TestRedis, type TestStore } from '../support/stores.js';
+import { migratedTemplate } from '../support/built.js';
+import { createTestStore as createStore, type TestRedis, type TestStore } from '../support/stores.js';
 
-export { createTestStore, testRedis, type TestRedis, type TestStore } from '../support/stores.js';
+export { testRedis, type TestRedis, type TestStore } from '../support/stores.js';
+
+/**
+ * A fresh store location: on PostgreSQL a new database that already holds the chat store's schema
+ * (a copy of the run's migrated template: 0.14 s of CPU against 0.34 s to create and migrate one), or an
+ * empty one when `empty` is asked (tests of the migrations themselves). SQLite's is an empty dir.
+ */
+export async function createTestStore(
+  engine: StorageEngine,
+  options: { empty?: boolean } = {},
+): Promise<TestStore> {
+  return createStore(
+    engine,
+    engine === 'postgres' && options.empty !== true ? { template: await migratedTemplate() } : {},
+  );
+}
 
 export const APP_ONE = { appId: 'app-one', apiKey: 'full-key-one', authKey: 'auth-key-one' };
 export const APP_TWO = { appId: 'app-two', apiKey: 'full-key-two', authKey: 'auth-key-two' };

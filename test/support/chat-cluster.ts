@@ -104,13 +104,19 @@ export interface ChatCluster {
 /**
  * One process alone on SQLite (the embedded default), or `count` processes on a fresh PostgreSQL
  * database joined by the machine's Redis under a key prefix of their own, as several processes run
- * behind a load balancer.
+ * behind a load balancer. The database is empty (the first process migrates it) or a copy of
+ * `template`.
  */
 export async function startChatCluster(
-  options: ChatProcessesOptions & { engine: 'sqlite' | 'postgres'; count?: number },
+  options: ChatProcessesOptions & { engine: 'sqlite' | 'postgres'; count?: number; template?: string },
 ): Promise<ChatCluster> {
   const store: TestStore | undefined =
-    options.engine === 'postgres' ? await createTestStore('postgres') : undefined;
+    options.engine === 'postgres'
+      ? await createTestStore(
+          'postgres',
+          options.template === undefined ? {} : { template: options.template },
+        )
+      : undefined;
   const redis = testRedis();
   const processes = new ChatProcesses({
     ...options,

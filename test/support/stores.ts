@@ -20,14 +20,27 @@ export async function withPostgresAdmin<T>(work: (admin: pg.Client) => Promise<T
   }
 }
 
-/** A fresh, empty store location: a temp dir for SQLite, a uniquely named database for PostgreSQL. */
+/** The URL of the PostgreSQL database `name` on the test server. */
+export function postgresUrl(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A fresh store location: a temp dir for SQLite, a uniquely named database for PostgreSQL, empty or,
+ * with `template`, a copy of that database (the tests' migrated template, test/support/built.ts).
+ */
 export interface TestStore {
   dataDir: string;
   databaseUrl: string | undefined;
   dispose(): Promise<void>;
 }
 
-export async function createTestStore(engine: StorageEngine): Promise<TestStore> {
+export async function createTestStore(
+  engine: StorageEngine,
+  options: { template?: string } = {},
+): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-chat-'));
   if (engine === 'sqlite') {
     return {
@@ -37,12 +50,11 @@ export async function createTestStore(engine: StorageEngine): Promise<TestStore>
     };
   }
   const name = `parley_test_${randomBytes(6).toString('hex')}`;
-  await withPostgresAdmin((admin) => admin.query(`CREATE DATABASE ${name}`));
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
+  const template = options.template === undefined ? '' : ` TEMPLATE ${options.template}`;
+  await withPostgresAdmin((admin) => admin.query(`CREATE DATABASE ${name}${template}`));
   return {
     dataDir,
-    databaseUrl: url.toString(),
+    databaseUrl: postgresUrl(name),
     dispose: async () => {
       await withPostgresAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       rmSync(dataDir, { recursive: true, force: true });

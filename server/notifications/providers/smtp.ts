@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import { renderTemplate } from '../template.js';
 import { refusedDestination } from './destination.js';
@@ -100,6 +99,8 @@ export async function sendDigestMail(
   idempotencyKey: string,
   timeoutMs: number,
 ): Promise<SendOutcome> {
+  // Loaded at the first mail: most processes never send one.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port ?? SUBMISSION_PORT,

@@ -1,5 +1,5 @@
 import { createECDH } from 'node:crypto';
-import webpush from 'web-push';
+import type { RequestDetails } from 'web-push';
 import { z } from 'zod';
 import { WEB_PUSH_PLATFORM, type WebPushMessage } from '../../../shared/web-push.js';
 import type { PushDetails } from '../payload.js';
@@ -96,7 +96,9 @@ export async function sendWebPush(
   vapid: VapidKeys,
   timeoutMs: number,
 ): Promise<WebPushOutcome> {
-  let request: webpush.RequestDetails;
+  // Loaded at the first push: most processes never send one.
+  const { default: webpush } = await import('web-push');
+  let request: RequestDetails;
   try {
     request = webpush.generateRequestDetails(
       { endpoint: subscription.endpoint, keys: subscription.keys },

@@ -5,39 +5,16 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SecretKeyMismatch, silentLogger, startChatServer } from '../../../server/index.js';
-import { startChatCluster, type ChatCluster, type ChatProcess } from '../../support/chat-cluster.js';
-import {
-  APP_ONE,
-  ENGINES,
-  apiFixtures,
-  callServerApi,
-  createTestStore,
-  textMessage,
-  type CallOptions,
-  type TestStore,
-} from '../support.js';
+import type { ChatProcess } from '../../support/chat-cluster.js';
+import { useProcessPair } from '../../support/process-pair.js';
+import { APP_ONE, ENGINES, apiFixtures, createTestStore, textMessage, type TestStore } from '../support.js';
 import { Receiver, useWebhook } from './support.js';
-import { parleyCommand } from '../../support/built.js';
 
 /**
  * The notifications engine across restarts and across the processes of one deployment: the key
  * that seals provider secrets is checked at every start, and what one process changes applies on
  * the others at once.
  */
-
-/** Two `parley chat-server` processes on a fresh PostgreSQL database, joined by Redis. */
-const startPair = async (): Promise<ChatCluster> =>
-  startChatCluster({
-    app: APP_ONE,
-    engine: 'postgres',
-    count: 2,
-    args: ['--rate-limit', 'off'],
-    command: await parleyCommand(),
-  });
-
-const callOn =
-  (cluster: ChatCluster, index: number) => (method: string, path: string, options?: CallOptions) =>
-    callServerApi(cluster.urls[index] as string, APP_ONE, method, path, options);
 
 describe.each(ENGINES)('the secret key checked at every start on %s', (engine) => {
   let store: TestStore;
@@ -97,30 +74,28 @@ describe('a process on a shared PostgreSQL database with a data dir of its own',
 });
 
 describe('two processes on one PostgreSQL database', () => {
-  let cluster: ChatCluster;
+  const pair = useProcessPair(APP_ONE, ['--rate-limit', 'off']);
   let receiver: Receiver;
   beforeAll(async () => {
-    cluster = await startPair();
     receiver = await Receiver.start();
   });
   afterAll(async () => {
     await receiver?.close();
-    await cluster?.dispose();
   });
   afterEach(() => {
     receiver.calls.length = 0;
   });
 
   it('refuses to start a process with another PARLEY_SECRET_KEY than the running ones, saying so', async () => {
-    const refused = cluster.processes.start({
+    const refused = pair.cluster.processes.start({
       env: { PARLEY_SECRET_KEY: randomBytes(32).toString('base64') },
     });
     await expect(refused).rejects.toThrow(/another key than the one from PARLEY_SECRET_KEY/);
-    expect((await callOn(cluster, 0)('GET', '/users')).status).toBe(200);
+    expect((await pair.a('GET', '/users')).status).toBe(200);
   });
 
   it('applies a provider enabled through one process on the other at once, with nothing to expire', async () => {
-    const [first, second] = [callOn(cluster, 0), callOn(cluster, 1)];
+    const [first, second] = [pair.a, pair.b];
     const fixtures = apiFixtures(first);
     const alice = await fixtures.createUser();
     const bob = await fixtures.createUser();
@@ -143,26 +118,24 @@ describe('two processes on one PostgreSQL database', () => {
 describe('a process killed between storing messages and deciding their notifications', () => {
   const MEMBERS = 20;
   const MESSAGES = 5;
-  let cluster: ChatCluster;
+  const pair = useProcessPair(APP_ONE, ['--rate-limit', 'off']);
   let receiver: Receiver;
   let database: pg.Client;
   beforeAll(async () => {
-    cluster = await startPair();
     receiver = await Receiver.start();
-    database = new pg.Client({ connectionString: cluster.databaseUrl });
+    database = new pg.Client({ connectionString: pair.cluster.databaseUrl });
     await database.connect();
   });
   afterAll(async () => {
     await database?.end();
     await receiver?.close();
-    await cluster?.dispose();
   });
 
   const queued = async (): Promise<number> =>
     Number((await database.query('select count(*) from notification_decisions')).rows[0].count);
 
   it('leaves its undecided events to the other process, which decides each once: one push per member and message', async () => {
-    const [survivor, doomed] = [callOn(cluster, 0), callOn(cluster, 1)];
+    const [survivor, doomed] = [pair.a, pair.b];
     const members = Array.from({ length: MEMBERS }, (_, index) => `member-${index}`);
     for (const uid of ['sender', ...members])
       expect((await survivor('POST', '/users', { body: { uid, name: uid } })).status).toBe(200);
@@ -189,7 +162,7 @@ describe('a process killed between storing messages and deciding their notificat
       expect(sent.status).toBe(200);
     }
     await expect.poll(queued, { timeout: 30_000, interval: 50 }).toBe(MESSAGES);
-    const { child } = cluster.processes.started[1] as ChatProcess;
+    const { child } = pair.cluster.processes.started[1] as ChatProcess;
     const killed = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await killed;

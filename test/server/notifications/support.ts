@@ -72,7 +72,7 @@ export interface NotificationFixture extends ProviderStandIns {
 export interface NotificationFixtureSetup {
   /** The SMTP server's one account, when it requires authentication. */
   smtpAccount?: { username: string; password: string };
-  /** Runs on the fresh store before the server opens (and migrates) it. */
+  /** Runs on the fresh store, left empty, before the server opens (and migrates) it. */
   beforeServer?: (store: TestStore, standIns: ProviderStandIns) => Promise<void>;
   /** The engine's options, which may name the stand-ins (`providerBaseUrls: hosted.baseUrls`). */
   options?: (standIns: ProviderStandIns) => NotificationOptions;
@@ -91,7 +91,7 @@ export function useNotificationFixture(
   let started: NotificationFixture | undefined;
   const closers: Array<() => Promise<void>> = [];
   beforeAll(async () => {
-    const store = await createTestStore(engine);
+    const store = await createTestStore(engine, { empty: setup.beforeServer !== undefined });
     closers.push(() => store.dispose());
     const [hosted, receiver, smtp, pushService] = await Promise.all([
       HostedServices.start(),
