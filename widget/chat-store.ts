@@ -132,6 +132,8 @@ export class ChatStore {
         this.#patchMessage(messageId, (message) => withReaction(message, reaction, delta, mine));
         this.#forgetReactors(messageId, reaction);
       }),
+      // Changed while the socket was down: replaced whole, as a live edit or delete replaces it.
+      on('updated', (message) => this.#patchMessage(message.id, () => message)),
       on('presence', ({ user, online }) => this.#onPresence(user.uid, online ? 'online' : 'offline')),
       on('connection', (connection) =>
         this.#set({

@@ -93,6 +93,13 @@ export interface MessageFilter {
   unreadBy?: string | undefined;
   /** Leaves out messages from the users this user blocked (`hideMessagesFromBlockedUsers`). */
   hideBlockedBy?: string | undefined;
+  /** Messages sent or changed at or after this second (the SDK's `setUpdatedAfter`). */
+  updatedSince?: number | undefined;
+  /**
+   * Only messages changed after they were sent (the SDK's `updatesOnly`): edited, deleted, or with
+   * reactions (a reaction given in the second the message was sent leaves `updated_at` as it was).
+   */
+  onlyUpdated?: boolean | undefined;
 }
 
 /** How many messages are unread in one conversation, and whom it is with (the other user, or the group). */
@@ -107,6 +114,11 @@ export interface MessageCursor {
   affix: Affix;
   id?: number | undefined;
   sentAt?: number | undefined;
+  /**
+   * Reads in the order messages changed (`updated_at`, then `id`, ascending), `sentAt` ignored: with
+   * `id`, only what comes after (`updatedAt`, `id`) in that order. The filter's `updatedSince` bounds it.
+   */
+  updatedAt?: number | undefined;
 }
 
 /**
@@ -296,6 +308,22 @@ export class MessageRepository {
     if (filter.onlyDeleted === true) query = query.where('deleted_at', 'is not', null);
     if (filter.fromTimestamp !== undefined) query = query.where('sent_at', '>=', filter.fromTimestamp);
     if (filter.toTimestamp !== undefined) query = query.where('sent_at', '<=', filter.toTimestamp);
+    if (filter.updatedSince !== undefined) query = query.where('updated_at', '>=', filter.updatedSince);
+    if (filter.onlyUpdated === true)
+      query = query.where((eb) =>
+        eb.or([
+          eb('updated_at', '>', eb.ref('sent_at')),
+          eb('edited_at', 'is not', null),
+          eb('deleted_at', 'is not', null),
+          eb.exists(
+            eb
+              .selectFrom('message_reactions as r')
+              .select('r.id')
+              .whereRef('r.app_id', '=', 'messages.app_id')
+              .whereRef('r.message_id', '=', 'messages.id'),
+          ),
+        ]),
+      );
     if (filter.hasMentions === true) query = query.where(this.mentions(undefined));
     const anyOf = filter.mentionedUids;
     if (anyOf !== undefined && anyOf.length > 0)
@@ -414,7 +442,8 @@ export class MessageRepository {
 
   /**
    * A page of messages in ascending id order. `append` reads forward from the cursor (or from the
-   * start), `prepend` reads the page just before it (or the newest page).
+   * start), `prepend` reads the page just before it (or the newest page). A cursor with `updatedAt`
+   * reads forward in the order messages changed instead.
    */
   async list(
     appId: string,
@@ -423,7 +452,24 @@ export class MessageRepository {
     limit: number,
   ): Promise<StoredMessage[]> {
     let query = this.filtered(appId, filter);
-    if (cursor.id !== undefined) query = query.where('id', cursor.affix === 'append' ? '>' : '<', cursor.id);
+    const { updatedAt, id } = cursor;
+    if (updatedAt !== undefined) {
+      if (id !== undefined)
+        query = query.where((eb) =>
+          eb.or([
+            eb('updated_at', '>', updatedAt),
+            eb.and([eb('updated_at', '=', updatedAt), eb('id', '>', id)]),
+          ]),
+        );
+      const changed = await query
+        .selectAll()
+        .orderBy('updated_at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .execute();
+      return changed.map(stored);
+    }
+    if (id !== undefined) query = query.where('id', cursor.affix === 'append' ? '>' : '<', id);
     if (cursor.sentAt !== undefined)
       query = query.where('sent_at', cursor.affix === 'append' ? '>=' : '<=', cursor.sentAt);
     const rows = await query

@@ -85,6 +85,13 @@ const ListQuery = z.looseObject({
   pinned: QueryBoolean.optional(),
   /** The SDK's `setSaved`: the acting user's saved messages of every conversation, newest save first. */
   saved: QueryBoolean.optional(),
+  /**
+   * The SDK's `setUpdatedAfter`: the messages sent or changed at or after this second (inclusive, as
+   * times are whole seconds), in the order they changed, read forward (`affix=append`).
+   */
+  updatedAt: EpochQuery.optional(),
+  /** The SDK's `updatesOnly`, with `updatedAt`: only messages changed after they were sent. */
+  onlyUpdates: QueryBoolean.optional(),
   /** The SDK sends it with every list: mark the root messages whose thread the acting user follows. */
   withThreadSubscribed: QueryBoolean.optional(),
 });
@@ -107,6 +114,8 @@ function filterOf(query: ListQuery): MessageFilter {
     mentionedUids: query.mentionedUids,
     hideReplies: query.hideReplies,
     searchKey: query.searchKey,
+    updatedSince: query.updatedAt,
+    onlyUpdated: query.onlyUpdates,
   };
 }
 
@@ -119,7 +128,12 @@ function nextCursor(cursor: MessageCursor, rows: StoredMessage[]) {
         ...(cursor.id === undefined ? {} : { id: String(cursor.id) }),
         ...(cursor.sentAt === undefined ? {} : { sentAt: cursor.sentAt }),
       }
-    : { affix: cursor.affix, id: String(edge.id), sentAt: edge.sentAt };
+    : {
+        affix: cursor.affix,
+        id: String(edge.id),
+        sentAt: edge.sentAt,
+        ...(cursor.updatedAt === undefined ? {} : { updatedAt: edge.updatedAt }),
+      };
 }
 
 /**
@@ -131,11 +145,14 @@ function nextCursor(cursor: MessageCursor, rows: StoredMessage[]) {
 function messagePaging(actor: Actor, query: ListQuery, withPagination: boolean) {
   const client = actor.kind === 'client';
   const limit = query.perPage ?? query.per_page ?? query.limit ?? (client ? 30 : 100);
-  const cursor: MessageCursor = {
-    affix: query.affix ?? (client ? 'prepend' : 'append'),
-    id: query.id,
-    sentAt: query.sentAt,
-  };
+  if (query.onlyUpdates === true && query.updatedAt === undefined)
+    throw badRequest('onlyUpdates', 'needs updatedAt: the second to read updates from');
+  if (query.updatedAt !== undefined && query.affix === 'prepend')
+    throw badRequest('affix', 'must be append with updatedAt: updates are read forward');
+  const cursor: MessageCursor =
+    query.updatedAt === undefined
+      ? { affix: query.affix ?? (client ? 'prepend' : 'append'), id: query.id, sentAt: query.sentAt }
+      : { affix: 'append', id: query.id, updatedAt: query.updatedAt };
   const meta = (rows: StoredMessage[], total: number) => {
     const next = nextCursor(cursor, rows);
     if (client) return { cursor: next, pagination: pagination(total, rows.length, limit, 1) };

@@ -69,10 +69,16 @@ export class ReactionService {
     const { message, changed, decisionId } = await this.db.transaction().execute(async (trx) => {
       const current = await this.messages.getForChange(appId, id, trx);
       const messageId = Number(current.id);
+      // A reaction changes the message: clients catching up read it among the updated ones.
+      const touch = async <T>(changed: T | undefined) => {
+        if (changed !== undefined)
+          await this.messages.update(appId, messageId, { updatedAt: nowSeconds() }, trx);
+        return changed;
+      };
       if (action === 'message_reaction_removed')
         return {
           message: current,
-          changed: await this.reactions.remove(appId, messageId, user.uid, reaction, trx),
+          changed: await touch(await this.reactions.remove(appId, messageId, user.uid, reaction, trx)),
           decisionId: undefined,
         };
       if (current.category === 'action' || current.deletedAt !== undefined) {
@@ -83,7 +89,9 @@ export class ReactionService {
           { id },
         );
       }
-      const added = await this.reactions.add(appId, messageId, user.uid, reaction, nowSeconds(), trx);
+      const added = await touch(
+        await this.reactions.add(appId, messageId, user.uid, reaction, nowSeconds(), trx),
+      );
       if (
         added !== undefined &&
         (await this.reactions.countOf(appId, messageId, user.uid, trx)) > MAX_REACTIONS_PER_USER

@@ -87,6 +87,12 @@ export interface ChatClientEvents {
   interactionCompleted: { messageId: string; user: UserEntity; interactions: Interaction[] };
   /** Someone (another user, or this user on another device) added or removed a reaction. */
   reaction: ReactionEventBody;
+  /**
+   * A message of a conversation this page has seen, as it is now: changed (edited, deleted, reacted
+   * to) while the socket was down, fetched after the reconnect. A message the page does not show is
+   * nothing to it.
+   */
+  updated: Message;
   connection: ChannelState;
   /** A message kept for later because the service was unreachable. */
   queued: QueuedMessage;
@@ -109,8 +115,11 @@ interface Session {
   me: Me;
   endpoints: ChatEndpoints;
   channel: RealtimeChannel | undefined;
-  /** Newest message seen per conversation, where missed messages are fetched from after a reconnect. */
-  newest: Map<string, { target: ChatTarget; cursor: MessageCursor }>;
+  /**
+   * Per conversation seen, after a reconnect: its newest message (`cursor`), where missed messages
+   * are fetched from, and the latest service time it showed (`since`), where changes are read from.
+   */
+  newest: Map<string, { target: ChatTarget; cursor: MessageCursor; since: number }>;
   everConnected: boolean;
   /** Reconnected and not yet caught up with what was missed. */
   behind: boolean;
@@ -119,6 +128,7 @@ interface Session {
 }
 
 const HISTORY_PAGE = 30;
+const CATCH_UP_PAGE = 100;
 
 const noop = (): void => {};
 
@@ -126,7 +136,10 @@ function cursorOf(message: MessageCursor): MessageCursor {
   return { id: message.id, sentAt: message.sentAt };
 }
 
-function newer(a: MessageCursor, b: MessageCursor): boolean {
+/** Where a forward read of a conversation starts: after a message, or from a time its changes. */
+type ReadFrom = { id?: string; sentAt?: number; onlyUpdates?: 1; updatedAt?: number };
+
+function newer(a: MessageCursor, b: ReadFrom): boolean {
   return Number(a.id) > Number(b.id);
 }
 
@@ -362,22 +375,30 @@ export class ChatClient {
     };
   }
 
-  /** Messages newer than `after`, oldest first, following pages until there are no more. */
-  async messagesAfter(target: ChatTarget, after: MessageCursor, perPage = 100): Promise<Message[]> {
+  /**
+   * A conversation's messages read forward from `from`, oldest first (changes: in the order they
+   * changed), each next page from where `next` puts the last message kept, until a page is short or
+   * keeps nothing.
+   */
+  async #readOn(
+    target: ChatTarget,
+    from: ReadFrom,
+    next: (last: Message) => ReadFrom,
+    keep: (message: Message, from: ReadFrom) => boolean = () => true,
+  ): Promise<Message[]> {
     const found: Message[] = [];
-    let cursor = after;
     for (;;) {
       const envelope = await this.#call<Message[]>({
         method: 'GET',
         path: `${conversationPath(target)}/messages`,
         // As `messages` reads a conversation: replies count on their parent, which a page already has.
-        query: { per_page: perPage, affix: 'append', id: cursor.id, sentAt: cursor.sentAt, hideReplies: 1 },
+        query: { per_page: CATCH_UP_PAGE, affix: 'append', ...from, hideReplies: 1 },
       });
-      const page = envelope.data.filter((message) => newer(cursorOf(message), cursor));
+      const page = envelope.data.filter((message) => keep(message, from));
       found.push(...page);
       const last = page.at(-1);
-      if (!last || envelope.data.length < perPage || envelope.meta?.cursor === undefined) return found;
-      cursor = cursorOf(last);
+      if (!last || envelope.data.length < CATCH_UP_PAGE || envelope.meta?.cursor === undefined) return found;
+      from = next(last);
     }
   }
 
@@ -473,14 +494,6 @@ export class ChatClient {
 
   async markConversationRead(target: ChatTarget): Promise<void> {
     await this.#call({ method: 'POST', path: `${conversationPath(target)}/conversation/read`, body: {} });
-  }
-
-  async markConversationDelivered(target: ChatTarget): Promise<void> {
-    await this.#call({
-      method: 'POST',
-      path: `${conversationPath(target)}/conversation/delivered`,
-      body: {},
-    });
   }
 
   /** Tells the sender over the socket that a message was delivered or read; false while offline. */
@@ -669,14 +682,27 @@ export class ChatClient {
     session.resyncTimer = setTimeout(() => void this.#resync(session), delay);
   }
 
-  /** Fetches what was missed in the conversations this page has seen. */
+  /**
+   * Fetches what was missed in the conversations this page has seen: the messages after the newest
+   * seen (never one the page had, whatever the service answers), then those changed (edited, deleted,
+   * reacted to) at or after `since`.
+   */
   async #catchUp(session: Session): Promise<void> {
-    for (const { target, cursor } of [...session.newest.values()]) {
-      const missed = await this.messagesAfter(target, cursor);
+    for (const { target, cursor, since } of [...session.newest.values()]) {
+      const missed = await this.#readOn(target, cursor, cursorOf, newer);
+      const changed = await this.#readOn(target, { onlyUpdates: 1, updatedAt: since }, (last) => ({
+        onlyUpdates: 1,
+        updatedAt: last.updatedAt ?? since,
+        id: last.id,
+      }));
       if (this.#session !== session) return;
       for (const message of missed) {
-        this.#noteNewest(target, message);
+        this.#noteNewest(target, message, true);
         this.events.emit('message', message);
+      }
+      for (const message of changed) {
+        this.#noteNewest(target, message, true);
+        this.events.emit('updated', message);
       }
     }
   }
@@ -744,13 +770,23 @@ export class ChatClient {
     }
   }
 
-  #noteNewest(target: ChatTarget, message: MessageCursor): void {
+  /**
+   * Notes a message of the conversation as seen. While behind, only what the catch-up fetched moves
+   * `since`: a live frame's time may be later than a change still to fetch.
+   */
+  #noteNewest(target: ChatTarget, message: MessageCursor & { updatedAt?: number }, fetched = false): void {
     const session = this.#session;
     if (!session) return;
     const key = targetKey(target);
     const known = session.newest.get(key);
-    if (!known || newer(cursorOf(message), known.cursor))
-      session.newest.set(key, { target, cursor: cursorOf(message) });
+    const cursor = known && !newer(message, known.cursor) ? known.cursor : cursorOf(message);
+    const since = known?.since ?? 0;
+    const seenAt = Math.max(message.sentAt, message.updatedAt ?? 0);
+    session.newest.set(key, {
+      target,
+      cursor,
+      since: session.behind && !fetched ? since : Math.max(since, seenAt),
+    });
   }
 
   #queue(item: QueuedMessage): SendOutcome {

@@ -130,4 +130,23 @@ describe.each(SDK_RUNS)('CometChat SDK 4.2.0 threads and reactions in $runtime o
       uid: 'bob',
     });
   });
+
+  it('reads only the messages changed since a time with updatesOnly, in the order they changed, page by page', async () => {
+    // The service runs on this machine: its clock is this one.
+    const since = Math.floor(Date.now() / 1000);
+    const [first, second, untouched] = [
+      await alice.call<Described>('sendText', 'bob', 'user', 'changed first'),
+      await alice.call<Described>('sendText', 'bob', 'user', 'changed second'),
+      await alice.call<Described>('sendText', 'bob', 'user', 'never changed'),
+    ];
+    await bob.call('addReaction', first.id, '👀');
+    await bob.call('addReaction', second.id, '✅');
+    const pages = await bob.call<Described[][]>('updatesSince', 'alice', since, 1);
+    expect(pages.map((page) => page.map((message) => message.id))).toEqual([[first.id], [second.id]]);
+    expect(pages.flat().map((message) => message.reactions)).toEqual([
+      [{ reaction: '👀', count: 1, reactedByMe: true }],
+      [{ reaction: '✅', count: 1, reactedByMe: true }],
+    ]);
+    expect(pages.flat().some((message) => message.id === untouched.id)).toBe(false);
+  });
 });

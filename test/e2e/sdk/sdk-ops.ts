@@ -124,6 +124,17 @@ const describeReaction = (reaction: ReactionLike) => ({
   reactedBy: reaction.getReactedBy().getUid(),
 });
 
+/** Each page a request gives, described, until it gives an empty one (at most 50). */
+const everyPage = async (fetchPage: () => Promise<unknown>): Promise<SdkEvent[][]> => {
+  const pages: SdkEvent[][] = [];
+  for (let page = 0; page < 50; page += 1) {
+    const messages = (await fetchPage()) as MessageLike[];
+    if (messages.length === 0) break;
+    pages.push(messages.map(describe));
+  }
+  return pages;
+};
+
 export function sdkOps(
   CometChat: Sdk,
   emit: (event: SdkEvent) => void,
@@ -231,13 +242,20 @@ export function sdkOps(
         .setParentMessageId(Number(parentId))
         .setLimit(perPage)
         .build();
-      const pages: SdkEvent[][] = [];
-      for (let page = 0; page < 50; page += 1) {
-        const messages = (await request.fetchPrevious()) as unknown as MessageLike[];
-        if (messages.length === 0) break;
-        pages.push(messages.map(describe));
-      }
-      return pages;
+      return everyPage(() => request.fetchPrevious());
+    },
+    /**
+     * The messages of a conversation changed since `updatedAt`, as the UI Kit reads them after a
+     * reconnect (`setUpdatedAfter` with `updatesOnly`), page by page until the SDK returns an empty one.
+     */
+    updatesSince: async (uid: string, updatedAt: number, perPage: number) => {
+      const request = new CometChat.MessagesRequestBuilder()
+        .setUID(uid)
+        .setLimit(perPage)
+        .setUpdatedAfter(String(updatedAt))
+        .updatesOnly(true)
+        .build();
+      return everyPage(() => request.fetchNext());
     },
     /** The ids of a group's newest messages whose thread the user follows, as the SDK reads `isThreadSubscribed()`. */
     followedInGroup: async (guid: string) => {
