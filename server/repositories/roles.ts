@@ -106,32 +106,29 @@ export class RoleRepository {
     return roleOf(row);
   }
 
+  /**
+   * Writes only the fields the request names, in one statement: two updates of different fields
+   * at once both hold (a read, change and write of the whole row would put one's fields back).
+   */
   async update(appId: string, role: string, changes: UpdateRoleRequest): Promise<Role> {
-    const current = await this.row(this.db, appId, role);
     const unset = new Set(changes.unset ?? []);
-    const pick = (field: 'description' | 'metadata' | 'settings', next: string | null): string | null =>
-      unset.has(field) ? null : (next ?? current[field]);
-    const next: RoleTable = {
-      ...current,
-      name: changes.name ?? current.name,
-      description: pick('description', changes.description ?? null),
-      metadata: pick('metadata', jsonOrNull(changes.metadata)),
-      settings: pick('settings', jsonOrNull(changes.settings)),
-      updated_at: nowSeconds(),
-    };
-    await this.db
+    const field = (name: 'description' | 'metadata' | 'settings', value: string | null) =>
+      unset.has(name) ? { [name]: null } : value === null ? {} : { [name]: value };
+    const row = await this.db
       .updateTable('roles')
       .set({
-        name: next.name,
-        description: next.description,
-        metadata: next.metadata,
-        settings: next.settings,
-        updated_at: next.updated_at,
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...field('description', changes.description ?? null),
+        ...field('metadata', jsonOrNull(changes.metadata)),
+        ...field('settings', jsonOrNull(changes.settings)),
+        updated_at: nowSeconds(),
       })
       .where('app_id', '=', appId)
-      .where('role', '=', current.role)
-      .execute();
-    return roleOf(next);
+      .where('role', '=', role)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) throw roleNotFound(role);
+    return roleOf(row);
   }
 
   /**

@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { ChatDatabase } from '../../server/db/schema.js';
 import { insertMessagePostgres } from '../../server/repositories/message-writer.js';
 import { APP_ONE, apiFixtures, backendPid, textMessage, until, useTestServer, waitersOn } from './support.js';
 
@@ -11,33 +13,65 @@ describe('changes racing one another on postgres', () => {
   const api = useTestServer('postgres');
   const { createUser, sendMessage } = apiFixtures(api.call);
 
-  it("keeps another update's change of other fields of a user", async () => {
-    const uid = await createUser('contested');
+  /**
+   * Another transaction makes `change` and holds the rows it locked until `release()`; `pid` is
+   * its backend, for waiting until the change under test waits on it.
+   */
+  async function holding(change: (trx: Transaction<ChatDatabase>) => Promise<unknown>) {
     const { db } = api.server.core.store;
     let lockTaken!: (pid: number) => void;
     let release!: () => void;
     const holder = new Promise<number>((resolve) => (lockTaken = resolve));
     const released = new Promise<void>((resolve) => (release = resolve));
-    // Another update sets the user's metadata and has not committed yet.
-    const otherUpdate = db.transaction().execute(async (trx) => {
+    const done = db.transaction().execute(async (trx) => {
       const pid = await backendPid(trx);
-      await trx
+      await change(trx);
+      lockTaken(pid);
+      await released;
+    });
+    return { pid: await holder, release, done, db };
+  }
+
+  it("keeps another update's change of other fields of a user", async () => {
+    const uid = await createUser('contested');
+    // Another update sets the user's metadata and has not committed yet.
+    const other = await holding((trx) =>
+      trx
         .updateTable('users')
         .set({ metadata: JSON.stringify({ team: 'support' }) })
         .where('app_id', '=', APP_ONE.appId)
         .where('uid', '=', uid)
-        .execute();
-      lockTaken(pid);
-      await released;
-    });
-    const pid = await holder;
+        .execute(),
+    );
     const renaming = api.call('PUT', `/users/${uid}`, { body: { name: 'Renamed' } });
-    await until(async () => (await waitersOn(db, pid)) === 1);
-    release();
-    await otherUpdate;
+    await until(async () => (await waitersOn(other.db, other.pid)) === 1);
+    other.release();
+    await other.done;
     expect((await renaming).status).toBe(200);
     const read = await api.call('GET', `/users/${uid}`);
     expect(read.body.data).toMatchObject({ name: 'Renamed', metadata: { team: 'support' } });
+  });
+
+  it("keeps another update's change of other fields of a role", async () => {
+    expect(
+      (await api.call('POST', '/roles', { body: { role: 'contested', name: 'Contested' } })).status,
+    ).toBe(200);
+    // Another update sets the role's metadata and has not committed yet.
+    const other = await holding((trx) =>
+      trx
+        .updateTable('roles')
+        .set({ metadata: JSON.stringify({ tier: 'gold' }) })
+        .where('app_id', '=', APP_ONE.appId)
+        .where('role', '=', 'contested')
+        .execute(),
+    );
+    const renaming = api.call('PUT', '/roles/contested', { body: { name: 'Renamed' } });
+    await until(async () => (await waitersOn(other.db, other.pid)) === 1);
+    other.release();
+    await other.done;
+    expect((await renaming).status).toBe(200);
+    const read = await api.call('GET', '/roles/contested');
+    expect(read.body.data).toMatchObject({ name: 'Renamed', metadata: { tier: 'gold' } });
   });
 
   it("keeps a later send as the conversation's last message when an earlier one updates the row after it", async () => {
