@@ -96,16 +96,18 @@ export class AgentRegistry {
 
   async register(appId: string, registration: AgentRegistration): Promise<Agent> {
     const uid = registration.agentId;
-    const existingUser = await this.users.find(appId, uid);
-    if (existingUser === undefined) {
-      await this.users.create(appId, {
-        uid,
-        name: registration.name,
-        role: AGENT_ROLE,
-        metadata: { agent: true },
-      });
+    const update = () => this.users.update(appId, uid, { name: registration.name, role: AGENT_ROLE });
+    if ((await this.users.find(appId, uid)) === undefined) {
+      // A registration of the same agent running alongside may create the user first: then this
+      // one updates it, as it would have had it come second.
+      await this.users
+        .create(appId, { uid, name: registration.name, role: AGENT_ROLE, metadata: { agent: true } })
+        .catch((error: unknown) => {
+          if (error instanceof ChatError && error.code === 'ERR_UID_ALREADY_EXISTS') return update();
+          throw error;
+        });
     } else {
-      await this.users.update(appId, uid, { name: registration.name, role: AGENT_ROLE });
+      await update();
     }
     const now = nowSeconds();
     const row = {

@@ -74,6 +74,39 @@ describe('changes racing one another on postgres', () => {
     expect(read.body.data).toMatchObject({ name: 'Renamed', metadata: { tier: 'gold' } });
   });
 
+  it('registers an agent whose user another registration of it creates meanwhile', async () => {
+    // Another registration of the agent has stored its user and not committed yet.
+    const other = await holding((trx) =>
+      trx
+        .insertInto('users')
+        .values({
+          app_id: APP_ONE.appId,
+          uid: 'helper',
+          name: 'Helper',
+          role: 'agent',
+          tags: '[]',
+          status: 'offline',
+          created_at: Math.floor(Date.now() / 1000),
+        })
+        .execute(),
+    );
+    const registering = api.call('POST', '/ai-agents', {
+      body: {
+        agentId: 'helper',
+        provider: 'mastra',
+        deploymentUrl: 'http://127.0.0.1:4111',
+        name: 'Help Desk',
+        namespace: 'handbook',
+      },
+    });
+    await until(async () => (await waitersOn(other.db, other.pid)) === 1);
+    other.release();
+    await other.done;
+    expect((await registering).status).toBe(200);
+    const user = await api.call('GET', '/users/helper');
+    expect(user.body.data).toMatchObject({ name: 'Help Desk', role: 'agent' });
+  });
+
   it("keeps a later send as the conversation's last message when an earlier one updates the row after it", async () => {
     const [alice, bob] = [await createUser('alice'), await createUser('bob')];
     const first = await sendMessage(alice, textMessage(bob, 'first'));
