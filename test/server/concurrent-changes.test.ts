@@ -1,8 +1,6 @@
-import type { Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { ChatDatabase } from '../../server/db/schema.js';
 import { insertMessagePostgres } from '../../server/repositories/message-writer.js';
-import { APP_ONE, apiFixtures, backendPid, textMessage, until, useTestServer, waitersOn } from './support.js';
+import { APP_ONE, apiFixtures, holdRows, textMessage, until, useTestServer, waitersOn } from './support.js';
 
 /**
  * Changes that PostgreSQL runs side by side, each met by the test as the concurrent caller: a
@@ -13,29 +11,11 @@ describe('changes racing one another on postgres', () => {
   const api = useTestServer('postgres');
   const { createUser, sendMessage } = apiFixtures(api.call);
 
-  /**
-   * Another transaction makes `change` and holds the rows it locked until `release()`; `pid` is
-   * its backend, for waiting until the change under test waits on it.
-   */
-  async function holding(change: (trx: Transaction<ChatDatabase>) => Promise<unknown>) {
-    const { db } = api.server.core.store;
-    let lockTaken!: (pid: number) => void;
-    let release!: () => void;
-    const holder = new Promise<number>((resolve) => (lockTaken = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const done = db.transaction().execute(async (trx) => {
-      const pid = await backendPid(trx);
-      await change(trx);
-      lockTaken(pid);
-      await released;
-    });
-    return { pid: await holder, release, done, db };
-  }
-
   it("keeps another update's change of other fields of a user", async () => {
     const uid = await createUser('contested');
     // Another update sets the user's metadata and has not committed yet.
-    const other = await holding((trx) =>
+    const { db } = api.server.core.store;
+    const other = await holdRows(db, (trx) =>
       trx
         .updateTable('users')
         .set({ metadata: JSON.stringify({ team: 'support' }) })
@@ -44,7 +24,7 @@ describe('changes racing one another on postgres', () => {
         .execute(),
     );
     const renaming = api.call('PUT', `/users/${uid}`, { body: { name: 'Renamed' } });
-    await until(async () => (await waitersOn(other.db, other.pid)) === 1);
+    await until(async () => (await waitersOn(db, other.pid)) === 1);
     other.release();
     await other.done;
     expect((await renaming).status).toBe(200);
@@ -57,7 +37,8 @@ describe('changes racing one another on postgres', () => {
       (await api.call('POST', '/roles', { body: { role: 'contested', name: 'Contested' } })).status,
     ).toBe(200);
     // Another update sets the role's metadata and has not committed yet.
-    const other = await holding((trx) =>
+    const { db } = api.server.core.store;
+    const other = await holdRows(db, (trx) =>
       trx
         .updateTable('roles')
         .set({ metadata: JSON.stringify({ tier: 'gold' }) })
@@ -66,7 +47,7 @@ describe('changes racing one another on postgres', () => {
         .execute(),
     );
     const renaming = api.call('PUT', '/roles/contested', { body: { name: 'Renamed' } });
-    await until(async () => (await waitersOn(other.db, other.pid)) === 1);
+    await until(async () => (await waitersOn(db, other.pid)) === 1);
     other.release();
     await other.done;
     expect((await renaming).status).toBe(200);
@@ -76,7 +57,8 @@ describe('changes racing one another on postgres', () => {
 
   it('registers an agent whose user another registration of it creates meanwhile', async () => {
     // Another registration of the agent has stored its user and not committed yet.
-    const other = await holding((trx) =>
+    const { db } = api.server.core.store;
+    const other = await holdRows(db, (trx) =>
       trx
         .insertInto('users')
         .values({
@@ -99,7 +81,7 @@ describe('changes racing one another on postgres', () => {
         namespace: 'handbook',
       },
     });
-    await until(async () => (await waitersOn(other.db, other.pid)) === 1);
+    await until(async () => (await waitersOn(db, other.pid)) === 1);
     other.release();
     await other.done;
     expect((await registering).status).toBe(200);
@@ -113,41 +95,37 @@ describe('changes racing one another on postgres', () => {
     const { conversationId } = (await api.call('GET', `/messages/${first.id}`, { onBehalfOf: alice })).body
       .data as { conversationId: string };
     const { db } = api.server.core.store;
-    let lockTaken!: (pid: number) => void;
-    let sendLater!: () => void;
-    const holder = new Promise<number>((resolve) => (lockTaken = resolve));
-    const sendingLater = new Promise<void>((resolve) => (sendLater = resolve));
     // A later send that reaches the conversation's row first: it holds the row, then stores its
     // message (taking the next id) and makes it the last one, as every send does.
-    const laterSend = db.transaction().execute(async (trx) => {
-      const pid = await backendPid(trx);
-      await trx
-        .selectFrom('conversations')
-        .select('last_message_id')
-        .where('app_id', '=', APP_ONE.appId)
-        .where('conversation_id', '=', conversationId)
-        .forNoKeyUpdate()
-        .execute();
-      lockTaken(pid);
-      await sendingLater;
-      const written = await insertMessagePostgres(trx, APP_ONE.appId, {
-        conversationId,
-        sender: bob,
-        receiverType: 'user',
-        receiver: alice,
-        category: 'message',
-        type: 'text',
-        data: { text: 'later' },
-        sentAt: Math.floor(Date.now() / 1000),
-      });
-      return written.message.id;
-    });
-    const pid = await holder;
+    const later = await holdRows(
+      db,
+      (trx) =>
+        trx
+          .selectFrom('conversations')
+          .select('last_message_id')
+          .where('app_id', '=', APP_ONE.appId)
+          .where('conversation_id', '=', conversationId)
+          .forNoKeyUpdate()
+          .execute(),
+      async (trx) => {
+        const written = await insertMessagePostgres(trx, APP_ONE.appId, {
+          conversationId,
+          sender: bob,
+          receiverType: 'user',
+          receiver: alice,
+          category: 'message',
+          type: 'text',
+          data: { text: 'later' },
+          sentAt: Math.floor(Date.now() / 1000),
+        });
+        return written.message.id;
+      },
+    );
     // The earlier send stores its message, then waits for the row.
     const earlier = api.call('POST', '/messages', { body: textMessage(bob, 'earlier'), onBehalfOf: alice });
-    await until(async () => (await waitersOn(db, pid)) === 1);
-    sendLater();
-    const laterId = await laterSend;
+    await until(async () => (await waitersOn(db, later.pid)) === 1);
+    later.release();
+    const laterId = (await later.done)!;
     const earlierAnswer = await earlier;
     expect(earlierAnswer.status).toBe(200);
     expect(Number(earlierAnswer.body.data.id)).toBeLessThan(laterId);

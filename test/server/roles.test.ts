@@ -5,7 +5,7 @@ import {
   APP_ONE,
   APP_TWO,
   ENGINES,
-  backendPid,
+  holdRows,
   callServerApi,
   uniqueId,
   until,
@@ -167,31 +167,25 @@ describe('roles on postgres, against a concurrent delete', () => {
     const role = uniqueId('fleeting').toLowerCase();
     expect((await api.call('POST', '/roles', { body: { role, name: 'Fleeting' } })).status).toBe(200);
     const { db } = api.server.core.store;
-    let lockTaken!: (pid: number) => void;
-    let finish!: () => void;
-    const locked = new Promise<number>((resolve) => (lockTaken = resolve));
-    const finishing = new Promise<void>((resolve) => (finish = resolve));
     // What DELETE /roles/{role} does: lock the role's row, find nobody holding it, delete it.
-    const deletion = db.transaction().execute(async (trx) => {
-      const pid = await backendPid(trx);
-      await trx
-        .selectFrom('roles')
-        .select('role')
-        .where('app_id', '=', APP_ONE.appId)
-        .where('role', '=', role)
-        .forUpdate()
-        .execute();
-      lockTaken(pid);
-      await finishing;
-      await trx.deleteFrom('roles').where('app_id', '=', APP_ONE.appId).where('role', '=', role).execute();
-    });
-    const pid = await locked;
+    const deletion = await holdRows(
+      db,
+      (trx) =>
+        trx
+          .selectFrom('roles')
+          .select('role')
+          .where('app_id', '=', APP_ONE.appId)
+          .where('role', '=', role)
+          .forUpdate()
+          .execute(),
+      (trx) => trx.deleteFrom('roles').where('app_id', '=', APP_ONE.appId).where('role', '=', role).execute(),
+    );
     const uid = uniqueId('latecomer').toLowerCase();
     const creating = api.call('POST', '/users', { body: { uid, name: 'Latecomer', role } });
     // The create reaches the role's row while the delete holds it.
-    await until(async () => (await waitersOn(db, pid)) === 1);
-    finish();
-    await deletion;
+    await until(async () => (await waitersOn(db, deletion.pid)) === 1);
+    deletion.release();
+    await deletion.done;
     const created = await creating;
     expect(created.status).toBe(400);
     expect(created.body.error.code).toBe('ERR_ROLE_NOT_FOUND');
@@ -203,32 +197,24 @@ describe('roles on postgres, against a concurrent delete', () => {
     const uid = uniqueId('mover').toLowerCase();
     expect((await api.call('POST', '/users', { body: { uid, name: 'Mover' } })).status).toBe(200);
     const { db } = api.server.core.store;
-    let lockTaken!: (pid: number) => void;
-    let release!: () => void;
-    const holder = new Promise<number>((resolve) => (lockTaken = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
     // Another change of the user holds its row, so the update stops after its role check.
-    const otherChange = db.transaction().execute(async (trx) => {
-      const pid = await backendPid(trx);
-      await trx
+    const otherChange = await holdRows(db, (trx) =>
+      trx
         .selectFrom('users')
         .select('uid')
         .where('app_id', '=', APP_ONE.appId)
         .where('uid', '=', uid)
         .forUpdate()
-        .execute();
-      lockTaken(pid);
-      await released;
-    });
-    const pid = await holder;
+        .execute(),
+    );
     const updating = api.call('PUT', `/users/${uid}`, { body: { role } });
-    await until(async () => (await waitersOn(db, pid, 1)) === 1);
+    await until(async () => (await waitersOn(db, otherChange.pid, 1)) === 1);
     let deleteAnswered = false;
     const deleting = api.call('DELETE', `/roles/${role}`).finally(() => (deleteAnswered = true));
     // The delete either waits behind the update (the role is held) or has already answered.
-    await until(async () => deleteAnswered || (await waitersOn(db, pid, 2)) === 2);
-    release();
-    await otherChange;
+    await until(async () => deleteAnswered || (await waitersOn(db, otherChange.pid, 2)) === 2);
+    otherChange.release();
+    await otherChange.done;
     expect((await updating).status).toBe(200);
     const deleted = await deleting;
     expect(deleted.status).toBe(403);

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import {
   silentLogger,
@@ -14,6 +14,7 @@ import {
 
 export const ENGINES: StorageEngine[] = ['sqlite', 'postgres'];
 
+import type { ChatDatabase } from '../../server/db/schema.js';
 import { migratedTemplate } from '../support/built.js';
 import { createTestStore as createStore, type TestRedis, type TestStore } from '../support/stores.js';
 
@@ -318,7 +319,7 @@ export async function injectFailure(
 }
 
 /** PostgreSQL: the backend (`pg_backend_pid`) that runs `db`'s statements, a transaction's. */
-export async function backendPid(db: ChatStore['db']): Promise<number> {
+async function backendPid(db: ChatStore['db']): Promise<number> {
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
   return rows[0]!.pid;
 }
@@ -335,6 +336,30 @@ export async function waitersOn(db: ChatStore['db'], pid: number, depth: 1 | 2 =
          select 1 from pg_stat_activity b
          where b.pid = any(pg_blocking_pids(a.pid)) and ${pid} = any(pg_blocking_pids(b.pid))))`.execute(db);
   return rows[0]?.waiting ?? 0;
+}
+
+/**
+ * PostgreSQL: a concurrent change, met as the test's own transaction. `hold` takes its locks;
+ * the transaction then keeps them until `release()`, runs `finish` and commits (`done`). `pid` is
+ * its backend, for `waitersOn`.
+ */
+export async function holdRows<T>(
+  db: ChatStore['db'],
+  hold: (trx: Transaction<ChatDatabase>) => Promise<unknown>,
+  finish?: (trx: Transaction<ChatDatabase>) => Promise<T>,
+): Promise<{ pid: number; release: () => void; done: Promise<T | undefined> }> {
+  let lockTaken!: (pid: number) => void;
+  let release!: () => void;
+  const holder = new Promise<number>((resolve) => (lockTaken = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const done = db.transaction().execute(async (trx) => {
+    const pid = await backendPid(trx);
+    await hold(trx);
+    lockTaken(pid);
+    await released;
+    return finish?.(trx);
+  });
+  return { pid: await holder, release, done };
 }
 
 /** Polls `done` until it holds (no deadline: the test's timeout is the bound). */
