@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { useEngines, useTempFolders, writeFiles } from './support.js';
+import { readManifest } from '../../../knowledge/store/manifest.js';
+import { namespaceLayout } from '../../../knowledge/store/layout.js';
 import { parleyCommand } from '../../support/built.js';
 
 const tempFolder = useTempFolders();
@@ -36,10 +38,17 @@ describe('an ingest killed with SIGKILL', () => {
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const exited = once(child, 'exit');
-    // Kill it once it has demonstrably made progress, not after a guessed delay.
+    // Kill it once it has demonstrably made progress, not after a guessed delay: files indexed and
+    // a commit of some of them on disk (commits run in the background, later on a busy machine).
+    const { manifestFile } = namespaceLayout(dataDir, 'bulk');
     let indexed = 0;
     for await (const line of createInterface({ input: child.stderr })) {
-      if (line.startsWith('indexed ') && ++indexed === 20) break;
+      if (
+        line.startsWith('indexed ') &&
+        ++indexed >= 20 &&
+        (await readManifest(manifestFile)).documents.length > 0
+      )
+        break;
     }
     child.kill('SIGKILL');
     const [code, signal] = await exited;
