@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Everything that decides which terms an index holds and how it ranks them. A snapshot stores these
- * settings, so a restored index tokenizes and ranks exactly as the one that wrote it.
+ * settings, so a restored index tokenizes as the one that wrote it; it ranks so too unless given
+ * other ranking settings (the engine's namespaces take the current defaults).
  */
 
 export const TokenizerSettings = z.object({
@@ -31,8 +32,8 @@ export const FeedbackSettings = z.object({
   originalQueryWeight: z.number().positive().max(1),
   /**
    * Feedback runs only when the first pass's best chunk scores at least this share of what a
-   * chunk holding every query term could score; 0 runs it always (snapshots written before this
-   * setting existed rank as they did).
+   * chunk holding every query term could score; 0 runs it always (and is what a snapshot written
+   * before this setting existed reads as).
    */
   minConfidence: z.number().min(0).max(1).default(0),
 });
