@@ -14,6 +14,7 @@ import {
   resolveSettings,
   type IndexSettings,
   type IndexSettingsInput,
+  type RankingSettings,
   type TokenizerSettings,
 } from './settings.js';
 import { DEFAULT_SNIPPET_LENGTH, makeSnippet, snippetAround, startHits } from './snippet.js';
@@ -238,7 +239,12 @@ export class SearchIndex implements ChunkIndex {
     });
   }
 
-  static restore(bytes: Uint8Array): SearchIndex {
+  /**
+   * The index a snapshot holds, with the tokenizer and fields it was built with; it ranks with the
+   * snapshot's ranking settings, or with `ranking` when given (ranking is chosen per query, so any
+   * ranking settings fit the terms the index holds).
+   */
+  static restore(bytes: Uint8Array, ranking?: RankingSettings): SearchIndex {
     const snapshot = decodeSnapshot(bytes);
     const terms = snapshot.json('terms');
     const ids = snapshot.json('chunkIds');
@@ -309,7 +315,7 @@ export class SearchIndex implements ChunkIndex {
     }
     const chunks = decodeChunkColumns(columns);
     const store = ChunkStore.adopting(chunks);
-    return new SearchIndex(snapshot.settings, {
+    return new SearchIndex(ranking ? { ...snapshot.settings, ranking } : snapshot.settings, {
       index,
       store,
       slotChunkIds: ids,

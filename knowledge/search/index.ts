@@ -4,15 +4,18 @@
  */
 import type { ChunkIndex } from '../types.js';
 import { SearchIndex, createSearchIndex } from './chunk-index.js';
-import type { IndexSettingsInput } from './settings.js';
+import type { IndexSettingsInput, RankingSettings } from './settings.js';
 
 export function createChunkIndex(settings?: IndexSettingsInput): ChunkIndex {
   return createSearchIndex(settings);
 }
 
-/** Restores an index with the tokenizer and settings it was built with; refuses an unknown format version. */
-export function restoreChunkIndex(snapshot: Uint8Array): ChunkIndex {
-  return SearchIndex.restore(snapshot);
+/**
+ * Restores an index with the tokenizer and settings it was built with, or with `ranking` in place of
+ * its ranking settings; refuses an unknown format version.
+ */
+export function restoreChunkIndex(snapshot: Uint8Array, ranking?: RankingSettings): ChunkIndex {
+  return SearchIndex.restore(snapshot, ranking);
 }
 
 export { SearchIndex, type ChunkSearchOptions } from './chunk-index.js';

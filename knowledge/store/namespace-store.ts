@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chunkDocument } from '../chunker.js';
-import { createChunkIndex, restoreChunkIndex } from '../search/index.js';
+import { createChunkIndex, DEFAULT_SETTINGS, restoreChunkIndex } from '../search/index.js';
 import {
   PAGE_SEPARATOR,
   type Chunk,
@@ -313,7 +313,10 @@ async function loadCommitted(layout: NamespaceLayout): Promise<CommittedState> {
       return rebuildFromDocuments(layout, manifest);
     }
     try {
-      return { manifest, index: restoreChunkIndex(bytes), rebuilt: false };
+      // Namespaces are made with the default settings. Ranking is chosen per query, so one written
+      // by an earlier version ranks as this version does; its tokenizer and fields stay the
+      // snapshot's, since they decide the terms it holds.
+      return { manifest, index: restoreChunkIndex(bytes, DEFAULT_SETTINGS.ranking), rebuilt: false };
     } catch {
       return rebuildFromDocuments(layout, manifest);
     }

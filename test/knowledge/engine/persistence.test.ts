@@ -1,6 +1,7 @@
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, restoreChunkIndex } from '../../../knowledge/search/index.js';
 import { readCommittedManifest, useEngines, useTempFolders, writeFiles } from './support.js';
 
 const tempFolder = useTempFolders();
@@ -31,6 +32,20 @@ describe('a namespace on disk', () => {
     const manifest = await readCommittedManifest(dataDir, 'sea');
     const storeFiles = await readdir(join(dataDir, 'knowledge', 'sea', '.parley'));
     expect(storeFiles.filter((name) => name.endsWith('.snapshot'))).toEqual([manifest.snapshot]);
+  });
+
+  it('ranks with the current ranking settings when its snapshot was written with others', async () => {
+    const dataDir = await tempFolder('data');
+    const writer = await openEngine({ dataDir });
+    await writer.ingest('sea', [{ kind: 'text', title: 'Almanac', text: 'Spring tides follow the moon.' }]);
+    await writer.close();
+    // As an earlier version would have written it: ranking settings that score no title term.
+    const { snapshot } = await readCommittedManifest(dataDir, 'sea');
+    const file = join(dataDir, 'knowledge', 'sea', '.parley', snapshot ?? '');
+    const earlier = restoreChunkIndex(await readFile(file), { ...DEFAULT_SETTINGS.ranking, titleWeight: 0 });
+    await writeFile(file, earlier.snapshot());
+    const reader = await openEngine({ dataDir });
+    expect((await reader.search('sea', 'almanac')).map((hit) => hit.source.title)).toEqual(['Almanac']);
   });
 
   it('rebuilds its index from the stored documents when the snapshot is lost', async () => {

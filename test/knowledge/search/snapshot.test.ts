@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createChunkIndex,
+  DEFAULT_SETTINGS,
   PLAIN_BM25_SETTINGS,
   restoreChunkIndex,
   type SearchIndex,
@@ -48,6 +49,19 @@ describe('snapshots', () => {
     const restored = restoreChunkIndex(index.snapshot()) as SearchIndex;
     expect(restored.settings).toEqual(PLAIN_BM25_SETTINGS);
     expect(restored.search('wing loads')).toEqual(index.search('wing loads'));
+  });
+
+  it('restore with other ranking settings when given, keeping the tokenizer and fields', () => {
+    const index = createChunkIndex(PLAIN_BM25_SETTINGS);
+    index.add(sampleChunks());
+    const ranking = { ...DEFAULT_SETTINGS.ranking, k1: 2 };
+    const restored = restoreChunkIndex(index.snapshot(), ranking) as SearchIndex;
+    expect(restored.settings).toEqual({ ...PLAIN_BM25_SETTINGS, ranking });
+    const rebuilt = createChunkIndex({ ...PLAIN_BM25_SETTINGS, ranking });
+    rebuilt.add(sampleChunks());
+    expect(restored.search('wing flutter', { onePerDocument: false })).toEqual(
+      rebuilt.search('wing flutter', { onePerDocument: false }),
+    );
   });
 
   it('restore an index that keeps working: adding, removing, snapshotting again', () => {
