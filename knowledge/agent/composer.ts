@@ -48,7 +48,10 @@ const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 /** A contents line of a PDF ("6.1 Default packages . . . . . 24") points to a page, it says nothing. */
 const DOT_LEADERS = /(?:\.\s?){5,}/;
 const MAX_SENTENCE_CHARS = 600;
-/** Shorter sentences ("See below.") are quoted only as the neighbour of a longer one. */
+/**
+ * Shorter sentences ("See below.") are quoted only as the neighbour of a longer one, or as the
+ * definition of the entry the question names.
+ */
 const MIN_QUOTED_CHARS = 12;
 /** A long question is rarely answered by one passage holding half its words: coverage counts at most this many. */
 const COVERAGE_TERMS = 5;
@@ -161,10 +164,12 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /**
  * Options, directives, control keys and wildcards the question names as words of their own ("-n",
- * "--depth", "%j", "^U", "?"): word search drops them, yet they are what singles out one row or
- * entry. A token must stand between spaces, so the question's closing "?" is not one.
+ * "--depth", "-0", "%j", "^U", "?"), alone or in parentheses ("the default spin speed
+ * (-spinstep)?"): word search drops them, yet they are what singles out one row or entry. A token
+ * must stand between spaces, so the question's closing "?" is not one, nor `-1` in `rand(-1)`.
  */
-const SYMBOL_LITERAL = /(?<=^|\s)(-{1,2}[A-Za-z][\w-]*|%[A-Za-z]|\^[A-Za-z]|[^\s\w]{1,3})(?=\s)/g;
+const SYMBOL_LITERAL =
+  /(?<=^|\s|\s\()(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$))/g;
 
 /**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
@@ -214,12 +219,16 @@ function rowNamedBy(candidate: Candidate, questionTerms: ReadonlySet<string>): b
 
 /**
  * Whether a question literal is the row's first cell (`?` in fnmatch's pattern table), or ends
- * with it: a table of attributes names `dig` where the question says `sys.float_info.dig`.
+ * with it: a table of attributes names `dig` where the question says `sys.float_info.dig`; or
+ * whether the cell names it before its argument, as an option list's `-level n` does.
  */
 function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
   if (!candidate.row) return false;
   const label = rowLabel(candidate);
-  return label !== '' && (literal === label || literal.split('.').at(-1) === label);
+  return (
+    label !== '' &&
+    (literal === label || literal.split('.').at(-1) === label || entryNames(label).includes(literal))
+  );
 }
 
 /** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
@@ -361,7 +370,8 @@ function scoreSentences(
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
   for (const candidate of candidates) {
-    if (candidate.sentence.length < MIN_QUOTED_CHARS) continue;
+    // A short definition of the entry the question names is the whole answer ("-0: CORRECT").
+    if (candidate.sentence.length < MIN_QUOTED_CHARS && !namesEntry(candidate, literalNames)) continue;
     let matched = 0;
     let context = 0;
     for (const term of queryTerms) {

@@ -260,6 +260,32 @@ describe('composeExtractiveAnswer on manuals', () => {
     );
   });
 
+  it('picks the option row the question names in parentheses, by the name before its argument', () => {
+    const { body } = answerTo('What PostScript level does Asymptote use by default (-level)?', [
+      manual(
+        'Asymptote produces PostScript output by default, at a high level of quality.\n\n' +
+          '-keepaux | Keep intermediate LaTeX .aux files [false]\n\n' +
+          '-level n | Postscript level [3]\n\n' +
+          '-listvariables | List available global functions and variables [false]',
+        'asymptote',
+      ),
+    ]);
+    expect(body).toContain('-level n | Postscript level [3] [1]');
+    expect(body).not.toContain('-keepaux');
+  });
+
+  it('quotes the short definition of the option with a digit that the question names', () => {
+    const { body } = answerTo('Which option does the single letter option -0 set?', [
+      manual(
+        'Some options also have one or more single letter names.\n\n' +
+          '-0\n: CORRECT\n\n-1\n: PRINT_EXIT_VALUE\n\n-4\n: GLOB_DOTS',
+        'options',
+      ),
+    ]);
+    expect(body).toContain('-0: CORRECT [1]');
+    expect(body).not.toContain('PRINT_EXIT_VALUE');
+  });
+
   it('never quotes code blocks', () => {
     const { body } = answerTo('How do I start a bisect session?', [
       manual(
