@@ -85,19 +85,22 @@ const withoutQuoteMarks = (text: string): string => text.replace(/^(?:[ \t]*>)+[
 
 /**
  * A paragraph's sentences. The segmenter ends a sentence after "!" or "?" followed by a closing
- * quote or bracket even when a lowercase word follows (`is "#!" on VMS and "#" otherwise`), where
- * after "." it does not: such a break is inside the sentence.
+ * quote or bracket even when a lowercase word follows (`is "#!" on VMS and "#" otherwise`), and
+ * after a "?" inside quotes before a symbol (`The default is ‘?# ’.`), where after "." it does
+ * not: a break before a lowercase word or a symbol is inside the sentence.
  */
 function sentencesOf(text: string): string[] {
+  // Segments as written, spaces included, so that one joined back reads as it did.
   const found: string[] = [];
   for (const { segment } of sentences.segment(text.replace(/\s+/g, ' '))) {
+    const previous = found.at(-1)?.trim() ?? '';
     const sentence = segment.trim();
-    const previous = found.at(-1);
-    if (previous !== undefined && /[!?]["'’”)\]]+$/.test(previous) && /^[a-z]/.test(sentence))
-      found[found.length - 1] = `${previous} ${sentence}`;
-    else found.push(sentence);
+    const afterQuotedMark = /[!?]["'’”)\]]+$/.test(previous) && /^[a-z]/.test(sentence);
+    const insideQuote = /[‘“"'][!?]$/.test(previous) && !/^[\p{Lu}\d"'“‘([]/u.test(sentence);
+    if (found.length > 0 && (afterQuotedMark || insideQuote)) found[found.length - 1] += segment;
+    else found.push(segment);
   }
-  return found;
+  return found.map((sentence) => sentence.trim());
 }
 
 /**

@@ -607,6 +607,17 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toContain('Default value of the string is "#!" on VMS and "#" otherwise. [1]');
   });
 
+  it('quotes a sentence whole when a quoted value starts with "?" and a symbol follows it', () => {
+    const { body } = answerTo('What is the default PS3 prompt used within a select loop?', [
+      manual(
+        'PS3 <S>\n: Selection prompt used within a select loop. It is expanded in the same way as PS1. ' +
+          'The default is ‘?# ’.',
+        'parameters',
+      ),
+    ]);
+    expect(body).toContain('The default is ‘?# ’. [1]');
+  });
+
   it('counts the page heading the question names for a sentence that does not repeat it', () => {
     const { body } = answerTo('What is the default output size of the pdfcairo terminal?', [
       commandPage(
