@@ -234,9 +234,16 @@ function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
   );
 }
 
+/**
+ * Names in capitals (`TIMEFMT`, `HISTSIZE`: environment variables, shell parameters, constants)
+ * that the question spells: they name an entry when a definition's term is one, though as words
+ * of a sentence they are often acronyms (`HTTP`, `WAL`) and not literals.
+ */
+const capitalNames = (question: string): string[] => question.match(/\b[A-Z][A-Z\d_]{2,}\b/g) ?? [];
+
 /** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
-const namesEntry = (candidate: Candidate, literals: readonly string[]): boolean =>
-  candidate.label !== undefined && entryNames(candidate.label).some((name) => literals.includes(name));
+const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
+  candidate.label !== undefined && entryNames(candidate.label).some((name) => names.includes(name));
 
 /**
  * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
@@ -338,6 +345,7 @@ function scoreSentences(
   const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
   const literalNames = questionLiterals(question);
   const literals = literalNames.map(literalPattern);
+  const entryNamesAsked = [...literalNames, ...capitalNames(question)];
   const namingHeadings = new Map(
     relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
@@ -374,7 +382,7 @@ function scoreSentences(
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
   for (const candidate of candidates) {
     // A short definition of the entry the question names is the whole answer ("-0: CORRECT").
-    if (candidate.sentence.length < MIN_QUOTED_CHARS && !namesEntry(candidate, literalNames)) continue;
+    if (candidate.sentence.length < MIN_QUOTED_CHARS && !namesEntry(candidate, entryNamesAsked)) continue;
     let matched = 0;
     let context = 0;
     for (const term of queryTerms) {
@@ -387,7 +395,7 @@ function scoreSentences(
       candidate.score =
         (matched + 0.3 * context) / (total || 1) +
         LITERAL_BONUS * literal +
-        (namesEntry(candidate, literalNames) ||
+        (namesEntry(candidate, entryNamesAsked) ||
         (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))

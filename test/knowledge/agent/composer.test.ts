@@ -286,6 +286,25 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body).not.toContain('PRINT_EXIT_VALUE');
   });
 
+  it('quotes the definition of the parameter in capitals that the question names', () => {
+    const { body } = answerTo('What does HISTSIZE control?', [
+      manual(
+        'Immediately before execution, each command is saved in the history list, the size of which is controlled by the HISTSIZE parameter.',
+        'history',
+      ),
+      manual(
+        'HISTFILE\n: The file to save the history in when an interactive shell exits.\n\n' +
+          'HISTSIZE <S>\n: The maximum number of events stored in the internal history list.\n\n' +
+          'SAVEHIST\n: The maximum number of history events to save in the history file; it should not exceed HISTSIZE.',
+        'parameters',
+      ),
+    ]);
+    expect(body).toContain(
+      'HISTSIZE <S>: The maximum number of events stored in the internal history list. [2]',
+    );
+    expect(body).not.toContain('SAVEHIST');
+  });
+
   it('never quotes code blocks', () => {
     const { body } = answerTo('How do I start a bisect session?', [
       manual(
