@@ -50,7 +50,7 @@ const DOT_LEADERS = /(?:\.\s?){5,}/;
 const MAX_SENTENCE_CHARS = 600;
 /**
  * Shorter sentences ("See below.") are quoted only as the neighbour of a longer one, or as the
- * definition of the entry the question names.
+ * definition of an entry the question names by its term or its text.
  */
 const MIN_QUOTED_CHARS = 12;
 /** A long question is rarely answered by one passage holding half its words: coverage counts at most this many. */
@@ -381,8 +381,12 @@ function scoreSentences(
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
   for (const candidate of candidates) {
-    // A short definition of the entry the question names is the whole answer ("-0: CORRECT").
-    if (candidate.sentence.length < MIN_QUOTED_CHARS && !namesEntry(candidate, entryNamesAsked)) continue;
+    // A short definition is a whole entry: the answer when the question names its term ("-0:
+    // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
+    const wholeEntry =
+      namesEntry(candidate, entryNamesAsked) ||
+      (candidate.label !== undefined && literals.some((literal) => literal.test(candidate.sentence)));
+    if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry) continue;
     let matched = 0;
     let context = 0;
     for (const term of queryTerms) {

@@ -286,6 +286,18 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body).not.toContain('PRINT_EXIT_VALUE');
   });
 
+  it('quotes the short definition that spells the name the question asks the option of', () => {
+    const { body } = answerTo('Which single letter option corresponds to GLOB_DOTS?', [
+      manual(
+        'Some options also have one or more single letter names.\n\n' +
+          '-3\n: NO_NOMATCH\n\n-4\n: GLOB_DOTS\n\n-5\n: NOTIFY',
+        'options',
+      ),
+    ]);
+    expect(body).toContain('-4: GLOB_DOTS [1]');
+    expect(body).not.toContain('NOTIFY');
+  });
+
   it('quotes the definition of the parameter in capitals that the question names', () => {
     const { body } = answerTo('What does HISTSIZE control?', [
       manual(
