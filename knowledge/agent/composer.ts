@@ -426,10 +426,10 @@ function scoreSentences(
 
 /**
  * A sentence that states a default: "The default is 4MB", "defaults to a4", "Default settings: set
- * history size 500", "(the default)", "[default: yes]".
+ * history size 500", "The default value of render is -1", "(the default)", "[default: yes]".
  */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:values?|settings?))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is

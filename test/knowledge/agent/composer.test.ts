@@ -317,6 +317,25 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body).not.toContain('SAVEHIST');
   });
 
+  it('counts "the default value of X is" as stating the default asked for, like "the default is"', () => {
+    const { body } = answerTo('What is the default value of the render setting?', [
+      manual(
+        'The interactive WebGL files use the default mouse bindings of the renderer. ' +
+          'By default, viewing the rendered HTML files requires network access. ' +
+          'Render the scene at n pixels per bp, as specified by the setting render=n. ' +
+          'A negative value of n is interpreted as |2n| for EPS and PDF formats and |n| for other formats. ' +
+          'The default value of render is -1. By default, the scene is rendered at twice the specified resolution.',
+        'three',
+      ),
+      manual(
+        'Drawing thick lines as tubes can be slow to render. ' +
+          'By default, mesh lines are drawn thin, unless an explicit line width is given.',
+        'tubes',
+      ),
+    ]);
+    expect(body).toContain('The default value of render is -1. [1]');
+  });
+
   it('never quotes code blocks', () => {
     const { body } = answerTo('How do I start a bisect session?', [
       manual(
