@@ -48,7 +48,10 @@ const sentences = new Intl.Segmenter('und', { granularity: 'sentence' });
 /** A contents line of a PDF ("6.1 Default packages . . . . . 24") points to a page, it says nothing. */
 const DOT_LEADERS = /(?:\.\s?){5,}/;
 const MAX_SENTENCE_CHARS = 600;
-/** Shorter sentences ("See below.") are quoted only as the neighbour of a longer one. */
+/**
+ * Shorter sentences ("See below.") are quoted only as the neighbour of a longer one, or as the
+ * definition of an entry the question names by its term or its text.
+ */
 const MIN_QUOTED_CHARS = 12;
 /** A long question is rarely answered by one passage holding half its words: coverage counts at most this many. */
 const COVERAGE_TERMS = 5;
@@ -82,19 +85,22 @@ const withoutQuoteMarks = (text: string): string => text.replace(/^(?:[ \t]*>)+[
 
 /**
  * A paragraph's sentences. The segmenter ends a sentence after "!" or "?" followed by a closing
- * quote or bracket even when a lowercase word follows (`is "#!" on VMS and "#" otherwise`), where
- * after "." it does not: such a break is inside the sentence.
+ * quote or bracket even when a lowercase word follows (`is "#!" on VMS and "#" otherwise`), and
+ * after a "?" inside quotes before a symbol (`The default is ‘?# ’.`), where after "." it does
+ * not: a break before a lowercase word or a symbol is inside the sentence.
  */
 function sentencesOf(text: string): string[] {
+  // Segments as written, spaces included, so that one joined back reads as it did.
   const found: string[] = [];
   for (const { segment } of sentences.segment(text.replace(/\s+/g, ' '))) {
+    const previous = found.at(-1)?.trim() ?? '';
     const sentence = segment.trim();
-    const previous = found.at(-1);
-    if (previous !== undefined && /[!?]["'’”)\]]+$/.test(previous) && /^[a-z]/.test(sentence))
-      found[found.length - 1] = `${previous} ${sentence}`;
-    else found.push(sentence);
+    const afterQuotedMark = /[!?]["'’”)\]]+$/.test(previous) && /^[a-z]/.test(sentence);
+    const insideQuote = /[‘“"'][!?]$/.test(previous) && !/^[\p{Lu}\d"'“‘([]/u.test(sentence);
+    if (found.length > 0 && (afterQuotedMark || insideQuote)) found[found.length - 1] += segment;
+    else found.push(segment);
   }
-  return found;
+  return found.map((sentence) => sentence.trim());
 }
 
 /**
@@ -161,10 +167,12 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 
 /**
  * Options, directives, control keys and wildcards the question names as words of their own ("-n",
- * "--depth", "%j", "^U", "?"): word search drops them, yet they are what singles out one row or
- * entry. A token must stand between spaces, so the question's closing "?" is not one.
+ * "--depth", "-0", "%j", "^U", "?"), alone or in parentheses ("the default spin speed
+ * (-spinstep)?"): word search drops them, yet they are what singles out one row or entry. A token
+ * must stand between spaces, so the question's closing "?" is not one, nor `-1` in `rand(-1)`.
  */
-const SYMBOL_LITERAL = /(?<=^|\s)(-{1,2}[A-Za-z][\w-]*|%[A-Za-z]|\^[A-Za-z]|[^\s\w]{1,3})(?=\s)/g;
+const SYMBOL_LITERAL =
+  /(?<=^|\s|\s\()(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$))/g;
 
 /**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
@@ -214,17 +222,28 @@ function rowNamedBy(candidate: Candidate, questionTerms: ReadonlySet<string>): b
 
 /**
  * Whether a question literal is the row's first cell (`?` in fnmatch's pattern table), or ends
- * with it: a table of attributes names `dig` where the question says `sys.float_info.dig`.
+ * with it: a table of attributes names `dig` where the question says `sys.float_info.dig`; or
+ * whether the cell names it before its argument, as an option list's `-level n` does.
  */
 function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
   if (!candidate.row) return false;
   const label = rowLabel(candidate);
-  return label !== '' && (literal === label || literal.split('.').at(-1) === label);
+  return (
+    label !== '' &&
+    (literal === label || literal.split('.').at(-1) === label || entryNames(label).includes(literal))
+  );
 }
 
+/**
+ * Names in capitals (`TIMEFMT`, `HISTSIZE`: environment variables, shell parameters, constants)
+ * that the question spells: they name an entry when a definition's term is one, though as words
+ * of a sentence they are often acronyms (`HTTP`, `WAL`) and not literals.
+ */
+const capitalNames = (question: string): string[] => question.match(/\b[A-Z][A-Z\d_]{2,}\b/g) ?? [];
+
 /** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
-const namesEntry = (candidate: Candidate, literals: readonly string[]): boolean =>
-  candidate.label !== undefined && entryNames(candidate.label).some((name) => literals.includes(name));
+const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
+  candidate.label !== undefined && entryNames(candidate.label).some((name) => names.includes(name));
 
 /**
  * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
@@ -326,6 +345,7 @@ function scoreSentences(
   const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
   const literalNames = questionLiterals(question);
   const literals = literalNames.map(literalPattern);
+  const entryNamesAsked = [...literalNames, ...capitalNames(question)];
   const namingHeadings = new Map(
     relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
@@ -361,7 +381,12 @@ function scoreSentences(
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
   for (const candidate of candidates) {
-    if (candidate.sentence.length < MIN_QUOTED_CHARS) continue;
+    // A short definition is a whole entry: the answer when the question names its term ("-0:
+    // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
+    const wholeEntry =
+      namesEntry(candidate, entryNamesAsked) ||
+      (candidate.label !== undefined && literals.some((literal) => literal.test(candidate.sentence)));
+    if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry) continue;
     let matched = 0;
     let context = 0;
     for (const term of queryTerms) {
@@ -374,7 +399,7 @@ function scoreSentences(
       candidate.score =
         (matched + 0.3 * context) / (total || 1) +
         LITERAL_BONUS * literal +
-        (namesEntry(candidate, literalNames) ||
+        (namesEntry(candidate, entryNamesAsked) ||
         (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
@@ -401,10 +426,10 @@ function scoreSentences(
 
 /**
  * A sentence that states a default: "The default is 4MB", "defaults to a4", "Default settings: set
- * history size 500", "(the default)", "[default: yes]".
+ * history size 500", "The default value of render is -1", "(the default)", "[default: yes]".
  */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:values?|settings?))?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is

@@ -9,6 +9,7 @@
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { DEFINITION_MARK, tableRowText } from '../structure.js';
+import { SourceError } from './errors.js';
 import { firstHeading } from './markdown.js';
 import { cleanTitle, normalizeText } from './normalize.js';
 
@@ -165,9 +166,29 @@ function markDefinitions(root: Element): void {
   }
 }
 
+/** Longer text than this beside a refresh is a page of its own, not a pointer to another. */
+const REDIRECT_MAX_CHARS = 300;
+
+/**
+ * Where a page that only sends the reader on points (`<meta http-equiv="Refresh" content="0;
+ * url=Options.html#Single-Letter-Options">` over "The node you are looking for is at Single Letter
+ * Options."): texi2any writes one such stub per section of a manual split by chapter (145 of zsh's
+ * 186 pages). Indexed, a stub's title alone outranks the section it names, and it says nothing.
+ */
+function redirectTarget(document: Document, root: Element): string | undefined {
+  const refresh = [...document.querySelectorAll('meta')].find(
+    (meta) => attribute(meta, 'http-equiv')?.toLowerCase() === 'refresh',
+  );
+  const content = refresh ? attribute(refresh, 'content') : undefined;
+  const target = content ? /\burl\s*=\s*['"]?([^'"\s]+)/i.exec(content)?.[1] : undefined;
+  return target && flat(root.textContent ?? '').length <= REDIRECT_MAX_CHARS ? target : undefined;
+}
+
 export function readHtml(html: string): HtmlText {
   const { document } = parseHTML(html);
   const root = mainContent(document);
+  const target = redirectTarget(document, root);
+  if (target) throw new SourceError(`only a redirect to ${target}: no text of its own`);
   for (const element of root.querySelectorAll(NEVER_CONTENT)) element.remove();
   // The page's own header and footer are chrome; an article's or section's are content.
   for (const element of root.querySelectorAll('header, footer')) {
@@ -192,9 +213,9 @@ export function readHtml(html: string): HtmlText {
  * pages they point to on the very words asked about, and quote as a run of names.
  */
 function dropNavigationLists(root: Element): void {
-  for (const list of root.querySelectorAll('dl, ul, ol')) {
+  for (const list of root.querySelectorAll('dl, ul, ol, table')) {
     if (!list.isConnected) continue;
-    const items = [...list.children].filter((item) => item.tagName === 'LI' || item.tagName === 'DT').length;
+    const items = listItems(list).length;
     const text = flat(list.textContent ?? '').length;
     if (items < NAVIGATION_MIN_ITEMS || text === 0 || list.querySelector('p, pre, table')) continue;
     const linked = [...list.querySelectorAll('a')].reduce(
@@ -205,26 +226,41 @@ function dropNavigationLists(root: Element): void {
   }
 }
 
+/**
+ * A list's items, or a table's rows: Texinfo writes its indexes ("HISTSIZE: 15.6 Parameters Used
+ * By The Shell") and chapter menus as tables of links.
+ */
+const listItems = (list: Element): Element[] =>
+  list.tagName === 'TABLE'
+    ? [...list.querySelectorAll('tr')].filter((row) => row.closest('table') === list)
+    : [...list.children].filter((item) => item.tagName === 'LI' || item.tagName === 'DT');
+
 /** What a navigation bar says besides its links: "Next:", "Up:", "Previous:", "[Contents]", arrows. */
 const NAVIGATION_WORDS =
-  /^(?:[\s:|,;.()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
+  /^(?:[\s:|,;.?()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
 /** Longer blocks are content, whatever their links. */
 const NAVIGATION_BAR_MAX_CHARS = 400;
 
 /**
  * Bars of links to the next, previous and parent pages (LaTeX2HTML's "Next: Boxerrorbars Up:
  * Plotting styles Previous: Arrows", Texinfo's "Next: …, Previous: …, Up: …"): a block whose
- * text outside its links is only such words, "next", "previous" or "up" among them. Kept, every page would hold its neighbours' titles.
+ * text outside its links is only such words, "next", "previous" or "up" among them. Texinfo's
+ * other bar, a table of arrows ("[ << ] [ < ] [ Up ] [ > ] [ >> ] [Top] [Contents] [Index] [ ? ]",
+ * above every section of texi2any's chapter pages), says only such words and arrows, its links
+ * included. Kept, every page would hold its neighbours' titles, every section the bar.
  */
 function dropNavigationBars(root: Element): void {
-  for (const block of root.querySelectorAll('div, p')) {
+  for (const block of root.querySelectorAll('div, p, table')) {
     if (!block.isConnected) continue;
     const links = [...block.querySelectorAll('a')];
     const text = flat(block.textContent ?? '');
     if (links.length < 2 || text === '' || text.length > NAVIGATION_BAR_MAX_CHARS) continue;
     let outside = block.textContent ?? '';
     for (const link of links) outside = outside.replace(link.textContent ?? '', ' ');
-    if (NAVIGATION_WORDS.test(outside) && /\b(?:next|previous|prev|up)\b/i.test(outside)) block.remove();
+    const named = NAVIGATION_WORDS.test(outside) && /\b(?:next|previous|prev|up)\b/i.test(outside);
+    const arrows =
+      NAVIGATION_WORDS.test(text) && /\b(?:up|top|contents)\b/i.test(text) && /[<>←→]/.test(text);
+    if (named || arrows) block.remove();
   }
 }
 

@@ -5,6 +5,7 @@
  * shared by many segments are column gutters, and each column is read top-down before the next.
  * Full-width runs (titles, figure captions across columns) cut the page into bands.
  */
+import { tableRowText } from '../structure.js';
 
 /** One run of text in PDF user space: x and y are the start of its baseline, y grows upwards. */
 export interface PositionedText {
@@ -205,12 +206,24 @@ function readingOrder(segments: Segment[], gutters: Gutter[]): Segment[][] {
   return blocks;
 }
 
-/** A block's lines grouped into paragraphs; a wider gap than usual or a change of size starts a new one. */
+/** A line with the segments it is made of: more than one, apart by wide gaps, are a table's cells. */
+interface LaidLine extends PdfLine {
+  x: number;
+  cells: string[];
+}
+
+/**
+ * A block's lines grouped into paragraphs; a wider gap than usual or a change of size starts a new
+ * one. A paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
+ * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML pages
+ * are.
+ */
 function paragraphs(block: Segment[]): PdfParagraph[] {
-  const lines: PdfLine[] = groupRows(block, (s) => s).map((row) => {
+  const lines: LaidLine[] = groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
-    return { text: row.map((s) => s.text.trim()).join(' '), y: first.y, size: first.size };
+    const cells = row.map((s) => s.text.trim());
+    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells };
   });
   const gaps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
   const usualGap = gaps.length > 0 ? percentile(gaps, 0.25) : 0;
@@ -225,7 +238,66 @@ function paragraphs(block: Segment[]): PdfParagraph[] {
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);
   });
-  return result;
+  return result.flatMap((paragraph) => tableRows(paragraph.lines as LaidLine[]) ?? [paragraph]);
+}
+
+/** Longer cells are text, not the name of a column. */
+const MAX_HEADER_CELL_CHARS = 40;
+
+/**
+ * A first row of short words without figures, over rows most of which hold a number in one of its
+ * columns, names the columns ("Bit | plot | splot" over "4096 | polar | no effect"): its cells
+ * label every row's, as an HTML table's header does. A list of names (colours) or of options
+ * ("-p | --persist" over "-e | "command1; …"") has none.
+ */
+function columnHeaders(rows: readonly string[][]): string[] | undefined {
+  const [first, ...below] = rows;
+  if (!first || below.length < 2) return undefined;
+  const names = first.every(
+    (cell) => cell.length <= MAX_HEADER_CELL_CHARS && /^\p{L}/u.test(cell) && !/\d/.test(cell),
+  );
+  if (!names) return undefined;
+  const figures = first.some((_, column) => {
+    const withFigures = below.filter((row) => /^[-+]?\d/.test(row[column] ?? '')).length;
+    return withFigures * 2 >= below.length;
+  });
+  return figures ? first : undefined;
+}
+
+/**
+ * A paragraph of at least two lines, at least half of them cells apart, as one paragraph per row
+ * (`cell | cell`, knowledge/structure.ts), each cell after its column's header when the first row
+ * is one: joined into prose, an option list of a page runs its rows together into one sentence of
+ * thousands of characters. A line of one cell that starts right of its row's first cell carries on
+ * the row's last cell (a description wrapped); any other is a paragraph of its own.
+ */
+function tableRows(lines: readonly LaidLine[]): PdfParagraph[] | undefined {
+  const rowCount = lines.filter((line) => line.cells.length > 1).length;
+  if (rowCount < 2 || rowCount * 2 < lines.length) return undefined;
+  // Rows, and runs of one-cell lines between them, which read on as prose.
+  const parts: { row?: LaidLine; lines: LaidLine[] }[] = [];
+  for (const line of lines) {
+    const previous = parts.at(-1);
+    if (line.cells.length > 1) parts.push({ row: { ...line, cells: [...line.cells] }, lines: [] });
+    else if (previous?.row && line.x > previous.row.x + line.size) {
+      const { cells } = previous.row;
+      cells[cells.length - 1] = joinLines(cells.at(-1) ?? '', line.text);
+    } else if (previous && !previous.row) previous.lines.push(line);
+    else parts.push({ lines: [line] });
+  }
+  const rows = parts.flatMap((part) => (part.row ? [part.row] : []));
+  const headers = columnHeaders(rows.map((row) => row.cells));
+  return parts
+    .filter((part) => !headers || part.row !== rows[0])
+    .map((part) =>
+      part.row
+        ? {
+            lines: [
+              { text: tableRowText(headers ?? [], part.row.cells), y: part.row.y, size: part.row.size },
+            ],
+          }
+        : { lines: part.lines.map(({ text, y, size }) => ({ text, y, size })) },
+    );
 }
 
 /** Joins a line to the one before it, undoing a hyphenated break (`exam-` + `ple` = `example`). */

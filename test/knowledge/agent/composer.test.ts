@@ -260,6 +260,82 @@ describe('composeExtractiveAnswer on manuals', () => {
     );
   });
 
+  it('picks the option row the question names in parentheses, by the name before its argument', () => {
+    const { body } = answerTo('What PostScript level does Asymptote use by default (-level)?', [
+      manual(
+        'Asymptote produces PostScript output by default, at a high level of quality.\n\n' +
+          '-keepaux | Keep intermediate LaTeX .aux files [false]\n\n' +
+          '-level n | Postscript level [3]\n\n' +
+          '-listvariables | List available global functions and variables [false]',
+        'asymptote',
+      ),
+    ]);
+    expect(body).toContain('-level n | Postscript level [3] [1]');
+    expect(body).not.toContain('-keepaux');
+  });
+
+  it('quotes the short definition of the option with a digit that the question names', () => {
+    const { body } = answerTo('Which option does the single letter option -0 set?', [
+      manual(
+        'Some options also have one or more single letter names.\n\n' +
+          '-0\n: CORRECT\n\n-1\n: PRINT_EXIT_VALUE\n\n-4\n: GLOB_DOTS',
+        'options',
+      ),
+    ]);
+    expect(body).toContain('-0: CORRECT [1]');
+    expect(body).not.toContain('PRINT_EXIT_VALUE');
+  });
+
+  it('quotes the short definition that spells the name the question asks the option of', () => {
+    const { body } = answerTo('Which single letter option corresponds to GLOB_DOTS?', [
+      manual(
+        'Some options also have one or more single letter names.\n\n' +
+          '-3\n: NO_NOMATCH\n\n-4\n: GLOB_DOTS\n\n-5\n: NOTIFY',
+        'options',
+      ),
+    ]);
+    expect(body).toContain('-4: GLOB_DOTS [1]');
+    expect(body).not.toContain('NOTIFY');
+  });
+
+  it('quotes the definition of the parameter in capitals that the question names', () => {
+    const { body } = answerTo('What does HISTSIZE control?', [
+      manual(
+        'Immediately before execution, each command is saved in the history list, the size of which is controlled by the HISTSIZE parameter.',
+        'history',
+      ),
+      manual(
+        'HISTFILE\n: The file to save the history in when an interactive shell exits.\n\n' +
+          'HISTSIZE <S>\n: The maximum number of events stored in the internal history list.\n\n' +
+          'SAVEHIST\n: The maximum number of history events to save in the history file; it should not exceed HISTSIZE.',
+        'parameters',
+      ),
+    ]);
+    expect(body).toContain(
+      'HISTSIZE <S>: The maximum number of events stored in the internal history list. [2]',
+    );
+    expect(body).not.toContain('SAVEHIST');
+  });
+
+  it('counts "the default value of X is" as stating the default asked for, like "the default is"', () => {
+    const { body } = answerTo('What is the default value of the render setting?', [
+      manual(
+        'The interactive WebGL files use the default mouse bindings of the renderer. ' +
+          'By default, viewing the rendered HTML files requires network access. ' +
+          'Render the scene at n pixels per bp, as specified by the setting render=n. ' +
+          'A negative value of n is interpreted as |2n| for EPS and PDF formats and |n| for other formats. ' +
+          'The default value of render is -1. By default, the scene is rendered at twice the specified resolution.',
+        'three',
+      ),
+      manual(
+        'Drawing thick lines as tubes can be slow to render. ' +
+          'By default, mesh lines are drawn thin, unless an explicit line width is given.',
+        'tubes',
+      ),
+    ]);
+    expect(body).toContain('The default value of render is -1. [1]');
+  });
+
   it('never quotes code blocks', () => {
     const { body } = answerTo('How do I start a bisect session?', [
       manual(
@@ -579,6 +655,17 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
       ),
     ]);
     expect(body).toContain('Default value of the string is "#!" on VMS and "#" otherwise. [1]');
+  });
+
+  it('quotes a sentence whole when a quoted value starts with "?" and a symbol follows it', () => {
+    const { body } = answerTo('What is the default PS3 prompt used within a select loop?', [
+      manual(
+        'PS3 <S>\n: Selection prompt used within a select loop. It is expanded in the same way as PS1. ' +
+          'The default is ‘?# ’.',
+        'parameters',
+      ),
+    ]);
+    expect(body).toContain('The default is ‘?# ’. [1]');
   });
 
   it('counts the page heading the question names for a sentence that does not repeat it', () => {

@@ -65,7 +65,7 @@ describe('PDF page reading order', () => {
       { text: `part ${i + 1}`, x: 300, y: 700 - 12 * i, width: 30, size: 10 },
     ]);
     expect(pageText(rows.flat())).toBe(
-      'Pump 10 kg part 1 Valve 20 kg part 2 Filter 30 kg part 3 Hose 40 kg part 4',
+      'Pump | 10 kg | part 1\n\nValve | 20 kg | part 2\n\nFilter | 30 kg | part 3\n\nHose | 40 kg | part 4',
     );
   });
 
@@ -89,6 +89,123 @@ describe('PDF page reading order', () => {
 
   it('gives no text for a page without runs', () => {
     expect(pageText([{ text: '  ', x: 0, y: 0, width: 5, size: 10 }])).toBe('');
+  });
+});
+
+/** A line of cells at the given x positions, 10-point text, 13 points below the one before. */
+const row = (y: number, cells: [number, string][]): PositionedText[] =>
+  cells.map(([x, text]) => ({ text, x, y, width: text.length * 5, size: 10 }));
+
+describe('tables of a PDF page', () => {
+  it('give each line of cells apart a paragraph of its own, a wrapped description joined to its row', () => {
+    const runs = [
+      ...row(700, [[90, 'Options (negate boolean options by replacing - with -no):']]),
+      ...row(687, [
+        [90, '-GPUblockSize n'],
+        [222, 'Compute shader block size [8]'],
+      ]),
+      ...row(674, [
+        [90, '-digits n'],
+        [222, 'Default output file precision [7]'],
+      ]),
+      ...row(661, [
+        [90, '-hyperrefOptions str'],
+        [222, 'Options given to hyperref'],
+      ]),
+      ...row(648, [[222, '[setpagesize=false]']]),
+      ...row(635, [
+        [90, '-zoomstep step'],
+        [222, 'Mouse motion zoom step [0.1]'],
+      ]),
+    ];
+    expect(pageText(runs)).toBe(
+      'Options (negate boolean options by replacing - with -no):\n\n' +
+        '-GPUblockSize n | Compute shader block size [8]\n\n' +
+        '-digits n | Default output file precision [7]\n\n' +
+        '-hyperrefOptions str | Options given to hyperref [setpagesize=false]\n\n' +
+        '-zoomstep step | Mouse motion zoom step [0.1]',
+    );
+  });
+
+  it('label each row by a first row of words over a column of numbers', () => {
+    const runs = [
+      ...row(700, [
+        [90, 'Bit'],
+        [150, 'plot'],
+        [250, 'splot'],
+      ]),
+      ...row(687, [
+        [90, '1'],
+        [150, 'bottom'],
+        [250, 'bottom left front'],
+      ]),
+      ...row(674, [
+        [90, '2'],
+        [150, 'left'],
+        [250, 'bottom left back'],
+      ]),
+      ...row(661, [
+        [90, '4096'],
+        [150, 'polar'],
+        [250, 'no effect'],
+      ]),
+    ];
+    expect(pageText(runs)).toBe(
+      'Bit: 1 | plot: bottom | splot: bottom left front\n\n' +
+        'Bit: 2 | plot: left | splot: bottom left back\n\n' +
+        'Bit: 4096 | plot: polar | splot: no effect',
+    );
+  });
+
+  it('take no header over rows without numbers, or over options', () => {
+    const colours = [
+      ...row(700, [
+        [90, 'palered'],
+        [200, 'palecyan'],
+        [300, 'black'],
+      ]),
+      ...row(687, [
+        [90, 'lightred'],
+        [200, 'lightcyan'],
+        [300, 'white'],
+      ]),
+      ...row(674, [
+        [90, 'mediumred'],
+        [200, 'mediumcyan'],
+        [300, 'gray'],
+      ]),
+    ];
+    expect(pageText(colours).split('\n\n')[0]).toBe('palered | palecyan | black');
+    const options = [
+      ...row(700, [
+        [90, '-p'],
+        [200, '--persist'],
+      ]),
+      ...row(687, [
+        [90, '-e'],
+        [200, '"command1; command2; ..."'],
+      ]),
+      ...row(674, [
+        [90, '-c'],
+        [200, 'scriptfile ARG1 ARG2 ...'],
+      ]),
+    ];
+    expect(pageText(options).split('\n\n')[0]).toBe('-p | --persist');
+  });
+
+  it('leave a paragraph of prose with one wide gap as prose', () => {
+    const runs = [
+      ...row(700, [[90, 'The default line width is 0.5 bp; this value may be']]),
+      ...row(687, [
+        [90, 'changed with'],
+        [200, 'defaultpen(pen).'],
+      ]),
+      ...row(674, [[90, 'The line width of a pen is returned by linewidth.']]),
+    ];
+    expect(pageText(runs)).toBe(
+      'The default line width is 0.5 bp; this value may be changed with defaultpen(pen). ' +
+        'The line width of a pen is returned by linewidth.',
+    );
   });
 });
 

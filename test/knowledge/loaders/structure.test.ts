@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../../knowledge/chunker.js';
+import { SourceError } from '../../../knowledge/loaders/errors.js';
 import { readHtml } from '../../../knowledge/loaders/html.js';
 import { readMarkdown } from '../../../knowledge/loaders/markdown.js';
 import { passageBlocks } from '../../../knowledge/structure.js';
@@ -282,5 +283,66 @@ describe('HTML reference pages (DocBook)', () => {
       <dt><a href="b.html">beta</a></dt><dd><p>The second letter.</p></dd>
       <dt><a href="c.html">gamma</a></dt><dd><p>The third letter.</p></dd></dl>`);
     expect(text).toContain('beta\n: The second letter.');
+  });
+});
+
+describe('HTML manuals split by chapter (Texinfo)', () => {
+  const bar = (up: string) => `<table class="header" cellpadding="1" cellspacing="1" border="0">
+    <tr><td>[<a href="#Parameters" title="Beginning of this chapter"> &lt;&lt; </a>]</td>
+    <td>[<a href="#Description" title="Previous section in reading order"> &lt; </a>]</td>
+    ${up}<td>[<a href="#Array-Subscripts" title="Next section"> &gt; </a>]</td>
+    <td>[<a href="Options.html#Options" title="Next chapter"> &gt;&gt; </a>]</td><td> &nbsp; </td>
+    <td>[<a href="index.html" title="Cover (top) of document">Top</a>]</td>
+    <td>[<a href="zsh_toc.html#SEC_Contents" title="Table of contents">Contents</a>]</td>
+    <td>[<a href="Concept-Index.html" title="Index">Index</a>]</td>
+    <td>[<a href="zsh_abt.html#SEC_About" title="About (help)"> ? </a>]</td></tr></table>`;
+
+  it('drop the bar of arrows above each section, with or without its Up button', () => {
+    const text = html(`<div class="section" id="Array-Parameters">
+      ${bar('<td>[<a href="#Parameters" title="Up section"> Up </a>]</td>')}
+      <h2 class="section">15.2 Array Parameters</h2><p>To assign an array value, write one of:</p></div>
+      ${bar('')}`);
+    expect(text).toBe('## 15.2 Array Parameters\n\nTo assign an array value, write one of:');
+  });
+
+  it("drop a chapter's menu and an index written as tables of links", () => {
+    const text = html(`<p>See the sections below.</p>
+      <table class="menu" border="0" cellspacing="0">
+        <tr><td><a href="#Array-Parameters">15.2 Array Parameters</a></td><td>&nbsp;&nbsp;</td></tr>
+        <tr><td><a href="#Positional-Parameters">15.3 Positional Parameters</a></td><td>&nbsp;&nbsp;</td></tr>
+        <tr><td><a href="#Local-Parameters">15.4 Local Parameters</a></td><td>&nbsp;&nbsp;</td></tr></table>
+      <table class="index-entries">
+        <tr><td></td><td><a href="Parameters.html#index-HISTSIZE"><code>HISTSIZE</code></a>:</td><td>&nbsp;</td>
+          <td><a href="Parameters.html#Parameters-Used-By-The-Shell">15.6 Parameters Used By The Shell</a></td></tr>
+        <tr><td></td><td><a href="Parameters.html#index-HOME"><code>HOME</code></a>:</td><td>&nbsp;</td>
+          <td><a href="Parameters.html#Parameters-Used-By-The-Shell">15.6 Parameters Used By The Shell</a></td></tr>
+        <tr><td></td><td><a href="Parameters.html#index-IFS"><code>IFS</code></a>:</td><td>&nbsp;</td>
+          <td><a href="Parameters.html#Parameters-Used-By-The-Shell">15.6 Parameters Used By The Shell</a></td></tr></table>`);
+    expect(text).toBe('See the sections below.');
+  });
+
+  it('keep a table whose rows link their names but describe them', () => {
+    const text = html(`<table><tr><th>View</th><th>Description</th></tr>
+      <tr><td><a href="a.html">pg_stat_activity</a></td><td>One row per server process, showing information related to its current activity.</td></tr>
+      <tr><td><a href="b.html">pg_stat_replication</a></td><td>One row per WAL sender process, showing statistics about replication.</td></tr>
+      <tr><td><a href="c.html">pg_stat_wal_receiver</a></td><td>Only one row, showing statistics about the WAL receiver.</td></tr></table>`);
+    expect(text).toContain('View: pg_stat_replication | Description: One row per WAL sender process');
+  });
+
+  it('refuse a page that only redirects to a section of another, naming where it points', () => {
+    expect(() =>
+      readHtml(`<html><head><title>Parameters Used By The Shell (zsh)</title>
+        <meta http-equiv="Refresh" content="0; url=Parameters.html#Parameters-Used-By-The-Shell"></head>
+        <body><p>The node you are looking for is at <a href="Parameters.html#Parameters-Used-By-The-Shell">Parameters Used By The Shell</a>.</p></body></html>`),
+    ).toThrow(
+      new SourceError('only a redirect to Parameters.html#Parameters-Used-By-The-Shell: no text of its own'),
+    );
+  });
+
+  it('read a page that refreshes to another but has a text of its own', () => {
+    const long = 'This page keeps its own documentation while it refreshes. '.repeat(8);
+    const read = readHtml(`<html><head><meta http-equiv="refresh" content="60; url=next.html"></head>
+      <body><p>${long}</p></body></html>`);
+    expect(read.text).toBe(long.trim());
   });
 });
