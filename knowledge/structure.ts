@@ -33,6 +33,8 @@ export interface PassageBlock {
 }
 
 const HEADING = /^ {0,3}#{1,6}\s/;
+/** A line opening a list item: `-`, `*`, `+` or a number, then a space (Markdown, as the loaders write lists). */
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 /** A term is a short line: longer ones are prose. */
 const MAX_TERM_CHARS = 300;
 
@@ -94,9 +96,25 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
       continue;
     }
     const row = paragraph.text.includes(TABLE_ROW_SEPARATOR) && !paragraph.text.includes('\n');
-    blocks.push({ kind: row ? 'row' : 'text', text: paragraph.text });
+    if (row) blocks.push({ kind: 'row', text: paragraph.text });
+    else for (const item of listItems(paragraph.text)) blocks.push({ kind: 'text', text: item });
   }
   return blocks;
+}
+
+/**
+ * A paragraph's list items, each a block of its own with the lines that continue it: what one
+ * item says (an option's `Default: 10000.`) does not run on into the next item's first sentence.
+ * Text before the first item is a block too.
+ */
+function listItems(text: string): string[] {
+  const items: string[][] = [];
+  for (const line of text.split('\n')) {
+    const current = items.at(-1);
+    if (current === undefined || LIST_ITEM.test(line)) items.push([line]);
+    else current.push(line);
+  }
+  return items.map((lines) => lines.join('\n'));
 }
 
 /** A definition paragraph, or a row of a table inside the definition, quoted whole with its term. */
@@ -110,7 +128,7 @@ function isTerm(text: string): boolean {
   return (
     text.length <= MAX_TERM_CHARS &&
     !text.includes('\n') &&
-    !/^([-*+]|\d+[.)])\s/.test(text) &&
+    !LIST_ITEM.test(text) &&
     !/[.:;!?]$/.test(text)
   );
 }

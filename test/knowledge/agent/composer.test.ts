@@ -422,6 +422,23 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('e=0,v=0,b=1,m=0');
   });
 
+  it('quotes the default of the option asked for, never the one ending the list item before it', () => {
+    const { body } = answerTo('What is the default breakLength of util.inspect()?', [
+      manual(
+        '-   `options` <Object>\n' +
+          '    -   `maxStringLength` <integer> Specifies the maximum number of characters to include when formatting. **Default:** `10000`.\n' +
+          '    -   `breakLength` <integer> The length at which input values are split across multiple lines. ' +
+          'Set to `Infinity` to format the input as a single line. **Default:** `80`.\n' +
+          '    -   `compact` <integer> Setting this to `false` causes each object key to be displayed on a new line. **Default:** `3`.',
+        'util',
+        '`util.inspect(object[, options])`',
+      ),
+    ]);
+    const quoted = body.split(/ \[\d+\] ?/);
+    expect(quoted.find((sentence) => sentence.includes('`breakLength`'))).not.toContain('10000');
+    expect(quoted).toContain('**Default:** `80`.');
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),

@@ -185,6 +185,19 @@ describe('passage structure', () => {
     ]);
   });
 
+  it('reads each item of a list as a block of its own, with the lines that continue it', () => {
+    expect(
+      passageBlocks(
+        'Options:\n-   `depth` <number> Levels to show.\n    Continued here.\n    -   `colors` <boolean> Styled. **Default:** `false`.\n1. First step.',
+      ),
+    ).toEqual([
+      { kind: 'text', text: 'Options:' },
+      { kind: 'text', text: '-   `depth` <number> Levels to show.\n    Continued here.' },
+      { kind: 'text', text: '    -   `colors` <boolean> Styled. **Default:** `false`.' },
+      { kind: 'text', text: '1. First step.' },
+    ]);
+  });
+
   it('reads a table row inside a definition as a row under its term', () => {
     expect(
       passageBlocks('sys.float_info\n: Float limits.\n\n: attribute: dig | explanation: decimal digits'),
