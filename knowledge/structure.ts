@@ -126,10 +126,7 @@ function definitionBlock(text: string, term: string | undefined): PassageBlock {
 /** A term is one short line that is neither a list item nor a sentence. */
 function isTerm(text: string): boolean {
   return (
-    text.length <= MAX_TERM_CHARS &&
-    !text.includes('\n') &&
-    !LIST_ITEM.test(text) &&
-    !/[.:;!?]$/.test(text)
+    text.length <= MAX_TERM_CHARS && !text.includes('\n') && !LIST_ITEM.test(text) && !/[.:;!?]$/.test(text)
   );
 }
 
