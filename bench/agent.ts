@@ -8,6 +8,10 @@
  *   hits the engine found for each query beforehand: what a request costs without ranking and
  *   snippets (HTTP, validation, JSON of the same responses), so the engine's cost under load is
  *   the difference;
+ * - and against a third whose backend first keeps the CPU busy for as long as the engine takes
+ *   alone (an integer loop that touches no memory and allocates nothing), then hands back the same
+ *   hits: what any handler that slow costs under load, so what the engine costs beyond that is
+ *   its own (garbage collection, caches);
  * - where a searchDocs request's time goes, in CPU µs: ranking by stage (BM25F first pass,
  *   proximity, RM3 feedback) and snippets, one query at a time in this process on the same
  *   queries; under each load, CPU per request, which other work on a shared machine skews far
@@ -69,6 +73,16 @@ function records(raw: string): Map<string, string>[] {
       }
       return fields;
     });
+}
+
+/** Where spin() leaves its hash, so the compiler cannot drop the loop as unused. */
+const spinHash = new Int32Array(1);
+
+/** Keeps the CPU busy for `turns` turns of an integer hash: no memory read, nothing allocated. */
+function spin(turns: number): void {
+  let hash = 0;
+  for (let turn = 0; turn < turns; turn++) hash = (Math.imul(hash, 31) + turn) | 0;
+  spinHash[0] = hash;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -184,6 +198,7 @@ try {
       body: JSON.stringify({ query, namespace: 'cranfield' }),
     }));
     const origin = server.apiUrl.replace(/\/api$/, '');
+    const loadQueries = queries.slice(0, 50);
     // The hits of each load query as the engine finds them, handed back by a second server.
     const searchOptions = { limit: 6, snippets: true };
     const recorded = new Map<string, SearchHit[]>();
@@ -207,19 +222,57 @@ try {
       logger,
     });
     const replayOrigin = replayServer.apiUrl.replace(/\/api$/, '');
-    const runs: { noop: LoadRun; search: LoadRun; replay: LoadRun }[] = [];
+    const runs: { noop: LoadRun; search: LoadRun; replay: LoadRun; busy: LoadRun }[] = [];
+    let busyServer: Awaited<ReturnType<typeof startAgentServer>> | undefined;
+    let engineAloneMicros = 0;
     try {
       // Warm-up: the first load of each kind runs code not yet optimised by the JIT.
       await load(`${origin}/api`, { duration: 1 });
       await load(origin, { requests: searchBodies, duration: 1 });
       await load(replayOrigin, { requests: searchBodies, duration: 1 });
+      // The busy server spins as long as the engine takes per query alone, in CPU time: the median of
+      // paired passes, so other work on the machine skews one pair, not the length. Measured after the
+      // warm-up loads: just after the ingest and the generate requests it measured 338 µs a query
+      // against 219 µs at the end of the same run.
+      const spinTurns = 1_000_000;
+      const turnsPerPair: number[] = [];
+      const engineAlonePerPair: number[] = [];
+      for (let pair = 0; pair < 7; pair++) {
+        const engineMicros = await perQueryMicros(
+          loadQueries,
+          (q) => engine.search('cranfield', q, searchOptions),
+          1,
+        );
+        const spinMicros = await perQueryMicros([''], () => spin(spinTurns), 1);
+        engineAlonePerPair.push(engineMicros);
+        turnsPerPair.push((spinTurns * engineMicros) / spinMicros);
+      }
+      const busyTurns = Math.round(median(turnsPerPair));
+      engineAloneMicros = median(engineAlonePerPair);
+      busyServer = await startAgentServer({
+        config,
+        backend: {
+          ...replaying,
+          search: async (_namespace, query) => {
+            spin(busyTurns);
+            return recorded.get(query.trim()) ?? [];
+          },
+        },
+        host: '127.0.0.1',
+        port: 0,
+        logger,
+      });
+      const busyOrigin = busyServer.apiUrl.replace(/\/api$/, '');
+      await load(busyOrigin, { requests: searchBodies, duration: 1 });
       for (let round = 0; round < rounds; round++) {
         const noop = await load(`${origin}/api`, {});
         const search = await load(origin, { requests: searchBodies });
-        runs.push({ noop, search, replay: await load(replayOrigin, { requests: searchBodies }) });
+        const replay = await load(replayOrigin, { requests: searchBodies });
+        runs.push({ noop, search, replay, busy: await load(busyOrigin, { requests: searchBodies }) });
       }
     } finally {
       await replayServer.close();
+      await busyServer?.close();
     }
     const loadRounds = runs.map(({ noop, search }) => ({ noop: noop.result, search: search.result }));
     const noopRps = median(loadRounds.map((r) => r.noop.requests.average));
@@ -232,12 +285,18 @@ try {
     const engineUnderLoadMicros = median(
       runs.map((r) => r.search.cpuMicrosPerRequest - r.replay.cpuMicrosPerRequest),
     );
+    const busyCpuMicros = median(runs.map((r) => r.busy.cpuMicrosPerRequest));
+    const slowHandlerMicros = median(
+      runs.map((r) => r.busy.cpuMicrosPerRequest - r.replay.cpuMicrosPerRequest - engineAloneMicros),
+    );
+    const engineBeyondSlowHandlerMicros = median(
+      runs.map((r) => r.search.cpuMicrosPerRequest - r.busy.cpuMicrosPerRequest),
+    );
     const replayRatio = median(
       runs.map((r) => r.replay.result.requests.average / r.noop.result.requests.average),
     );
 
     // Where a request's time goes: the same 50 queries, one at a time, in this process.
-    const loadQueries = queries.slice(0, 50);
     const chunks: Chunk[] = [];
     for (const doc of abstracts) {
       const path = join(corpus, `cran-${doc.get('I')}.md`);
@@ -271,7 +330,7 @@ try {
     // One process serves every connection: a request holds it for 1/throughput seconds.
     const serviceMicros = Math.round(1e6 / searchRps);
     const breakdown = {
-      note: "CPU µs per searchDocs request (maxResults 6, 50 Cranfield queries): ranking stages, engine and snippets are medians over passes of the queries, one at a time in the bench process; under load, this process's CPU time over a load divided by its requests (server and load generator share the process), median over rounds; replayed = the same requests to a server of the same code whose backend hands back the engine's hits found beforehand; service time = 1 / requests per second under load",
+      note: "CPU µs per searchDocs request (maxResults 6, 50 Cranfield queries): ranking stages, engine and snippets are medians over passes of the queries, one at a time in the bench process; under load, this process's CPU time over a load divided by its requests (server and load generator share the process), median over rounds; replayed = the same requests to a server of the same code whose backend hands back the engine's hits found beforehand; busy = the same with the backend first spinning on the CPU as long as the engine takes alone; service time = 1 / requests per second under load",
       serviceTimeUnderLoad: serviceMicros,
       noopServiceTimeUnderLoad: Math.round(1e6 / noopRps),
       cpuPerRequestUnderLoad: Math.round(searchCpuMicros),
@@ -285,6 +344,10 @@ try {
       responseBytes,
       searchDocsWithHitsReplayedCpuUnderLoad: Math.round(replayCpuMicros),
       engineCpuUnderLoad: Math.round(engineUnderLoadMicros),
+      busySearchDocsCpuUnderLoad: Math.round(busyCpuMicros),
+      engineAloneBeforeLoads: engineAloneMicros,
+      slowHandlerUnderLoad: Math.round(slowHandlerMicros),
+      engineBeyondSlowHandlerUnderLoad: Math.round(engineBeyondSlowHandlerMicros),
       engineShareOfSearchDocsCpu: Number((engineUnderLoadMicros / searchCpuMicros).toFixed(3)),
       // The most the ratio could reach if ranking and snippets cost nothing.
       ratioWithHitsReplayed: Number(replayRatio.toFixed(3)),
@@ -361,6 +424,13 @@ try {
       'searchDocs with the hits replayed (no ranking, no snippets): CPU under load':
         breakdown.searchDocsWithHitsReplayedCpuUnderLoad,
       'engine (ranking + snippets) under load: searchDocs minus replayed': breakdown.engineCpuUnderLoad,
+      'busy server (spins as long as the engine alone, then replays): CPU under load':
+        breakdown.busySearchDocsCpuUnderLoad,
+      'engine alone before the loads (the busy server spins this long)': breakdown.engineAloneBeforeLoads,
+      'a handler that slow, under load, beyond its own CPU: busy minus replayed minus spin':
+        breakdown.slowHandlerUnderLoad,
+      'engine under load beyond a handler as slow: searchDocs minus busy (GC, caches)':
+        breakdown.engineBeyondSlowHandlerUnderLoad,
       "engine share of a searchDocs request's CPU": breakdown.engineShareOfSearchDocsCpu,
       'ratio with the hits replayed (req/s; the ceiling if the engine cost nothing)':
         breakdown.ratioWithHitsReplayed,
