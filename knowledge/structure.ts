@@ -30,11 +30,14 @@ export interface PassageBlock {
   text: string;
   /** The term a definition paragraph defines, when the passage holds it. */
   term?: string;
+  /** The name a list item opens with, in code (`` - `breakLength` <integer> … ``, `` - `9` **Invalid Argument** ``). */
+  name?: string;
 }
 
 const HEADING = /^ {0,3}#{1,6}\s/;
 /** A line opening a list item: `-`, `*`, `+` or a number, then a space (Markdown, as the loaders write lists). */
 const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+const NAMED_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+`([^`\n]{1,60})`/;
 /** A term is a short line: longer ones are prose. */
 const MAX_TERM_CHARS = 300;
 
@@ -97,7 +100,11 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
     }
     const row = paragraph.text.includes(TABLE_ROW_SEPARATOR) && !paragraph.text.includes('\n');
     if (row) blocks.push({ kind: 'row', text: paragraph.text });
-    else for (const item of listItems(paragraph.text)) blocks.push({ kind: 'text', text: item });
+    else
+      for (const item of listItems(paragraph.text)) {
+        const name = NAMED_ITEM.exec(item)?.[1]?.trim();
+        blocks.push({ kind: 'text', text: item, ...(name ? { name } : {}) });
+      }
   }
   return blocks;
 }

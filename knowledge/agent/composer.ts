@@ -29,6 +29,8 @@ interface Candidate {
   row: boolean;
   /** The definition term or nothing. */
   label?: string;
+  /** The name the list item holding the sentence opens with, in code. */
+  itemName?: string;
   /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
   heading?: string;
   /** For a table row: its table, which may span several passages of a page. */
@@ -122,6 +124,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         sentence,
         row: block.kind === 'row',
         ...(block.term ? { label: block.term } : {}),
+        ...(block.name ? { itemName: block.name } : {}),
         ...(block.kind === 'row'
           ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
           : {}),
@@ -240,6 +243,13 @@ function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
  * of a sentence they are often acronyms (`HTTP`, `WAL`) and not literals.
  */
 const capitalNames = (question: string): string[] => question.match(/\b[A-Z][A-Z\d_]{2,}\b/g) ?? [];
+
+/**
+ * Whether the list item holding a sentence opens with a name the question spells as a word of its
+ * own: `9` for "What does exit code 9 mean?", `scheduling` for "Which scheduling strategy …".
+ */
+const itemNamedBy = (candidate: Candidate, question: string): boolean =>
+  candidate.itemName !== undefined && literalPattern(candidate.itemName).test(question);
 
 /** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
 const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
@@ -402,6 +412,7 @@ function scoreSentences(
         (namesEntry(candidate, entryNamesAsked) ||
         (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
+        itemNamedBy(candidate, question) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS
           : 0) +

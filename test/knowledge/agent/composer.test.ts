@@ -439,6 +439,28 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(quoted).toContain('**Default:** `80`.');
   });
 
+  it('quotes the list item whose name the question spells, though it shares no other word with it', () => {
+    const { body } = answerTo('What does exit code 9 of a Node.js process mean?', [
+      manual(
+        'The `process.exit()` method instructs Node.js to terminate the process synchronously with an exit status of `code`. ' +
+          'The shell that executed Node.js should see the exit code as `1`. ' +
+          'Node.js will normally exit with a `0` status code when no more async operations are pending.',
+        'process',
+        '`process.exit([code])`',
+      ),
+      manual(
+        '-   `8`: Unused. In previous versions of Node.js, exit code 8 sometimes indicated an uncaught exception.\n' +
+          '-   `9` **Invalid Argument**: Either an unknown option was specified, or an option requiring a value was provided without a value.\n' +
+          '-   `10` **Internal JavaScript Run-Time Failure**: The JavaScript source code internal in the Node.js bootstrapping process threw an error.\n' +
+          '-   `12` **Invalid Debug Argument**: The `--inspect` options were set, but the port number chosen was invalid.\n' +
+          '-   `14` **Snapshot Failure**: Node.js was started to build a V8 startup snapshot and it failed.',
+        'process',
+        'Exit codes',
+      ),
+    ]);
+    expect(body).toContain('**Invalid Argument**: Either an unknown option was specified');
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),

@@ -185,15 +185,15 @@ describe('passage structure', () => {
     ]);
   });
 
-  it('reads each item of a list as a block of its own, with the lines that continue it', () => {
+  it('reads each item of a list as a block of its own, with the lines that continue it and the name it opens with', () => {
     expect(
       passageBlocks(
         'Options:\n-   `depth` <number> Levels to show.\n    Continued here.\n    -   `colors` <boolean> Styled. **Default:** `false`.\n1. First step.',
       ),
     ).toEqual([
       { kind: 'text', text: 'Options:' },
-      { kind: 'text', text: '-   `depth` <number> Levels to show.\n    Continued here.' },
-      { kind: 'text', text: '    -   `colors` <boolean> Styled. **Default:** `false`.' },
+      { kind: 'text', name: 'depth', text: '-   `depth` <number> Levels to show.\n    Continued here.' },
+      { kind: 'text', name: 'colors', text: '    -   `colors` <boolean> Styled. **Default:** `false`.' },
       { kind: 'text', text: '1. First step.' },
     ]);
   });
