@@ -40,8 +40,10 @@ const NEVER_CONTENT = [
   '[role="search"]',
   '[aria-hidden="true"]',
   '[hidden]',
-  // Sphinx's permalink marks (¶) after headings and terms.
+  // Sphinx's and Texinfo's permalink marks (¶) after headings and terms.
   'a.headerlink',
+  'a.copiable-anchor',
+  'a.copiable-link',
   // DocBook's Prev/Up/Next bars and per-page tables of contents (PostgreSQL, many GNU manuals).
   '.navheader',
   '.navfooter',
@@ -149,6 +151,10 @@ function markDefinitions(root: Element): void {
   // One term written as several lines (`-j njobs<br>--jobs=njobs`, DocBook's option synopses)
   // names its spellings, which would otherwise run together as "-j njobs--jobs=njobs".
   for (const lineBreak of root.querySelectorAll('dt br')) lineBreak.replaceWith(', ');
+  // Texinfo writes an entry's category before its name ("Function: "); a manual that gives none
+  // (Octave's `@deftypefn {}`) leaves ": ", which would read as the mark of a definition's text.
+  for (const category of root.querySelectorAll('dt .category'))
+    if (/^[\s:]*$/.test(category.textContent ?? '')) category.remove();
   for (const term of root.querySelectorAll('dt')) {
     let next = term.nextElementSibling;
     while (next?.tagName === 'DT') {

@@ -136,6 +136,23 @@ describe('HTML definition lists', () => {
     expect(text).toBe('datetime.MINYEAR\n: The smallest year number allowed. `MINYEAR` is `1`.');
   });
 
+  it("name a Texinfo entry by its signature, without an empty category's colon or the permalink mark", () => {
+    const blocks = passageBlocks(
+      html(`<dl class="def">
+        <dt id="index-history_005fsize"><span class="category">: </span><span><em><var>val</var> =</em> <strong>history_size</strong> <em>()</em><a href="#index-history_005fsize" class="copiable-anchor"> &para;</a></span></dt>
+        <dd><p>Query or set the internal variable that specifies how many entries to store in the history file.</p>
+        <p>The default value is <code>1000</code>.</p></dd></dl>`),
+    );
+    expect(blocks).toEqual([
+      {
+        kind: 'definition',
+        term: 'val = history_size ()',
+        text: 'Query or set the internal variable that specifies how many entries to store in the history file.',
+      },
+      { kind: 'definition', term: 'val = history_size ()', text: 'The default value is `1000`.' },
+    ]);
+  });
+
   it('give a nested entry its own term', () => {
     const blocks = passageBlocks(
       html(`<dl><dt>class Pool</dt><dd><p>A pool of workers.</p>
