@@ -169,13 +169,13 @@ const isExactTerm = (term: string): boolean => /\d/.test(term);
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Options, directives, control keys and wildcards the question names as words of their own ("-n",
- * "--depth", "-0", "%j", "^U", "?"), alone or in parentheses ("the default spin speed
+ * Options, directives, control keys, escape sequences and wildcards the question names as words of
+ * their own ("-n", "--depth", "-0", "%j", "^U", "\a", "?"), alone or in parentheses ("the default spin speed
  * (-spinstep)?"): word search drops them, yet they are what singles out one row or entry. A token
  * must stand between spaces, so the question's closing "?" is not one, nor `-1` in `rand(-1)`.
  */
 const SYMBOL_LITERAL =
-  /(?<=^|\s|\s\()(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$))/g;
+  /(?<=^|\s|\s\()(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|\\[A-Za-z\d]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$))/g;
 
 /**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'

@@ -461,6 +461,21 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('**Invalid Argument**: Either an unknown option was specified');
   });
 
+  it('quotes the entry of the escape sequence the question names', () => {
+    const entries = [
+      ['\\b', 'a backspace, control-h, ASCII code 8'],
+      ['\\f', 'a formfeed, control-l, ASCII code 12'],
+      ['\\n', 'a newline, control-j, ASCII code 10'],
+      ['\\r', 'a carriage return, control-m, ASCII code 13'],
+      ['\\t', 'a horizontal tab, control-i, ASCII code 9'],
+      ['\\a', 'an alert character, control-g, ASCII code 7'],
+    ].map(([sequence, meaning]) => `${sequence}\n: Represents ${meaning}.`);
+    const { body } = answerTo('What ASCII code does the \\a escape sequence represent?', [
+      manual(entries.join('\n\n'), 'strings', 'Escape Sequences in String Constants'),
+    ]);
+    expect(body).toContain('ASCII code 7');
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),
