@@ -1,5 +1,5 @@
 import type { Citation, SearchHit } from '../../shared/agent.js';
-import { DEFINITION_MARK, passageBlocks } from '../structure.js';
+import { DEFINITION_MARK, passageBlocks, type PassageBlock } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
 import { distinctTerms } from './terms.js';
 
@@ -105,6 +105,26 @@ function sentencesOf(text: string): string[] {
   return found.map((sentence) => sentence.trim());
 }
 
+/** A code block this short may finish the sentence before it; a longer one is an example. */
+const MAX_COMPLETING_CODE_CHARS = 160;
+const MAX_COMPLETING_CODE_LINES = 3;
+
+/**
+ * The code that finishes a sentence broken off before it ("The default value is" over a block
+ * holding `"# Octave VERSION, %a %b %d …"`), as inline code: a sentence without its closing
+ * punctuation, followed at once by a short code block. A sentence that ends (".", ":") is whole,
+ * and what follows it an example.
+ */
+function completingCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
+  if (sentence === undefined || next?.kind !== 'code' || /[.!?:;)\]"'”’]$/.test(sentence)) return undefined;
+  const code = next.text.replace(/^```[^\n]*\n?|\n?```$/g, '').trim();
+  if (code === '' || code.length > MAX_COMPLETING_CODE_CHARS || code.includes('`')) return undefined;
+  const lines = code.split('\n');
+  return lines.length > MAX_COMPLETING_CODE_LINES
+    ? undefined
+    : `\`${lines.map((line) => line.trim()).join(' ')}\``;
+}
+
 /**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
@@ -112,9 +132,12 @@ function sentencesOf(text: string): string[] {
  */
 function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
   const found: Candidate[] = [];
-  passageBlocks(hit.text, openTerm(hit)).forEach((block, blockIndex) => {
+  const blocks = passageBlocks(hit.text, openTerm(hit));
+  blocks.forEach((block, blockIndex) => {
     if (block.kind === 'heading' || block.kind === 'code') return;
     const parts = block.kind === 'row' ? [block.text] : sentencesOf(withoutQuoteMarks(block.text));
+    const value = completingCode(parts.at(-1), blocks[blockIndex + 1]);
+    if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
     for (const sentence of parts) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({

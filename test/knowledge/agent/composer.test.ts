@@ -476,6 +476,21 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('ASCII code 7');
   });
 
+  it('quotes the short code block that finishes a sentence broken off before it', () => {
+    const { body } = answerTo('What is the default value of history_timestamp_format_string?', [
+      manual(
+        'val = history_timestamp_format_string ()\n' +
+          ': Query or set the internal variable that specifies the format string for the comment line written to the history file.\n\n' +
+          ': The format string is passed to `strftime`. The default value is\n\n' +
+          '```\n"# Octave VERSION, %a %b %d %H:%M:%S %Y %Z <USER@HOST>"\n```\n\n' +
+          ': When called from inside a function with the `"local"` option, the variable is changed locally.',
+        'history',
+        'Commands for History',
+      ),
+    ]);
+    expect(body).toContain('The default value is `"# Octave VERSION, %a %b %d %H:%M:%S %Y %Z <USER@HOST>"`');
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),
