@@ -445,7 +445,7 @@ function scoreSentences(
           : 0) +
         (asked === DEFAULT_STATEMENT &&
         candidate.label !== undefined &&
-        DEFAULT_CHOICE.test(candidate.sentence)
+        (DEFAULT_CHOICE.test(candidate.sentence) || DEFAULT_CHOICE.test(candidate.label))
           ? STATEMENT_BONUS
           : 0) +
         rankBonus(candidate);
@@ -468,6 +468,7 @@ const DEFAULT_STATEMENT =
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
  * the default asked for, where "This format is also compressed by default." says what a choice does.
+ * The entry's term may carry the mark itself (Octave's `"nofill" (default)`).
  */
 const DEFAULT_CHOICE = /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b/i;
 

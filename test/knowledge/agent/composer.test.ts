@@ -491,6 +491,22 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('The default value is `"# Octave VERSION, %a %b %d %H:%M:%S %Y %Z <USER@HOST>"`');
   });
 
+  it('quotes the option whose term marks it as the default', () => {
+    const { body } = answerTo('What is the default type of factorization of ichol?', [
+      manual(
+        'L = ichol (A), L = ichol (A, opts)\n: Compute the incomplete Cholesky factorization of the sparse square matrix A.\n\n' +
+          ': The factorization may be modified by passing options in a structure opts.\n\n' +
+          'type\n: Type of factorization.\n\n' +
+          '"ict"\n: Incomplete Cholesky factorization with threshold dropping (ICT).\n\n' +
+          '"nofill" (default)\n: Incomplete Cholesky factorization with no fill-in (IC(0)).\n\n' +
+          'diagcomp\n: Real non-negative scalar used to compute the diagonal compensation. The default value is 0.',
+        'sparse',
+        'Iterative Techniques',
+      ),
+    ]);
+    expect(body).toContain('"nofill" (default): Incomplete Cholesky factorization with no fill-in');
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),
