@@ -136,7 +136,8 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
   blocks.forEach((block, blockIndex) => {
     if (block.kind === 'heading' || block.kind === 'code') return;
     const parts = block.kind === 'row' ? [block.text] : sentencesOf(withoutQuoteMarks(block.text));
-    const value = completingCode(parts.at(-1), blocks[blockIndex + 1]);
+    // A row is whole without closing punctuation: only a sentence is finished by the code after it.
+    const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
     if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
     for (const sentence of parts) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;

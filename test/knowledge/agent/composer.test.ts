@@ -491,6 +491,13 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('The default value is `"# Octave VERSION, %a %b %d %H:%M:%S %Y %Z <USER@HOST>"`');
   });
 
+  it('never runs the code after a table row into the row', () => {
+    const { body } = answerTo('What is the default port?', [
+      manual('Setting: port | Default: 8080\n\n```\nlisten 8080\n```', 'config', 'Settings'),
+    ]);
+    expect(body).toBe('Setting: port | Default: 8080 [1]');
+  });
+
   it('quotes the option whose term marks it as the default', () => {
     const { body } = answerTo('What is the default type of factorization of ichol?', [
       manual(
