@@ -40,15 +40,17 @@ const NEVER_CONTENT = [
   '[role="search"]',
   '[aria-hidden="true"]',
   '[hidden]',
-  // Sphinx's and Texinfo's permalink marks (¶) after headings and terms.
-  'a.headerlink',
-  'a.copiable-anchor',
-  'a.copiable-link',
   // DocBook's Prev/Up/Next bars and per-page tables of contents (PostgreSQL, many GNU manuals).
   '.navheader',
   '.navfooter',
   '.toc',
 ].join(', ');
+
+/**
+ * What a link to its own heading or term says (Sphinx's `headerlink`, Texinfo's `copiable-link`,
+ * Apache's `permalink`: "¶"): a mark to click, not text.
+ */
+const PERMALINK_MARK = /^\s*[¶§#]\s*$/;
 
 /**
  * A list of at least NAVIGATION_MIN_ITEMS items, no paragraphs, and at least this share of link
@@ -95,7 +97,9 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** A table as one paragraph per row, each cell labelled by its column header when there is one. */
 function tableText(table: Element): string {
   const rows = [...table.querySelectorAll('tr')].filter((row) => row.closest('table') === table);
-  const cells = (row: Element) => rowCells(row).map((cell) => markdown.turndown(cell.innerHTML));
+  // Each cell converted as the element it is: its HTML parsed again apart would hand a table
+  // inside the cell (Apache's log format table) to this rule as a node of another DOM.
+  const cells = (row: Element) => rowCells(row).map((cell) => markdown.turndown(cell as HTMLElement));
   // LaTeX converters title a table with a first row of one cell across every column ("Graph
   // Border Encoding") and write the column names below it in plain cells.
   const titled = rows.length > 2 && isTitleRow(rows[0]!, rows.slice(1));
@@ -196,6 +200,9 @@ export function readHtml(html: string): HtmlText {
   const target = redirectTarget(document, root);
   if (target) throw new SourceError(`only a redirect to ${target}: no text of its own`);
   for (const element of root.querySelectorAll(NEVER_CONTENT)) element.remove();
+  for (const link of root.querySelectorAll('a[href^="#"]')) {
+    if (PERMALINK_MARK.test(link.textContent ?? '')) link.remove();
+  }
   // The page's own header and footer are chrome; an article's or section's are content.
   for (const element of root.querySelectorAll('header, footer')) {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
@@ -224,10 +231,11 @@ function dropNavigationLists(root: Element): void {
     const items = listItems(list).length;
     const text = flat(list.textContent ?? '').length;
     if (items < NAVIGATION_MIN_ITEMS || text === 0 || list.querySelector('p, pre, table')) continue;
-    const linked = [...list.querySelectorAll('a')].reduce(
-      (sum, a) => sum + flat(a.textContent ?? '').length,
-      0,
-    );
+    // A row's header cell labels what the row says, even as a link to the label's definition
+    // (Apache's directive tables: "Default:" linking to the glossary, over "ListenBackLog 511").
+    const linked = [...list.querySelectorAll('a')]
+      .filter((a) => !a.closest('th'))
+      .reduce((sum, a) => sum + flat(a.textContent ?? '').length, 0);
     if (linked / text >= NAVIGATION_LINK_SHARE) list.remove();
   }
 }

@@ -316,6 +316,39 @@ describe('HTML reference pages (DocBook)', () => {
   });
 });
 
+describe('HTML reference pages (Apache httpd)', () => {
+  it('read a table inside a table cell as part of the cell', () => {
+    const text = html(`<table><tr><th>Format String</th><th>Description</th></tr>
+      <tr><td><code>%{format}t</code></td><td>The time, in the form given by format. Tokens:
+        <table><tr><td><code>sec</code></td><td>number of seconds since the Epoch</td></tr>
+          <tr><td><code>msec</code></td><td>number of milliseconds since the Epoch</td></tr></table></td></tr>
+      <tr><td><code>%&gt;s</code></td><td>Final status</td></tr></table>`);
+    expect(text).toContain('msec` | number of milliseconds since the Epoch');
+    expect(text).toContain('Format String: `%>s` | Description: Final status');
+  });
+
+  it("keep a directive's table whose row labels link to the glossary", () => {
+    const row = (label: string, value: string) =>
+      `<tr><th><a href="directive-dict.html#${label}">${label}:</a></th><td>${value}</td></tr>`;
+    const modules = ['event', 'worker', 'prefork', 'mpm_winnt', 'mpm_netware', 'mpmt_os2']
+      .map((name) => `<code class="module"><a href="../mod/${name}.html">${name}</a></code>`)
+      .join(', ');
+    const text =
+      html(`<h2 id="listenbacklog">ListenBackLog Directive <a class="permalink" href="#listenbacklog">&para;</a></h2>
+      <table class="directive">${row('Description', 'Maximum length of the queue of pending connections')}
+        ${row('Syntax', '<code>ListenBackLog <var>backlog</var></code>')}${row('Default', '<code>ListenBackLog 511</code>')}
+        ${row('Context', 'server config')}${row('Status', 'MPM')}${row('Module', modules)}</table>`);
+    expect(text).toContain('Default: | `ListenBackLog 511`');
+  });
+
+  it('drop the permalink mark after a heading, whatever its class', () => {
+    const text =
+      html(`<h2 id="timeout">TimeOut Directive <a class="permalink" href="#timeout" title="Permanent link">&para;</a></h2>
+      <p>The <a href="#timeout">TimeOut</a> directive sets the time to wait.</p>`);
+    expect(text).toBe('## TimeOut Directive\n\nThe TimeOut directive sets the time to wait.');
+  });
+});
+
 describe('HTML manuals split by chapter (Texinfo)', () => {
   const bar = (up: string) => `<table class="header" cellpadding="1" cellspacing="1" border="0">
     <tr><td>[<a href="#Parameters" title="Beginning of this chapter"> &lt;&lt; </a>]</td>
