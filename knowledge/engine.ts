@@ -36,7 +36,7 @@ export interface IngestOptions {
 export interface SearchOptions {
   /** 1-100, default 6. */
   limit?: number;
-  /** At most one passage per document. */
+  /** At most one passage per document, each page of a PDF counting as one. */
   onePerDocument?: boolean;
   /** Each hit's text is a snippet around the query terms, for showing; else the whole passage, for answering. */
   snippets?: boolean;

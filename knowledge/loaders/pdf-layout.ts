@@ -5,7 +5,7 @@
  * shared by many segments are column gutters, and each column is read top-down before the next.
  * Full-width runs (titles, figure captions across columns) cut the page into bands.
  */
-import { tableRowText } from '../structure.js';
+import { TABLE_ROW_SEPARATOR, tableRowText } from '../structure.js';
 
 /** One run of text in PDF user space: x and y are the start of its baseline, y grows upwards. */
 export interface PositionedText {
@@ -314,6 +314,31 @@ function median(values: number[]): number {
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+/** Page numbers: "70", "65–67", "58, 62". */
+const PAGE_LIST = String.raw`\d+(?:[–-]\d+)?(?:,\s*\d+(?:[–-]\d+)?)*`;
+/** A contents or index line: a title, dot leaders, its pages ("Mouse . . . . 169", "| . . . | 15"). */
+const LEADER_ENTRY = new RegExp(String.raw`(?:\.\s?){3,}\s*(?:\|\s*)?${PAGE_LIST}$`);
+/** A back-of-book index entry: a term, then its pages ("errorbars, 65–67, 70, 119"). */
+const INDEX_ENTRY = new RegExp(String.raw`^[^,|]*\p{L}[^,|]*,\s*${PAGE_LIST}$`, 'u');
+
+/**
+ * Whether a paragraph is a table of contents' or a back-of-book index's entries: every line ends
+ * in dot leaders and a page number, or is a row of index entries ("error state, 44, 129 | format,
+ * 150"; a lone entry of one line is kept, as prose may end so). Such a paragraph names where the
+ * manual's words are without saying anything of them, as the contents and index lists of HTML
+ * pages that knowledge/structure.ts drops; kept, it takes a result's place from a page that does.
+ */
+export function isNavigation(paragraph: PdfParagraph): boolean {
+  if (paragraph.level !== undefined || paragraph.lines.length === 0) return false;
+  const entries = paragraph.lines.map((line) => {
+    if (LEADER_ENTRY.test(line.text)) return 1;
+    const cells = line.text.split(TABLE_ROW_SEPARATOR);
+    return cells.every((cell) => INDEX_ENTRY.test(cell.trim())) ? cells.length : 0;
+  });
+  const leaders = paragraph.lines.some((line) => LEADER_ENTRY.test(line.text));
+  return entries.every((n) => n > 0) && (leaders || entries.reduce((sum, n) => sum + n, 0) >= 2);
 }
 
 /** A page's first or last paragraph repeated on at least this many pages (numbers aside) is a running header or footer. */

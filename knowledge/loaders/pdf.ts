@@ -13,6 +13,7 @@ import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
 import { markFontHeadings, outlineHeadings, withOutlineHeadings } from './pdf-headings.js';
 import {
+  isNavigation,
   pageParagraphs,
   pageText,
   withoutRunningLines,
@@ -83,13 +84,20 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
       options.onPage?.(n, pdf.numPages);
     }
     if (outline.size === 0) markFontHeadings(paragraphs);
-    const pages: DocumentPage[] = paragraphs.map((page, i) => ({ page: i + 1, text: pageText(page) }));
-    if (!pages.some((p) => p.text !== '')) throw new SourceError(NO_TEXT_MESSAGE);
+    if (paragraphs.every((page) => page.length === 0)) throw new SourceError(NO_TEXT_MESSAGE);
+    // Pages without text are told before contents and index entries leave a page without any.
+    const warnings = emptyPageWarnings(
+      paragraphs.map((page, i) => ({ page: i + 1, empty: page.length === 0 })),
+    );
+    const pages: DocumentPage[] = paragraphs.map((page, i) => ({
+      page: i + 1,
+      text: pageText(page.filter((paragraph) => !isNavigation(paragraph))),
+    }));
     const texts = withoutRunningLines(pages.map((p) => p.text));
     pages.forEach((p, i) => (p.text = texts[i] ?? p.text));
     const { info } = await pdf.getMetadata();
     const title = cleanTitle(String((info as { Title?: unknown } | undefined)?.Title ?? '')) || undefined;
-    return { pages, title, warnings: emptyPageWarnings(pages) };
+    return { pages, title, warnings };
   } finally {
     await task.destroy();
   }
@@ -105,11 +113,11 @@ function openError(error: unknown): Error {
 }
 
 /** "page 3: …" or "pages 4-6: …" for each run of pages without text. */
-function emptyPageWarnings(pages: DocumentPage[]): string[] {
+function emptyPageWarnings(pages: { page: number; empty: boolean }[]): string[] {
   const warnings: string[] = [];
   let runStart: number | undefined;
   pages.forEach((page, i) => {
-    const empty = page.text === '';
+    const { empty } = page;
     if (empty && runStart === undefined) runStart = page.page;
     const runEnds = runStart !== undefined && (!empty || i === pages.length - 1);
     if (runEnds) {

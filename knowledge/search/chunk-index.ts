@@ -25,7 +25,11 @@ import { createTokenizer, type Tokenizer } from './tokenizer.js';
 export interface ChunkSearchOptions {
   /** Chunks to return, 1-1000; default 10. */
   limit?: number;
-  /** At most one chunk per document (the best); default true. */
+  /**
+   * At most one chunk per document (the best); default true. Each page of a document with pages
+   * (a PDF) counts as a document of its own: it is cited apart, as an HTML page is, and a manual
+   * in one PDF would otherwise give a single result however many are asked for.
+   */
   onePerDocument?: boolean;
   /** Give each result a snippet around the query's terms (see makeSnippet); default false. */
   snippets?: boolean;
@@ -34,6 +38,11 @@ export interface ChunkSearchOptions {
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 1000;
 const MAX_QUERY_TERMS = 64;
+/**
+ * A page's key for one result per page is its document's number times this, plus the page: exact
+ * in a double for document numbers below 2^32. Pages past it share the last key of their document.
+ */
+const PAGES_PER_DOCUMENT = 2 ** 21;
 
 const ChunkInput = z.object({
   id: z.string().min(1),
@@ -56,6 +65,8 @@ interface IndexState {
   store: ChunkStore;
   slotChunkIds: string[];
   slotDocument: Uint32Array;
+  /** Slot → page number, 0 for none. */
+  slotPage: Uint32Array;
   documentIds: string[];
   offsets: TermOffsets;
 }
@@ -76,6 +87,8 @@ export class SearchIndex implements ChunkIndex {
   private readonly chunkSlots = new Map<string, number>();
   /** Slot → document number, for one chunk per document. */
   private slotDocument: Uint32Array;
+  /** Slot → page number (0 = none), for one chunk per page of a PDF. */
+  private slotPage: Uint32Array;
   private readonly documentNumbers = new Map<string, number>();
   private nextDocumentNumber = 0;
 
@@ -99,6 +112,7 @@ export class SearchIndex implements ChunkIndex {
     );
     this.slotChunkIds = state?.slotChunkIds ?? [];
     this.slotDocument = state?.slotDocument ?? new Uint32Array(256);
+    this.slotPage = state?.slotPage ?? new Uint32Array(256);
     this.slotChunkIds.forEach((chunkId, slot) => {
       if (chunkId !== '') this.chunkSlots.set(chunkId, slot);
     });
@@ -160,7 +174,11 @@ export class SearchIndex implements ChunkIndex {
     const ranked = rankSlots(this.index, this.settings.ranking, this.scratch, {
       query: weighted,
       limit,
-      documentOf: onePerDocument ? (slot) => this.slotDocument[slot] as number : undefined,
+      documentOf: onePerDocument
+        ? (slot) =>
+            (this.slotDocument[slot] as number) * PAGES_PER_DOCUMENT +
+            Math.min(this.slotPage[slot] as number, PAGES_PER_DOCUMENT - 1)
+        : undefined,
     });
     return ranked.map(({ slot, score }) => {
       const chunk = this.store.get(this.slotChunkIds[slot] as string) as Chunk;
@@ -320,6 +338,7 @@ export class SearchIndex implements ChunkIndex {
       store,
       slotChunkIds: ids,
       slotDocument: columns.document,
+      slotPage: columns.page,
       documentIds,
       offsets: restoredTermOffsets(snapshot, chunks, snapshot.settings, ids.length),
     });
@@ -340,6 +359,8 @@ export class SearchIndex implements ChunkIndex {
     this.offsets.set(slot, chunk.text.length, starts, ends);
     this.slotDocument = ensureLength(this.slotDocument, slot + 1);
     this.slotDocument[slot] = this.documentNumber(chunk.documentId);
+    this.slotPage = ensureLength(this.slotPage, slot + 1);
+    this.slotPage[slot] = chunk.page ?? 0;
   }
 
   private documentNumber(documentId: string): number {
@@ -381,18 +402,21 @@ export class SearchIndex implements ChunkIndex {
     const { index, slotMap } = this.index.compacted();
     const slotChunkIds: string[] = new Array<string>(index.slotCount);
     const slotDocument = new Uint32Array(Math.max(256, index.slotCount));
+    const slotPage = new Uint32Array(Math.max(256, index.slotCount));
     this.chunkSlots.clear();
     slotMap.forEach((mapped, slot) => {
       if (mapped < 0) return;
       const chunkId = this.slotChunkIds[slot] as string;
       slotChunkIds[mapped] = chunkId;
       slotDocument[mapped] = this.slotDocument[slot] as number;
+      slotPage[mapped] = this.slotPage[slot] as number;
       this.chunkSlots.set(chunkId, mapped);
     });
     this.offsets = this.offsets.compacted(slotMap, index.slotCount);
     this.index = index;
     this.slotChunkIds = slotChunkIds;
     this.slotDocument = slotDocument;
+    this.slotPage = slotPage;
     this.store = this.store.compacted();
   }
 }

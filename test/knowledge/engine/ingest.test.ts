@@ -81,6 +81,18 @@ describe('ingesting sources', () => {
     expect(hit?.source).toMatchObject({ title: 'Telescope manual', page: 2, path: pdf });
   });
 
+  it('gives the best passage of each page of a PDF, as of separate documents', async () => {
+    const { engine, namespace, sources } = await sharedSetup();
+    const pdf = await writePdf(join(sources, 'manual.pdf'), [
+      { lines: ['Collimation aligns the primary mirror of the telescope.'] },
+      { lines: ['Unpacking the tripod and its case.'] },
+      { lines: ['Check the collimation again after moving the telescope.'] },
+    ]);
+    await engine.ingest(namespace, [{ kind: 'file', path: pdf }]);
+    const hits = await engine.search(namespace, 'telescope collimation', { limit: 5 });
+    expect(hits.map((hit) => hit.source.page).sort()).toEqual([1, 3]);
+  });
+
   it('indexes a URL, cites it, and finds it unchanged when its content is the same', async () => {
     const { dataDir } = await setup();
     let body =

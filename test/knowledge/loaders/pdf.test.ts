@@ -103,6 +103,38 @@ describe('PDF loader', () => {
     expect(doc.pages.map((p) => p.text)).toEqual(['Typed first page.', '', '', 'Typed fourth page.', '']);
   });
 
+  it('leaves out the entries of contents and index pages, without reporting those pages as scanned', async () => {
+    const path = await writePdf(join(dir, 'contents-and-index.pdf'), [
+      {
+        blocks: [
+          { x: 72, y: 720, lines: ['Contents'], fontSize: 16 },
+          {
+            x: 72,
+            y: 680,
+            lines: [
+              'Installing the pump . . . . . . . . . . . . . . . . . . 2',
+              'Cleaning the filter . . . . . . . . . . . . . . . . . . 2, 3',
+            ],
+          },
+        ],
+      },
+      { lines: ['The pump is installed below the filter housing.', 'Clean the filter every month.'] },
+      {
+        blocks: [
+          { x: 72, y: 700, lines: ['filter, 2, 3', 'housing, 2'] },
+          { x: 330, y: 700, lines: ['pump, 2', 'washer, 3'] },
+        ],
+      },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages.map((p) => p.text)).toEqual([
+      '# Contents',
+      'The pump is installed below the filter housing. Clean the filter every month.',
+      '',
+    ]);
+    expect(doc.warnings).toEqual([]);
+  });
+
   it('takes the title from the PDF metadata', async () => {
     const path = await writePdf(join(dir, 'meta.pdf'), [{ lines: ['Body'] }], {
       title: 'Pump Service Guide',
@@ -220,7 +252,8 @@ describe('PDF section headings', () => {
     const doc = await loadSource({ kind: 'file', path });
     const text = body.join(' ');
     expect(doc.pages.map((p) => p.text)).toEqual([
-      `# Pump Manual\n\n## Installation\n\n${text}\n\nRead this before you start.\n\nContents . . . . . . 2`,
+      // The contents line, no heading, is left out as contents entries are.
+      `# Pump Manual\n\n## Installation\n\n${text}\n\nRead this before you start.`,
       `## Wiring\n\n${text}`,
     ]);
   });

@@ -33,6 +33,25 @@ describe('adding and removing chunks', () => {
     expect(index.search('wing')).toEqual([]);
   });
 
+  it('keeps the pages of the chunks it moves when it compacts', () => {
+    const index = createChunkIndex();
+    index.add(documentChunks('old', ['wing notes', 'wing notes', 'wing notes', 'wing notes']));
+    index.add(
+      documentChunks('manual', ['wing loads', 'wing flutter', 'wing tips']).map((chunk, i) => ({
+        ...chunk,
+        page: [3, 3, 9][i],
+      })),
+    );
+    // Four of seven slots removed: compacted, the manual's chunks moved down.
+    index.removeDocument('old');
+    expect(
+      index
+        .search('wing')
+        .map(({ chunk }) => chunk.page)
+        .sort(),
+    ).toEqual([3, 9]);
+  });
+
   it('treats removing an unknown document as nothing to do', () => {
     const index = createChunkIndex();
     index.add([chunk('notes', 'wing notes')]);

@@ -162,6 +162,19 @@ describe('ranking', () => {
     expect(ids.sort()).toEqual(['manual#0', 'manual#1', 'manual#2']);
   });
 
+  it('returns the best chunk of each page of a document with pages, as of documents', () => {
+    // A manual in one PDF: two chunks on page 12, one on page 40.
+    const pages = [12, 12, 40];
+    const manual = documentChunks('manual', ['wing wing harbour', 'wing ledger anchor', 'wing beacon']).map(
+      (chunk, i) => ({ ...chunk, page: pages[i] }),
+    );
+    const index = indexOf(...manual, chunk('note', 'wing current estuary ferry'));
+    const found = index
+      .search('wing', { limit: 5 })
+      .map(({ chunk }) => `${chunk.documentId}:${chunk.page ?? '-'}`);
+    expect(found.sort()).toEqual(['manual:12', 'manual:40', 'note:-']);
+  });
+
   it('finds the best chunk of each document even when one document fills the re-ranked depth', () => {
     const manyChunks = Array.from({ length: 150 }, (_, i) => `wing wing harbour ${i}`);
     const index = indexOf(

@@ -43,6 +43,25 @@ describe('snapshots', () => {
     }
   });
 
+  it('restore an index that keeps one result per page of a PDF', () => {
+    const index = createChunkIndex();
+    index.add([
+      ...documentChunks('manual', ['wing loads', 'wing flutter', 'wing tips']).map((chunk, i) => ({
+        ...chunk,
+        page: [3, 3, 9][i],
+      })),
+      ...fillerChunks(10),
+    ]);
+    const restored = restoreChunkIndex(index.snapshot());
+    expect(
+      restored
+        .search('wing')
+        .map(({ chunk }) => chunk.page)
+        .sort(),
+    ).toEqual([3, 9]);
+    expect(restored.search('wing')).toEqual(index.search('wing'));
+  });
+
   it('restore the settings the index was built with', () => {
     const index = createChunkIndex(PLAIN_BM25_SETTINGS);
     index.add(sampleChunks());
