@@ -444,7 +444,7 @@ function scoreSentences(
         (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
           ? STATEMENT_BONUS
           : 0) +
-        (asked === DEFAULT_STATEMENT &&
+        (/\bdefaults?\b/i.test(question) &&
         candidate.label !== undefined &&
         (DEFAULT_CHOICE.test(candidate.sentence) || DEFAULT_CHOICE.test(candidate.label))
           ? STATEMENT_BONUS
@@ -477,6 +477,32 @@ const DEFAULT_CHOICE = /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is
 const LIMIT_STATEMENT =
   /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d/i;
 
+/**
+ * A question asking for the unit a value is given in: "In what unit is KEYTIMEOUT measured?",
+ * "What is the default unit of a value given to the limit builtin?", "Which units does it take?".
+ */
+export const ASKS_FOR_UNIT = /\b(?:what|which)\s+(?:\w+\s+){0,3}units?\b|\bmeasured\s+in\s+(?:what|which)\b/i;
+/**
+ * The words of such a question that say what is asked, not what about: a manual states the unit
+ * ("The interval in seconds between checks for new mail.") without saying "unit" or "measured".
+ */
+export const UNIT_ASK_WORDS = /\b(?:units?|measured|measure|given|expressed|specified)\b/gi;
+const UNIT_ASK_TERMS = distinctTerms('unit units measured measure given expressed specified');
+/** The units values are given in: of time, of size, of length on a page or screen, of text. */
+const UNIT =
+  '(?:(?:milli|micro|nano|centi|kilo|mega|giga|tera)?(?:seconds?|bytes?|met(?:er|re)s?)|minutes?|hours?|days?|weeks?|' +
+  '(?:kilo|mega|giga)?bits?|[kKMGT]i?B|pixels?|points?|inch(?:es)?|characters?|columns?|lines?|blocks?|pages?|sectors?|' +
+  'percent|degrees?|radians?|ticks?|jiffies)';
+/**
+ * A sentence stating the unit of a value: "in hundredths of seconds", "in kilobytes", "measured
+ * in seconds", "(in bytes)", an option's "kilobytes (default)".
+ */
+const UNIT_STATEMENT = new RegExp(
+  `\\b(?:in|as)\\s+(?:(?:hundredths|tenths|thousandths|millionths|units|multiples)\\s+of\\s+(?:an?\\s+)?)?${UNIT}\\b|` +
+    `\\bmeasured\\s+in\\b|\\b${UNIT}\\s*\\(\\s*(?:the\\s+)?default\\s*\\)`,
+  'i',
+);
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -486,6 +512,7 @@ export const ASKS_FOR_BOUND =
  * such a sentence says ("The default is 128MB") rather than the words it shares with the question.
  */
 function askedStatement(question: string): RegExp | undefined {
+  if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
   if (/\bdefaults?\b/i.test(question)) return DEFAULT_STATEMENT;
   if (ASKS_FOR_BOUND.test(question)) return LIMIT_STATEMENT;
   return undefined;
@@ -503,6 +530,7 @@ const BOUND_WORDS = distinctTerms('maximum minimum max min');
 
 /** The terms that name what a question asks about: without its ask words when it asks for a value and names something else. */
 function withoutAskWords(terms: ReadonlySet<string>, question: string): ReadonlySet<string> {
+  if (ASKS_FOR_UNIT.test(question)) terms = withoutUnitWords(terms);
   if (!ASKS_FOR_VALUE.test(question)) return terms;
   const bound = ASKS_FOR_BOUND.test(question);
   // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
@@ -517,12 +545,20 @@ function withoutAskWords(terms: ReadonlySet<string>, question: string): Readonly
   return subject.size > 0 ? subject : terms;
 }
 
-/** Whether a sentence states a value the question does not already name. */
+/** What a question asking for a unit is about: its terms without the words asking for a unit. */
+function withoutUnitWords(terms: ReadonlySet<string>): ReadonlySet<string> {
+  const subject = new Set([...terms].filter((term) => !UNIT_ASK_TERMS.has(term)));
+  return subject.size > 0 ? subject : terms;
+}
+
+/** Whether a sentence states a value the question does not already name (a unit, when it asks for one). */
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
   wantsDefault: boolean,
+  wantsUnit = false,
 ): boolean {
+  if (wantsUnit) return UNIT_STATEMENT.test(candidate.sentence);
   if (wantsDefault)
     return (
       DEFAULT_STATEMENT.test(candidate.sentence) ||
@@ -562,9 +598,10 @@ function valueNeighbour(
   question: string,
   questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
-  if (!ASKS_FOR_VALUE.test(question)) return undefined;
+  const wantsUnit = ASKS_FOR_UNIT.test(question);
+  if (!ASKS_FOR_VALUE.test(question) && !wantsUnit) return undefined;
   const wantsDefault = /\bdefaults?\b/i.test(question);
-  if (holdsValue(picked, questionTerms, wantsDefault)) return undefined;
+  if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit)) return undefined;
   const index = candidates.indexOf(picked);
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
@@ -578,8 +615,10 @@ function valueNeighbour(
   // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
   // creating archives." is followed by "This is currently PAX_FORMAT.", which says no "default".
   return (
-    following.find((next) => holdsValue(next, questionTerms, wantsDefault)) ??
-    (wantsDefault ? following.find((next) => holdsValue(next, questionTerms, false)) : undefined)
+    following.find((next) => holdsValue(next, questionTerms, wantsDefault, wantsUnit)) ??
+    (wantsDefault && !wantsUnit
+      ? following.find((next) => holdsValue(next, questionTerms, false))
+      : undefined)
   );
 }
 
@@ -703,7 +742,9 @@ export function composeExtractiveAnswer(
   const { maxSentences = 4, minCoverage = 0.5 } = options;
   const questionTerms = distinctTerms(input.question);
   const queryTerms = withoutAskWords(distinctTerms(input.retrievalQuery), input.question);
-  const relevanceTerms = questionTerms.size > 0 ? questionTerms : queryTerms;
+  // A manual states a unit ("The interval in seconds between checks") without the words asking for it.
+  const subjectTerms = ASKS_FOR_UNIT.test(input.question) ? withoutUnitWords(questionTerms) : questionTerms;
+  const relevanceTerms = subjectTerms.size > 0 ? subjectTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
   const picked =
     SUMMARY_REQUEST.test(input.question) && relevant.length > 0

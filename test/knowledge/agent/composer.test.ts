@@ -635,6 +635,42 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
   });
 });
 
+describe('composeExtractiveAnswer on the unit of a value', () => {
+  const parameters = manual(
+    'MAIL\n: If this parameter is set and mailpath is not set, the shell looks for mail in the specified file.\n\n' +
+      'MAILCHECK\n: The interval in seconds between checks for new mail.\n\n' +
+      'mailpath\n: An array of filenames to check for new mail.',
+    'parameters',
+    'Parameters Used By The Shell',
+  );
+  const expansion = manual(
+    'm\n: If the MULTIBYTE option is in effect, the flag m may also be given, in which case widths are used for padding; ' +
+      'otherwise each character is taken as one unit of width.',
+    'expansion',
+    'Parameter Expansion Flags',
+  );
+
+  it('quotes the entry stating its unit, though it never says "unit"', () => {
+    const { body } = answerTo('In what unit is MAILCHECK given?', [expansion, parameters]);
+    expect(body).toBe('MAILCHECK: The interval in seconds between checks for new mail. [1]');
+  });
+
+  it('quotes the sentence stating the unit after the one naming the value', () => {
+    const { body } = answerTo('In what unit is KEYTIMEOUT measured?', [
+      manual(
+        'When reading a bound multi-character sequence, the shell waits KEYTIMEOUT for the next key. ' +
+          'This is counted in hundredths of seconds.',
+        'zle',
+        'Reading Commands',
+      ),
+    ]);
+    expect(body).toBe(
+      'When reading a bound multi-character sequence, the shell waits KEYTIMEOUT for the next key. [1] ' +
+        'This is counted in hundredths of seconds. [1]',
+    );
+  });
+});
+
 describe('composeExtractiveAnswer on names held by headings and tables', () => {
   const section = (text: string, headingPath: string[]): SearchHit => ({
     text,
