@@ -31,6 +31,8 @@ interface Candidate {
   label?: string;
   /** The name the list item holding the sentence opens with, in code. */
   itemName?: string;
+  /** For a line of a listing of settings (`PS1 = ">> "`): the name it sets. */
+  setting?: string;
   /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
   heading?: string;
   /** For a table row: its table, which may span several passages of a page. */
@@ -125,6 +127,33 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
     : `\`${lines.map((line) => line.trim()).join(' ')}\``;
 }
 
+/** A line of a listing that sets a name: `PS1 = ">> "`, `save_default_options = "-mat-binary"`, `timeout: 30`. */
+const SETTING_LINE = /^\s*([A-Za-z_][\w.-]*)\s*([=:])\s*(\S.*?)\s*;?\s*$/;
+/** A listing is one of settings when it has this many lines at least, nearly all of them settings. */
+const MIN_SETTING_LINES = 3;
+const SETTING_LINES_SHARE = 0.75;
+
+/**
+ * The lines of a code block that is a listing of settings ("set initial values for user
+ * preferences to the following values" over `PS1 = ">> "`, `PS2 = ""`, …), each with the name it
+ * sets, the gap before its `=` closed. A listing of a few lines or of code is an example: none.
+ */
+function settingLines(code: string): { name: string; line: string }[] {
+  const lines = code
+    .replace(/^```[^\n]*\n?|\n?```$/g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const settings = lines.flatMap((line) => {
+    const match = SETTING_LINE.exec(line);
+    if (!match || match[3]!.includes('`')) return [];
+    const [, name, mark, value] = match;
+    return [{ name: name!, line: `${name!}${mark === '=' ? ' =' : ':'} ${value!}` }];
+  });
+  return settings.length >= MIN_SETTING_LINES && settings.length >= lines.length * SETTING_LINES_SHARE
+    ? settings
+    : [];
+}
+
 /**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
@@ -133,8 +162,29 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
 function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
   const found: Candidate[] = [];
   const blocks = passageBlocks(hit.text, openTerm(hit));
+  let listingTerm: string | undefined;
   blocks.forEach((block, blockIndex) => {
-    if (block.kind === 'heading' || block.kind === 'code') return;
+    if (block.kind === 'code') {
+      // A listing inside a definition ("set initial values … to the following values" over it) is part of its entry.
+      const before = blocks[blockIndex - 1];
+      listingTerm =
+        before?.kind === 'code' ? listingTerm : before?.kind === 'definition' ? before.term : undefined;
+      for (const { name, line } of settingLines(block.text))
+        found.push({
+          hitIndex,
+          position: found.length,
+          block: blockIndex,
+          sentence: `\`${line}\``,
+          row: false,
+          setting: name,
+          ...(listingTerm ? { label: listingTerm } : {}),
+          neighbours: [],
+          terms: distinctTerms(`${listingTerm ?? ''} ${line}`),
+          score: 0,
+        });
+      return;
+    }
+    if (block.kind === 'heading') return;
     const parts = block.kind === 'row' ? [block.text] : sentencesOf(withoutQuoteMarks(block.text));
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
@@ -384,7 +434,8 @@ function scoreSentences(
     relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
   for (const candidate of candidates) {
-    candidate.neighbours = neighbours(candidate, candidates, question, questionTerms);
+    candidate.neighbours =
+      candidate.setting === undefined ? neighbours(candidate, candidates, question, questionTerms) : [];
     const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
     // A heading named by its words, not by a literal, lends them only to a sentence that says
     // something asked of its own: "The SQL query in the following example is one solution." under
@@ -417,7 +468,10 @@ function scoreSentences(
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
+    // A line of a listing of settings answers only a question naming what it sets.
+    if (candidate.setting !== undefined && !entryNamesAsked.includes(candidate.setting)) continue;
     const wholeEntry =
+      candidate.setting !== undefined ||
       namesEntry(candidate, entryNamesAsked) ||
       (candidate.label !== undefined && literals.some((literal) => literal.test(candidate.sentence)));
     if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry) continue;
@@ -454,7 +508,11 @@ function scoreSentences(
   const matching = candidates.filter((candidate) => candidate.score > 0);
   if (matching.length > 0) return candidates;
   for (const candidate of candidates)
-    if (candidate.position < 2 && candidate.sentence.length >= MIN_QUOTED_CHARS)
+    if (
+      candidate.position < 2 &&
+      candidate.sentence.length >= MIN_QUOTED_CHARS &&
+      candidate.setting === undefined
+    )
       candidate.score = rankBonus(candidate) - candidate.position * 0.01;
   return candidates;
 }
@@ -609,7 +667,7 @@ function valueNeighbour(
       next.hitIndex === picked.hitIndex &&
       (next.block === picked.block || (picked.label !== undefined && next.label === picked.label));
     if (!together) break;
-    following.push(next);
+    if (next.setting === undefined) following.push(next);
   }
   // The sentence stating the kind of value asked ("The default value is haut=2") beats an earlier
   // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
@@ -638,7 +696,11 @@ function description(picked: Candidate, candidates: readonly Candidate[]): Candi
   const next = candidates[index + 1];
   const alone =
     candidates[index - 1]?.block !== picked.block || candidates[index - 1]?.hitIndex !== picked.hitIndex;
-  return alone && next?.hitIndex === picked.hitIndex && next.block === picked.block + 1 && !next.row
+  return alone &&
+    next?.hitIndex === picked.hitIndex &&
+    next.block === picked.block + 1 &&
+    !next.row &&
+    next.setting === undefined
     ? next
     : undefined;
 }
@@ -695,7 +757,7 @@ function summarySentences(
 ): Candidate[] {
   return relevant
     .flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!))
-    .filter((candidate) => candidate.sentence.length >= MIN_QUOTED_CHARS)
+    .filter((candidate) => candidate.sentence.length >= MIN_QUOTED_CHARS && candidate.setting === undefined)
     .slice(0, maxSentences);
 }
 

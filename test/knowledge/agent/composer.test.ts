@@ -671,6 +671,37 @@ describe('composeExtractiveAnswer on the unit of a value', () => {
   });
 });
 
+describe('composeExtractiveAnswer on listings of settings', () => {
+  const options = manual(
+    '--silent, --quiet, -q\n: Do not print the usual greeting and version message at startup.\n\n' +
+      '--traditional, --braindead\n: For compatibility with MATLAB, set initial values for user preferences to the following values\n\n' +
+      '```\nPS1                             = ">> "\nPS2                             = ""\n' +
+      'beep_on_error                   = true\nsave_default_options            = "-mat-binary"\n```\n\n' +
+      ': and disable the following warnings\n\n```\nOctave:abbreviated-property-match\nOctave:empty-index\n```',
+    'options',
+    'Command Line Options',
+  );
+  const prompt = manual(
+    'val = PS1 (), old_val = PS1 (new_val)\n: Query or set the primary prompt string. ' +
+      'When executing interactively, Octave displays the primary prompt when it is ready to read a command.',
+    'prompt',
+    'Customizing the Prompt',
+  );
+
+  it('quotes the line of a listing that sets the name asked about, under the entry holding the listing', () => {
+    const { body } = answerTo('What does the --traditional option set PS1 to?', [options, prompt]);
+    expect(body).toContain(
+      '--traditional, --braindead: For compatibility with MATLAB, set initial values for user preferences to the following values [1] `PS1 = ">> "` [1]',
+    );
+  });
+
+  it('quotes no line of a listing that sets another name', () => {
+    const { body } = answerTo('What does the --traditional option set save_default_options to?', [options]);
+    expect(body).toContain('`save_default_options = "-mat-binary"` [1]');
+    expect(body).not.toMatch(/PS1|PS2|beep_on_error/);
+  });
+});
+
 describe('composeExtractiveAnswer on names held by headings and tables', () => {
   const section = (text: string, headingPath: string[]): SearchHit => ({
     text,
