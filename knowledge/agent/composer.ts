@@ -31,7 +31,7 @@ interface Candidate {
   label?: string;
   /** The name the list item holding the sentence opens with, in code. */
   itemName?: string;
-  /** For a line of a listing of settings (`PS1 = ">> "`): the name it sets. */
+  /** For an entry of a listing (`PS1 = ">> "`, `` `rand(-1)` resets both seeds ``): the name it opens with. */
   setting?: string;
   /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
   heading?: string;
@@ -129,28 +129,51 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
 
 /** A line of a listing that sets a name: `PS1 = ">> "`, `save_default_options = "-mat-binary"`, `timeout: 30`. */
 const SETTING_LINE = /^\s*([A-Za-z_][\w.-]*)\s*([=:])\s*(\S.*?)\s*;?\s*$/;
-/** A listing is one of settings when it has this many lines at least, nearly all of them settings. */
-const MIN_SETTING_LINES = 3;
-const SETTING_LINES_SHARE = 0.75;
+/** A line of a two-column listing: a name, a gap of two spaces or more, what it is (`rand(-1)    resets both seeds …`). */
+const COLUMN_LINE = /^(\s*)(\S+(?: \S+)*)\s{2,}(\S.*?)\s*$/;
+/** A listing is one of entries when it has this many at least, and they (with the lines continuing them) are nearly all its lines. */
+const MIN_LISTING_ENTRIES = 3;
+const LISTING_ENTRIES_SHARE = 0.75;
+
+const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
 
 /**
- * The lines of a code block that is a listing of settings ("set initial values for user
- * preferences to the following values" over `PS1 = ">> "`, `PS2 = ""`, …), each with the name it
- * sets, the gap before its `=` closed. A listing of a few lines or of code is an example: none.
+ * The entries of a code block that is a listing of settings ("set initial values for user
+ * preferences to the following values" over `PS1 = ">> "`, `PS2 = ""`, …), the gap before each
+ * `=` closed, or of names beside what they are or do (`rand(-1)` and "resets both seeds to a
+ * standard value.", with the deeper-indented lines continuing it), each with the name it opens
+ * with. A listing of a few lines or of code is an example: none.
  */
-function settingLines(code: string): { name: string; line: string }[] {
+function listingEntries(code: string): { name: string; line: string }[] {
   const lines = code
     .replace(/^```[^\n]*\n?|\n?```$/g, '')
     .split('\n')
     .filter((line) => line.trim() !== '');
-  const settings = lines.flatMap((line) => {
-    const match = SETTING_LINE.exec(line);
-    if (!match || match[3]!.includes('`')) return [];
-    const [, name, mark, value] = match;
-    return [{ name: name!, line: `${name!}${mark === '=' ? ' =' : ':'} ${value!}` }];
-  });
-  return settings.length >= MIN_SETTING_LINES && settings.length >= lines.length * SETTING_LINES_SHARE
-    ? settings
+  const entries: { name: string; line: string }[] = [];
+  let column: { name: string; line: string } | undefined;
+  let indent = -1;
+  let listed = 0;
+  for (const line of lines) {
+    if (column !== undefined && indentOf(line) > indent) {
+      column.line += ` ${line.trim()}`;
+      listed++;
+      continue;
+    }
+    column = undefined;
+    const setting = SETTING_LINE.exec(line);
+    const entry = setting ? undefined : COLUMN_LINE.exec(line);
+    if (setting && !setting[3]!.includes('`')) {
+      const [, name, mark, value] = setting;
+      entries.push({ name: name!, line: `\`${name!}${mark === '=' ? ' =' : ':'} ${value!}\`` });
+    } else if (entry && !entry[2]!.includes('`') && (indent < 0 || indentOf(line) === indent)) {
+      indent = indentOf(line);
+      column = { name: entry[2]!, line: `\`${entry[2]!}\` ${entry[3]!}` };
+      entries.push(column);
+    } else continue;
+    listed++;
+  }
+  return entries.length >= MIN_LISTING_ENTRIES && listed >= lines.length * LISTING_ENTRIES_SHARE
+    ? entries
     : [];
 }
 
@@ -169,12 +192,12 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
       const before = blocks[blockIndex - 1];
       listingTerm =
         before?.kind === 'code' ? listingTerm : before?.kind === 'definition' ? before.term : undefined;
-      for (const { name, line } of settingLines(block.text))
+      for (const { name, line } of listingEntries(block.text))
         found.push({
           hitIndex,
           position: found.length,
           block: blockIndex,
-          sentence: `\`${line}\``,
+          sentence: line,
           row: false,
           setting: name,
           ...(listingTerm ? { label: listingTerm } : {}),
@@ -263,7 +286,9 @@ function questionLiterals(question: string): string[] {
       /[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b|\b[A-Za-z][A-Za-z\d]*(?:_[A-Za-z\d]+)+\b|\b[A-Za-z][a-z\d]+(?:[A-Z][a-z\d]*)+\b/g,
     ) ?? [];
   const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => match[1]!);
-  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols])];
+  // A call with its argument ("rand(-1)", "rand(0)") names one entry of its function's list of uses.
+  const calls = question.match(/\b[A-Za-z_][\w.]*\([^()\s]{1,20}\)/g) ?? [];
+  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols, ...calls])];
 }
 
 /** A literal as a case-sensitive pattern that a longer name containing it does not match. */
@@ -468,8 +493,14 @@ function scoreSentences(
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
-    // A line of a listing of settings answers only a question naming what it sets.
-    if (candidate.setting !== undefined && !entryNamesAsked.includes(candidate.setting)) continue;
+    // An entry of a listing answers only a question naming it.
+    // An option's entry names it before its argument (`-separator SEP`).
+    if (
+      candidate.setting !== undefined &&
+      !entryNamesAsked.includes(candidate.setting) &&
+      !entryNamesAsked.includes(candidate.setting.split(' ')[0]!)
+    )
+      continue;
     const wholeEntry =
       candidate.setting !== undefined ||
       namesEntry(candidate, entryNamesAsked) ||

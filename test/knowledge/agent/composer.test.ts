@@ -847,3 +847,27 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toMatch(/^Pdfcairo: .*The default size for the output is 5 inches x 3 inches\. \[1\]/);
   });
 });
+
+describe('composeExtractiveAnswer on listings of names beside what they do', () => {
+  const random = manual(
+    'The function **rand()** produces a sequence of pseudo-random numbers between 0 and 1.\n\n' +
+      '```\n\n     rand(0)     returns a pseudo random number in the open interval (0:1)\n' +
+      '                 generated from the current value of two internal\n                 32-bit seeds.\n' +
+      '     rand(-1)    resets both seeds to a standard value.\n' +
+      '     rand(x)     for integer 0 < x < 2^31-1 sets both internal seeds\n                 to x.\n```',
+    'random',
+    'Random number generator',
+  );
+
+  it('quotes the entry of the listing that the question names by its call', () => {
+    const { body } = answerTo('What does rand(-1) do?', [random]);
+    expect(body).toContain('`rand(-1)` resets both seeds to a standard value. [1]');
+  });
+
+  it('quotes an entry with the deeper-indented lines that continue it', () => {
+    const { body } = answerTo('What does rand(0) return?', [random]);
+    expect(body).toContain(
+      '`rand(0)` returns a pseudo random number in the open interval (0:1) generated from the current value of two internal 32-bit seeds. [1]',
+    );
+  });
+});
