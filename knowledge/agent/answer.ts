@@ -5,7 +5,7 @@ import {
   type SearchHit,
 } from '../../shared/agent.js';
 import { checkCitations, citationFor, sourcesList } from './citations.js';
-import { ASKS_FOR_BOUND, composeExtractiveAnswer } from './composer.js';
+import { ASKS_FOR_BOUND, ASKS_FOR_UNIT, composeExtractiveAnswer, UNIT_ASK_WORDS } from './composer.js';
 import { askLanguageModel, LanguageModelError, type LanguageModelConfig } from './llm.js';
 import { mentionsAgent } from './mention.js';
 import { latestUserTurn, resolveQuestion, type ResolvedQuestion } from './question.js';
@@ -90,8 +90,12 @@ function readAround(chunks: readonly SearchHit[], passages: number): SearchHit[]
  * question asks for "the maximum number of columns" or what an index can have "at most": the
  * retrieval for a question asking for a bound also looks for the word.
  */
-const retrievalText = (query: string): string =>
-  ASKS_FOR_BOUND.test(query) && !/\blimits?\b/i.test(query) ? `${query} limit` : query;
+const retrievalText = (query: string): string => {
+  // "In what unit is MAILCHECK given?": the entry says "The interval in seconds …", never "unit",
+  // while the words asking for a unit rank every passage about units above it.
+  const subject = ASKS_FOR_UNIT.test(query) ? query.replace(UNIT_ASK_WORDS, ' ').replace(/\s+/g, ' ') : query;
+  return ASKS_FOR_BOUND.test(subject) && !/\blimits?\b/i.test(subject) ? `${subject} limit` : subject;
+};
 
 /**
  * The generate path: mention gating, follow-up resolution, retrieval on the namespace, then an

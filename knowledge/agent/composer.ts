@@ -31,6 +31,8 @@ interface Candidate {
   label?: string;
   /** The name the list item holding the sentence opens with, in code. */
   itemName?: string;
+  /** For an entry of a listing (`PS1 = ">> "`, `` `rand(-1)` resets both seeds ``): the name it opens with. */
+  setting?: string;
   /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
   heading?: string;
   /** For a table row: its table, which may span several passages of a page. */
@@ -125,6 +127,56 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
     : `\`${lines.map((line) => line.trim()).join(' ')}\``;
 }
 
+/** A line of a listing that sets a name: `PS1 = ">> "`, `save_default_options = "-mat-binary"`, `timeout: 30`. */
+const SETTING_LINE = /^\s*([A-Za-z_][\w.-]*)\s*([=:])\s*(\S.*?)\s*;?\s*$/;
+/** A line of a two-column listing: a name, a gap of two spaces or more, what it is (`rand(-1)    resets both seeds …`). */
+const COLUMN_LINE = /^(\s*)(\S+(?: \S+)*)\s{2,}(\S.*?)\s*$/;
+/** A listing is one of entries when it has this many at least, and they (with the lines continuing them) are nearly all its lines. */
+const MIN_LISTING_ENTRIES = 3;
+const LISTING_ENTRIES_SHARE = 0.75;
+
+const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
+
+/**
+ * The entries of a code block that is a listing of settings ("set initial values for user
+ * preferences to the following values" over `PS1 = ">> "`, `PS2 = ""`, …), the gap before each
+ * `=` closed, or of names beside what they are or do (`rand(-1)` and "resets both seeds to a
+ * standard value.", with the deeper-indented lines continuing it), each with the name it opens
+ * with. A listing of a few lines or of code is an example: none.
+ */
+function listingEntries(code: string): { name: string; line: string }[] {
+  const lines = code
+    .replace(/^```[^\n]*\n?|\n?```$/g, '')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const entries: { name: string; line: string }[] = [];
+  let column: { name: string; line: string } | undefined;
+  let indent = -1;
+  let listed = 0;
+  for (const line of lines) {
+    if (column !== undefined && indentOf(line) > indent) {
+      column.line += ` ${line.trim()}`;
+      listed++;
+      continue;
+    }
+    column = undefined;
+    const setting = SETTING_LINE.exec(line);
+    const entry = setting ? undefined : COLUMN_LINE.exec(line);
+    if (setting && !setting[3]!.includes('`')) {
+      const [, name, mark, value] = setting;
+      entries.push({ name: name!, line: `\`${name!}${mark === '=' ? ' =' : ':'} ${value!}\`` });
+    } else if (entry && !entry[2]!.includes('`') && (indent < 0 || indentOf(line) === indent)) {
+      indent = indentOf(line);
+      column = { name: entry[2]!, line: `\`${entry[2]!}\` ${entry[3]!}` };
+      entries.push(column);
+    } else continue;
+    listed++;
+  }
+  return entries.length >= MIN_LISTING_ENTRIES && listed >= lines.length * LISTING_ENTRIES_SHARE
+    ? entries
+    : [];
+}
+
 /**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
@@ -133,8 +185,29 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
 function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
   const found: Candidate[] = [];
   const blocks = passageBlocks(hit.text, openTerm(hit));
+  let listingTerm: string | undefined;
   blocks.forEach((block, blockIndex) => {
-    if (block.kind === 'heading' || block.kind === 'code') return;
+    if (block.kind === 'code') {
+      // A listing inside a definition ("set initial values … to the following values" over it) is part of its entry.
+      const before = blocks[blockIndex - 1];
+      listingTerm =
+        before?.kind === 'code' ? listingTerm : before?.kind === 'definition' ? before.term : undefined;
+      for (const { name, line } of listingEntries(block.text))
+        found.push({
+          hitIndex,
+          position: found.length,
+          block: blockIndex,
+          sentence: line,
+          row: false,
+          setting: name,
+          ...(listingTerm ? { label: listingTerm } : {}),
+          neighbours: [],
+          terms: distinctTerms(`${listingTerm ?? ''} ${line}`),
+          score: 0,
+        });
+      return;
+    }
+    if (block.kind === 'heading') return;
     const parts = block.kind === 'row' ? [block.text] : sentencesOf(withoutQuoteMarks(block.text));
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
@@ -213,7 +286,9 @@ function questionLiterals(question: string): string[] {
       /[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b|\b[A-Za-z][A-Za-z\d]*(?:_[A-Za-z\d]+)+\b|\b[A-Za-z][a-z\d]+(?:[A-Z][a-z\d]*)+\b/g,
     ) ?? [];
   const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => match[1]!);
-  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols])];
+  // A call with its argument ("rand(-1)", "rand(0)") names one entry of its function's list of uses.
+  const calls = question.match(/\b[A-Za-z_][\w.]*\([^()\s]{1,20}\)/g) ?? [];
+  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols, ...calls])];
 }
 
 /** A literal as a case-sensitive pattern that a longer name containing it does not match. */
@@ -384,7 +459,8 @@ function scoreSentences(
     relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
   for (const candidate of candidates) {
-    candidate.neighbours = neighbours(candidate, candidates, question, questionTerms);
+    candidate.neighbours =
+      candidate.setting === undefined ? neighbours(candidate, candidates, question, questionTerms) : [];
     const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
     // A heading named by its words, not by a literal, lends them only to a sentence that says
     // something asked of its own: "The SQL query in the following example is one solution." under
@@ -417,7 +493,16 @@ function scoreSentences(
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
+    // An entry of a listing answers only a question naming it.
+    // An option's entry names it before its argument (`-separator SEP`).
+    if (
+      candidate.setting !== undefined &&
+      !entryNamesAsked.includes(candidate.setting) &&
+      !entryNamesAsked.includes(candidate.setting.split(' ')[0]!)
+    )
+      continue;
     const wholeEntry =
+      candidate.setting !== undefined ||
       namesEntry(candidate, entryNamesAsked) ||
       (candidate.label !== undefined && literals.some((literal) => literal.test(candidate.sentence)));
     if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry) continue;
@@ -444,7 +529,7 @@ function scoreSentences(
         (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
           ? STATEMENT_BONUS
           : 0) +
-        (asked === DEFAULT_STATEMENT &&
+        (/\bdefaults?\b/i.test(question) &&
         candidate.label !== undefined &&
         (DEFAULT_CHOICE.test(candidate.sentence) || DEFAULT_CHOICE.test(candidate.label))
           ? STATEMENT_BONUS
@@ -454,7 +539,11 @@ function scoreSentences(
   const matching = candidates.filter((candidate) => candidate.score > 0);
   if (matching.length > 0) return candidates;
   for (const candidate of candidates)
-    if (candidate.position < 2 && candidate.sentence.length >= MIN_QUOTED_CHARS)
+    if (
+      candidate.position < 2 &&
+      candidate.sentence.length >= MIN_QUOTED_CHARS &&
+      candidate.setting === undefined
+    )
       candidate.score = rankBonus(candidate) - candidate.position * 0.01;
   return candidates;
 }
@@ -477,6 +566,32 @@ const DEFAULT_CHOICE = /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is
 const LIMIT_STATEMENT =
   /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d/i;
 
+/**
+ * A question asking for the unit a value is given in: "In what unit is KEYTIMEOUT measured?",
+ * "What is the default unit of a value given to the limit builtin?", "Which units does it take?".
+ */
+export const ASKS_FOR_UNIT = /\b(?:what|which)\s+(?:\w+\s+){0,3}units?\b|\bmeasured\s+in\s+(?:what|which)\b/i;
+/**
+ * The words of such a question that say what is asked, not what about: a manual states the unit
+ * ("The interval in seconds between checks for new mail.") without saying "unit" or "measured".
+ */
+export const UNIT_ASK_WORDS = /\b(?:units?|measured|measure|given|expressed|specified)\b/gi;
+const UNIT_ASK_TERMS = distinctTerms('unit units measured measure given expressed specified');
+/** The units values are given in: of time, of size, of length on a page or screen, of text. */
+const UNIT =
+  '(?:(?:milli|micro|nano|centi|kilo|mega|giga|tera)?(?:seconds?|bytes?|met(?:er|re)s?)|minutes?|hours?|days?|weeks?|' +
+  '(?:kilo|mega|giga)?bits?|[kKMGT]i?B|pixels?|points?|inch(?:es)?|characters?|columns?|lines?|blocks?|pages?|sectors?|' +
+  'percent|degrees?|radians?|ticks?|jiffies)';
+/**
+ * A sentence stating the unit of a value: "in hundredths of seconds", "in kilobytes", "measured
+ * in seconds", "(in bytes)", an option's "kilobytes (default)".
+ */
+const UNIT_STATEMENT = new RegExp(
+  `\\b(?:in|as)\\s+(?:(?:hundredths|tenths|thousandths|millionths|units|multiples)\\s+of\\s+(?:an?\\s+)?)?${UNIT}\\b|` +
+    `\\bmeasured\\s+in\\b|\\b${UNIT}\\s*\\(\\s*(?:the\\s+)?default\\s*\\)`,
+  'i',
+);
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -486,6 +601,7 @@ export const ASKS_FOR_BOUND =
  * such a sentence says ("The default is 128MB") rather than the words it shares with the question.
  */
 function askedStatement(question: string): RegExp | undefined {
+  if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
   if (/\bdefaults?\b/i.test(question)) return DEFAULT_STATEMENT;
   if (ASKS_FOR_BOUND.test(question)) return LIMIT_STATEMENT;
   return undefined;
@@ -503,6 +619,7 @@ const BOUND_WORDS = distinctTerms('maximum minimum max min');
 
 /** The terms that name what a question asks about: without its ask words when it asks for a value and names something else. */
 function withoutAskWords(terms: ReadonlySet<string>, question: string): ReadonlySet<string> {
+  if (ASKS_FOR_UNIT.test(question)) terms = withoutUnitWords(terms);
   if (!ASKS_FOR_VALUE.test(question)) return terms;
   const bound = ASKS_FOR_BOUND.test(question);
   // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
@@ -517,12 +634,20 @@ function withoutAskWords(terms: ReadonlySet<string>, question: string): Readonly
   return subject.size > 0 ? subject : terms;
 }
 
-/** Whether a sentence states a value the question does not already name. */
+/** What a question asking for a unit is about: its terms without the words asking for a unit. */
+function withoutUnitWords(terms: ReadonlySet<string>): ReadonlySet<string> {
+  const subject = new Set([...terms].filter((term) => !UNIT_ASK_TERMS.has(term)));
+  return subject.size > 0 ? subject : terms;
+}
+
+/** Whether a sentence states a value the question does not already name (a unit, when it asks for one). */
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
   wantsDefault: boolean,
+  wantsUnit = false,
 ): boolean {
+  if (wantsUnit) return UNIT_STATEMENT.test(candidate.sentence);
   if (wantsDefault)
     return (
       DEFAULT_STATEMENT.test(candidate.sentence) ||
@@ -562,9 +687,10 @@ function valueNeighbour(
   question: string,
   questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
-  if (!ASKS_FOR_VALUE.test(question)) return undefined;
+  const wantsUnit = ASKS_FOR_UNIT.test(question);
+  if (!ASKS_FOR_VALUE.test(question) && !wantsUnit) return undefined;
   const wantsDefault = /\bdefaults?\b/i.test(question);
-  if (holdsValue(picked, questionTerms, wantsDefault)) return undefined;
+  if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit)) return undefined;
   const index = candidates.indexOf(picked);
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
@@ -572,14 +698,16 @@ function valueNeighbour(
       next.hitIndex === picked.hitIndex &&
       (next.block === picked.block || (picked.label !== undefined && next.label === picked.label));
     if (!together) break;
-    following.push(next);
+    if (next.setting === undefined) following.push(next);
   }
   // The sentence stating the kind of value asked ("The default value is haut=2") beats an earlier
   // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
   // creating archives." is followed by "This is currently PAX_FORMAT.", which says no "default".
   return (
-    following.find((next) => holdsValue(next, questionTerms, wantsDefault)) ??
-    (wantsDefault ? following.find((next) => holdsValue(next, questionTerms, false)) : undefined)
+    following.find((next) => holdsValue(next, questionTerms, wantsDefault, wantsUnit)) ??
+    (wantsDefault && !wantsUnit
+      ? following.find((next) => holdsValue(next, questionTerms, false))
+      : undefined)
   );
 }
 
@@ -599,7 +727,11 @@ function description(picked: Candidate, candidates: readonly Candidate[]): Candi
   const next = candidates[index + 1];
   const alone =
     candidates[index - 1]?.block !== picked.block || candidates[index - 1]?.hitIndex !== picked.hitIndex;
-  return alone && next?.hitIndex === picked.hitIndex && next.block === picked.block + 1 && !next.row
+  return alone &&
+    next?.hitIndex === picked.hitIndex &&
+    next.block === picked.block + 1 &&
+    !next.row &&
+    next.setting === undefined
     ? next
     : undefined;
 }
@@ -656,7 +788,7 @@ function summarySentences(
 ): Candidate[] {
   return relevant
     .flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!))
-    .filter((candidate) => candidate.sentence.length >= MIN_QUOTED_CHARS)
+    .filter((candidate) => candidate.sentence.length >= MIN_QUOTED_CHARS && candidate.setting === undefined)
     .slice(0, maxSentences);
 }
 
@@ -703,7 +835,9 @@ export function composeExtractiveAnswer(
   const { maxSentences = 4, minCoverage = 0.5 } = options;
   const questionTerms = distinctTerms(input.question);
   const queryTerms = withoutAskWords(distinctTerms(input.retrievalQuery), input.question);
-  const relevanceTerms = questionTerms.size > 0 ? questionTerms : queryTerms;
+  // A manual states a unit ("The interval in seconds between checks") without the words asking for it.
+  const subjectTerms = ASKS_FOR_UNIT.test(input.question) ? withoutUnitWords(questionTerms) : questionTerms;
+  const relevanceTerms = subjectTerms.size > 0 ? subjectTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
   const picked =
     SUMMARY_REQUEST.test(input.question) && relevant.length > 0

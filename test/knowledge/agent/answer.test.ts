@@ -225,6 +225,20 @@ describe('answerChat', () => {
     ]);
   });
 
+  it('searches for what a question asking for a unit is about, without the words asking for a unit', async () => {
+    const retriever = fixedPassages();
+    await answerChat(ask('In what unit is MAILCHECK given?', { requireMention: false }), retriever, offline);
+    await answerChat(
+      ask('Which units does the sleep command take?', { requireMention: false }),
+      retriever,
+      offline,
+    );
+    expect(retriever.queries.map(({ query }) => query)).toEqual([
+      'In what is MAILCHECK ?',
+      'Which does the sleep command take?',
+    ]);
+  });
+
   it('refuses a chat that holds no user turn', async () => {
     await expect(
       answerChat({ messages: [{ role: 'assistant', content: 'hi' }] }, fixedPassages(), offline),

@@ -635,6 +635,73 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
   });
 });
 
+describe('composeExtractiveAnswer on the unit of a value', () => {
+  const parameters = manual(
+    'MAIL\n: If this parameter is set and mailpath is not set, the shell looks for mail in the specified file.\n\n' +
+      'MAILCHECK\n: The interval in seconds between checks for new mail.\n\n' +
+      'mailpath\n: An array of filenames to check for new mail.',
+    'parameters',
+    'Parameters Used By The Shell',
+  );
+  const expansion = manual(
+    'm\n: If the MULTIBYTE option is in effect, the flag m may also be given, in which case widths are used for padding; ' +
+      'otherwise each character is taken as one unit of width.',
+    'expansion',
+    'Parameter Expansion Flags',
+  );
+
+  it('quotes the entry stating its unit, though it never says "unit"', () => {
+    const { body } = answerTo('In what unit is MAILCHECK given?', [expansion, parameters]);
+    expect(body).toBe('MAILCHECK: The interval in seconds between checks for new mail. [1]');
+  });
+
+  it('quotes the sentence stating the unit after the one naming the value', () => {
+    const { body } = answerTo('In what unit is KEYTIMEOUT measured?', [
+      manual(
+        'When reading a bound multi-character sequence, the shell waits KEYTIMEOUT for the next key. ' +
+          'This is counted in hundredths of seconds.',
+        'zle',
+        'Reading Commands',
+      ),
+    ]);
+    expect(body).toBe(
+      'When reading a bound multi-character sequence, the shell waits KEYTIMEOUT for the next key. [1] ' +
+        'This is counted in hundredths of seconds. [1]',
+    );
+  });
+});
+
+describe('composeExtractiveAnswer on listings of settings', () => {
+  const options = manual(
+    '--silent, --quiet, -q\n: Do not print the usual greeting and version message at startup.\n\n' +
+      '--traditional, --braindead\n: For compatibility with MATLAB, set initial values for user preferences to the following values\n\n' +
+      '```\nPS1                             = ">> "\nPS2                             = ""\n' +
+      'beep_on_error                   = true\nsave_default_options            = "-mat-binary"\n```\n\n' +
+      ': and disable the following warnings\n\n```\nOctave:abbreviated-property-match\nOctave:empty-index\n```',
+    'options',
+    'Command Line Options',
+  );
+  const prompt = manual(
+    'val = PS1 (), old_val = PS1 (new_val)\n: Query or set the primary prompt string. ' +
+      'When executing interactively, Octave displays the primary prompt when it is ready to read a command.',
+    'prompt',
+    'Customizing the Prompt',
+  );
+
+  it('quotes the line of a listing that sets the name asked about, under the entry holding the listing', () => {
+    const { body } = answerTo('What does the --traditional option set PS1 to?', [options, prompt]);
+    expect(body).toContain(
+      '--traditional, --braindead: For compatibility with MATLAB, set initial values for user preferences to the following values [1] `PS1 = ">> "` [1]',
+    );
+  });
+
+  it('quotes no line of a listing that sets another name', () => {
+    const { body } = answerTo('What does the --traditional option set save_default_options to?', [options]);
+    expect(body).toContain('`save_default_options = "-mat-binary"` [1]');
+    expect(body).not.toMatch(/PS1|PS2|beep_on_error/);
+  });
+});
+
 describe('composeExtractiveAnswer on names held by headings and tables', () => {
   const section = (text: string, headingPath: string[]): SearchHit => ({
     text,
@@ -778,5 +845,29 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
       ),
     ]);
     expect(body).toMatch(/^Pdfcairo: .*The default size for the output is 5 inches x 3 inches\. \[1\]/);
+  });
+});
+
+describe('composeExtractiveAnswer on listings of names beside what they do', () => {
+  const random = manual(
+    'The function **rand()** produces a sequence of pseudo-random numbers between 0 and 1.\n\n' +
+      '```\n\n     rand(0)     returns a pseudo random number in the open interval (0:1)\n' +
+      '                 generated from the current value of two internal\n                 32-bit seeds.\n' +
+      '     rand(-1)    resets both seeds to a standard value.\n' +
+      '     rand(x)     for integer 0 < x < 2^31-1 sets both internal seeds\n                 to x.\n```',
+    'random',
+    'Random number generator',
+  );
+
+  it('quotes the entry of the listing that the question names by its call', () => {
+    const { body } = answerTo('What does rand(-1) do?', [random]);
+    expect(body).toContain('`rand(-1)` resets both seeds to a standard value. [1]');
+  });
+
+  it('quotes an entry with the deeper-indented lines that continue it', () => {
+    const { body } = answerTo('What does rand(0) return?', [random]);
+    expect(body).toContain(
+      '`rand(0)` returns a pseudo random number in the open interval (0:1) generated from the current value of two internal 32-bit seeds. [1]',
+    );
   });
 });
