@@ -90,31 +90,65 @@ function toSegments(items: PositionedText[]): Segment[] {
   for (const row of groupRows(visible, (item) => item)) {
     row.sort((a, b) => a.x - b.x);
     let current: Segment | undefined;
+    // The last run on the segment's baseline, and whether the runs since are a superscript.
+    let base: PositionedText | undefined;
+    let raised = false;
     for (const item of row) {
       const gap = current ? item.x - current.end : Infinity;
-      if (current && gap <= SEGMENT_GAP_EM * item.size) {
-        current.text = joinRun(current.text, item.text, gap > 0.15 * item.size);
+      if (current && base && gap <= SEGMENT_GAP_EM * item.size) {
+        const superscript = isSuperscript(item, base);
+        const marker = superscript && !raised ? '^' : '';
+        current.text = joinRun(current.text, marker + item.text, !marker && gap > 0.15 * item.size);
         current.end = Math.max(current.end, item.x + item.width);
+        raised = superscript;
+        if (!superscript) base = item;
       } else {
         current = { text: item.text, x: item.x, end: item.x + item.width, y: item.y, size: item.size };
         segments.push(current);
+        base = item;
+        raised = false;
       }
     }
   }
   return segments;
 }
 
-/** Groups things sorted top-down into rows sharing a baseline. */
+/** A superscript is smaller than its base by this factor at least… */
+const SUPERSCRIPT_SIZE = 0.85;
+/** …and its baseline is raised by this many of the base's font sizes at least. */
+const SUPERSCRIPT_RISE_EM = 0.2;
+
+/**
+ * A smaller run raised above the baseline of the run before it, holding a short exponent, index or
+ * note mark (`10` `12`, `10` `−` `3`, `cm` `2`): written after a `^` (`10^12`, `10^−3`, `cm^2`),
+ * since joined to its base it reads as another number (`1012`). Raised symbols (`◦C`) are left.
+ */
+function isSuperscript(item: PositionedText, base: PositionedText): boolean {
+  return (
+    item.size <= SUPERSCRIPT_SIZE * base.size &&
+    item.y - base.y >= SUPERSCRIPT_RISE_EM * base.size &&
+    /^[-−+]?[\p{L}\p{N}]{0,6}$/u.test(item.text) &&
+    item.text !== ''
+  );
+}
+
+/**
+ * Groups things sorted top-down into rows sharing a baseline: the baseline of a row's largest text,
+ * so that a superscript or a smaller run above it (`cm` `2` beside `UO`) does not start a row.
+ */
 function groupRows<T>(sorted: T[], position: (t: T) => { y: number; size: number }): T[][] {
   const rows: T[][] = [];
   let rowY = NaN;
+  let rowSize = 0;
   for (const thing of sorted) {
     const { y, size } = position(thing);
     const row = rows.at(-1);
-    if (row && Math.abs(rowY - y) <= SAME_LINE_EM * size) row.push(thing);
-    else {
+    if (row && Math.abs(rowY - y) <= SAME_LINE_EM * Math.max(size, rowSize)) {
+      row.push(thing);
+      if (size > rowSize) [rowY, rowSize] = [y, size];
+    } else {
       rows.push([thing]);
-      rowY = y;
+      [rowY, rowSize] = [y, size];
     }
   }
   return rows;

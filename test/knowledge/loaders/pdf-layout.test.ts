@@ -87,6 +87,35 @@ describe('PDF page reading order', () => {
     expect(pageText(runs)).toBe('Hydrostatic pressure');
   });
 
+  it('writes a raised smaller run after a ^, on the line of its base', () => {
+    // A LaTeX scale-factor table: 12-point cells, 9-point exponents raised 4.3 points.
+    const runs = [
+      ...[
+        ['T', 'Tera', '10', '12'],
+        ['m', 'milli', '10', '−', '3'],
+      ].flatMap(([suffix, name, base, ...exponent], i) => {
+        const y = 620 - 15 * i;
+        let x = 340;
+        return [
+          { text: suffix as string, x: 238, y, width: 8, size: 12 },
+          { text: name as string, x: 272, y, width: 22, size: 12 },
+          { text: base as string, x: 328, y, width: 12, size: 12 },
+          ...exponent.map((text) => {
+            const run = { text, x, y: y + 4.3, width: 4.5 * text.length, size: 9 };
+            x += run.width;
+            return run;
+          }),
+        ];
+      }),
+      // A unit with a squared centimetre, the exponent above the cell's baseline.
+      { text: 'UO', x: 238, y: 590, width: 17, size: 12 },
+      { text: 'cm', x: 304.6, y: 592, width: 10.5, size: 9 },
+      { text: '2', x: 315, y: 595.2, width: 3.5, size: 7 },
+      { text: '/V·sec', x: 318.5, y: 590, width: 25, size: 9 },
+    ];
+    expect(pageText(runs)).toBe('T | Tera | 10^12\n\nm | milli | 10^−3\n\nUO | cm^2/V·sec');
+  });
+
   it('gives no text for a page without runs', () => {
     expect(pageText([{ text: '  ', x: 0, y: 0, width: 5, size: 10 }])).toBe('');
   });
