@@ -240,10 +240,18 @@ function readingOrder(segments: Segment[], gutters: Gutter[]): Segment[][] {
   return blocks;
 }
 
+/** A cell of a line: a segment's text and where it spans. */
+interface Span {
+  text: string;
+  x: number;
+  end: number;
+}
+
 /** A line with the segments it is made of: more than one, apart by wide gaps, are a table's cells. */
 interface LaidLine extends PdfLine {
   x: number;
   cells: string[];
+  spans: Span[];
 }
 
 /**
@@ -256,8 +264,9 @@ function paragraphs(block: Segment[]): PdfParagraph[] {
   const lines: LaidLine[] = groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
-    const cells = row.map((s) => s.text.trim());
-    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells };
+    const spans = row.map((s) => ({ text: s.text.trim(), x: s.x, end: s.end }));
+    const cells = spans.map((span) => span.text);
+    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
   });
   const gaps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
   const usualGap = gaps.length > 0 ? percentile(gaps, 0.25) : 0;
@@ -308,6 +317,10 @@ function columnHeaders(rows: readonly string[][]): string[] | undefined {
 function tableRows(lines: readonly LaidLine[]): PdfParagraph[] | undefined {
   const rowCount = lines.filter((line) => line.cells.length > 1).length;
   if (rowCount < 2 || rowCount * 2 < lines.length) return undefined;
+  const headerLine = lines.find((line) => line.cells.length > 1) as LaidLine;
+  if (columnHeaders(lines.filter((line) => line.cells.length > 1).map((line) => line.cells))) {
+    return gridRows(lines, lines.indexOf(headerLine));
+  }
   // Rows, and runs of one-cell lines between them, which read on as prose.
   const parts: { row?: LaidLine; lines: LaidLine[] }[] = [];
   for (const line of lines) {
@@ -332,6 +345,83 @@ function tableRows(lines: readonly LaidLine[]): PdfParagraph[] | undefined {
           }
         : { lines: part.lines.map(({ text, y, size }) => ({ text, y, size })) },
     );
+}
+
+/** How far two spans overlap (negative: the gap between them). */
+const overlap = (a: Span, b: Span): number => Math.min(a.end, b.end) - Math.max(a.x, b.x);
+
+/** The column a span lies in: the one it overlaps most, else the nearest. */
+function columnIndex(span: Span, columns: readonly Span[]): number {
+  let best = 0;
+  columns.forEach((column, i) => {
+    if (overlap(span, column) > overlap(span, columns[best] as Span)) best = i;
+  });
+  return best;
+}
+
+/**
+ * The rows of a table whose first line names its columns, each line's cells placed in the column
+ * under whose name they lie: a cell left empty is a column skipped, not the next column's value
+ * ("KF | flicker noise coefficient | | 0.0 | 1e-25"), and a line without a cell in the first column
+ * carries on the cells of the nearest row above or below it (the rows' other lines: a description
+ * wrapped in its column, one value per case stacked around the row's baseline). A line of one cell
+ * across several columns is prose between rows.
+ */
+function gridRows(lines: readonly LaidLine[], headerIndex: number): PdfParagraph[] {
+  const header = lines[headerIndex] as LaidLine;
+  const columns = header.spans;
+  /** A row: its line with a cell in the first column (the header's for the header) and the lines carrying it on. */
+  type GridRow = { line: LaidLine; lines: LaidLine[] };
+  const cellsOf = (row: GridRow): string[][] => {
+    const cells = columns.map((): string[] => []);
+    for (const line of [...row.lines].sort((a, b) => b.y - a.y))
+      for (const span of line.spans) cells[columnIndex(span, columns)]?.push(span.text);
+    return cells;
+  };
+  const result: PdfParagraph[] = [];
+  const prose = (line: LaidLine): PdfParagraph => ({
+    lines: [{ text: line.text, y: line.y, size: line.size }],
+  });
+  const before = lines.slice(0, headerIndex);
+  if (before.length > 0) result.push({ lines: before.map(({ text, y, size }) => ({ text, y, size })) });
+  const headerRow: GridRow = { line: header, lines: [header] };
+  let labels: string[] = [];
+  // Runs of rows (the header first) and the lines that carry them on, between prose lines.
+  let rows: GridRow[] = [headerRow];
+  let others: LaidLine[] = [];
+  const flush = (): void => {
+    // Top-down, so that a row's lowest line so far is the one a wrapped line follows.
+    for (const line of others) {
+      const next = rows.find((row) => row.line.y < line.y);
+      // The header takes on only words, as its own cells are (a figure is a value of the row below).
+      const previous = rows.findLast(
+        (row) => row.line.y > line.y && (row !== headerRow || !/\d/.test(line.text)),
+      );
+      const bottom = previous && Math.min(...previous.lines.map((l) => l.y));
+      const nearer =
+        bottom === undefined || (next && line.y - next.line.y < bottom - line.y) ? next : previous;
+      nearer?.lines.push(line);
+    }
+    if (rows[0] === headerRow) labels = cellsOf(headerRow).map((texts) => texts.join(' '));
+    for (const row of rows) {
+      if (row === headerRow) continue;
+      const cells = cellsOf(row).map((texts) => texts.reduce((a, b) => (a ? joinLines(a, b) : b), ''));
+      result.push({ lines: [{ text: tableRowText(labels, cells), y: row.line.y, size: row.line.size }] });
+    }
+    rows = [];
+    others = [];
+  };
+  for (const line of lines.slice(headerIndex + 1)) {
+    const [only] = line.spans;
+    if (line.spans.length === 1 && only && columns.filter((c) => overlap(only, c) > 0).length > 1) {
+      flush();
+      result.push(prose(line));
+    } else if (line.spans.some((span) => columnIndex(span, columns) === 0)) {
+      rows.push({ line, lines: [line] });
+    } else others.push(line);
+  }
+  flush();
+  return result;
 }
 
 /** Joins a line to the one before it, undoing a hyphenated break (`exam-` + `ple` = `example`). */

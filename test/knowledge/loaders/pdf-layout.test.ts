@@ -222,6 +222,113 @@ describe('tables of a PDF page', () => {
     expect(pageText(options).split('\n\n')[0]).toBe('-p | --persist');
   });
 
+  // A LaTeX parameter table: a header row, rows 14.8 points apart, wrapped lines 14.4 points below.
+  const HEADER: [number, string][] = [
+    [77, 'Name'],
+    [119, 'Parameter'],
+    [273, 'Units'],
+    [312, 'Default'],
+    [361, 'Example'],
+    [418, 'Scale factor'],
+  ];
+
+  it('under a header, keep a wrapped cell in its column and its row', () => {
+    const runs = [
+      ...row(736, HEADER),
+      ...row(719, [
+        [77, 'LM'],
+        [119, 'Length of metal capacitor'],
+        [282, 'm'],
+        [323, '0.0'],
+        [373, '4um'],
+        [418, 'SCALE'],
+      ]),
+      ...row(704, [
+        [77, 'LP'],
+        [119, 'Length of polysilicon'],
+        [282, 'm'],
+        [323, '0.0'],
+        [373, '5um'],
+        [418, 'SCALE'],
+      ]),
+      ...row(689.6, [[119, 'capacitor']]),
+      ...row(674.8, [
+        [77, 'XOI'],
+        [119, 'Thickness of the polysilicon'],
+        [282, 'm'],
+        [317, '1e-06'],
+        [381, '-'],
+      ]),
+      ...row(660.4, [[119, 'to bulk oxide']]),
+    ];
+    expect(pageText(runs).split('\n\n').slice(1)).toEqual([
+      'Name: LP | Parameter: Length of polysilicon capacitor | Units: m | Default: 0.0 | Example: 5um | Scale factor: SCALE',
+      'Name: XOI | Parameter: Thickness of the polysilicon to bulk oxide | Units: m | Default: 1e-06 | Example: -',
+    ]);
+  });
+
+  it('under a header, leave out the label of an empty cell instead of shifting the next cells', () => {
+    const runs = [
+      ...row(736, HEADER.slice(0, 5)),
+      ...row(719, [
+        [77, 'TNOM'],
+        [119, 'parameter measurement temperature'],
+        [280, '°C'],
+        [323, '27'],
+        [373, '50'],
+      ]),
+      ...row(704, [
+        [77, 'KF'],
+        [119, 'flicker noise coefficient'],
+        [323, '0.0'],
+        [370, '1e-25'],
+      ]),
+      ...row(689, [
+        [77, 'WF'],
+        [119, 'flicker noise width exponent'],
+        [323, '1.0'],
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n').slice(1)).toEqual([
+      'Name: KF | Parameter: flicker noise coefficient | Default: 0.0 | Example: 1e-25',
+      'Name: WF | Parameter: flicker noise width exponent | Default: 1.0',
+    ]);
+  });
+
+  it('under a header, give a row the values stacked one per case around its baseline', () => {
+    const runs = [
+      ...row(431, HEADER.slice(0, 5)),
+      ...row(414, [
+        [373, '1.11'],
+        [398, 'Si'],
+      ]),
+      ...row(399.6, [
+        [77, 'EG'],
+        [119, 'Activation energy'],
+        [280, 'eV'],
+        [323, '1.11'],
+        [373, '0.69'],
+        [398, 'Sbd'],
+      ]),
+      ...row(385.2, [
+        [373, '0.67'],
+        [398, 'Ge'],
+      ]),
+      ...row(370.4, [
+        [77, 'TNOM'],
+        [119, 'Parameter measurement'],
+        [280, '°C'],
+        [323, '27'],
+        [373, '50'],
+      ]),
+      ...row(356, [[119, 'temperature']]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Name: EG | Parameter: Activation energy | Units: eV | Default: 1.11 | Example: 1.11 Si 0.69 Sbd 0.67 Ge',
+      'Name: TNOM | Parameter: Parameter measurement temperature | Units: °C | Default: 27 | Example: 50',
+    ]);
+  });
+
   it('leave a paragraph of prose with one wide gap as prose', () => {
     const runs = [
       ...row(700, [[90, 'The default line width is 0.5 bp; this value may be']]),
