@@ -54,12 +54,40 @@ export interface PdfParagraph {
   level?: number;
 }
 
-/** The page's paragraphs in reading order: a wider gap than usual or a change of size starts one. */
-export function pageParagraphs(items: PositionedText[]): PdfParagraph[] {
+/** A table's column names and where they stand. */
+interface TableHeader {
+  labels: string[];
+  columns: Span[];
+}
+
+/**
+ * What the pages of one document read so far leave to the next: the header of the table a page
+ * ends with, which a table continued at the top of the next page without its header takes on.
+ */
+export interface TableContext {
+  /** The header of the last table of the page being read, while no text follows it. */
+  last?: TableHeader;
+  /** The previous page's, until the page's first table or first paragraphs are read. */
+  carried?: TableHeader;
+  /** Paragraphs read on the page so far. */
+  paragraphs: number;
+}
+
+/**
+ * The page's paragraphs in reading order: a wider gap than usual or a change of size starts one.
+ * Pages of one document read in order with one `tables` context let a table go on across pages.
+ */
+export function pageParagraphs(
+  items: PositionedText[],
+  tables: TableContext = { paragraphs: 0 },
+): PdfParagraph[] {
+  tables.carried = tables.last;
+  tables.last = undefined;
+  tables.paragraphs = 0;
   const segments = toSegments(items);
   if (segments.length === 0) return [];
   const gutters = findGutters(segments);
-  return readingOrder(segments, gutters).flatMap(paragraphs);
+  return readingOrder(segments, gutters).flatMap((block) => paragraphs(block, tables));
 }
 
 /**
@@ -260,7 +288,7 @@ interface LaidLine extends PdfLine {
  * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML pages
  * are.
  */
-function paragraphs(block: Segment[]): PdfParagraph[] {
+function paragraphs(block: Segment[], tables: TableContext): PdfParagraph[] {
   const lines: LaidLine[] = groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
@@ -281,8 +309,20 @@ function paragraphs(block: Segment[]): PdfParagraph[] {
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);
   });
-  return result.flatMap((paragraph) => tableRows(paragraph.lines as LaidLine[]) ?? [paragraph]);
+  return result.flatMap((paragraph) => {
+    const rows = tableRows(paragraph.lines as LaidLine[], tables);
+    if (rows) tables.carried = undefined;
+    else if (paragraph.lines.length > 1 || linesText(paragraph.lines).length > RUNNING_MAX_CHARS) {
+      // Text after a table ends it; a short line (a page number, a running footer) does not.
+      tables.last = undefined;
+    }
+    tables.paragraphs += rows?.length ?? 1;
+    return rows ?? [paragraph];
+  });
 }
+
+/** A table continued from the page before starts below at most this many paragraphs (a running header). */
+const CONTINUED_TABLE_MAX_ABOVE = 2;
 
 /** Longer cells are text, not the name of a column. */
 const MAX_HEADER_CELL_CHARS = 40;
@@ -308,19 +348,43 @@ function columnHeaders(rows: readonly string[][]): string[] | undefined {
 }
 
 /**
+ * Whether the rows of a table without a header fit the columns of the previous page's last table:
+ * at the top of the page, each row with its first cell under the first column's name and none
+ * beyond the columns' edges.
+ */
+function continues(lines: readonly LaidLine[], tables: TableContext): TableHeader | undefined {
+  const header = tables.carried;
+  if (!header || tables.paragraphs > CONTINUED_TABLE_MAX_ABOVE) return undefined;
+  const first = header.columns[0] as Span;
+  const right = Math.max(...header.columns.map((column) => column.end));
+  const fits = lines
+    .filter((line) => line.spans.length > 1)
+    .every(
+      (line) =>
+        overlap(line.spans[0] as Span, first) > 0 &&
+        columnIndex(line.spans[0] as Span, header.columns) === 0 &&
+        line.spans.every((span) => span.end <= right + line.size),
+    );
+  return fits ? header : undefined;
+}
+
+/**
  * A paragraph of at least two lines, at least half of them cells apart, as one paragraph per row
  * (`cell | cell`, knowledge/structure.ts), each cell after its column's header when the first row
  * is one: joined into prose, an option list of a page runs its rows together into one sentence of
  * thousands of characters. A line of one cell that starts right of its row's first cell carries on
  * the row's last cell (a description wrapped); any other is a paragraph of its own.
  */
-function tableRows(lines: readonly LaidLine[]): PdfParagraph[] | undefined {
+function tableRows(lines: readonly LaidLine[], tables: TableContext): PdfParagraph[] | undefined {
   const rowCount = lines.filter((line) => line.cells.length > 1).length;
   if (rowCount < 2 || rowCount * 2 < lines.length) return undefined;
   const headerLine = lines.find((line) => line.cells.length > 1) as LaidLine;
   if (columnHeaders(lines.filter((line) => line.cells.length > 1).map((line) => line.cells))) {
-    return gridRows(lines, lines.indexOf(headerLine));
+    return gridRows(lines, lines.indexOf(headerLine), tables);
   }
+  const continued = continues(lines, tables);
+  if (continued) return gridRows(lines, -1, tables, continued);
+  tables.last = undefined;
   // Rows, and runs of one-cell lines between them, which read on as prose.
   const parts: { row?: LaidLine; lines: LaidLine[] }[] = [];
   for (const line of lines) {
@@ -367,9 +431,14 @@ function columnIndex(span: Span, columns: readonly Span[]): number {
  * wrapped in its column, one value per case stacked around the row's baseline). A line of one cell
  * across several columns is prose between rows.
  */
-function gridRows(lines: readonly LaidLine[], headerIndex: number): PdfParagraph[] {
-  const header = lines[headerIndex] as LaidLine;
-  const columns = header.spans;
+function gridRows(
+  lines: readonly LaidLine[],
+  headerIndex: number,
+  tables: TableContext,
+  continued?: TableHeader,
+): PdfParagraph[] {
+  const header = lines[headerIndex];
+  const columns = continued?.columns ?? header?.spans ?? [];
   /** A row: its line with a cell in the first column (the header's for the header) and the lines carrying it on. */
   type GridRow = { line: LaidLine; lines: LaidLine[] };
   const cellsOf = (row: GridRow): string[][] => {
@@ -382,12 +451,12 @@ function gridRows(lines: readonly LaidLine[], headerIndex: number): PdfParagraph
   const prose = (line: LaidLine): PdfParagraph => ({
     lines: [{ text: line.text, y: line.y, size: line.size }],
   });
-  const before = lines.slice(0, headerIndex);
+  const before = lines.slice(0, Math.max(0, headerIndex));
   if (before.length > 0) result.push({ lines: before.map(({ text, y, size }) => ({ text, y, size })) });
-  const headerRow: GridRow = { line: header, lines: [header] };
-  let labels: string[] = [];
+  const headerRow: GridRow | undefined = header && { line: header, lines: [header] };
+  let labels: string[] = continued?.labels ?? [];
   // Runs of rows (the header first) and the lines that carry them on, between prose lines.
-  let rows: GridRow[] = [headerRow];
+  let rows: GridRow[] = headerRow ? [headerRow] : [];
   let others: LaidLine[] = [];
   const flush = (): void => {
     // Top-down, so that a row's lowest line so far is the one a wrapped line follows.
@@ -402,7 +471,7 @@ function gridRows(lines: readonly LaidLine[], headerIndex: number): PdfParagraph
         bottom === undefined || (next && line.y - next.line.y < bottom - line.y) ? next : previous;
       nearer?.lines.push(line);
     }
-    if (rows[0] === headerRow) labels = cellsOf(headerRow).map((texts) => texts.join(' '));
+    if (headerRow && rows[0] === headerRow) labels = cellsOf(headerRow).map((texts) => texts.join(' '));
     for (const row of rows) {
       if (row === headerRow) continue;
       const cells = cellsOf(row).map((texts) => texts.reduce((a, b) => (a ? joinLines(a, b) : b), ''));
@@ -421,6 +490,7 @@ function gridRows(lines: readonly LaidLine[], headerIndex: number): PdfParagraph
     } else others.push(line);
   }
   flush();
+  tables.last = { labels, columns };
   return result;
 }
 

@@ -18,6 +18,7 @@ import {
   withoutRunningLines,
   type PdfParagraph,
   type PositionedText,
+  type TableContext,
 } from './pdf-layout.js';
 
 export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
@@ -58,6 +59,8 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
     });
     const outline = await outlineHeadings(pdf);
     const paragraphs: PdfParagraph[][] = [];
+    // A table's header, for its rows continued on the next page.
+    const tables: TableContext = { paragraphs: 0 };
     for (let n = 1; n <= pdf.numPages; n++) {
       options.signal?.throwIfAborted();
       const page = await pdf.getPage(n);
@@ -76,8 +79,8 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
       }
       paragraphs.push(
         outline.size > 0
-          ? withOutlineHeadings(pageParagraphs(runs), outline.get(n) ?? [])
-          : pageParagraphs(runs),
+          ? withOutlineHeadings(pageParagraphs(runs, tables), outline.get(n) ?? [])
+          : pageParagraphs(runs, tables),
       );
       page.cleanup();
       options.onPage?.(n, pdf.numPages);

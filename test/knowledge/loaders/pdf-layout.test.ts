@@ -4,6 +4,7 @@ import {
   pageText as textOf,
   withoutRunningLines,
   type PositionedText,
+  type TableContext,
 } from '../../../knowledge/loaders/pdf-layout.js';
 
 const pageText = (runs: PositionedText[]): string => textOf(pageParagraphs(runs));
@@ -326,6 +327,36 @@ describe('tables of a PDF page', () => {
     expect(pageText(runs).split('\n\n')).toEqual([
       'Name: EG | Parameter: Activation energy | Units: eV | Default: 1.11 | Example: 1.11 Si 0.69 Sbd 0.67 Ge',
       'Name: TNOM | Parameter: Parameter measurement temperature | Units: °C | Default: 27 | Example: 50',
+    ]);
+  });
+
+  it('label the rows of a table continued at the top of the next page with the header of the page before', () => {
+    const tables: TableContext = { paragraphs: 0 };
+    const values = (y: number, name: string, text: string, units: string, value: string): PositionedText[] =>
+      row(y, [
+        [80, name],
+        [119, text],
+        [282, units],
+        [323, value],
+      ]);
+    const first = [
+      ...row(736, HEADER.slice(0, 4)),
+      ...values(719, 'RE', 'Emitter resistance', 'Ω', '0'),
+      ...values(704, 'RC', 'Collector resistance', 'Ω', '0'),
+    ];
+    const next = [
+      ...row(813, [
+        [71, '140'],
+        [431, 'CHAPTER 8. BJT'],
+      ]),
+      ...values(763, 'CJE', 'B-E zero-bias depletion', 'F', '0'),
+      ...row(748.6, [[119, 'capacitance']]),
+      ...values(733.8, 'VJE', 'B-E built-in potential', 'V', '0.75'),
+    ];
+    textOf(pageParagraphs(first, tables));
+    expect(textOf(pageParagraphs(next, tables)).split('\n\n').slice(1)).toEqual([
+      'Name: CJE | Parameter: B-E zero-bias depletion capacitance | Units: F | Default: 0',
+      'Name: VJE | Parameter: B-E built-in potential | Units: V | Default: 0.75',
     ]);
   });
 
