@@ -35,6 +35,12 @@ interface Gutter {
 const SEGMENT_GAP_EM = 0.8;
 /** Runs whose baselines differ by less than this many font sizes sit on one line. */
 const SAME_LINE_EM = 0.4;
+/**
+ * A line gap wider than this many font sizes starts a paragraph, whatever the block's usual gap:
+ * a title in a larger font than the text around it wraps at up to 1.27 (LaTeX's \Large: 17.28
+ * points on 22).
+ */
+const NEW_PARAGRAPH_EM = 1.3;
 /** A column is at least this many font sizes wide: narrower "columns" are table cells. */
 const MIN_COLUMN_EM = 12;
 const MIN_COLUMN_SEGMENTS = 3;
@@ -304,7 +310,7 @@ function paragraphs(block: Segment[], tables: TableContext): PdfParagraph[] {
     const gap = previous ? previous.y - line.y : 0;
     const newParagraph =
       !previous ||
-      gap > Math.max(1.3 * usualGap, 1.15 * line.size) ||
+      gap > Math.max(1.3 * usualGap, NEW_PARAGRAPH_EM * line.size) ||
       Math.abs(line.size - previous.size) > 0.2 * line.size;
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);

@@ -79,6 +79,29 @@ describe('PDF page reading order', () => {
     expect(pageText(runs)).toBe('Maintenance\n\nfirst paragraph line continues here\n\nsecond paragraph');
   });
 
+  it('keeps a title that wraps in its larger font in one paragraph', () => {
+    // LaTeX's \\Large section title: 17.2-point lines 22 points apart, over 12-point text 14.4 apart.
+    const body = (y: number, text: string): PositionedText => ({ text, x: 71, y, width: 453, size: 12 });
+    const runs = [
+      body(405, 'respect to branch voltages and currents, ngspice uniformly uses the associated'),
+      body(390.6, 'reference convention (current flows in the direction of voltage drop).'),
+      { text: '3.1', x: 71, y: 350, width: 21.5, size: 17.2 },
+      {
+        text: 'About netlists, device instances, models and model pa-',
+        x: 109.6,
+        y: 350,
+        width: 415,
+        size: 17.2,
+      },
+      { text: 'rameters', x: 109.6, y: 328, width: 66, size: 17.2 },
+      body(300, 'The input to ngspice is a netlist, which lists all circuit elements, their'),
+      body(285.6, 'interconnects and model parameters.'),
+    ];
+    expect(pageText(runs).split('\n\n')[1]).toBe(
+      '3.1 About netlists, device instances, models and model parameters',
+    );
+  });
+
   it('separates runs on one line by a space only where there is a gap', () => {
     const runs = [
       { text: 'Hydro', x: 50, y: 700, width: 25, size: 10 },
