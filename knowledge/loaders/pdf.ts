@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { DocumentPage, LoadOptions } from '../types.js';
 import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
-import { markFontHeadings, outlineHeadings, withOutlineHeadings } from './pdf-headings.js';
+import { markFontHeadings, outlineHeadings, withOutlinePages } from './pdf-headings.js';
 import {
   pageParagraphs,
   pageText,
@@ -77,16 +77,13 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
           size: item.height || Math.hypot(c, d) || Math.hypot(a, b),
         });
       }
-      paragraphs.push(
-        outline.size > 0
-          ? withOutlineHeadings(pageParagraphs(runs, tables), outline.get(n) ?? [])
-          : pageParagraphs(runs, tables),
-      );
+      paragraphs.push(pageParagraphs(runs, tables));
       page.cleanup();
       options.onPage?.(n, pdf.numPages);
     }
     if (outline.size === 0) markFontHeadings(paragraphs);
-    const pages: DocumentPage[] = paragraphs.map((page, i) => ({ page: i + 1, text: pageText(page) }));
+    const marked = outline.size > 0 ? withOutlinePages(paragraphs, outline) : paragraphs;
+    const pages: DocumentPage[] = marked.map((page, i) => ({ page: i + 1, text: pageText(page) }));
     if (!pages.some((p) => p.text !== '')) throw new SourceError(NO_TEXT_MESSAGE);
     const texts = withoutRunningLines(pages.map((p) => p.text));
     pages.forEach((p, i) => (p.text = texts[i] ?? p.text));
