@@ -94,6 +94,7 @@ const MAX_TITLE_LINES = 3;
 export function withOutlineHeadings(
   paragraphs: PdfParagraph[],
   headings: readonly OutlineHeading[],
+  missed: OutlineHeading[] = [],
 ): PdfParagraph[] {
   const result = [...paragraphs];
   let from = 0;
@@ -110,7 +111,10 @@ export function withOutlineHeadings(
       if (split) best = { index, distance, split };
       if (best && heading.top === undefined) break;
     }
-    if (!best) continue;
+    if (!best) {
+      missed.push(heading);
+      continue;
+    }
     const { title, rest } = best.split;
     result.splice(
       best.index,
@@ -121,6 +125,29 @@ export function withOutlineHeadings(
     from = best.index + 1;
   }
   return result;
+}
+
+/**
+ * Every page's paragraphs with the outline's titles for it marked as headings (withOutlineHeadings).
+ * A title not found on its page whose destination has no text below it (an anchor left at the end
+ * of a page or on a float page, the title set at the top of the next) is looked for on the next
+ * page, from its top.
+ */
+export function withOutlinePages(
+  pages: readonly PdfParagraph[][],
+  outline: ReadonlyMap<number, OutlineHeading[]>,
+): PdfParagraph[][] {
+  let pending: OutlineHeading[] = [];
+  return pages.map((paragraphs, i) => {
+    const missed: OutlineHeading[] = [];
+    const headings = [...pending, ...(outline.get(i + 1) ?? [])];
+    const result = withOutlineHeadings(paragraphs, headings, missed);
+    pending = missed
+      .filter((h) => h.top !== undefined && !pending.includes(h))
+      .filter((h) => !paragraphs.some((p) => (p.lines[0]?.y ?? Infinity) < (h.top as number)))
+      .map(({ top: _top, ...heading }) => heading);
+    return result;
+  });
 }
 
 interface TitleSplit {

@@ -35,6 +35,12 @@ interface Gutter {
 const SEGMENT_GAP_EM = 0.8;
 /** Runs whose baselines differ by less than this many font sizes sit on one line. */
 const SAME_LINE_EM = 0.4;
+/**
+ * A line gap wider than this many font sizes starts a paragraph, whatever the block's usual gap:
+ * a title in a larger font than the text around it wraps at up to 1.27 (LaTeX's \Large: 17.28
+ * points on 22).
+ */
+const NEW_PARAGRAPH_EM = 1.3;
 /** A column is at least this many font sizes wide: narrower "columns" are table cells. */
 const MIN_COLUMN_EM = 12;
 const MIN_COLUMN_SEGMENTS = 3;
@@ -54,12 +60,40 @@ export interface PdfParagraph {
   level?: number;
 }
 
-/** The page's paragraphs in reading order: a wider gap than usual or a change of size starts one. */
-export function pageParagraphs(items: PositionedText[]): PdfParagraph[] {
+/** A table's column names and where they stand. */
+interface TableHeader {
+  labels: string[];
+  columns: Span[];
+}
+
+/**
+ * What the pages of one document read so far leave to the next: the header of the table a page
+ * ends with, which a table continued at the top of the next page without its header takes on.
+ */
+export interface TableContext {
+  /** The header of the last table of the page being read, while no text follows it. */
+  last?: TableHeader;
+  /** The previous page's, until the page's first table or first paragraphs are read. */
+  carried?: TableHeader;
+  /** Paragraphs read on the page so far. */
+  paragraphs: number;
+}
+
+/**
+ * The page's paragraphs in reading order: a wider gap than usual or a change of size starts one.
+ * Pages of one document read in order with one `tables` context let a table go on across pages.
+ */
+export function pageParagraphs(
+  items: PositionedText[],
+  tables: TableContext = { paragraphs: 0 },
+): PdfParagraph[] {
+  tables.carried = tables.last;
+  tables.last = undefined;
+  tables.paragraphs = 0;
   const segments = toSegments(items);
   if (segments.length === 0) return [];
   const gutters = findGutters(segments);
-  return readingOrder(segments, gutters).flatMap(paragraphs);
+  return readingOrder(segments, gutters).flatMap((block) => paragraphs(block, tables));
 }
 
 /**
@@ -90,31 +124,65 @@ function toSegments(items: PositionedText[]): Segment[] {
   for (const row of groupRows(visible, (item) => item)) {
     row.sort((a, b) => a.x - b.x);
     let current: Segment | undefined;
+    // The last run on the segment's baseline, and whether the runs since are a superscript.
+    let base: PositionedText | undefined;
+    let raised = false;
     for (const item of row) {
       const gap = current ? item.x - current.end : Infinity;
-      if (current && gap <= SEGMENT_GAP_EM * item.size) {
-        current.text = joinRun(current.text, item.text, gap > 0.15 * item.size);
+      if (current && base && gap <= SEGMENT_GAP_EM * item.size) {
+        const superscript = isSuperscript(item, base);
+        const marker = superscript && !raised ? '^' : '';
+        current.text = joinRun(current.text, marker + item.text, !marker && gap > 0.15 * item.size);
         current.end = Math.max(current.end, item.x + item.width);
+        raised = superscript;
+        if (!superscript) base = item;
       } else {
         current = { text: item.text, x: item.x, end: item.x + item.width, y: item.y, size: item.size };
         segments.push(current);
+        base = item;
+        raised = false;
       }
     }
   }
   return segments;
 }
 
-/** Groups things sorted top-down into rows sharing a baseline. */
+/** A superscript is smaller than its base by this factor at least… */
+const SUPERSCRIPT_SIZE = 0.85;
+/** …and its baseline is raised by this many of the base's font sizes at least. */
+const SUPERSCRIPT_RISE_EM = 0.2;
+
+/**
+ * A smaller run raised above the baseline of the run before it, holding a short exponent, index or
+ * note mark (`10` `12`, `10` `−` `3`, `cm` `2`): written after a `^` (`10^12`, `10^−3`, `cm^2`),
+ * since joined to its base it reads as another number (`1012`). Raised symbols (`◦C`) are left.
+ */
+function isSuperscript(item: PositionedText, base: PositionedText): boolean {
+  return (
+    item.size <= SUPERSCRIPT_SIZE * base.size &&
+    item.y - base.y >= SUPERSCRIPT_RISE_EM * base.size &&
+    /^[-−+]?[\p{L}\p{N}]{0,6}$/u.test(item.text) &&
+    item.text !== ''
+  );
+}
+
+/**
+ * Groups things sorted top-down into rows sharing a baseline: the baseline of a row's largest text,
+ * so that a superscript or a smaller run above it (`cm` `2` beside `UO`) does not start a row.
+ */
 function groupRows<T>(sorted: T[], position: (t: T) => { y: number; size: number }): T[][] {
   const rows: T[][] = [];
   let rowY = NaN;
+  let rowSize = 0;
   for (const thing of sorted) {
     const { y, size } = position(thing);
     const row = rows.at(-1);
-    if (row && Math.abs(rowY - y) <= SAME_LINE_EM * size) row.push(thing);
-    else {
+    if (row && Math.abs(rowY - y) <= SAME_LINE_EM * Math.max(size, rowSize)) {
+      row.push(thing);
+      if (size > rowSize) [rowY, rowSize] = [y, size];
+    } else {
       rows.push([thing]);
-      rowY = y;
+      [rowY, rowSize] = [y, size];
     }
   }
   return rows;
@@ -206,10 +274,18 @@ function readingOrder(segments: Segment[], gutters: Gutter[]): Segment[][] {
   return blocks;
 }
 
+/** A cell of a line: a segment's text and where it spans. */
+interface Span {
+  text: string;
+  x: number;
+  end: number;
+}
+
 /** A line with the segments it is made of: more than one, apart by wide gaps, are a table's cells. */
 interface LaidLine extends PdfLine {
   x: number;
   cells: string[];
+  spans: Span[];
 }
 
 /**
@@ -218,12 +294,13 @@ interface LaidLine extends PdfLine {
  * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML pages
  * are.
  */
-function paragraphs(block: Segment[]): PdfParagraph[] {
+function paragraphs(block: Segment[], tables: TableContext): PdfParagraph[] {
   const lines: LaidLine[] = groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
-    const cells = row.map((s) => s.text.trim());
-    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells };
+    const spans = row.map((s) => ({ text: s.text.trim(), x: s.x, end: s.end }));
+    const cells = spans.map((span) => span.text);
+    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
   });
   const gaps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
   const usualGap = gaps.length > 0 ? percentile(gaps, 0.25) : 0;
@@ -233,13 +310,25 @@ function paragraphs(block: Segment[]): PdfParagraph[] {
     const gap = previous ? previous.y - line.y : 0;
     const newParagraph =
       !previous ||
-      gap > Math.max(1.3 * usualGap, 1.15 * line.size) ||
+      gap > Math.max(1.3 * usualGap, NEW_PARAGRAPH_EM * line.size) ||
       Math.abs(line.size - previous.size) > 0.2 * line.size;
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);
   });
-  return result.flatMap((paragraph) => tableRows(paragraph.lines as LaidLine[]) ?? [paragraph]);
+  return result.flatMap((paragraph) => {
+    const rows = tableRows(paragraph.lines as LaidLine[], tables);
+    if (rows) tables.carried = undefined;
+    else if (paragraph.lines.length > 1 || linesText(paragraph.lines).length > RUNNING_MAX_CHARS) {
+      // Text after a table ends it; a short line (a page number, a running footer) does not.
+      tables.last = undefined;
+    }
+    tables.paragraphs += rows?.length ?? 1;
+    return rows ?? [paragraph];
+  });
 }
+
+/** A table continued from the page before starts below at most this many paragraphs (a running header). */
+const CONTINUED_TABLE_MAX_ABOVE = 2;
 
 /** Longer cells are text, not the name of a column. */
 const MAX_HEADER_CELL_CHARS = 40;
@@ -265,15 +354,43 @@ function columnHeaders(rows: readonly string[][]): string[] | undefined {
 }
 
 /**
+ * Whether the rows of a table without a header fit the columns of the previous page's last table:
+ * at the top of the page, each row with its first cell under the first column's name and none
+ * beyond the columns' edges.
+ */
+function continues(lines: readonly LaidLine[], tables: TableContext): TableHeader | undefined {
+  const header = tables.carried;
+  if (!header || tables.paragraphs > CONTINUED_TABLE_MAX_ABOVE) return undefined;
+  const first = header.columns[0] as Span;
+  const right = Math.max(...header.columns.map((column) => column.end));
+  const fits = lines
+    .filter((line) => line.spans.length > 1)
+    .every(
+      (line) =>
+        overlap(line.spans[0] as Span, first) > 0 &&
+        columnIndex(line.spans[0] as Span, header.columns) === 0 &&
+        line.spans.every((span) => span.end <= right + line.size),
+    );
+  return fits ? header : undefined;
+}
+
+/**
  * A paragraph of at least two lines, at least half of them cells apart, as one paragraph per row
  * (`cell | cell`, knowledge/structure.ts), each cell after its column's header when the first row
  * is one: joined into prose, an option list of a page runs its rows together into one sentence of
  * thousands of characters. A line of one cell that starts right of its row's first cell carries on
  * the row's last cell (a description wrapped); any other is a paragraph of its own.
  */
-function tableRows(lines: readonly LaidLine[]): PdfParagraph[] | undefined {
+function tableRows(lines: readonly LaidLine[], tables: TableContext): PdfParagraph[] | undefined {
   const rowCount = lines.filter((line) => line.cells.length > 1).length;
   if (rowCount < 2 || rowCount * 2 < lines.length) return undefined;
+  const headerLine = lines.find((line) => line.cells.length > 1) as LaidLine;
+  if (columnHeaders(lines.filter((line) => line.cells.length > 1).map((line) => line.cells))) {
+    return gridRows(lines, lines.indexOf(headerLine), tables);
+  }
+  const continued = continues(lines, tables);
+  if (continued) return gridRows(lines, -1, tables, continued);
+  tables.last = undefined;
   // Rows, and runs of one-cell lines between them, which read on as prose.
   const parts: { row?: LaidLine; lines: LaidLine[] }[] = [];
   for (const line of lines) {
@@ -298,6 +415,89 @@ function tableRows(lines: readonly LaidLine[]): PdfParagraph[] | undefined {
           }
         : { lines: part.lines.map(({ text, y, size }) => ({ text, y, size })) },
     );
+}
+
+/** How far two spans overlap (negative: the gap between them). */
+const overlap = (a: Span, b: Span): number => Math.min(a.end, b.end) - Math.max(a.x, b.x);
+
+/** The column a span lies in: the one it overlaps most, else the nearest. */
+function columnIndex(span: Span, columns: readonly Span[]): number {
+  let best = 0;
+  columns.forEach((column, i) => {
+    if (overlap(span, column) > overlap(span, columns[best] as Span)) best = i;
+  });
+  return best;
+}
+
+/**
+ * The rows of a table whose first line names its columns, each line's cells placed in the column
+ * under whose name they lie: a cell left empty is a column skipped, not the next column's value
+ * ("KF | flicker noise coefficient | | 0.0 | 1e-25"), and a line without a cell in the first column
+ * carries on the cells of the nearest row above or below it (the rows' other lines: a description
+ * wrapped in its column, one value per case stacked around the row's baseline). A line of one cell
+ * across several columns is prose between rows.
+ */
+function gridRows(
+  lines: readonly LaidLine[],
+  headerIndex: number,
+  tables: TableContext,
+  continued?: TableHeader,
+): PdfParagraph[] {
+  const header = lines[headerIndex];
+  const columns = continued?.columns ?? header?.spans ?? [];
+  /** A row: its line with a cell in the first column (the header's for the header) and the lines carrying it on. */
+  type GridRow = { line: LaidLine; lines: LaidLine[] };
+  const cellsOf = (row: GridRow): string[][] => {
+    const cells = columns.map((): string[] => []);
+    for (const line of [...row.lines].sort((a, b) => b.y - a.y))
+      for (const span of line.spans) cells[columnIndex(span, columns)]?.push(span.text);
+    return cells;
+  };
+  const result: PdfParagraph[] = [];
+  const prose = (line: LaidLine): PdfParagraph => ({
+    lines: [{ text: line.text, y: line.y, size: line.size }],
+  });
+  const before = lines.slice(0, Math.max(0, headerIndex));
+  if (before.length > 0) result.push({ lines: before.map(({ text, y, size }) => ({ text, y, size })) });
+  const headerRow: GridRow | undefined = header && { line: header, lines: [header] };
+  let labels: string[] = continued?.labels ?? [];
+  // Runs of rows (the header first) and the lines that carry them on, between prose lines.
+  let rows: GridRow[] = headerRow ? [headerRow] : [];
+  let others: LaidLine[] = [];
+  const flush = (): void => {
+    // Top-down, so that a row's lowest line so far is the one a wrapped line follows.
+    for (const line of others) {
+      const next = rows.find((row) => row.line.y < line.y);
+      // The header takes on only words, as its own cells are (a figure is a value of the row below).
+      const previous = rows.findLast(
+        (row) => row.line.y > line.y && (row !== headerRow || !/\d/.test(line.text)),
+      );
+      const bottom = previous && Math.min(...previous.lines.map((l) => l.y));
+      const nearer =
+        bottom === undefined || (next && line.y - next.line.y < bottom - line.y) ? next : previous;
+      nearer?.lines.push(line);
+    }
+    if (headerRow && rows[0] === headerRow) labels = cellsOf(headerRow).map((texts) => texts.join(' '));
+    for (const row of rows) {
+      if (row === headerRow) continue;
+      const cells = cellsOf(row).map((texts) => texts.reduce((a, b) => (a ? joinLines(a, b) : b), ''));
+      result.push({ lines: [{ text: tableRowText(labels, cells), y: row.line.y, size: row.line.size }] });
+    }
+    rows = [];
+    others = [];
+  };
+  for (const line of lines.slice(headerIndex + 1)) {
+    const [only] = line.spans;
+    if (line.spans.length === 1 && only && columns.filter((c) => overlap(only, c) > 0).length > 1) {
+      flush();
+      result.push(prose(line));
+    } else if (line.spans.some((span) => columnIndex(span, columns) === 0)) {
+      rows.push({ line, lines: [line] });
+    } else others.push(line);
+  }
+  flush();
+  tables.last = { labels, columns };
+  return result;
 }
 
 /** Joins a line to the one before it, undoing a hyphenated break (`exam-` + `ple` = `example`). */

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { DocumentPage, LoadOptions } from '../types.js';
 import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
-import { markFontHeadings, outlineHeadings, withOutlineHeadings } from './pdf-headings.js';
+import { markFontHeadings, outlineHeadings, withOutlinePages } from './pdf-headings.js';
 import {
   isNavigation,
   pageParagraphs,
@@ -19,6 +19,7 @@ import {
   withoutRunningLines,
   type PdfParagraph,
   type PositionedText,
+  type TableContext,
 } from './pdf-layout.js';
 
 export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
@@ -59,6 +60,8 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
     });
     const outline = await outlineHeadings(pdf);
     const paragraphs: PdfParagraph[][] = [];
+    // A table's header, for its rows continued on the next page.
+    const tables: TableContext = { paragraphs: 0 };
     for (let n = 1; n <= pdf.numPages; n++) {
       options.signal?.throwIfAborted();
       const page = await pdf.getPage(n);
@@ -75,21 +78,16 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
           size: item.height || Math.hypot(c, d) || Math.hypot(a, b),
         });
       }
-      paragraphs.push(
-        outline.size > 0
-          ? withOutlineHeadings(pageParagraphs(runs), outline.get(n) ?? [])
-          : pageParagraphs(runs),
-      );
+      paragraphs.push(pageParagraphs(runs, tables));
       page.cleanup();
       options.onPage?.(n, pdf.numPages);
     }
     if (outline.size === 0) markFontHeadings(paragraphs);
-    if (paragraphs.every((page) => page.length === 0)) throw new SourceError(NO_TEXT_MESSAGE);
+    const marked = outline.size > 0 ? withOutlinePages(paragraphs, outline) : paragraphs;
+    if (marked.every((page) => page.length === 0)) throw new SourceError(NO_TEXT_MESSAGE);
     // Pages without text are told before contents and index entries leave a page without any.
-    const warnings = emptyPageWarnings(
-      paragraphs.map((page, i) => ({ page: i + 1, empty: page.length === 0 })),
-    );
-    const pages: DocumentPage[] = paragraphs.map((page, i) => ({
+    const warnings = emptyPageWarnings(marked.map((page, i) => ({ page: i + 1, empty: page.length === 0 })));
+    const pages: DocumentPage[] = marked.map((page, i) => ({
       page: i + 1,
       text: pageText(page.filter((paragraph) => !isNavigation(paragraph))),
     }));

@@ -4,6 +4,7 @@ import {
   pageText as textOf,
   withoutRunningLines,
   type PositionedText,
+  type TableContext,
 } from '../../../knowledge/loaders/pdf-layout.js';
 
 const pageText = (runs: PositionedText[]): string => textOf(pageParagraphs(runs));
@@ -78,6 +79,29 @@ describe('PDF page reading order', () => {
     expect(pageText(runs)).toBe('Maintenance\n\nfirst paragraph line continues here\n\nsecond paragraph');
   });
 
+  it('keeps a title that wraps in its larger font in one paragraph', () => {
+    // LaTeX's \\Large section title: 17.2-point lines 22 points apart, over 12-point text 14.4 apart.
+    const body = (y: number, text: string): PositionedText => ({ text, x: 71, y, width: 453, size: 12 });
+    const runs = [
+      body(405, 'respect to branch voltages and currents, ngspice uniformly uses the associated'),
+      body(390.6, 'reference convention (current flows in the direction of voltage drop).'),
+      { text: '3.1', x: 71, y: 350, width: 21.5, size: 17.2 },
+      {
+        text: 'About netlists, device instances, models and model pa-',
+        x: 109.6,
+        y: 350,
+        width: 415,
+        size: 17.2,
+      },
+      { text: 'rameters', x: 109.6, y: 328, width: 66, size: 17.2 },
+      body(300, 'The input to ngspice is a netlist, which lists all circuit elements, their'),
+      body(285.6, 'interconnects and model parameters.'),
+    ];
+    expect(pageText(runs).split('\n\n')[1]).toBe(
+      '3.1 About netlists, device instances, models and model parameters',
+    );
+  });
+
   it('separates runs on one line by a space only where there is a gap', () => {
     const runs = [
       { text: 'Hydro', x: 50, y: 700, width: 25, size: 10 },
@@ -85,6 +109,35 @@ describe('PDF page reading order', () => {
       { text: 'pressure', x: 108, y: 700, width: 40, size: 10 },
     ];
     expect(pageText(runs)).toBe('Hydrostatic pressure');
+  });
+
+  it('writes a raised smaller run after a ^, on the line of its base', () => {
+    // A LaTeX scale-factor table: 12-point cells, 9-point exponents raised 4.3 points.
+    const runs = [
+      ...[
+        ['T', 'Tera', '10', '12'],
+        ['m', 'milli', '10', '−', '3'],
+      ].flatMap(([suffix, name, base, ...exponent], i) => {
+        const y = 620 - 15 * i;
+        let x = 340;
+        return [
+          { text: suffix as string, x: 238, y, width: 8, size: 12 },
+          { text: name as string, x: 272, y, width: 22, size: 12 },
+          { text: base as string, x: 328, y, width: 12, size: 12 },
+          ...exponent.map((text) => {
+            const run = { text, x, y: y + 4.3, width: 4.5 * text.length, size: 9 };
+            x += run.width;
+            return run;
+          }),
+        ];
+      }),
+      // A unit with a squared centimetre, the exponent above the cell's baseline.
+      { text: 'UO', x: 238, y: 590, width: 17, size: 12 },
+      { text: 'cm', x: 304.6, y: 592, width: 10.5, size: 9 },
+      { text: '2', x: 315, y: 595.2, width: 3.5, size: 7 },
+      { text: '/V·sec', x: 318.5, y: 590, width: 25, size: 9 },
+    ];
+    expect(pageText(runs)).toBe('T | Tera | 10^12\n\nm | milli | 10^−3\n\nUO | cm^2/V·sec');
   });
 
   it('gives no text for a page without runs', () => {
@@ -191,6 +244,143 @@ describe('tables of a PDF page', () => {
       ]),
     ];
     expect(pageText(options).split('\n\n')[0]).toBe('-p | --persist');
+  });
+
+  // A LaTeX parameter table: a header row, rows 14.8 points apart, wrapped lines 14.4 points below.
+  const HEADER: [number, string][] = [
+    [77, 'Name'],
+    [119, 'Parameter'],
+    [273, 'Units'],
+    [312, 'Default'],
+    [361, 'Example'],
+    [418, 'Scale factor'],
+  ];
+
+  it('under a header, keep a wrapped cell in its column and its row', () => {
+    const runs = [
+      ...row(736, HEADER),
+      ...row(719, [
+        [77, 'LM'],
+        [119, 'Length of metal capacitor'],
+        [282, 'm'],
+        [323, '0.0'],
+        [373, '4um'],
+        [418, 'SCALE'],
+      ]),
+      ...row(704, [
+        [77, 'LP'],
+        [119, 'Length of polysilicon'],
+        [282, 'm'],
+        [323, '0.0'],
+        [373, '5um'],
+        [418, 'SCALE'],
+      ]),
+      ...row(689.6, [[119, 'capacitor']]),
+      ...row(674.8, [
+        [77, 'XOI'],
+        [119, 'Thickness of the polysilicon'],
+        [282, 'm'],
+        [317, '1e-06'],
+        [381, '-'],
+      ]),
+      ...row(660.4, [[119, 'to bulk oxide']]),
+    ];
+    expect(pageText(runs).split('\n\n').slice(1)).toEqual([
+      'Name: LP | Parameter: Length of polysilicon capacitor | Units: m | Default: 0.0 | Example: 5um | Scale factor: SCALE',
+      'Name: XOI | Parameter: Thickness of the polysilicon to bulk oxide | Units: m | Default: 1e-06 | Example: -',
+    ]);
+  });
+
+  it('under a header, leave out the label of an empty cell instead of shifting the next cells', () => {
+    const runs = [
+      ...row(736, HEADER.slice(0, 5)),
+      ...row(719, [
+        [77, 'TNOM'],
+        [119, 'parameter measurement temperature'],
+        [280, '°C'],
+        [323, '27'],
+        [373, '50'],
+      ]),
+      ...row(704, [
+        [77, 'KF'],
+        [119, 'flicker noise coefficient'],
+        [323, '0.0'],
+        [370, '1e-25'],
+      ]),
+      ...row(689, [
+        [77, 'WF'],
+        [119, 'flicker noise width exponent'],
+        [323, '1.0'],
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n').slice(1)).toEqual([
+      'Name: KF | Parameter: flicker noise coefficient | Default: 0.0 | Example: 1e-25',
+      'Name: WF | Parameter: flicker noise width exponent | Default: 1.0',
+    ]);
+  });
+
+  it('under a header, give a row the values stacked one per case around its baseline', () => {
+    const runs = [
+      ...row(431, HEADER.slice(0, 5)),
+      ...row(414, [
+        [373, '1.11'],
+        [398, 'Si'],
+      ]),
+      ...row(399.6, [
+        [77, 'EG'],
+        [119, 'Activation energy'],
+        [280, 'eV'],
+        [323, '1.11'],
+        [373, '0.69'],
+        [398, 'Sbd'],
+      ]),
+      ...row(385.2, [
+        [373, '0.67'],
+        [398, 'Ge'],
+      ]),
+      ...row(370.4, [
+        [77, 'TNOM'],
+        [119, 'Parameter measurement'],
+        [280, '°C'],
+        [323, '27'],
+        [373, '50'],
+      ]),
+      ...row(356, [[119, 'temperature']]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Name: EG | Parameter: Activation energy | Units: eV | Default: 1.11 | Example: 1.11 Si 0.69 Sbd 0.67 Ge',
+      'Name: TNOM | Parameter: Parameter measurement temperature | Units: °C | Default: 27 | Example: 50',
+    ]);
+  });
+
+  it('label the rows of a table continued at the top of the next page with the header of the page before', () => {
+    const tables: TableContext = { paragraphs: 0 };
+    const values = (y: number, name: string, text: string, units: string, value: string): PositionedText[] =>
+      row(y, [
+        [80, name],
+        [119, text],
+        [282, units],
+        [323, value],
+      ]);
+    const first = [
+      ...row(736, HEADER.slice(0, 4)),
+      ...values(719, 'RE', 'Emitter resistance', 'Ω', '0'),
+      ...values(704, 'RC', 'Collector resistance', 'Ω', '0'),
+    ];
+    const next = [
+      ...row(813, [
+        [71, '140'],
+        [431, 'CHAPTER 8. BJT'],
+      ]),
+      ...values(763, 'CJE', 'B-E zero-bias depletion', 'F', '0'),
+      ...row(748.6, [[119, 'capacitance']]),
+      ...values(733.8, 'VJE', 'B-E built-in potential', 'V', '0.75'),
+    ];
+    textOf(pageParagraphs(first, tables));
+    expect(textOf(pageParagraphs(next, tables)).split('\n\n').slice(1)).toEqual([
+      'Name: CJE | Parameter: B-E zero-bias depletion capacitance | Units: F | Default: 0',
+      'Name: VJE | Parameter: B-E built-in potential | Units: V | Default: 0.75',
+    ]);
   });
 
   it('leave a paragraph of prose with one wide gap as prose', () => {
