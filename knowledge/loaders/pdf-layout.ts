@@ -288,9 +288,23 @@ interface LaidLine extends PdfLine {
   spans: Span[];
 }
 
+/** Baselines closer than this many font sizes are no line spacing (cells centred in a table row). */
+const MIN_LEADING_EM = 0.95;
+/** A size with fewer line gaps than this takes the block's usual gap, scaled to the size. */
+const MIN_SIZE_GAPS = 3;
+
+/** Sizes this close are one font size, set with one leading. */
+function sameSize(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 0.1 * Math.max(a, b);
+}
+
 /**
- * A block's lines grouped into paragraphs; a wider gap than usual or a change of size starts a new
- * one. A paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
+ * A block's lines grouped into paragraphs; a wider gap than usual between lines of their size, or
+ * a change of size, starts a new one. Each size has its usual gap: a listing set smaller with
+ * tighter leading (8-point code 8.8 points apart beside 10-point text 12 apart) would otherwise
+ * make every line of the text a paragraph of its own. A size with few gaps (two lines of a
+ * heading's size, far apart) takes the block's usual gap in font sizes instead of its own. Gaps
+ * narrower than a line (a table's cells centred 6 points below its row's top) are left out. A paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
  * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML pages
  * are.
  */
@@ -302,15 +316,31 @@ function paragraphs(block: Segment[], tables: TableContext): PdfParagraph[] {
     const cells = spans.map((span) => span.text);
     return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
   });
-  const gaps = lines.slice(1).map((line, i) => (lines[i]?.y ?? line.y) - line.y);
-  const usualGap = gaps.length > 0 ? percentile(gaps, 0.25) : 0;
+  const pairs = lines
+    .slice(1)
+    .map((line, i) => ({ line, previous: lines[i] ?? line }))
+    .filter(({ line, previous }) => previous.y - line.y >= MIN_LEADING_EM * line.size);
+  const gapPerSize = pairs.map(({ line, previous }) => (previous.y - line.y) / line.size);
+  const usualGapPerSize = gapPerSize.length > 0 ? percentile(gapPerSize, 0.25) : 0;
+  const usualGaps = new Map<number, number>();
+  const usualGap = (size: number): number => {
+    let gap = usualGaps.get(size);
+    if (gap === undefined) {
+      const gaps = pairs
+        .filter(({ line, previous }) => sameSize(line.size, size) && sameSize(previous.size, size))
+        .map(({ line, previous }) => previous.y - line.y);
+      gap = gaps.length >= MIN_SIZE_GAPS ? percentile(gaps, 0.25) : usualGapPerSize * size;
+      usualGaps.set(size, gap);
+    }
+    return gap;
+  };
   const result: PdfParagraph[] = [];
   lines.forEach((line, i) => {
     const previous = lines[i - 1];
     const gap = previous ? previous.y - line.y : 0;
     const newParagraph =
       !previous ||
-      gap > Math.max(1.3 * usualGap, NEW_PARAGRAPH_EM * line.size) ||
+      gap > Math.max(1.3 * usualGap(line.size), NEW_PARAGRAPH_EM * line.size) ||
       Math.abs(line.size - previous.size) > 0.2 * line.size;
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);

@@ -102,6 +102,40 @@ describe('PDF page reading order', () => {
     );
   });
 
+  it('joins the lines of a paragraph set beside a listing in a smaller font with tighter leading', () => {
+    // 10-point text 12 points apart, paragraphs 18 apart; 8-point code 8.8 points apart.
+    const code = ['from shop import till', 'def sell(t):', '    t.ring(100)', 'sell(till)'];
+    const runs = [
+      ...lines(78, 690, ['The till package is the lowest level', 'interface for ringing up sales.']),
+      ...lines(78, 660, ['A simple example program follows.']),
+      ...code.map((text, i) => ({ text, x: 133, y: 643 - 8.8 * i, width: text.length * 4.8, size: 8 })),
+      ...lines(78, 600, ['The above code rings up one sale', 'and closes the till afterwards.']),
+    ];
+    const paragraphs = pageText(runs).split('\n\n');
+    expect(paragraphs[0]).toBe('The till package is the lowest level interface for ringing up sales.');
+    expect(paragraphs.at(-1)).toBe('The above code rings up one sale and closes the till afterwards.');
+  });
+
+  it('joins the lines of a paragraph below a table whose cells are centred in their rows', () => {
+    // Rows 30 points tall: a one-line cell 6 points below the top of its two-line neighbour.
+    const table = [720, 690, 660].flatMap((top, i) => [
+      { text: `Rule ${i + 1}`, x: 78, y: top, width: 30, size: 10 },
+      { text: 'applies to', x: 200, y: top - 6, width: 45, size: 10 },
+      { text: `case ${i + 1}`, x: 300, y: top, width: 30, size: 10 },
+      { text: 'and no other', x: 300, y: top - 12, width: 55, size: 10 },
+    ]);
+    const runs = [
+      ...table,
+      ...lines(78, 620, [
+        'When a file is encrypted, encryption is',
+        'applied to all its strings and streams.',
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n').at(-1)).toBe(
+      'When a file is encrypted, encryption is applied to all its strings and streams.',
+    );
+  });
+
   it('separates runs on one line by a space only where there is a gap', () => {
     const runs = [
       { text: 'Hydro', x: 50, y: 700, width: 25, size: 10 },
