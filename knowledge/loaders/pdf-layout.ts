@@ -304,9 +304,10 @@ function sameSize(a: number, b: number): boolean {
  * tighter leading (8-point code 8.8 points apart beside 10-point text 12 apart) would otherwise
  * make every line of the text a paragraph of its own. A size with few gaps (two lines of a
  * heading's size, far apart) takes the block's usual gap in font sizes instead of its own. Gaps
- * narrower than a line (a table's cells centred 6 points below its row's top) are left out. A paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
- * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML pages
- * are.
+ * narrower than a line (a table's cells centred 6 points below its row's top) are left out. A
+ * paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
+ * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML
+ * pages are.
  */
 function paragraphs(block: Segment[], tables: TableContext): PdfParagraph[] {
   const lines: LaidLine[] = groupRows(block, (s) => s).map((row) => {
