@@ -36,8 +36,10 @@ export interface PassageBlock {
 
 const HEADING = /^ {0,3}#{1,6}\s/;
 /** A line opening a list item: `-`, `*`, `+` or a number, then a space (Markdown, as the loaders write lists). */
-const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
-const NAMED_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+`([^`\n]{1,60})`/;
+const LIST_MARKER = String.raw`^\s*(?:[-*+]|\d{1,9}[.)])\s`;
+const LIST_ITEM = new RegExp(LIST_MARKER);
+/** A list item opening with a name in code. */
+const NAMED_ITEM = new RegExp(`${LIST_MARKER}\\s*\`([^\`\\n]{1,60})\``);
 /** A term is a short line: longer ones are prose. */
 const MAX_TERM_CHARS = 300;
 

@@ -107,6 +107,9 @@ function sentencesOf(text: string): string[] {
   return found.map((sentence) => sentence.trim());
 }
 
+/** A code block's text without its fence lines. */
+const codeBody = (block: string): string => block.replace(/^```[^\n]*\n?|\n?```$/g, '');
+
 /** A code block this short may finish the sentence before it; a longer one is an example. */
 const MAX_COMPLETING_CODE_CHARS = 160;
 const MAX_COMPLETING_CODE_LINES = 3;
@@ -119,7 +122,7 @@ const MAX_COMPLETING_CODE_LINES = 3;
  */
 function completingCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
   if (sentence === undefined || next?.kind !== 'code' || /[.!?:;)\]"'”’]$/.test(sentence)) return undefined;
-  const code = next.text.replace(/^```[^\n]*\n?|\n?```$/g, '').trim();
+  const code = codeBody(next.text).trim();
   if (code === '' || code.length > MAX_COMPLETING_CODE_CHARS || code.includes('`')) return undefined;
   const lines = code.split('\n');
   return lines.length > MAX_COMPLETING_CODE_LINES
@@ -145,8 +148,7 @@ const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
  * with. A listing of a few lines or of code is an example: none.
  */
 function listingEntries(code: string): { name: string; line: string }[] {
-  const lines = code
-    .replace(/^```[^\n]*\n?|\n?```$/g, '')
+  const lines = codeBody(code)
     .split('\n')
     .filter((line) => line.trim() !== '');
   const entries: { name: string; line: string }[] = [];
