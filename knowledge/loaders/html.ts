@@ -96,7 +96,7 @@ const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** A table as one paragraph per row, each cell labelled by its column header when there is one. */
 function tableText(table: Element): string {
-  const rows = [...table.querySelectorAll('tr')].filter((row) => row.closest('table') === table);
+  const rows = tableRows(table);
   // Each cell converted as the element it is: its HTML parsed again apart would hand a table
   // inside the cell (Apache's log format table) to this rule as a node of another DOM.
   const cells = (row: Element) => rowCells(row).map((cell) => markdown.turndown(cell as HTMLElement));
@@ -120,6 +120,10 @@ function tableText(table: Element): string {
   const lines = [caption, ...body].filter((line) => line !== '').map((line) => mark + line);
   return `\n\n${lines.join('\n\n')}\n\n`;
 }
+
+/** A table's own rows, not those of a table inside one of its cells. */
+const tableRows = (table: Element): Element[] =>
+  [...table.querySelectorAll('tr')].filter((row) => row.closest('table') === table);
 
 /** An attribute by name in any case: linkedom keeps the case of `<TD COLSPAN=3>` as written. */
 const attribute = (element: Element, name: string): string | undefined =>
@@ -246,7 +250,7 @@ function dropNavigationLists(root: Element): void {
  */
 const listItems = (list: Element): Element[] =>
   list.tagName === 'TABLE'
-    ? [...list.querySelectorAll('tr')].filter((row) => row.closest('table') === list)
+    ? tableRows(list)
     : [...list.children].filter((item) => item.tagName === 'LI' || item.tagName === 'DT');
 
 /** What a navigation bar says besides its links: "Next:", "Up:", "Previous:", "[Contents]", arrows. */
