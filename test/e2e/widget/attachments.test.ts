@@ -259,6 +259,8 @@ describe('sending files from the widget', () => {
     const alice = await visitor('alice');
     const textarea = alice.locator('parley-thread parley-composer textarea');
     await paste(alice, [{ name: 'big.txt', type: 'text/plain', text: 'x'.repeat(9000) }]);
+    // A pasted file waits to be sent once the code for sending files has loaded: Enter sends it then.
+    await toSend(alice).getByText('big.txt').waitFor();
     await textarea.press('Enter');
     await alice
       .getByRole('alert')
@@ -268,6 +270,7 @@ describe('sending files from the widget', () => {
     await alice.getByRole('alert').waitFor({ state: 'detached' });
 
     await paste(alice, [{ name: 'setup.exe', type: 'application/octet-stream', text: 'MZ' }]);
+    await toSend(alice).getByText('setup.exe').waitFor();
     await textarea.press('Enter');
     await alice
       .getByRole('alert')
