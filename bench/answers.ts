@@ -230,10 +230,11 @@ const overall = {
 };
 const heldOut = summary(scored.filter((m) => m.heldOut));
 console.table(rows);
-console.log(
-  `manuals tuned on: ${overall.questions} questions, search hit@5 ${overall.searchHitAt5} % (target 90), ` +
-    `answer hits ${overall.answerHits} % (target 85); composer: extractive, no language model`,
-);
+if (overall.questions > 0)
+  console.log(
+    `manuals tuned on: ${overall.questions} questions, search hit@5 ${overall.searchHitAt5} % (target 90), ` +
+      `answer hits ${overall.answerHits} % (target 85); composer: extractive, no language model`,
+  );
 if (heldOut.questions > 0)
   console.log(
     `held-out check: ${heldOut.questions} questions, search hit@5 ${heldOut.searchHitAt5} %, ` +
