@@ -106,16 +106,38 @@ export function pageParagraphs(
  * The page's text: paragraphs separated by a blank line, hyphenated breaks joined, a heading
  * written as a Markdown `#` heading of its level, as the chunker reads headings in every format.
  * Any other paragraph that would read as one (`# set terminal png`: a comment in a code listing)
- * is fenced as the code it is.
+ * is fenced as the code it is, and so is a listing of settings, line by line.
  */
 export function pageText(paragraphs: readonly PdfParagraph[]): string {
   return paragraphs
     .map((p) => {
+      if (p.level === undefined && isSettingsListing(p.lines))
+        return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
       const text = linesText(p.lines);
       if (p.level !== undefined) return `${'#'.repeat(p.level)} ${text}`;
       return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
     })
     .join('\n\n');
+}
+
+/**
+ * A line setting a name: `allowWidows = 1`, `'fontSize': 10,` (a dictionary's entry). A keyword
+ * argument of a call written one a line (`pageCompression=0,`) is a signature's, not a setting.
+ */
+const SETTING_LINE = /^\s*(?:[A-Za-z_][\w.]*\s*=(?!=).*[^,(\s]\s*$|(['"])[A-Za-z_][\w.-]*\1\s*:)/;
+/** A listing of settings has this many lines at least, and nearly all of them set a name. */
+const MIN_SETTINGS = 3;
+const SETTINGS_SHARE = 0.75;
+
+/**
+ * Whether a paragraph is a listing of settings (a style's attributes, one `name = value` a line,
+ * or a dictionary of defaults): its lines are what it says, each a setting of its own, where
+ * joined into one line it runs to thousands of characters that no sentence of an answer quotes.
+ */
+function isSettingsListing(lines: readonly PdfLine[]): boolean {
+  if (lines.length < MIN_SETTINGS) return false;
+  const settings = lines.filter((line) => SETTING_LINE.test(line.text)).length;
+  return settings >= MIN_SETTINGS && settings >= SETTINGS_SHARE * lines.length;
 }
 
 export function linesText(lines: readonly PdfLine[]): string {

@@ -162,9 +162,36 @@ describe('PDF page reading order', () => {
     ];
     expect(pageText(runs).split('\n\n')).toEqual([
       'The following examples draw paragraphs in various styles.',
-      [...settings, ...settingsMore].join(' '),
+      `\`\`\`\n${[...settings, ...settingsMore].join('\n')}\n\`\`\``,
       sample.join(' '),
       'Figure 6-1: The default style',
+    ]);
+  });
+
+  it('keeps the lines of a listing of settings, fenced as code, and joins those of a call', () => {
+    // 8-point listings 9.6 points apart, 20 points below the text: a style's attributes, then a
+    // signature with one keyword argument a line.
+    const listing = (y: number, texts: string[]): PositionedText[] =>
+      texts.map((text, i) => ({ text, x: 144, y: y - 9.6 * i, width: text.length * 4.8, size: 8 }));
+    const settings = [
+      'alignment = 0',
+      'allowOrphans = 0',
+      'allowWidows = 1',
+      'hyphenationLang =',
+      'leading = 12',
+    ];
+    const call = ['Frame(x1, y1, width, height,', 'leftPadding=6,', 'bottomPadding=6,', 'id=None)'];
+    const runs = [
+      ...lines(78, 700, ['The default style:']),
+      ...listing(680, settings),
+      ...lines(78, 610, ['The command']),
+      ...listing(590, call),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'The default style:',
+      `\`\`\`\n${settings.join('\n')}\n\`\`\``,
+      'The command',
+      call.join(' '),
     ]);
   });
 
