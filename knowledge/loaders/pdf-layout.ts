@@ -5,7 +5,7 @@
  * shared by many segments are column gutters, and each column is read top-down before the next.
  * Full-width runs (titles, figure captions across columns) cut the page into bands.
  */
-import { TABLE_ROW_SEPARATOR, tableRowText } from '../structure.js';
+import { DEFINITION_MARK, TABLE_ROW_SEPARATOR, tableRowText } from '../structure.js';
 
 /** One run of text in PDF user space: x and y are the start of its baseline, y grows upwards. */
 export interface PositionedText {
@@ -106,19 +106,40 @@ export function pageParagraphs(
  * The page's text: paragraphs separated by a blank line, hyphenated breaks joined, a heading
  * written as a Markdown `#` heading of its level, as the chunker reads headings in every format.
  * Any other paragraph that would read as one (`# set terminal png`: a comment in a code listing)
- * is fenced as the code it is, and so is a listing of settings, line by line.
+ * is fenced as the code it is, and so is a listing of settings, line by line. A call signature
+ * stating defaults, above the paragraph describing it, is written as the term that paragraph
+ * defines (a definition, knowledge/structure.ts), as the HTML loader writes an API entry: each
+ * sentence of the description then says which call it describes and with which defaults.
  */
 export function pageText(paragraphs: readonly PdfParagraph[]): string {
+  const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
   return paragraphs
-    .map((p) => {
+    .map((p, i) => {
+      const text = texts[i];
+      if (text !== undefined && SIGNATURE.test(text) && describes(texts[i + 1]))
+        return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
+      if (i > 0 && texts[i - 1] !== undefined && SIGNATURE.test(texts[i - 1]!) && describes(text))
+        return undefined;
       if (p.level === undefined && isSettingsListing(p.lines))
         return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
-      const text = linesText(p.lines);
-      if (p.level !== undefined) return `${'#'.repeat(p.level)} ${text}`;
-      return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
+      const joined = linesText(p.lines);
+      if (p.level !== undefined) return `${'#'.repeat(p.level)} ${joined}`;
+      return /^#{1,6}\s/.test(joined) ? `\`\`\`\n${joined}\n\`\`\`` : joined;
     })
+    .filter((text) => text !== undefined)
     .join('\n\n');
 }
+
+/**
+ * A call signature with keyword defaults, as an API manual sets it above its description:
+ * `Frame(x1, y1, width, height, leftPadding=6, id=None)`, `def __init__(self, strength=40):`.
+ */
+const SIGNATURE =
+  /^(?:def\s+|class\s+)?[A-Za-z_][\w.]*\s*\((?=[^()]*\b[A-Za-z_]\w*\s*=[^=])(?:[^()]|\([^()]*\))*\)\s*:?$/;
+
+/** Whether a paragraph is prose describing the signature above it: "creates a Frame instance …". */
+const describes = (text: string | undefined): boolean =>
+  text !== undefined && /^\p{L}/u.test(text) && !SIGNATURE.test(text) && /[.!?:]$/.test(text);
 
 /**
  * A line setting a name: `allowWidows = 1`, `'fontSize': 10,` (a dictionary's entry). A keyword

@@ -195,6 +195,36 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('makes a call signature stating defaults the term its description below defines', () => {
+    // 10-point text 12 points apart, 8-point code 24 points below and above it; an example call
+    // states no defaults.
+    const signature = 'Frame(x1, y1, width, height, leftPadding=6, bottomPadding=6, id=None)';
+    const intro = [
+      'Frames are active containers which are themselves',
+      'contained in PageTemplates. The command',
+    ];
+    const description = [
+      'creates a Frame instance with lower left hand corner at',
+      'coordinate (x1,y1) and with dimensions width x height. The',
+      'Padding arguments reduce the space available for drawing.',
+    ];
+    const example = 'f = Frame(inch, inch, 6*inch, 9*inch)';
+    const after = ['Frames can be used directly with canvases and', 'flowables to create documents.'];
+    const runs = [
+      ...lines(78, 700, intro),
+      { text: signature, x: 133, y: 664, width: signature.length * 4.8, size: 8 },
+      ...lines(78, 640, description),
+      { text: example, x: 133, y: 592, width: example.length * 4.8, size: 8 },
+      ...lines(78, 568, after),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      intro.join(' '),
+      `${signature}\n: ${description.join(' ')}`,
+      example,
+      after.join(' '),
+    ]);
+  });
+
   it('keeps one-line cells centred beside two-line cells with their row, not as a flow of their own', () => {
     // Rows 30 points apart: "Y" and "-" centred 6 points below the first line of the third cell.
     const runs = [
