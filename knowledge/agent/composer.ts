@@ -365,6 +365,20 @@ const DEFAULT_TERMS = distinctTerms('default');
 const statesDefault = (candidate: Candidate): boolean =>
   candidate.label !== undefined && SIGNATURE_DEFAULT.test(candidate.label);
 
+/**
+ * Whether a question asking for a default names, as a word of its own, a parameter that the
+ * signature the sentence describes gives a value (`strength` in `def __init__(self, strength=40):`):
+ * the entry asked about, though a parameter in lower case is no literal. `protocol=None` gives
+ * none: the value is chosen elsewhere (`pickle.DEFAULT_PROTOCOL`), which the entry does not say.
+ */
+function namesDefaultedParameter(candidate: Candidate, question: string): boolean {
+  if (!statesDefault(candidate) || !/\bdefaults?\b/i.test(question)) return false;
+  const parameters = [
+    ...candidate.label!.matchAll(/(?:^|[(,])\s*([A-Za-z_]\w{2,})\s*=(?!=)\s*(?!None\b)[^\s,)]/g),
+  ];
+  return parameters.some((match) => literalPattern(match[1]!).test(question));
+}
+
 /** Share of the question's literals a sentence (or the term it defines, or the row it labels) spells exactly. */
 function literalShare(
   candidate: Candidate,
@@ -524,6 +538,7 @@ function scoreSentences(
         (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
         itemNamedBy(candidate, question) ||
+        namesDefaultedParameter(candidate, question) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS
           : 0) +

@@ -5,7 +5,7 @@
  * shared by many segments are column gutters, and each column is read top-down before the next.
  * Full-width runs (titles, figure captions across columns) cut the page into bands.
  */
-import { TABLE_ROW_SEPARATOR, tableRowText } from '../structure.js';
+import { DEFINITION_MARK, TABLE_ROW_SEPARATOR, tableRowText } from '../structure.js';
 
 /** One run of text in PDF user space: x and y are the start of its baseline, y grows upwards. */
 export interface PositionedText {
@@ -93,23 +93,72 @@ export function pageParagraphs(
   const segments = toSegments(items);
   if (segments.length === 0) return [];
   const gutters = findGutters(segments);
-  return readingOrder(segments, gutters).flatMap((block) => paragraphs(block, tables));
+  return readingOrder(segments, gutters).flatMap((block) => {
+    const parts = sideBySideFlows(block);
+    if (parts.length === 1) return paragraphs(block, tables);
+    // Text around the flows keeps the paragraph spacing of the whole block; a flow has its own.
+    const blockGaps = usualGaps(laidLines(block));
+    return parts.flatMap((part) => paragraphs(part.segments, tables, part.flow ? undefined : blockGaps));
+  });
 }
 
 /**
  * The page's text: paragraphs separated by a blank line, hyphenated breaks joined, a heading
  * written as a Markdown `#` heading of its level, as the chunker reads headings in every format.
  * Any other paragraph that would read as one (`# set terminal png`: a comment in a code listing)
- * is fenced as the code it is.
+ * is fenced as the code it is, and so is a listing of settings, line by line. A call signature
+ * stating defaults, above the paragraph describing it, is written as the term that paragraph
+ * defines (a definition, knowledge/structure.ts), as the HTML loader writes an API entry: each
+ * sentence of the description then says which call it describes and with which defaults.
  */
 export function pageText(paragraphs: readonly PdfParagraph[]): string {
+  const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
   return paragraphs
-    .map((p) => {
-      const text = linesText(p.lines);
-      if (p.level !== undefined) return `${'#'.repeat(p.level)} ${text}`;
-      return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
+    .map((p, i) => {
+      const text = texts[i];
+      if (text !== undefined && SIGNATURE.test(text) && describes(texts[i + 1]))
+        return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
+      if (i > 0 && texts[i - 1] !== undefined && SIGNATURE.test(texts[i - 1]!) && describes(text))
+        return undefined;
+      if (p.level === undefined && isSettingsListing(p.lines))
+        return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
+      const joined = linesText(p.lines);
+      if (p.level !== undefined) return `${'#'.repeat(p.level)} ${joined}`;
+      return /^#{1,6}\s/.test(joined) ? `\`\`\`\n${joined}\n\`\`\`` : joined;
     })
+    .filter((text) => text !== undefined)
     .join('\n\n');
+}
+
+/**
+ * A call signature with keyword defaults, as an API manual sets it above its description:
+ * `Frame(x1, y1, width, height, leftPadding=6, id=None)`, `def __init__(self, strength=40):`.
+ */
+const SIGNATURE =
+  /^(?:def\s+|class\s+)?[A-Za-z_][\w.]*\s*\((?=[^()]*\b[A-Za-z_]\w*\s*=[^=])(?:[^()]|\([^()]*\))*\)\s*:?$/;
+
+/** Whether a paragraph is prose describing the signature above it: "creates a Frame instance …". */
+const describes = (text: string | undefined): boolean =>
+  text !== undefined && /^\p{L}/u.test(text) && !SIGNATURE.test(text) && /[.!?:]$/.test(text);
+
+/**
+ * A line setting a name: `allowWidows = 1`, `'fontSize': 10,` (a dictionary's entry). A keyword
+ * argument of a call written one a line (`pageCompression=0,`) is a signature's, not a setting.
+ */
+const SETTING_LINE = /^\s*(?:[A-Za-z_][\w.]*\s*=(?!=).*[^,(\s]\s*$|(['"])[A-Za-z_][\w.-]*\1\s*:)/;
+/** A listing of settings has this many lines at least, and nearly all of them set a name. */
+const MIN_SETTINGS = 3;
+const SETTINGS_SHARE = 0.75;
+
+/**
+ * Whether a paragraph is a listing of settings (a style's attributes, one `name = value` a line,
+ * or a dictionary of defaults): its lines are what it says, each a setting of its own, where
+ * joined into one line it runs to thousands of characters that no sentence of an answer quotes.
+ */
+function isSettingsListing(lines: readonly PdfLine[]): boolean {
+  if (lines.length < MIN_SETTINGS) return false;
+  const settings = lines.filter((line) => SETTING_LINE.test(line.text)).length;
+  return settings >= MIN_SETTINGS && settings >= SETTINGS_SHARE * lines.length;
 }
 
 export function linesText(lines: readonly PdfLine[]): string {
@@ -274,6 +323,148 @@ function readingOrder(segments: Segment[], gutters: Gutter[]): Segment[][] {
   return blocks;
 }
 
+/** Side-by-side flows hold at least this many lines each, and a run of lines split in two as many. */
+const MIN_FLOW_LINES = 3;
+/** Baselines closer than this many font sizes meet: a table's cells on one row. */
+const MEETING_BASELINE_EM = 0.1;
+/** A flow's lines are set at most this many font sizes apart, as a rule. */
+const MAX_LEADING_EM = 2;
+/** A gap this many font sizes tall across a run of lines ends it. */
+const MAX_FLOW_GAP_EM = 2.5;
+/** Two flows side by side meet on at most this share of the smaller one's baselines; a table's columns on most. */
+const MAX_MEETING_SHARE = 0.3;
+
+/**
+ * A block with its side-by-side flows read one after the other: a run of lines that a vertical
+ * gap splits all the way down, whose two sides are set on baselines of their own (a listing of a
+ * style's settings beside the paragraph it formats, code beside its output, a figure beside its
+ * text), is the left side's text, then the right side's. Laid out by baseline, such a run reads
+ * a line of one side, then a line of the other. A table's columns share their rows' baselines and
+ * stay together; so does a page of full-width text, which no gap splits.
+ */
+function sideBySideFlows(block: Segment[]): { segments: Segment[]; flow: boolean }[] {
+  const rows = groupRows(
+    [...block].sort((a, b) => b.y - a.y || a.x - b.x),
+    (s) => s,
+  );
+  if (rows.length < MIN_FLOW_LINES) return [{ segments: block, flow: false }];
+  const size = median(block.map((s) => s.size));
+  const minGap = SEGMENT_GAP_EM * size;
+  const result: { segments: Segment[]; flow: boolean }[] = [];
+  const apart = (above: number, below: number, most = MAX_FLOW_GAP_EM): boolean =>
+    rowTop(rows[above] as Segment[]) - rowTop(rows[below] as Segment[]) > most * size;
+  // Rows from `pending` to `i` are read as they lie.
+  let pending = 0;
+  let i = 0;
+  while (i < rows.length) {
+    // The gaps between the cells of line i shared by the lines below it, as far as one is.
+    let gaps = rowGaps(rows[i] as Segment[], minGap).filter(
+      (gap) => Number.isFinite(gap.start) && Number.isFinite(gap.end),
+    );
+    let j = i + 1;
+    for (; j < rows.length && gaps.length > 0; j++) {
+      // A blank band across both sides (below a running header, between figures) ends the run.
+      if (apart(j - 1, j)) break;
+      const shared = sharedGaps(gaps, rowGaps(rows[j] as Segment[], minGap), minGap);
+      if (shared.length === 0) break;
+      gaps = shared;
+    }
+    const split = j - i >= MIN_FLOW_LINES ? splitFlows(rows.slice(i, j).flat(), gaps, size) : undefined;
+    if (!split) {
+      i++;
+      continue;
+    }
+    // The flows' first lines above the first line with both sides (one side may start lower),
+    // one line apart: the last line of a paragraph above the flows stands further off.
+    let from = i;
+    while (
+      from > pending &&
+      !apart(from - 1, from, MAX_LEADING_EM) &&
+      oneSided(rows[from - 1] as Segment[], split.gap)
+    )
+      from--;
+    const extended = from < i ? splitFlows(rows.slice(from, j).flat(), [split.gap], size) : undefined;
+    if (!extended) from = i;
+    const [left, right] = extended?.flows ?? split.flows;
+    if (from > pending) result.push({ segments: rows.slice(pending, from).flat(), flow: false });
+    result.push({ segments: left, flow: true }, { segments: right, flow: true });
+    pending = i = j;
+  }
+  if (pending < rows.length) result.push({ segments: rows.slice(pending).flat(), flow: false });
+  return result;
+}
+
+/** Whether a gap leaves each segment of a row on one side of it. */
+const oneSided = (row: readonly Segment[], gap: Gutter): boolean =>
+  row.every((s) => s.end <= gap.start || s.x >= gap.end);
+
+/** A row's highest baseline. */
+const rowTop = (row: readonly Segment[]): number => Math.max(...row.map((s) => s.y));
+
+/** The gaps between a line's segments at least `minGap` wide, and the open space left and right of it. */
+function rowGaps(row: Segment[], minGap: number): Gutter[] {
+  const sorted = [...row].sort((a, b) => a.x - b.x);
+  const gaps: Gutter[] = [];
+  let end = -Infinity;
+  for (const segment of sorted) {
+    if (end > -Infinity && segment.x - end >= minGap) gaps.push({ start: end, end: segment.x });
+    end = Math.max(end, segment.end);
+  }
+  // Left and right of the line: open, as a line of one side of a split leaves the other side empty.
+  return [{ start: -Infinity, end: sorted[0]?.x ?? Infinity }, ...gaps, { start: end, end: Infinity }];
+}
+
+function sharedGaps(a: readonly Gutter[], b: readonly Gutter[], minGap: number): Gutter[] {
+  const shared: Gutter[] = [];
+  for (const g of a)
+    for (const h of b) {
+      const start = Math.max(g.start, h.start);
+      const end = Math.min(g.end, h.end);
+      if (end - start >= minGap) shared.push({ start, end });
+    }
+  return shared;
+}
+
+/** The two flows a shared gap splits the segments into, when each side has lines of its own. */
+function splitFlows(
+  segments: Segment[],
+  gaps: readonly Gutter[],
+  size: number,
+): { flows: [Segment[], Segment[]]; gap: Gutter } | undefined {
+  for (const gap of gaps) {
+    const left = segments.filter((s) => s.end <= gap.start);
+    const right = segments.filter((s) => s.x >= gap.end);
+    const leftLines = baselines(left);
+    const rightLines = baselines(right);
+    if (!running(left, leftLines) || !running(right, rightLines)) continue;
+    const [fewer, more] =
+      leftLines.length <= rightLines.length ? [leftLines, rightLines] : [rightLines, leftLines];
+    const meeting = fewer.filter((y) =>
+      more.some((other) => Math.abs(other - y) <= MEETING_BASELINE_EM * size),
+    );
+    if (meeting.length <= MAX_MEETING_SHARE * fewer.length) return { flows: [left, right], gap };
+  }
+  return undefined;
+}
+
+/**
+ * Whether the segments are lines of running text: enough of them, most set one line below the
+ * last (a table's cells, one per row, stand rows apart).
+ */
+function running(segments: readonly Segment[], lines: readonly number[]): boolean {
+  if (lines.length < MIN_FLOW_LINES) return false;
+  const sorted = [...lines].sort((a, b) => b - a);
+  const gaps = sorted.slice(1).map((y, i) => (sorted[i] as number) - y);
+  return median(gaps) <= MAX_LEADING_EM * median(segments.map((s) => s.size));
+}
+
+/** The distinct baselines of some segments. */
+function baselines(segments: readonly Segment[]): number[] {
+  const ys: number[] = [];
+  for (const { y } of segments) if (!ys.some((other) => Math.abs(other - y) < 0.01)) ys.push(y);
+  return ys;
+}
+
 /** A cell of a line: a segment's text and where it spans. */
 interface Span {
   text: string;
@@ -293,6 +484,43 @@ const MIN_LEADING_EM = 0.95;
 /** A size with fewer line gaps than this takes the block's usual gap, scaled to the size. */
 const MIN_SIZE_GAPS = 3;
 
+/** A block's lines, top-down, each with its cells. */
+function laidLines(block: Segment[]): LaidLine[] {
+  return groupRows(block, (s) => s).map((row) => {
+    row.sort((a, b) => a.x - b.x);
+    const first = row[0] as Segment;
+    const spans = row.map((s) => ({ text: s.text.trim(), x: s.x, end: s.end }));
+    const cells = spans.map((span) => span.text);
+    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
+  });
+}
+
+/**
+ * The usual gap between the lines of each font size of a block: a size with few gaps (two lines
+ * of a heading's size, far apart) takes the block's usual gap in font sizes instead of its own.
+ * Gaps narrower than a line (a table's cells centred 6 points below its row's top) are left out.
+ */
+function usualGaps(lines: readonly LaidLine[]): (size: number) => number {
+  const pairs = lines
+    .slice(1)
+    .map((line, i) => ({ line, previous: lines[i] ?? line }))
+    .filter(({ line, previous }) => previous.y - line.y >= MIN_LEADING_EM * line.size);
+  const gapPerSize = pairs.map(({ line, previous }) => (previous.y - line.y) / line.size);
+  const usualGapPerSize = gapPerSize.length > 0 ? percentile(gapPerSize, 0.25) : 0;
+  const known = new Map<number, number>();
+  return (size: number): number => {
+    let gap = known.get(size);
+    if (gap === undefined) {
+      const gaps = pairs
+        .filter(({ line, previous }) => sameSize(line.size, size) && sameSize(previous.size, size))
+        .map(({ line, previous }) => previous.y - line.y);
+      gap = gaps.length >= MIN_SIZE_GAPS ? percentile(gaps, 0.25) : usualGapPerSize * size;
+      known.set(size, gap);
+    }
+    return gap;
+  };
+}
+
 /** Sizes this close are one font size, set with one leading. */
 function sameSize(a: number, b: number): boolean {
   return Math.abs(a - b) <= 0.1 * Math.max(a, b);
@@ -302,39 +530,17 @@ function sameSize(a: number, b: number): boolean {
  * A block's lines grouped into paragraphs; a wider gap than usual between lines of their size, or
  * a change of size, starts a new one. Each size has its usual gap: a listing set smaller with
  * tighter leading (8-point code 8.8 points apart beside 10-point text 12 apart) would otherwise
- * make every line of the text a paragraph of its own. A size with few gaps (two lines of a
- * heading's size, far apart) takes the block's usual gap in font sizes instead of its own. Gaps
- * narrower than a line (a table's cells centred 6 points below its row's top) are left out. A
- * paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
+ * make every line of the text a paragraph of its own (`usualGaps`; text around side-by-side
+ * flows takes its whole block's). A paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
  * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML
  * pages are.
  */
-function paragraphs(block: Segment[], tables: TableContext): PdfParagraph[] {
-  const lines: LaidLine[] = groupRows(block, (s) => s).map((row) => {
-    row.sort((a, b) => a.x - b.x);
-    const first = row[0] as Segment;
-    const spans = row.map((s) => ({ text: s.text.trim(), x: s.x, end: s.end }));
-    const cells = spans.map((span) => span.text);
-    return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
-  });
-  const pairs = lines
-    .slice(1)
-    .map((line, i) => ({ line, previous: lines[i] ?? line }))
-    .filter(({ line, previous }) => previous.y - line.y >= MIN_LEADING_EM * line.size);
-  const gapPerSize = pairs.map(({ line, previous }) => (previous.y - line.y) / line.size);
-  const usualGapPerSize = gapPerSize.length > 0 ? percentile(gapPerSize, 0.25) : 0;
-  const usualGaps = new Map<number, number>();
-  const usualGap = (size: number): number => {
-    let gap = usualGaps.get(size);
-    if (gap === undefined) {
-      const gaps = pairs
-        .filter(({ line, previous }) => sameSize(line.size, size) && sameSize(previous.size, size))
-        .map(({ line, previous }) => previous.y - line.y);
-      gap = gaps.length >= MIN_SIZE_GAPS ? percentile(gaps, 0.25) : usualGapPerSize * size;
-      usualGaps.set(size, gap);
-    }
-    return gap;
-  };
+function paragraphs(
+  block: Segment[],
+  tables: TableContext,
+  usualGap: (size: number) => number = usualGaps(laidLines(block)),
+): PdfParagraph[] {
+  const lines = laidLines(block);
   const result: PdfParagraph[] = [];
   lines.forEach((line, i) => {
     const previous = lines[i - 1];

@@ -220,6 +220,39 @@ describe('composeExtractiveAnswer on manuals', () => {
     );
   });
 
+  it('quotes the signature stating the default of the parameter the question names over prose about it', () => {
+    // A PDF user guide: a constructor's signature as the term of the paragraph below it, the
+    // parameter's own paragraph further on never stating its default.
+    const { body } = answerTo('What is the default pagesize tuple, in points, of the canvas constructor?', [
+      manual(
+        'First of all, we will look at the constructor arguments for the canvas:\n\n' +
+          'def __init__(self,filename, pagesize=(595.27,841.89), bottomup = 1, pageCompression=0, verbosity=0 encrypt=None):\n' +
+          ': The filename argument controls the name of the final PDF file.\n\n' +
+          'The pagesize argument is a tuple of two numbers in points (1/72 of an inch). The canvas defaults to A4, ' +
+          'but it is better to explicitly specify it.',
+        'pdfgen',
+      ),
+    ]);
+    expect(body).toContain('pagesize=(595.27,841.89)');
+  });
+
+  it('takes a parameter defaulting to None as no default stated by its signature', () => {
+    const { body } = answerTo('What is the default pickle protocol?', [
+      manual(
+        "class shelve.Shelf(dict, protocol=None, writeback=False, keyencoding='utf-8')\n" +
+          ': A subclass of collections.abc.MutableMapping which stores pickled values in the dict object.',
+        'shelve',
+      ),
+      manual(
+        'pickle.DEFAULT_PROTOCOL\n: An integer, the default protocol version used for pickling. Currently the default is 4.',
+        'pickle',
+      ),
+    ]);
+    expect(body.split(' [1]')[0]).toBe(
+      'pickle.DEFAULT_PROTOCOL: An integer, the default protocol version used for pickling.',
+    );
+  });
+
   it('picks the table row that spells the option or directive the question names', () => {
     const { body } = answerTo('What does the %j directive of time.strftime produce?', [
       manual(

@@ -136,6 +136,112 @@ describe('PDF page reading order', () => {
     );
   });
 
+  it('reads a listing and the paragraph set beside it one after the other, each on its own baselines', () => {
+    // A figure in one-column text: a style's 8-point settings 9.6 points apart on the left, the
+    // 10-point paragraph they format 12 apart on the right, starting 14 points lower.
+    const settings = ['alignment = 0', 'allowOrphans = 0', 'allowWidows = 1', 'backColor = None'];
+    const settingsMore = ['borderWidth = 0', 'fontName = Helvetica', 'fontSize = 10', 'leading = 12'];
+    const sample = [
+      'You are hereby charged that on the',
+      '28th day of May, 1970, you did willfully,',
+      'unlawfully, and with malice of',
+      'forethought, publish an alleged',
+      'phrase book. How do you plead?',
+    ];
+    const runs = [
+      ...lines(78, 690, ['The following examples draw paragraphs in various styles.']),
+      ...[...settings, ...settingsMore].map((text, i) => ({
+        text,
+        x: 144,
+        y: 650 - 9.6 * i,
+        width: text.length * 4.8,
+        size: 8,
+      })),
+      ...lines(320, 636, sample),
+      { text: 'Figure 6-1: The default style', x: 230, y: 560, width: 140, size: 10 },
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'The following examples draw paragraphs in various styles.',
+      `\`\`\`\n${[...settings, ...settingsMore].join('\n')}\n\`\`\``,
+      sample.join(' '),
+      'Figure 6-1: The default style',
+    ]);
+  });
+
+  it('keeps the lines of a listing of settings, fenced as code, and joins those of a call', () => {
+    // 8-point listings 9.6 points apart, 20 points below the text: a style's attributes, then a
+    // signature with one keyword argument a line.
+    const listing = (y: number, texts: string[]): PositionedText[] =>
+      texts.map((text, i) => ({ text, x: 144, y: y - 9.6 * i, width: text.length * 4.8, size: 8 }));
+    const settings = [
+      'alignment = 0',
+      'allowOrphans = 0',
+      'allowWidows = 1',
+      'hyphenationLang =',
+      'leading = 12',
+    ];
+    const call = ['Frame(x1, y1, width, height,', 'leftPadding=6,', 'bottomPadding=6,', 'id=None)'];
+    const runs = [
+      ...lines(78, 700, ['The default style:']),
+      ...listing(680, settings),
+      ...lines(78, 610, ['The command']),
+      ...listing(590, call),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'The default style:',
+      `\`\`\`\n${settings.join('\n')}\n\`\`\``,
+      'The command',
+      call.join(' '),
+    ]);
+  });
+
+  it('makes a call signature stating defaults the term its description below defines', () => {
+    // 10-point text 12 points apart, 8-point code 24 points below and above it; an example call
+    // states no defaults.
+    const signature = 'Frame(x1, y1, width, height, leftPadding=6, bottomPadding=6, id=None)';
+    const intro = [
+      'Frames are active containers which are themselves',
+      'contained in PageTemplates. The command',
+    ];
+    const description = [
+      'creates a Frame instance with lower left hand corner at',
+      'coordinate (x1,y1) and with dimensions width x height. The',
+      'Padding arguments reduce the space available for drawing.',
+    ];
+    const example = 'f = Frame(inch, inch, 6*inch, 9*inch)';
+    const after = ['Frames can be used directly with canvases and', 'flowables to create documents.'];
+    const runs = [
+      ...lines(78, 700, intro),
+      { text: signature, x: 133, y: 664, width: signature.length * 4.8, size: 8 },
+      ...lines(78, 640, description),
+      { text: example, x: 133, y: 592, width: example.length * 4.8, size: 8 },
+      ...lines(78, 568, after),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      intro.join(' '),
+      `${signature}\n: ${description.join(' ')}`,
+      example,
+      after.join(' '),
+    ]);
+  });
+
+  it('keeps one-line cells centred beside two-line cells with their row, not as a flow of their own', () => {
+    // Rows 30 points apart: "Y" and "-" centred 6 points below the first line of the third cell.
+    const runs = [
+      ['Y', '-', 'No password required when opening file.', 'Restrictions apply to everyone.'],
+      ['-', 'Y', 'User password required when opening file.', 'Restrictions apply to everyone.'],
+      ['Y', 'Y', 'A password required when opening file.', 'Restrictions apply only if supplied.'],
+    ].flatMap(([owner, user, first, second], i) => [
+      { text: owner as string, x: 84, y: 715 - 30 * i, width: 7, size: 10 },
+      { text: user as string, x: 174, y: 715 - 30 * i, width: 7, size: 10 },
+      { text: first as string, x: 264, y: 721 - 30 * i, width: 180, size: 10 },
+      { text: second as string, x: 264, y: 709 - 30 * i, width: 140, size: 10 },
+    ]);
+    // The short cells stand a row apart: no running text, so they are not read after the descriptions.
+    expect(pageText(runs)).not.toMatch(/^[-Y |]+$/m);
+    expect(pageText(runs)).toContain('No password required when opening file. Y - Restrictions');
+  });
+
   it('separates runs on one line by a space only where there is a gap', () => {
     const runs = [
       { text: 'Hydro', x: 50, y: 700, width: 25, size: 10 },
