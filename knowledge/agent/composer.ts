@@ -211,6 +211,10 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
     }
     if (block.kind === 'heading') return;
     const parts = block.kind === 'row' ? [block.text] : sentencesOf(withoutQuoteMarks(block.text));
+    // A choice's definition may open with the mark alone ("NONE: Default. No attempt is done to
+    // sort packages."): the mark belongs to the sentence after it, not quoted on its own.
+    if (block.kind === 'definition' && parts.length > 1 && DEFAULT_MARK.test(parts[0]!))
+      parts.splice(0, 2, `${parts[0]!} ${parts[1]!}`);
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
     if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
@@ -350,7 +354,11 @@ const capitalNames = (question: string): string[] => question.match(/\b[A-Z][A-Z
  * own: `9` for "What does exit code 9 mean?", `scheduling` for "Which scheduling strategy …".
  */
 const itemNamedBy = (candidate: Candidate, question: string): boolean =>
-  candidate.itemName !== undefined && literalPattern(candidate.itemName).test(question);
+  [candidate.itemName, candidate.label?.match(NUMBER_TERM)?.[0]].some(
+    (name) => name !== undefined && literalPattern(name).test(question),
+  );
+/** A definition term that is a number (CXX_STANDARD's `23`): named when the question spells it as a word. */
+const NUMBER_TERM = /^\d+(?:\.\d+)*$/;
 
 /** Whether the definition holding a sentence is the entry the question names, not a sibling that mentions it. */
 const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
@@ -379,14 +387,18 @@ function namesDefaultedParameter(candidate: Candidate, question: string): boolea
   return parameters.some((match) => literalPattern(match[1]!).test(question));
 }
 
-/** Share of the question's literals a sentence (or the term it defines, or the row it labels) spells exactly. */
+/**
+ * Share of the question's literals a sentence (or the term it defines, the row it labels, or the
+ * heading of the section it sits in when that names the entry) spells exactly.
+ */
 function literalShare(
   candidate: Candidate,
   literals: readonly string[],
   patterns: readonly RegExp[],
+  sectionName?: string,
 ): number {
   if (literals.length === 0) return 0;
-  const text = `${candidate.label ?? candidate.heading ?? ''} ${candidate.sentence}`;
+  const text = `${candidate.label ?? ''} ${candidate.heading ?? sectionName ?? ''} ${candidate.sentence}`;
   const spelled = (literal: string, i: number): boolean =>
     patterns[i]!.test(text) || rowNamedByLiteral(candidate, literal);
   return literals.filter(spelled).length / literals.length;
@@ -529,7 +541,8 @@ function scoreSentences(
       else if (contextTerms.get(candidate.hitIndex)?.has(term)) context += weight(term);
     }
     // A sentence spelling the question's literal ("%j", "-n") answers it even with no other word in common.
-    const literal = literalShare(candidate, literalNames, literals);
+    // A definition in a section named by a literal (a value of the `CXX_STANDARD` property) spells it too.
+    const literal = literalShare(candidate, literalNames, literals, namingHeadings.get(candidate.hitIndex));
     if (matched > 0 || literal > 0)
       candidate.score =
         (matched + 0.3 * context) / (total || 1) +
@@ -575,9 +588,13 @@ const DEFAULT_STATEMENT =
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
  * the default asked for, where "This format is also compressed by default." says what a choice does.
- * The entry's term may carry the mark itself (Octave's `"nofill" (default)`).
+ * The entry's term may carry the mark itself (Octave's `"nofill" (default)`), and the definition
+ * may open with it (CMake's "NONE: Default. No attempt is done to sort packages.").
  */
-const DEFAULT_CHOICE = /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b/i;
+const DEFAULT_CHOICE =
+  /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b|^\s*default\.\s/i;
+/** A definition's opening sentence that only marks its entry as the default choice: "Default.". */
+const DEFAULT_MARK = /^\s*default\.\s*$/i;
 
 /** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns", a row's "Upper Limit: 1,600". */
 const LIMIT_STATEMENT =
@@ -609,6 +626,16 @@ const UNIT_STATEMENT = new RegExp(
   'i',
 );
 
+/**
+ * A question asking in which version something appeared: "In which CMake version was 23 added as
+ * a supported value of CXX_STANDARD?", "Since which version is X available?".
+ */
+const ASKS_SINCE_WHEN =
+  /\b(?:which|what)\s+(?:\w+\s+)?(?:version|release)\b.*\b(?:added|introduced|new|first|available|supported)\b|\bsince\s+(?:which|what)\s+(?:\w+\s+)?(?:version|release)\b/i;
+/** A sentence dating an entry: Sphinx's "New in version 3.20.", "Added in 2.4", "Available since version 1.2". */
+const SINCE_STATEMENT =
+  /\b(?:new|added|introduced|available)\s+(?:in|since)\s+(?:\w+\s+)?(?:version\s+|v)?\d|\bsince\s+(?:version\s+|v)\d/i;
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -619,6 +646,7 @@ export const ASKS_FOR_BOUND =
  */
 function askedStatement(question: string): RegExp | undefined {
   if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
+  if (ASKS_SINCE_WHEN.test(question)) return SINCE_STATEMENT;
   if (/\bdefaults?\b/i.test(question)) return DEFAULT_STATEMENT;
   if (ASKS_FOR_BOUND.test(question)) return LIMIT_STATEMENT;
   return undefined;

@@ -828,6 +828,58 @@ describe('composeExtractiveAnswer on the default among several choices', () => {
     ]);
     expect(body).toMatch(/p, plain: Output a plain-text SQL script file \(the default\)\. \[\d\]/);
   });
+
+  it('quotes the choice whose description opens with "Default." when the default is asked', () => {
+    const { body } = answerTo('What is the default value of CMAKE_FIND_PACKAGE_SORT_ORDER?', [
+      {
+        text:
+          '# CMAKE_FIND_PACKAGE_SORT_ORDER\n\nNew in version 3.7.\n\n' +
+          'The default order for sorting packages found using `find_package()`. It can assume one of the following values:\n\n' +
+          'NONE\n: Default. No attempt is done to sort packages. The first valid package found will be selected.\n\n' +
+          'NAME\n: Sort packages lexicographically before selecting one.\n\n' +
+          'NATURAL\n: Sort packages using natural order (see `strverscmp(3)` manual), i.e. such that contiguous digits are compared as whole numbers.',
+        score: 1,
+        source: {
+          documentId: 'cmake-sort-order',
+          title: 'CMAKE_FIND_PACKAGE_SORT_ORDER',
+          heading: 'CMAKE_FIND_PACKAGE_SORT_ORDER',
+          headingPath: ['CMAKE_FIND_PACKAGE_SORT_ORDER'],
+        },
+      },
+    ]);
+    expect(body).toMatch(/NONE: Default\. No attempt is done to sort packages\. \[1\]/);
+  });
+});
+
+describe('composeExtractiveAnswer on the version that added an entry', () => {
+  it('quotes the "New in version" line of the value the question names', () => {
+    const { body } = answerTo('In which CMake version was 23 added as a supported value of CXX_STANDARD?', [
+      {
+        text:
+          '# CXX_STANDARD\n\nNew in version 3.1.\n\n' +
+          'The C++ standard whose features are requested to build this target.\n\n' +
+          'This property specifies the C++ standard whose features are requested to build this target. ' +
+          'For some compilers, this results in adding a flag such as `-std=gnu++11` to the compile line.\n\n' +
+          'Supported values are:\n\n98\n: C++98\n\n11\n: C++11\n\n' +
+          '17\n: New in version 3.8.\n\n: C++17\n\n20\n: New in version 3.12.\n\n: C++20\n\n' +
+          '23\n: New in version 3.20.\n\n: C++23\n\n26\n: New in version 3.25.\n\n: C++26.\n\n' +
+          'If the value requested does not result in a compile flag being added for the compiler in use, a previous standard flag will be added instead. ' +
+          'This means that using:\n\n```\nset_property(TARGET tgt PROPERTY CXX_STANDARD 11)\n```\n\n' +
+          'with a compiler which does not support `-std=gnu++11` or an equivalent flag will not result in an error or warning, ' +
+          'but will instead add the `-std=gnu++98` flag if supported. ' +
+          'This "decay" behavior may be controlled with the `CXX_STANDARD_REQUIRED` target property.\n\n' +
+          'This property is initialized by the value of the `CMAKE_CXX_STANDARD` variable if it is set when a target is created.',
+        score: 1,
+        source: {
+          documentId: 'cmake-cxx-standard',
+          title: 'CXX_STANDARD',
+          heading: 'CXX_STANDARD',
+          headingPath: ['CXX_STANDARD'],
+        },
+      },
+    ]);
+    expect(body).toMatch(/23: New in version 3\.20\. \[1\]/);
+  });
 });
 
 describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manuals)', () => {
