@@ -1,5 +1,5 @@
 import type { Citation, SearchHit } from '../../shared/agent.js';
-import { DEFINITION_MARK, passageBlocks, type PassageBlock } from '../structure.js';
+import { DEFINITION_MARK, passageBlocks, TABLE_ROW_SEPARATOR, type PassageBlock } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
 import { distinctTerms } from './terms.js';
 
@@ -180,6 +180,15 @@ function listingEntries(code: string): { name: string; line: string }[] {
 }
 
 /**
+ * A row of a table of fields ("Description: | …", "Default: | `IdleWait 15`", "Context: | …"): its
+ * first cell is a label ending in a colon, with no header above it. Such a table describes one
+ * entry (a directive, a field list's parameters), so its rows are not siblings of which one
+ * answers: the row the question's words match and the row stating its default are both quoted.
+ */
+const isFieldRow = (text: string): boolean =>
+  /^[^:|]{1,40}:$/.test(text.split(TABLE_ROW_SEPARATOR)[0]!.trim());
+
+/**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
  * whole, labels included.
@@ -224,7 +233,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         row: block.kind === 'row',
         ...(block.term ? { label: block.term } : {}),
         ...(block.name ? { itemName: block.name } : {}),
-        ...(block.kind === 'row'
+        ...(block.kind === 'row' && !isFieldRow(block.text)
           ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
           : {}),
         neighbours: [],

@@ -762,6 +762,29 @@ describe('composeExtractiveAnswer on names held by headings and tables', () => {
       'sys.float_info: attribute: `dig` | explanation: maximum number of decimal digits that can be faithfully represented in a float [1]',
     );
   });
+
+  it("quotes the Default row of a directive's table of fields beside the row the question matches better", () => {
+    const { body } = answerTo('How long does IdleWait hold an idle connection open by default?', [
+      {
+        text:
+          '## IdleWait Directive\n\n' +
+          'Description: | Time the server holds an idle connection open waiting for the next request\n\n' +
+          'Syntax: | `IdleWait seconds`\n\n' +
+          'Default: | `IdleWait 15`\n\n' +
+          'Context: | server config, virtual host\n\n' +
+          'Module: | core\n\n' +
+          'The number of seconds the server holds an idle connection open before closing it.',
+        score: 1,
+        source: {
+          documentId: 'core',
+          title: 'Core Features',
+          heading: 'IdleWait Directive',
+          headingPath: ['Core Features', 'IdleWait Directive'],
+        },
+      },
+    ]);
+    expect(body).toContain('Default: | `IdleWait 15`');
+  });
 });
 
 describe('composeExtractiveAnswer on the default among several choices', () => {
