@@ -542,7 +542,8 @@ function scoreSentences(
           : 0) +
         (/\bdefaults?\b/i.test(question) &&
         candidate.label !== undefined &&
-        (DEFAULT_CHOICE.test(candidate.sentence) || DEFAULT_CHOICE.test(candidate.label))
+        ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
+          DEFAULT_CHOICE.test(candidate.label))
           ? STATEMENT_BONUS
           : 0) +
         rankBonus(candidate);
@@ -569,7 +570,9 @@ const DEFAULT_STATEMENT =
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
  * the default asked for, where "This format is also compressed by default." says what a choice does.
- * The entry's term may carry the mark itself (Octave's `"nofill" (default)`).
+ * The entry's term may carry the mark itself (Octave's `"nofill" (default)`), and the mark may be
+ * the sentence after the one naming the choice ("-m: Use MD5 hashing for passwords. This is the
+ * default."), quoted with it as its neighbour.
  */
 const DEFAULT_CHOICE = /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b/i;
 

@@ -818,6 +818,30 @@ describe('composeExtractiveAnswer on the default among several choices', () => {
     ]);
     expect(body).toMatch(/p, plain: Output a plain-text SQL script file \(the default\)\. \[\d\]/);
   });
+
+  it('quotes the option whose next sentence marks it as the default over an option stating a default of its own', () => {
+    const options = (text: string): SearchHit => ({
+      text,
+      score: 1,
+      source: {
+        documentId: 'pwfile',
+        title: 'pwfile - Manage password files',
+        heading: 'Options',
+        headingPath: ['pwfile - Manage password files', 'Options'],
+      },
+    });
+    const { body } = answerTo('Which hashing algorithm does pwfile use for passwords by default?', [
+      options(
+        '-C\n: This flag is only allowed in combination with `-B` (bcrypt hashing). It sets the computing time used for the bcrypt algorithm (higher is more secure but slower, default: 5).\n\n' +
+          '-r\n: This flag is only allowed in combination with `-2`. It sets the number of hash rounds used for the SHA-2 algorithms (the default is 5,000).',
+      ),
+      options(
+        '-m\n: Use MD5 hashing for passwords. This is the default (since version 2.2).\n\n' +
+          '-2\n: Use SHA-256 `crypt()` based hashes for passwords. This is supported on most Unix platforms.',
+      ),
+    ]);
+    expect(body).toMatch(/^-m: Use MD5 hashing for passwords\. \[\d\] This is the default/);
+  });
 });
 
 describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manuals)', () => {
