@@ -29,6 +29,8 @@ interface Candidate {
   row: boolean;
   /** The definition term or nothing. */
   label?: string;
+  /** The first sentence of its definition, the term above it in the passage: what the entry is or does. */
+  opensDefinition?: boolean;
   /** The name the list item holding the sentence opens with, in code. */
   itemName?: string;
   /** For an entry of a listing (`PS1 = ">> "`, `` `rand(-1)` resets both seeds ``): the name it opens with. */
@@ -73,6 +75,14 @@ const ENTRY_BONUS = 0.3;
 const PAGE_BONUS = 0.4;
 /** Added when the sentence (or its neighbour) states what kind of value the question asks for: a default, a limit. */
 const STATEMENT_BONUS = 0.2;
+/**
+ * Added to the first sentence of the definition the question names when it asks what the entry is
+ * or does ("What does %h log?"): "This is the IP address of the client" under `127.0.0.1 (%h)`,
+ * where the sentences after it qualify it and may share more of the question's words.
+ */
+const DEFINITION_BONUS = 0.3;
+/** "What does X do / mean / log?", "What is X?": asks what an entry is, not for one of its values. */
+const ASKS_WHAT_IT_IS = /^\s*what\s+(?:does|do|is|are)\b/i;
 /** How far after a sentence its neighbour holding the value asked for may be. */
 const NEIGHBOUR_REACH = 3;
 
@@ -223,7 +233,14 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
     if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
-    for (const sentence of parts) {
+    // A definition's first paragraph: not a later one, nor one a passage opens inside (its term
+    // from the heading path), which may start mid-entry.
+    const opening =
+      block.kind === 'definition' &&
+      block.term !== undefined &&
+      !(blockIndex === 0 && openTerm(hit) !== undefined) &&
+      !blocks.slice(0, blockIndex).some((before) => before.kind !== 'heading' && before.term === block.term);
+    for (const [partIndex, sentence] of parts.entries()) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({
         hitIndex,
@@ -232,6 +249,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         sentence,
         row: block.kind === 'row',
         ...(block.term ? { label: block.term } : {}),
+        ...(opening && partIndex === 0 ? { opensDefinition: true } : {}),
         ...(block.name ? { itemName: block.name } : {}),
         ...(block.kind === 'row' && !isFieldRow(block.text)
           ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
@@ -501,6 +519,7 @@ function scoreSentences(
   const asked = askedStatement(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
+  const asksWhatItIs = ASKS_WHAT_IT_IS.test(question) && !ASKS_FOR_VALUE.test(question);
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
@@ -537,6 +556,11 @@ function scoreSentences(
           ? ENTRY_BONUS
           : 0) +
         (namedPages.has(candidate.hitIndex) ? PAGE_BONUS : 0) +
+        (candidate.opensDefinition &&
+        asksWhatItIs &&
+        (namesEntry(candidate, entryNamesAsked) || literals.some((literal) => literal.test(candidate.label!)))
+          ? DEFINITION_BONUS
+          : 0) +
         (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
           ? STATEMENT_BONUS
           : 0) +

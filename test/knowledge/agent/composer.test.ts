@@ -785,6 +785,36 @@ describe('composeExtractiveAnswer on names held by headings and tables', () => {
     ]);
     expect(body).toContain('Default: | `IdleWait 15`');
   });
+
+  it('quotes the opening sentence of the definition whose term holds the symbol the question asks about', () => {
+    const logs = (text: string, headingPath: string[]): SearchHit => ({
+      text,
+      score: 1,
+      source: { documentId: 'logs', title: 'Log Files', heading: headingPath.at(-1)!, headingPath },
+    });
+    const { body } = answerTo('What does %a log in the Basic Log Format?', [
+      logs(
+        'Basic Log Format (BLF)\n: `"%a %i %u %t \\"%r\\" %>s %b"`\n\nBasic Log Format with Virtual Host\n: `"%v %a %i %u %t \\"%r\\" %>s %b"`',
+        ['Log Files', 'Log Formats'],
+      ),
+      logs(
+        'If a relay exists between the user and the server, this address will be the address of the relay, rather than the originating machine.\n\n' +
+          '- (%i)\n: The hyphen in the output indicates that the requested piece of information is not available.',
+        ['Log Files', 'Access Log', 'Basic Log Format', '192.0.2.7 (%a)'],
+      ),
+      logs(
+        'Each part of this log entry is described below.\n\n' +
+          '192.0.2.7 (%a)\n' +
+          ': This is the address of the peer that opened the connection to the server. ' +
+          'If `ReverseLookups` is set to `On`, then the server will try to find the hostname and log it in place of the address. ' +
+          'However, this configuration is not recommended since it can slow the server. ' +
+          'Instead, it is best to use a log post-processor such as `logresolve` to find the hostnames. ' +
+          'The address logged is not necessarily the address of the machine at which the user is sitting.',
+        ['Log Files', 'Access Log', 'Basic Log Format'],
+      ),
+    ]);
+    expect(body).toContain('This is the address of the peer that opened the connection to the server.');
+  });
 });
 
 describe('composeExtractiveAnswer on the default among several choices', () => {
