@@ -53,6 +53,13 @@ const NEVER_CONTENT = [
 const PERMALINK_MARK = /^\s*[¶§#]\s*$/;
 
 /**
+ * What a link back to the page's top says, as text or as its image's alt text (Apache's
+ * `<a href="#page-header"><img alt="top"></a>` after every section): "top", "back to top", "↑".
+ */
+const BACK_TO_TOP =
+  /^(?:(?:back|return|go)\s+)?(?:to\s+)?(?:the\s+)?top(?:\s+of\s+(?:the\s+)?page)?$|^[↑⇑▲^]$/i;
+
+/**
  * A list of at least NAVIGATION_MIN_ITEMS items, no paragraphs, and at least this share of link
  * text only points elsewhere: a contents list or an index ("abs, Mathematical Functions").
  */
@@ -213,6 +220,7 @@ export function readHtml(html: string): HtmlText {
   }
   dropNavigationLists(root);
   dropNavigationBars(root);
+  dropLinksToTop(root);
   // LaTeX2HTML writes the symbols it could not convert (`<`, `>`, `\\`) as numbered placeholders,
   // `<SPAN CLASS="MATH">4#4</SPAN>gamma<SPAN CLASS="MATH">5#5</SPAN>`: kept, they glue to the word.
   for (const span of root.querySelectorAll('span')) {
@@ -279,6 +287,24 @@ function dropNavigationBars(root: Element): void {
     const arrows =
       NAVIGATION_WORDS.test(text) && /\b(?:up|top|contents)\b/i.test(text) && /[<>←→]/.test(text);
     if (named || arrows) block.remove();
+  }
+}
+
+/** The text a link shows: its own, or its images' alt text. */
+const shownText = (element: Element): string =>
+  flat(
+    `${element.textContent ?? ''} ${[...element.querySelectorAll('img')].map((image) => image.getAttribute('alt') ?? '').join(' ')}`,
+  );
+
+/**
+ * Links back to the page's top standing alone after a section: kept, every section of such a
+ * manual ends in a paragraph "top", quoted as a sentence of its own. A link inside a sentence
+ * ("Back to <a href="#top">top</a> speed") is its text.
+ */
+function dropLinksToTop(root: Element): void {
+  for (const link of root.querySelectorAll('a[href^="#"]')) {
+    const block = link.parentElement;
+    if (block && BACK_TO_TOP.test(shownText(link)) && shownText(block) === shownText(link)) link.remove();
   }
 }
 

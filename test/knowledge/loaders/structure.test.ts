@@ -341,6 +341,18 @@ describe('HTML reference pages (Apache httpd)', () => {
     expect(text).toContain('Default: | `ListenBackLog 511`');
   });
 
+  it("drop the link back to the page's top that ends each section", () => {
+    const text = html(`<h2 id="graceful">Graceful Restart</h2>
+      <p>The <code>USR1</code> signal causes the parent process to advise the children to exit.</p>
+      <div class="top"><a href="#page-header"><img alt="top" src="../images/up.gif"></a></div>
+      <h2 id="hard">Restart Now</h2>
+      <p>Back to <a href="#top">top</a> speed the server restarts.</p>`);
+    expect(text).toBe(
+      '## Graceful Restart\n\nThe `USR1` signal causes the parent process to advise the children to exit.\n\n' +
+        '## Restart Now\n\nBack to top speed the server restarts.',
+    );
+  });
+
   it('drop the permalink mark after a heading, whatever its class', () => {
     const text =
       html(`<h2 id="timeout">TimeOut Directive <a class="permalink" href="#timeout" title="Permanent link">&para;</a></h2>
