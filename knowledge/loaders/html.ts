@@ -266,6 +266,14 @@ const NAVIGATION_WORDS =
   /^(?:[\s:|,;.?()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
 /** Longer blocks are content, whatever their links. */
 const NAVIGATION_BAR_MAX_CHARS = 400;
+/**
+ * Between the links of a menu or a breadcrumb trail ("Modules | Directives | FAQ", "Apache > HTTP
+ * Server > Documentation"): only bars, arrows and spaces, at least one of them a mark.
+ */
+const LINK_SEPARATORS = /^[\s|>»·/]*$/;
+const LINK_SEPARATOR_MARK = /[|>»·]/;
+/** A menu or trail links this many places at least; two links beside a bar may be a sentence's aliases. */
+const MIN_SEPARATED_LINKS = 3;
 
 /**
  * Bars of links to the next, previous and parent pages (LaTeX2HTML's "Next: Boxerrorbars Up:
@@ -273,7 +281,7 @@ const NAVIGATION_BAR_MAX_CHARS = 400;
  * text outside its links is only such words, "next", "previous" or "up" among them. Texinfo's
  * other bar, a table of arrows ("[ << ] [ < ] [ Up ] [ > ] [ >> ] [Top] [Contents] [Index] [ ? ]",
  * above every section of texi2any's chapter pages), says only such words and arrows, its links
- * included. Kept, every page would hold its neighbours' titles, every section the bar.
+ * included. A site's menu or breadcrumb trail is links with only bars or arrows between them. Kept, every page would hold its neighbours' titles, every section the bar.
  */
 function dropNavigationBars(root: Element): void {
   for (const block of root.querySelectorAll('div, p, table')) {
@@ -284,9 +292,14 @@ function dropNavigationBars(root: Element): void {
     let outside = block.textContent ?? '';
     for (const link of links) outside = outside.replace(link.textContent ?? '', ' ');
     const named = NAVIGATION_WORDS.test(outside) && /\b(?:next|previous|prev|up)\b/i.test(outside);
+    // A site's menu and breadcrumb trail, above and below every page (Apache's manual).
+    const separated =
+      links.length >= MIN_SEPARATED_LINKS &&
+      LINK_SEPARATORS.test(outside) &&
+      LINK_SEPARATOR_MARK.test(outside);
     const arrows =
       NAVIGATION_WORDS.test(text) && /\b(?:up|top|contents)\b/i.test(text) && /[<>←→]/.test(text);
-    if (named || arrows) block.remove();
+    if (named || arrows || separated) block.remove();
   }
 }
 
