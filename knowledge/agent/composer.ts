@@ -1,5 +1,5 @@
 import type { Citation, SearchHit } from '../../shared/agent.js';
-import { DEFINITION_MARK, passageBlocks, type PassageBlock } from '../structure.js';
+import { DEFINITION_MARK, passageBlocks, TABLE_ROW_SEPARATOR, type PassageBlock } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
 import { distinctTerms } from './terms.js';
 
@@ -29,6 +29,8 @@ interface Candidate {
   row: boolean;
   /** The definition term or nothing. */
   label?: string;
+  /** The first sentence of its definition, the term above it in the passage: what the entry is or does. */
+  opensDefinition?: boolean;
   /** The name the list item holding the sentence opens with, in code. */
   itemName?: string;
   /** For an entry of a listing (`PS1 = ">> "`, `` `rand(-1)` resets both seeds ``): the name it opens with. */
@@ -73,6 +75,14 @@ const ENTRY_BONUS = 0.3;
 const PAGE_BONUS = 0.4;
 /** Added when the sentence (or its neighbour) states what kind of value the question asks for: a default, a limit. */
 const STATEMENT_BONUS = 0.2;
+/**
+ * Added to the first sentence of the definition the question names when it asks what the entry is
+ * or does ("What does %h log?"): "This is the IP address of the client" under `127.0.0.1 (%h)`,
+ * where the sentences after it qualify it and may share more of the question's words.
+ */
+const DEFINITION_BONUS = 0.3;
+/** "What does X do / mean / log?", "What is X?": asks what an entry is, not for one of its values. */
+const ASKS_WHAT_IT_IS = /^\s*what\s+(?:does|do|is|are)\b/i;
 /** How far after a sentence its neighbour holding the value asked for may be. */
 const NEIGHBOUR_REACH = 3;
 
@@ -180,6 +190,15 @@ function listingEntries(code: string): { name: string; line: string }[] {
 }
 
 /**
+ * A row of a table of fields ("Description: | …", "Default: | `IdleWait 15`", "Context: | …"): its
+ * first cell is a label ending in a colon, with no header above it. Such a table describes one
+ * entry (a directive, a field list's parameters), so its rows are not siblings of which one
+ * answers: the row the question's words match and the row stating its default are both quoted.
+ */
+const isFieldRow = (text: string): boolean =>
+  /^[^:|]{1,40}:$/.test(text.split(TABLE_ROW_SEPARATOR)[0]!.trim());
+
+/**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
  * rather than say something, and code is not prose: neither is quoted. A table row is quoted
  * whole, labels included.
@@ -218,7 +237,14 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
     if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
-    for (const sentence of parts) {
+    // A definition's first paragraph: not a later one, nor one a passage opens inside (its term
+    // from the heading path), which may start mid-entry.
+    const opening =
+      block.kind === 'definition' &&
+      block.term !== undefined &&
+      !(blockIndex === 0 && openTerm(hit) !== undefined) &&
+      !blocks.slice(0, blockIndex).some((before) => before.kind !== 'heading' && before.term === block.term);
+    for (const [partIndex, sentence] of parts.entries()) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({
         hitIndex,
@@ -227,8 +253,9 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         sentence,
         row: block.kind === 'row',
         ...(block.term ? { label: block.term } : {}),
+        ...(opening && partIndex === 0 ? { opensDefinition: true } : {}),
         ...(block.name ? { itemName: block.name } : {}),
-        ...(block.kind === 'row'
+        ...(block.kind === 'row' && !isFieldRow(block.text)
           ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
           : {}),
         neighbours: [],
@@ -518,6 +545,7 @@ function scoreSentences(
   const asked = askedStatement(question);
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
+  const asksWhatItIs = ASKS_WHAT_IT_IS.test(question) && !ASKS_FOR_VALUE.test(question);
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
@@ -556,12 +584,18 @@ function scoreSentences(
           ? ENTRY_BONUS
           : 0) +
         (namedPages.has(candidate.hitIndex) ? PAGE_BONUS : 0) +
+        (candidate.opensDefinition &&
+        asksWhatItIs &&
+        (namesEntry(candidate, entryNamesAsked) || literals.some((literal) => literal.test(candidate.label!)))
+          ? DEFINITION_BONUS
+          : 0) +
         (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
           ? STATEMENT_BONUS
           : 0) +
         (/\bdefaults?\b/i.test(question) &&
         candidate.label !== undefined &&
-        (DEFAULT_CHOICE.test(candidate.sentence) || DEFAULT_CHOICE.test(candidate.label))
+        ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
+          DEFAULT_CHOICE.test(candidate.label))
           ? STATEMENT_BONUS
           : 0) +
         rankBonus(candidate);
@@ -588,8 +622,10 @@ const DEFAULT_STATEMENT =
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
  * the default asked for, where "This format is also compressed by default." says what a choice does.
- * The entry's term may carry the mark itself (Octave's `"nofill" (default)`), and the definition
- * may open with it (CMake's "NONE: Default. No attempt is done to sort packages.").
+ * The entry's term may carry the mark itself (Octave's `"nofill" (default)`), the mark may be
+ * the sentence after the one naming the choice ("-m: Use MD5 hashing for passwords. This is the
+ * default."), quoted with it as its neighbour, and the definition may open with it (CMake's
+ * "NONE: Default. No attempt is done to sort packages.").
  */
 const DEFAULT_CHOICE =
   /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b|^\s*default\.\s/i;

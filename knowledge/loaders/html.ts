@@ -53,6 +53,13 @@ const NEVER_CONTENT = [
 const PERMALINK_MARK = /^\s*[¶§#]\s*$/;
 
 /**
+ * What a link back to the page's top says, as text or as its image's alt text (Apache's
+ * `<a href="#page-header"><img alt="top"></a>` after every section): "top", "back to top", "↑".
+ */
+const BACK_TO_TOP =
+  /^(?:(?:back|return|go)\s+)?(?:to\s+)?(?:the\s+)?top(?:\s+of\s+(?:the\s+)?page)?$|^[↑⇑▲^]$/i;
+
+/**
  * A list of at least NAVIGATION_MIN_ITEMS items, no paragraphs, and at least this share of link
  * text only points elsewhere: a contents list or an index ("abs, Mathematical Functions").
  */
@@ -213,6 +220,7 @@ export function readHtml(html: string): HtmlText {
   }
   dropNavigationLists(root);
   dropNavigationBars(root);
+  dropLinksToTop(root);
   // LaTeX2HTML writes the symbols it could not convert (`<`, `>`, `\\`) as numbered placeholders,
   // `<SPAN CLASS="MATH">4#4</SPAN>gamma<SPAN CLASS="MATH">5#5</SPAN>`: kept, they glue to the word.
   for (const span of root.querySelectorAll('span')) {
@@ -258,6 +266,14 @@ const NAVIGATION_WORDS =
   /^(?:[\s:|,;.?()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
 /** Longer blocks are content, whatever their links. */
 const NAVIGATION_BAR_MAX_CHARS = 400;
+/**
+ * Between the links of a menu or a breadcrumb trail ("Modules | Directives | FAQ", "Apache > HTTP
+ * Server > Documentation"): only bars, arrows and spaces, at least one of them a mark.
+ */
+const LINK_SEPARATORS = /^[\s|>»·/]*$/;
+const LINK_SEPARATOR_MARK = /[|>»·]/;
+/** A menu or trail links this many places at least; two links beside a bar may be a sentence's aliases. */
+const MIN_SEPARATED_LINKS = 3;
 
 /**
  * Bars of links to the next, previous and parent pages (LaTeX2HTML's "Next: Boxerrorbars Up:
@@ -265,7 +281,7 @@ const NAVIGATION_BAR_MAX_CHARS = 400;
  * text outside its links is only such words, "next", "previous" or "up" among them. Texinfo's
  * other bar, a table of arrows ("[ << ] [ < ] [ Up ] [ > ] [ >> ] [Top] [Contents] [Index] [ ? ]",
  * above every section of texi2any's chapter pages), says only such words and arrows, its links
- * included. Kept, every page would hold its neighbours' titles, every section the bar.
+ * included. A site's menu or breadcrumb trail is links with only bars or arrows between them. Kept, every page would hold its neighbours' titles, every section the bar.
  */
 function dropNavigationBars(root: Element): void {
   for (const block of root.querySelectorAll('div, p, table')) {
@@ -276,9 +292,32 @@ function dropNavigationBars(root: Element): void {
     let outside = block.textContent ?? '';
     for (const link of links) outside = outside.replace(link.textContent ?? '', ' ');
     const named = NAVIGATION_WORDS.test(outside) && /\b(?:next|previous|prev|up)\b/i.test(outside);
+    // A site's menu and breadcrumb trail, above and below every page (Apache's manual).
+    const separated =
+      links.length >= MIN_SEPARATED_LINKS &&
+      LINK_SEPARATORS.test(outside) &&
+      LINK_SEPARATOR_MARK.test(outside);
     const arrows =
       NAVIGATION_WORDS.test(text) && /\b(?:up|top|contents)\b/i.test(text) && /[<>←→]/.test(text);
-    if (named || arrows) block.remove();
+    if (named || arrows || separated) block.remove();
+  }
+}
+
+/** The text a link shows: its own, or its images' alt text. */
+const shownText = (element: Element): string =>
+  flat(
+    `${element.textContent ?? ''} ${[...element.querySelectorAll('img')].map((image) => image.getAttribute('alt') ?? '').join(' ')}`,
+  );
+
+/**
+ * Links back to the page's top standing alone after a section: kept, every section of such a
+ * manual ends in a paragraph "top", quoted as a sentence of its own. A link inside a sentence
+ * ("Back to <a href="#top">top</a> speed") is its text.
+ */
+function dropLinksToTop(root: Element): void {
+  for (const link of root.querySelectorAll('a[href^="#"]')) {
+    const block = link.parentElement;
+    if (block && BACK_TO_TOP.test(shownText(link)) && shownText(block) === shownText(link)) link.remove();
   }
 }
 

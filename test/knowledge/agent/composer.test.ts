@@ -795,6 +795,59 @@ describe('composeExtractiveAnswer on names held by headings and tables', () => {
       'sys.float_info: attribute: `dig` | explanation: maximum number of decimal digits that can be faithfully represented in a float [1]',
     );
   });
+
+  it("quotes the Default row of a directive's table of fields beside the row the question matches better", () => {
+    const { body } = answerTo('How long does IdleWait hold an idle connection open by default?', [
+      {
+        text:
+          '## IdleWait Directive\n\n' +
+          'Description: | Time the server holds an idle connection open waiting for the next request\n\n' +
+          'Syntax: | `IdleWait seconds`\n\n' +
+          'Default: | `IdleWait 15`\n\n' +
+          'Context: | server config, virtual host\n\n' +
+          'Module: | core\n\n' +
+          'The number of seconds the server holds an idle connection open before closing it.',
+        score: 1,
+        source: {
+          documentId: 'core',
+          title: 'Core Features',
+          heading: 'IdleWait Directive',
+          headingPath: ['Core Features', 'IdleWait Directive'],
+        },
+      },
+    ]);
+    expect(body).toContain('Default: | `IdleWait 15`');
+  });
+
+  it('quotes the opening sentence of the definition whose term holds the symbol the question asks about', () => {
+    const logs = (text: string, headingPath: string[]): SearchHit => ({
+      text,
+      score: 1,
+      source: { documentId: 'logs', title: 'Log Files', heading: headingPath.at(-1)!, headingPath },
+    });
+    const { body } = answerTo('What does %a log in the Basic Log Format?', [
+      logs(
+        'Basic Log Format (BLF)\n: `"%a %i %u %t \\"%r\\" %>s %b"`\n\nBasic Log Format with Virtual Host\n: `"%v %a %i %u %t \\"%r\\" %>s %b"`',
+        ['Log Files', 'Log Formats'],
+      ),
+      logs(
+        'If a relay exists between the user and the server, this address will be the address of the relay, rather than the originating machine.\n\n' +
+          '- (%i)\n: The hyphen in the output indicates that the requested piece of information is not available.',
+        ['Log Files', 'Access Log', 'Basic Log Format', '192.0.2.7 (%a)'],
+      ),
+      logs(
+        'Each part of this log entry is described below.\n\n' +
+          '192.0.2.7 (%a)\n' +
+          ': This is the address of the peer that opened the connection to the server. ' +
+          'If `ReverseLookups` is set to `On`, then the server will try to find the hostname and log it in place of the address. ' +
+          'However, this configuration is not recommended since it can slow the server. ' +
+          'Instead, it is best to use a log post-processor such as `logresolve` to find the hostnames. ' +
+          'The address logged is not necessarily the address of the machine at which the user is sitting.',
+        ['Log Files', 'Access Log', 'Basic Log Format'],
+      ),
+    ]);
+    expect(body).toContain('This is the address of the peer that opened the connection to the server.');
+  });
 });
 
 describe('composeExtractiveAnswer on the default among several choices', () => {
@@ -827,6 +880,30 @@ describe('composeExtractiveAnswer on the default among several choices', () => {
       ),
     ]);
     expect(body).toMatch(/p, plain: Output a plain-text SQL script file \(the default\)\. \[\d\]/);
+  });
+
+  it('quotes the option whose next sentence marks it as the default over an option stating a default of its own', () => {
+    const options = (text: string): SearchHit => ({
+      text,
+      score: 1,
+      source: {
+        documentId: 'pwfile',
+        title: 'pwfile - Manage password files',
+        heading: 'Options',
+        headingPath: ['pwfile - Manage password files', 'Options'],
+      },
+    });
+    const { body } = answerTo('Which hashing algorithm does pwfile use for passwords by default?', [
+      options(
+        '-C\n: This flag is only allowed in combination with `-B` (bcrypt hashing). It sets the computing time used for the bcrypt algorithm (higher is more secure but slower, default: 5).\n\n' +
+          '-r\n: This flag is only allowed in combination with `-2`. It sets the number of hash rounds used for the SHA-2 algorithms (the default is 5,000).',
+      ),
+      options(
+        '-m\n: Use MD5 hashing for passwords. This is the default (since version 2.2).\n\n' +
+          '-2\n: Use SHA-256 `crypt()` based hashes for passwords. This is supported on most Unix platforms.',
+      ),
+    ]);
+    expect(body).toMatch(/^-m: Use MD5 hashing for passwords\. \[\d\] This is the default/);
   });
 
   it('quotes the choice whose description opens with "Default." when the default is asked', () => {

@@ -341,6 +341,30 @@ describe('HTML reference pages (Apache httpd)', () => {
     expect(text).toContain('Default: | `ListenBackLog 511`');
   });
 
+  it("drop the site's menu and breadcrumb trail, not links separated by bars inside a sentence", () => {
+    const text = html(`<div id="page-header">
+        <p class="menu"><a href="mod/">Modules</a> | <a href="mod/directives.html">Directives</a> | <a href="faq/">FAQ</a> | <a href="glossary.html">Glossary</a></p>
+        <p class="apache">HTTP Server Version 2.4</p></div>
+      <div id="path"><a href="https://www.apache.org/">Apache</a> &gt; <a href="https://httpd.apache.org/">HTTP Server</a> &gt; <a href="./">Version 2.4</a></div>
+      <div id="page-content"><h1>Log Files</h1>
+        <p>Move with <a href="#fd">forward()</a> | <a href="#f">fd()</a> | <a href="#go">go()</a>, turn with <a href="#rt">right()</a>.</p></div>`);
+    expect(text).toBe(
+      'HTTP Server Version 2.4\n\n# Log Files\n\nMove with forward() | fd() | go(), turn with right().',
+    );
+  });
+
+  it("drop the link back to the page's top that ends each section", () => {
+    const text = html(`<h2 id="graceful">Graceful Restart</h2>
+      <p>The <code>USR1</code> signal causes the parent process to advise the children to exit.</p>
+      <div class="top"><a href="#page-header"><img alt="top" src="../images/up.gif"></a></div>
+      <h2 id="hard">Restart Now</h2>
+      <p>Back to <a href="#top">top</a> speed the server restarts.</p>`);
+    expect(text).toBe(
+      '## Graceful Restart\n\nThe `USR1` signal causes the parent process to advise the children to exit.\n\n' +
+        '## Restart Now\n\nBack to top speed the server restarts.',
+    );
+  });
+
   it('drop the permalink mark after a heading, whatever its class', () => {
     const text =
       html(`<h2 id="timeout">TimeOut Directive <a class="permalink" href="#timeout" title="Permanent link">&para;</a></h2>
