@@ -74,7 +74,7 @@ const WORD_CACHE_LIMIT = 200_000;
  * no letter or digit either (`2>&1`, `a->b` are not standing alone).
  */
 const SYMBOL =
-  /(?<![\p{N}%])%(?:[-+#_^<>!']{0,3}[0-9]{0,3}(?:\.[0-9]{0,3})?[A-Za-z]{1,3}(?!\p{L})|[~#?%])|(?<!\\)\\[A-Za-z]{1,32}(?![A-Za-z])|(?<![\p{L}\p{N}&|<>=!~@^?:;+*/#-])[&|<>=!~@^?:;+*/#-]{2,3}(?![\p{L}\p{N}&|<>=!~@^?:;+*/#-])/gu;
+  /(?<![\p{N}%])%(?:[-+#_^<>!']{0,3}[0-9]{0,3}(?:\.[0-9]{0,3})?[A-Za-z]{1,3}(?!\p{L})|[~#?%])|(?<!\\)\\[A-Za-z]{1,32}(?![A-Za-z])|(?<![\p{L}\p{N}&|<>=!~@^?:;+*/#-])[&|<>=!~@^?:;+*/#-]{2,3}(?![\p{L}\p{N}&|<>=!~@^?:;+*/#-])/uy;
 /**
  * Runs that are punctuation, Markdown, arrows or comparisons, which prose and pseudo-code write
  * too ("x <= y", "a --> b" in CACM's abstracts), not operators a manual defines: "--", "**", "//",
@@ -83,6 +83,9 @@ const SYMBOL =
 const NOT_OPERATOR = /^(?:-+|\*+|\/+|#+|[!?]+|:+|\+-|-\+|-+>|<-+|=+>|[<>!=]=|<>)$/;
 /** A character no word term starts with: a wanted term starting so is a symbol's. */
 const SYMBOL_START = /^[%\\&|<>=!~@^?:;+*/#-]/;
+/** The characters a symbol starts with, by code: the pattern is tried only there (half the cost). */
+const STARTS_SYMBOL = new Uint8Array(128);
+for (const character of '%\\&|<>=!~@^?:;+*/#-') STARTS_SYMBOL[character.charCodeAt(0)] = 1;
 
 const englishStopWords: ReadonlySet<string> = new Set(stopwords);
 let wordSegmenter: Intl.Segmenter | undefined;
@@ -229,10 +232,15 @@ const NO_SYMBOLS: readonly SymbolTerm[] = [];
 /** The symbol literals of `text` in reading order. */
 function symbolsOf(text: string): readonly SymbolTerm[] {
   let symbols: SymbolTerm[] | undefined;
-  for (const match of text.matchAll(SYMBOL)) {
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    if (STARTS_SYMBOL[text.charCodeAt(i)] !== 1) continue;
+    SYMBOL.lastIndex = i;
+    const match = SYMBOL.exec(text);
+    if (match === null) continue;
     const term = match[0];
-    if (NOT_OPERATOR.test(term)) continue;
-    (symbols ??= []).push({ term, start: match.index, end: match.index + term.length });
+    if (!NOT_OPERATOR.test(term)) (symbols ??= []).push({ term, start: i, end: i + term.length });
+    i += term.length - 1;
   }
   return symbols ?? NO_SYMBOLS;
 }
