@@ -13,6 +13,13 @@ export const TokenizerSettings = z.object({
   stopWords: z.boolean(),
   /** Fold latin, greek and cyrillic diacritics: "Müller" and "Muller" are one term. */
   foldDiacritics: z.boolean(),
+  /**
+   * Symbol literals as terms of their own beside the words they hold: `%t`, `%>s`, `%-d`, `%~`,
+   * `\relative`, `&&`, `->>`, as manuals define them in entries (Apache's log formats, strftime,
+   * zsh prompts, LaTeX macros, shell and SQL operators). A snapshot written before this setting
+   * existed reads as without them.
+   */
+  symbols: z.boolean().default(false),
 });
 export type TokenizerSettings = z.infer<typeof TokenizerSettings>;
 
@@ -98,7 +105,7 @@ export interface IndexSettingsInput {
  * document instead of taking the best, were measured too and do not earn their place.
  */
 export const DEFAULT_SETTINGS: IndexSettings = {
-  tokenizer: { stemming: true, stopWords: true, foldDiacritics: true },
+  tokenizer: { stemming: true, stopWords: true, foldDiacritics: true, symbols: true },
   fields: 'title-and-body',
   ranking: {
     k1: 1.2,

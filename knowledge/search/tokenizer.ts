@@ -10,7 +10,12 @@ import type { TokenizerSettings } from './settings.js';
  * "東京都に住んでいます". `Intl.Segmenter` is not used for everything: measured on Cranfield it
  * reads about 0.5 MB/s and slows down further on long strings, twenty times slower than the regex.
  * Every word is NFKC-normalised and lower-cased; latin, greek and cyrillic words lose their
- * diacritics; latin-script words lose English stop words and are Porter-stemmed.
+ * diacritics; latin-script words lose English stop words and are Porter-stemmed. With the
+ * `symbols` setting, symbol literals are terms too, as written (case kept: strftime's `%H` is not
+ * its `%h`), each just before the word terms it holds: a `%` escape (`%t`, `%>s`, `%-d`, `%.2f`,
+ * `%lu`, `%~`), a backslash macro (`\relative`) and a run of two or three operator characters
+ * standing alone (`&&`, `>>`, `->>`, `@>`). Words alone reduce `%t` to "t", which a question
+ * "What does %t log?" shares with every passage.
  */
 export interface Tokenizer {
   readonly settings: TokenizerSettings;
@@ -61,6 +66,26 @@ const LETTERS = /^[a-z]+$/;
 /** Longer "words" are encoded data or run-together junk, not something anyone searches for. */
 const MAX_TERM_LENGTH = 64;
 const WORD_CACHE_LIMIT = 200_000;
+
+/**
+ * A `%` escape (not after a digit: "50%"), with printf's and strftime's flags, width and precision
+ * and up to three letters (`%lu`; none after them: "%APPDATA%" is no escape), or zsh's `%~`, `%#`,
+ * `%?`, `%%`; a backslash and letters; two or three operator characters with none beside them and
+ * no letter or digit either (`2>&1`, `a->b` are not standing alone).
+ */
+const SYMBOL =
+  /(?<![\p{N}%])%(?:[-+#_^<>!']{0,3}[0-9]{0,3}(?:\.[0-9]{0,3})?[A-Za-z]{1,3}(?!\p{L})|[~#?%])|(?<!\\)\\[A-Za-z]{1,32}(?![A-Za-z])|(?<![\p{L}\p{N}&|<>=!~@^?:;+*/#-])[&|<>=!~@^?:;+*/#-]{2,3}(?![\p{L}\p{N}&|<>=!~@^?:;+*/#-])/uy;
+/**
+ * Runs that are punctuation, Markdown, arrows or comparisons, which prose and pseudo-code write
+ * too ("x <= y", "a --> b" in CACM's abstracts), not operators a manual defines: "--", "**", "//",
+ * "##", "?!", "::", "+-", "->", "=>", "<=", "!=".
+ */
+const NOT_OPERATOR = /^(?:-+|\*+|\/+|#+|[!?]+|:+|\+-|-\+|-+>|<-+|=+>|[<>!=]=|<>)$/;
+/** A character no word term starts with: a wanted term starting so is a symbol's. */
+const SYMBOL_START = /^[%\\&|<>=!~@^?:;+*/#-]/;
+/** The characters a symbol starts with, by code: the pattern is tried only there (half the cost). */
+const STARTS_SYMBOL = new Uint8Array(128);
+for (const character of '%\\&|<>=!~@^?:;+*/#-') STARTS_SYMBOL[character.charCodeAt(0)] = 1;
 
 const englishStopWords: ReadonlySet<string> = new Set(stopwords);
 let wordSegmenter: Intl.Segmenter | undefined;
@@ -122,7 +147,28 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
     }
   }
 
+  /** The words' terms with the symbols' terms among them, each at its place in the text. */
   function forEachTerm(text: string, onTerm: TermSink): void {
+    const symbols = settings.symbols ? symbolsOf(text) : NO_SYMBOLS;
+    if (symbols.length === 0) {
+      forEachWordTerm(text, onTerm);
+      return;
+    }
+    let next = 0;
+    forEachWordTerm(text, (term, start, end) => {
+      while (next < symbols.length && (symbols[next] as SymbolTerm).start <= start) {
+        const symbol = symbols[next++] as SymbolTerm;
+        onTerm(symbol.term, symbol.start, symbol.end);
+      }
+      onTerm(term, start, end);
+    });
+    for (; next < symbols.length; next++) {
+      const symbol = symbols[next] as SymbolTerm;
+      onTerm(symbol.term, symbol.start, symbol.end);
+    }
+  }
+
+  function forEachWordTerm(text: string, onTerm: TermSink): void {
     if (!NON_ASCII.test(text)) {
       // Lower-casing ASCII keeps every offset, so one pass over the lowered text is enough.
       const lowered = text.toLowerCase();
@@ -142,7 +188,7 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
   }
 
   function forEachTermIn(text: string, wanted: ReadonlySet<string>, onTerm: TermSink): void {
-    if (NON_ASCII.test(text)) {
+    if (NON_ASCII.test(text) || (settings.symbols && wantsSymbol(wanted))) {
       forEachTerm(text, (term, start, end) => {
         if (wanted.has(term)) onTerm(term, start, end);
       });
@@ -174,6 +220,35 @@ export function createTokenizer(settings: TokenizerSettings): Tokenizer {
 }
 
 type TermSink = (term: string, start: number, end: number) => void;
+
+interface SymbolTerm {
+  term: string;
+  start: number;
+  end: number;
+}
+
+const NO_SYMBOLS: readonly SymbolTerm[] = [];
+
+/** The symbol literals of `text` in reading order. */
+function symbolsOf(text: string): readonly SymbolTerm[] {
+  let symbols: SymbolTerm[] | undefined;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    if (STARTS_SYMBOL[text.charCodeAt(i)] !== 1) continue;
+    SYMBOL.lastIndex = i;
+    const match = SYMBOL.exec(text);
+    if (match === null) continue;
+    const term = match[0];
+    if (!NOT_OPERATOR.test(term)) (symbols ??= []).push({ term, start: i, end: i + term.length });
+    i += term.length - 1;
+  }
+  return symbols ?? NO_SYMBOLS;
+}
+
+function wantsSymbol(wanted: ReadonlySet<string>): boolean {
+  for (const term of wanted) if (SYMBOL_START.test(term)) return true;
+  return false;
+}
 
 /**
  * The [start, end) offsets of each word of lower-cased ASCII text, as a global search for
