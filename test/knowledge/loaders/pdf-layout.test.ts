@@ -225,6 +225,71 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('makes each term of a definition list hanging out of its indented description the term it defines', () => {
+    // htmldoc's X resources: 11-point lines 13.2 apart, no space between entries, each term at
+    // x 72 and its description, option and default at x 108; prose at x 72 after a wider gap.
+    const entry = (term: string, description: string[]) => [term, ...description];
+    const texts = [
+      entry('pheight (Height)', [
+        'Set the height of the canvas.',
+        'Option: -pheight',
+        'Default: 8.5 (inches)',
+      ]),
+      entry('pwidth (Width)', [
+        'Set the width of the canvas, in inches or centimeters',
+        'depending on the selected unit.',
+        'Option: -pwidth',
+        'Default: 11 (inches)',
+      ]),
+      entry('rulerthick (RulerThick)', ['Set the thickness of top and side rulers.', 'Default: 24 (pixels)']),
+    ].flat();
+    const terms = new Set(['pheight (Height)', 'pwidth (Width)', 'rulerthick (RulerThick)']);
+    const runs: PositionedText[] = texts.map((text, i) => ({
+      text,
+      x: terms.has(text) ? 72 : 108,
+      y: 700 - 13.2 * i,
+      width: text.length * 5.5,
+      size: 11,
+    }));
+    const after = 'Other resources are described in the next section of this chapter.';
+    runs.push({
+      text: after,
+      x: 72,
+      y: 700 - 13.2 * texts.length - 13.2,
+      width: after.length * 5.5,
+      size: 11,
+    });
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'pheight (Height)\n: Set the height of the canvas. Option: -pheight Default: 8.5 (inches)',
+      'pwidth (Width)\n: Set the width of the canvas, in inches or centimeters depending on the selected unit. Option: -pwidth Default: 11 (inches)',
+      'rulerthick (RulerThick)\n: Set the thickness of top and side rulers. Default: 24 (pixels)',
+      after,
+    ]);
+  });
+
+  it('keeps a listing whose lines indent a block, and prose with a first-line indent, as they read', () => {
+    // 10-point lines 12 apart: code with a body indented 4 characters, then a paragraph whose first
+    // line is indented 15 points, one after the other without space.
+    const code = [
+      { text: 'def hello(c):', x: 72 },
+      { text: 'c.drawString(100, 100, "Hello World")', x: 96 },
+      { text: 'c = canvas.Canvas("hello.pdf")', x: 72 },
+      { text: 'hello(c)', x: 72 },
+    ];
+    const prose = [
+      { text: 'The canvas is the page the drawing operations paint on.', x: 87 },
+      { text: 'Its origin is the lower left corner of the page.', x: 72 },
+    ];
+    const runs = [...code, ...prose].map(({ text, x }, i) => ({
+      text,
+      x,
+      y: 700 - 12 * i,
+      width: text.length * 5,
+      size: 10,
+    }));
+    expect(pageText(runs)).toBe([...code, ...prose].map(({ text }) => text).join(' '));
+  });
+
   it('keeps one-line cells centred beside two-line cells with their row, not as a flow of their own', () => {
     // Rows 30 points apart: "Y" and "-" centred 6 points below the first line of the third cell.
     const runs = [
