@@ -873,6 +873,37 @@ const RUNNING_MIN_PAGES = 3;
 const RUNNING_MAX_CHARS = 150;
 
 /**
+ * Whether a page's first or last paragraph ends in the page's own number (counted from the
+ * file's first page, with the one offset that most pages share): a footer naming the section the
+ * page is in, then the number ("Mode Settings 101"), as htmldoc sets them, runs on fewer pages
+ * than a chapter's running title. Applies only when that offset holds on most pages.
+ */
+function pageNumbered(pages: readonly string[]): (paragraph: string, page: number) => boolean {
+  const trailing = (paragraph: string): number | undefined => {
+    const match = /(?:^|\s)(\d{1,4})$/.exec(paragraph.trim());
+    return match ? Number(match[1]) : undefined;
+  };
+  const offsets = new Map<number, number>();
+  pages.forEach((text, page) => {
+    const paragraphs = text.split('\n\n');
+    const found = new Set(
+      [paragraphs[0], paragraphs.length > 1 ? paragraphs.at(-1) : undefined]
+        .filter((p): p is string => p !== undefined && p.length <= RUNNING_MAX_CHARS)
+        .map(trailing)
+        .filter((n): n is number => n !== undefined)
+        .map((n) => n - page),
+    );
+    for (const offset of found) offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
+  });
+  const [offset, pagesWith] = [...offsets].reduce(
+    (best, entry) => (entry[1] > best[1] ? entry : best),
+    [0, 0],
+  );
+  if (pagesWith < RUNNING_MIN_PAGES || pagesWith * 2 < pages.length) return () => false;
+  return (paragraph, page) => trailing(paragraph) === page + offset;
+}
+
+/**
  * The pages without their running headers and footers ("Auto Multiple Choice 12 / 92",
  * "Chapter 2: Installing R under Unix-alikes 8", a lone page number): a first or last paragraph
  * that, numbers aside, opens or closes at least RUNNING_MIN_PAGES pages. They carry the manual's
@@ -880,6 +911,7 @@ const RUNNING_MAX_CHARS = 150;
  */
 export function withoutRunningLines(pages: readonly string[]): string[] {
   const shape = (paragraph: string): string => paragraph.replace(/\d+/g, '#').trim();
+  const numbered = pageNumbered(pages);
   const ends = pages.map((text) => {
     const paragraphs = text.split('\n\n');
     return {
@@ -893,13 +925,14 @@ export function withoutRunningLines(pages: readonly string[]): string[] {
     for (const paragraph of new Set([first, last]))
       if (paragraph !== '' && paragraph.length <= RUNNING_MAX_CHARS)
         count.set(shape(paragraph), (count.get(shape(paragraph)) ?? 0) + 1);
-  const running = (paragraph: string): boolean =>
-    paragraph.length <= RUNNING_MAX_CHARS && (count.get(shape(paragraph)) ?? 0) >= RUNNING_MIN_PAGES;
-  return ends.map(({ paragraphs }) => {
+  const running = (paragraph: string, page: number): boolean =>
+    paragraph.length <= RUNNING_MAX_CHARS &&
+    ((count.get(shape(paragraph)) ?? 0) >= RUNNING_MIN_PAGES || numbered(paragraph, page));
+  return ends.map(({ paragraphs }, page) => {
     let from = 0;
     let to = paragraphs.length;
-    if (to - from > 1 && running(paragraphs[from] ?? '')) from++;
-    if (to - from > 1 && running(paragraphs[to - 1] ?? '')) to--;
+    if (to - from > 1 && running(paragraphs[from] ?? '', page)) from++;
+    if (to - from > 1 && running(paragraphs[to - 1] ?? '', page)) to--;
     return paragraphs.slice(from, to).join('\n\n');
   });
 }

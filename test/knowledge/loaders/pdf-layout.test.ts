@@ -615,6 +615,26 @@ describe('running headers and footers of a PDF manual', () => {
     '7\n\n3 Running R\n\nR expects a stack of at least 8MB.',
   ];
 
+  it('drop a footer naming the section of the page before its own number, however few pages it runs on', () => {
+    // htmldoc: the footer is the heading of the section the page is in, then the file's page number.
+    const footed = [
+      'Command-line Options\n\nxfig will accept the following options.\n\nMode Settings 1',
+      '-grid_unit unit (-grid_u)\n: Set the unit of the grid.\n\nMode Settings 2',
+      '-center (-cente)\n: Select Center as Justification.\n\nPRINT and EXPORT Settings 3',
+      '-boldFont font (-bol)\n: Set the font used to display file names.\n\nSetting of Fonts or Colors, etc. 4',
+      'The paper sizes are listed below, 17 of them.\n\nISO A4 is 210 x 297 mm.\n\nOther Settings 5',
+      'Xfig may be compiled to use smaller icons.\n\nAll options take up to 12 letters',
+    ];
+    expect(withoutRunningLines(footed)).toEqual([
+      'Command-line Options\n\nxfig will accept the following options.',
+      '-grid_unit unit (-grid_u)\n: Set the unit of the grid.',
+      '-center (-cente)\n: Select Center as Justification.',
+      '-boldFont font (-bol)\n: Set the font used to display file names.',
+      'The paper sizes are listed below, 17 of them.\n\nISO A4 is 210 x 297 mm.',
+      'Xfig may be compiled to use smaller icons.\n\nAll options take up to 12 letters',
+    ]);
+  });
+
   it('are dropped from every page, numbers aside, with lone page numbers', () => {
     expect(withoutRunningLines(pages)).toEqual([
       '1 Obtaining R\n\nSources can be obtained via CRAN.',
@@ -622,7 +642,8 @@ describe('running headers and footers of a PDF manual', () => {
       'Use rsync to fetch the recommended packages.',
       'Checking the sources takes a while.',
       '2 Installing R\n\nRun configure, then make.',
-      'Chapter 2: Installing R 6\n\nSee the FAQ.',
+      // On one page only, but ending in the page's number as the other running lines do.
+      'See the FAQ.',
       '3 Running R\n\nR expects a stack of at least 8MB.',
     ]);
   });
