@@ -607,7 +607,7 @@ function isName(line: LaidLine, right: number): boolean {
     /^[\p{L}\d$*.-]/u.test(text) &&
     /\p{L}/u.test(text) &&
     !/[.!?]\s|=|'''|,\s+\p{L}/u.test(text) &&
-    !/[.,;:!?{([]$/.test(text) &&
+    (!/[.,;:!?{([]$/.test(text) || /\p{L}(?:\.\.\.|…)$/u.test(text)) &&
     balanced(text)
   );
 }
@@ -617,7 +617,7 @@ function isName(line: LaidLine, right: number): boolean {
  * the term first (`term: true`): the term is one line, a name rather than a line of prose or code
  * (one run of text of at most MAX_TERM_CHARS, stopping well short of the block's right edge,
  * holding no sentence's end, assignment or open bracket, not ending as a clause or a block's
- * opening line does) that starts the paragraph or stands left of the description above it, and
+ * opening line does, though a menu entry's ellipsis may end it: "Search/Replace...") that starts the paragraph or stands left of the description above it, and
  * the lines below it, words not cells apart, start HANGING_EM further right until a line comes
  * back left. "rulerthick (RulerThick)" above "Set the thickness of top and side rulers.
  * / Option: -rulerthick / Default: 24 (pixels)", then the next resource: htmldoc's definition

@@ -267,6 +267,22 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('takes a menu entry ending in an ellipsis above its indented description for a term', () => {
+    const texts = [
+      'Search/Replace...',
+      'Popup panel to search and/or replace strings.',
+      'The accelerator Meta-I will also do this.',
+    ];
+    const runs = texts.map((text, i) => ({
+      text,
+      x: i === 0 ? 81 : 108,
+      y: 700 - 13.2 * i,
+      width: text.length * 5.5,
+      size: 11,
+    }));
+    expect(pageText(runs)).toBe(`${texts[0]}\n: ${texts.slice(1).join(' ')}`);
+  });
+
   it('keeps a listing whose lines indent a block, and prose with a first-line indent, as they read', () => {
     // 10-point lines 12 apart: code with a body indented 4 characters, then a paragraph whose first
     // line is indented 15 points, one after the other without space.
