@@ -41,6 +41,12 @@ const SAME_LINE_EM = 0.4;
  * points on 22).
  */
 const NEW_PARAGRAPH_EM = 1.3;
+/**
+ * A term's description is indented at least this many font sizes further right than the term
+ * (htmldoc's definition lists: 2.1 to 3.3); a paragraph's first-line indent (TeX's 15 points) and a
+ * list item's text after its bullet are less.
+ */
+const HANGING_EM = 2;
 /** A column is at least this many font sizes wide: narrower "columns" are table cells. */
 const MIN_COLUMN_EM = 12;
 const MIN_COLUMN_SEGMENTS = 3;
@@ -58,6 +64,8 @@ export interface PdfLine {
 export interface PdfParagraph {
   lines: PdfLine[];
   level?: number;
+  /** Its first line is a term, the lines below it the term's description, indented (HANGING_EM). */
+  term?: boolean;
 }
 
 /** A table's column names and where they stand. */
@@ -109,7 +117,8 @@ export function pageParagraphs(
  * is fenced as the code it is, and so is a listing of settings, line by line. A call signature
  * stating defaults, above the paragraph describing it, is written as the term that paragraph
  * defines (a definition, knowledge/structure.ts), as the HTML loader writes an API entry: each
- * sentence of the description then says which call it describes and with which defaults.
+ * sentence of the description then says which call it describes and with which defaults. A term
+ * hanging out of its indented description is written as the term that description defines, too.
  */
 export function pageText(paragraphs: readonly PdfParagraph[]): string {
   const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
@@ -120,6 +129,8 @@ export function pageText(paragraphs: readonly PdfParagraph[]): string {
         return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
       if (i > 0 && texts[i - 1] !== undefined && SIGNATURE.test(texts[i - 1]!) && describes(text))
         return undefined;
+      if (p.term && p.level === undefined)
+        return `${p.lines[0]?.text ?? ''}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
       if (p.level === undefined && isSettingsListing(p.lines))
         return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
       const joined = linesText(p.lines);
@@ -531,9 +542,10 @@ function sameSize(a: number, b: number): boolean {
  * a change of size, starts a new one. Each size has its usual gap: a listing set smaller with
  * tighter leading (8-point code 8.8 points apart beside 10-point text 12 apart) would otherwise
  * make every line of the text a paragraph of its own (`usualGaps`; text around side-by-side
- * flows takes its whole block's). A paragraph whose lines are mostly cells apart (an option list: "-digits n", a gap, "Default
- * output file precision [7]") is a table: each row a paragraph of its own, as tables of HTML
- * pages are.
+ * flows takes its whole block's). A term hanging out of its indented description is a paragraph
+ * of its own with that description (withTerms). A paragraph whose lines are mostly cells apart
+ * (an option list: "-digits n", a gap, "Default output file precision [7]") is a table: each row
+ * a paragraph of its own, as tables of HTML pages are.
  */
 function paragraphs(
   block: Segment[],
@@ -552,16 +564,93 @@ function paragraphs(
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);
   });
-  return result.flatMap((paragraph) => {
-    const rows = tableRows(paragraph.lines as LaidLine[], tables);
-    if (rows) tables.carried = undefined;
-    else if (paragraph.lines.length > 1 || linesText(paragraph.lines).length > RUNNING_MAX_CHARS) {
-      // Text after a table ends it; a short line (a page number, a running footer) does not.
-      tables.last = undefined;
+  const right = Math.max(...lines.map((line) => line.spans.at(-1)?.end ?? line.x));
+  return result
+    .flatMap((whole) => withTerms(whole.lines as LaidLine[], right))
+    .flatMap((paragraph) => {
+      if (paragraph.term) {
+        tables.last = undefined;
+        tables.paragraphs++;
+        return [paragraph];
+      }
+      const rows = tableRows(paragraph.lines as LaidLine[], tables);
+      if (rows) tables.carried = undefined;
+      else if (paragraph.lines.length > 1 || linesText(paragraph.lines).length > RUNNING_MAX_CHARS) {
+        // Text after a table ends it; a short line (a page number, a running footer) does not.
+        tables.last = undefined;
+      }
+      tables.paragraphs += rows?.length ?? 1;
+      return rows ?? [paragraph];
+    });
+}
+
+/** Whether every bracket a text opens it closes, as a name does and a line of a call broken over lines does not. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if ('([{'.includes(char)) depth++;
+    else if (')]}'.includes(char) && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** A term is a name of a few words: a longer line is prose. */
+const MAX_TERM_CHARS = 60;
+
+/** Whether a line is a name (a term), not a line of prose or code: see withTerms. */
+function isName(line: LaidLine, right: number): boolean {
+  const { text } = line;
+  return (
+    line.spans.length === 1 &&
+    (line.spans[0]?.end ?? right) <= right &&
+    text.length <= MAX_TERM_CHARS &&
+    /^[\p{L}\d$*.-]/u.test(text) &&
+    /\p{L}/u.test(text) &&
+    !/[.!?]\s|=|'''|,\s+\p{L}/u.test(text) &&
+    (!/[.,;:!?{([]$/.test(text) || /\p{L}(?:\.\.\.|…)$/u.test(text)) &&
+    balanced(text)
+  );
+}
+
+/**
+ * A paragraph's lines with each term hanging out of its description made a paragraph of its own,
+ * the term first (`term: true`): the term is one line, a name rather than a line of prose or code
+ * (one run of text of at most MAX_TERM_CHARS, stopping well short of the block's right edge,
+ * holding no sentence's end, assignment or open bracket, not ending as a clause or a block's
+ * opening line does, though a menu entry's ellipsis may end it: "Search/Replace...") that starts the paragraph or stands left of the description above it, and
+ * the lines below it, words not cells apart, start HANGING_EM further right until a line comes
+ * back left. "rulerthick (RulerThick)" above "Set the thickness of top and side rulers.
+ * / Option: -rulerthick / Default: 24 (pixels)", then the next resource: htmldoc's definition
+ * lists have no space between entries, and read as one paragraph each entry's last line ("Default:
+ * 24 (pixels)") runs on into the next entry's term and first sentence.
+ */
+function withTerms(lines: readonly LaidLine[], right: number): PdfParagraph[] {
+  const result: PdfParagraph[] = [];
+  let rest: LaidLine[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const first = lines[i] as LaidLine;
+    const indent = HANGING_EM * first.size;
+    let end = i + 1;
+    while (end < lines.length && (lines[end] as LaidLine).x >= first.x + indent) end++;
+    const above = lines[i - 1];
+    const description = lines.slice(i + 1, end);
+    const term =
+      description.length > 0 &&
+      (above === undefined || above.x >= first.x + indent) &&
+      isName(first, right - indent) &&
+      description.every((line) => line.spans.length === 1) &&
+      description.some((line) => /\p{L}/u.test(line.text));
+    if (!term) {
+      rest.push(first);
+      continue;
     }
-    tables.paragraphs += rows?.length ?? 1;
-    return rows ?? [paragraph];
-  });
+    if (rest.length > 0) result.push({ lines: rest });
+    rest = [];
+    result.push({ lines: lines.slice(i, end), term: true });
+    i = end - 1;
+  }
+  if (rest.length > 0) result.push({ lines: rest });
+  return result;
 }
 
 /** A table continued from the page before starts below at most this many paragraphs (a running header). */
@@ -784,6 +873,37 @@ const RUNNING_MIN_PAGES = 3;
 const RUNNING_MAX_CHARS = 150;
 
 /**
+ * Whether a page's first or last paragraph ends in the page's own number (counted from the
+ * file's first page, with the one offset that most pages share): a footer naming the section the
+ * page is in, then the number ("Mode Settings 101"), as htmldoc sets them, runs on fewer pages
+ * than a chapter's running title. Applies only when that offset holds on most pages.
+ */
+function pageNumbered(pages: readonly string[]): (paragraph: string, page: number) => boolean {
+  const trailing = (paragraph: string): number | undefined => {
+    const match = /(?:^|\s)(\d{1,4})$/.exec(paragraph.trim());
+    return match ? Number(match[1]) : undefined;
+  };
+  const offsets = new Map<number, number>();
+  pages.forEach((text, page) => {
+    const paragraphs = text.split('\n\n');
+    const found = new Set(
+      [paragraphs[0], paragraphs.length > 1 ? paragraphs.at(-1) : undefined]
+        .filter((p): p is string => p !== undefined && p.length <= RUNNING_MAX_CHARS)
+        .map(trailing)
+        .filter((n): n is number => n !== undefined)
+        .map((n) => n - page),
+    );
+    for (const offset of found) offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
+  });
+  const [offset, pagesWith] = [...offsets].reduce(
+    (best, entry) => (entry[1] > best[1] ? entry : best),
+    [0, 0],
+  );
+  if (pagesWith < RUNNING_MIN_PAGES || pagesWith * 2 < pages.length) return () => false;
+  return (paragraph, page) => trailing(paragraph) === page + offset;
+}
+
+/**
  * The pages without their running headers and footers ("Auto Multiple Choice 12 / 92",
  * "Chapter 2: Installing R under Unix-alikes 8", a lone page number): a first or last paragraph
  * that, numbers aside, opens or closes at least RUNNING_MIN_PAGES pages. They carry the manual's
@@ -791,6 +911,7 @@ const RUNNING_MAX_CHARS = 150;
  */
 export function withoutRunningLines(pages: readonly string[]): string[] {
   const shape = (paragraph: string): string => paragraph.replace(/\d+/g, '#').trim();
+  const numbered = pageNumbered(pages);
   const ends = pages.map((text) => {
     const paragraphs = text.split('\n\n');
     return {
@@ -804,13 +925,14 @@ export function withoutRunningLines(pages: readonly string[]): string[] {
     for (const paragraph of new Set([first, last]))
       if (paragraph !== '' && paragraph.length <= RUNNING_MAX_CHARS)
         count.set(shape(paragraph), (count.get(shape(paragraph)) ?? 0) + 1);
-  const running = (paragraph: string): boolean =>
-    paragraph.length <= RUNNING_MAX_CHARS && (count.get(shape(paragraph)) ?? 0) >= RUNNING_MIN_PAGES;
-  return ends.map(({ paragraphs }) => {
+  const running = (paragraph: string, page: number): boolean =>
+    paragraph.length <= RUNNING_MAX_CHARS &&
+    ((count.get(shape(paragraph)) ?? 0) >= RUNNING_MIN_PAGES || numbered(paragraph, page));
+  return ends.map(({ paragraphs }, page) => {
     let from = 0;
     let to = paragraphs.length;
-    if (to - from > 1 && running(paragraphs[from] ?? '')) from++;
-    if (to - from > 1 && running(paragraphs[to - 1] ?? '')) to--;
+    if (to - from > 1 && running(paragraphs[from] ?? '', page)) from++;
+    if (to - from > 1 && running(paragraphs[to - 1] ?? '', page)) to--;
     return paragraphs.slice(from, to).join('\n\n');
   });
 }

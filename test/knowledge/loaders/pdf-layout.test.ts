@@ -225,6 +225,87 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('makes each term of a definition list hanging out of its indented description the term it defines', () => {
+    // htmldoc's X resources: 11-point lines 13.2 apart, no space between entries, each term at
+    // x 72 and its description, option and default at x 108; prose at x 72 after a wider gap.
+    const entry = (term: string, description: string[]) => [term, ...description];
+    const texts = [
+      entry('pheight (Height)', [
+        'Set the height of the canvas.',
+        'Option: -pheight',
+        'Default: 8.5 (inches)',
+      ]),
+      entry('pwidth (Width)', [
+        'Set the width of the canvas, in inches or centimeters',
+        'depending on the selected unit.',
+        'Option: -pwidth',
+        'Default: 11 (inches)',
+      ]),
+      entry('rulerthick (RulerThick)', ['Set the thickness of top and side rulers.', 'Default: 24 (pixels)']),
+    ].flat();
+    const terms = new Set(['pheight (Height)', 'pwidth (Width)', 'rulerthick (RulerThick)']);
+    const runs: PositionedText[] = texts.map((text, i) => ({
+      text,
+      x: terms.has(text) ? 72 : 108,
+      y: 700 - 13.2 * i,
+      width: text.length * 5.5,
+      size: 11,
+    }));
+    const after = 'Other resources are described in the next section of this chapter.';
+    runs.push({
+      text: after,
+      x: 72,
+      y: 700 - 13.2 * texts.length - 13.2,
+      width: after.length * 5.5,
+      size: 11,
+    });
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'pheight (Height)\n: Set the height of the canvas. Option: -pheight Default: 8.5 (inches)',
+      'pwidth (Width)\n: Set the width of the canvas, in inches or centimeters depending on the selected unit. Option: -pwidth Default: 11 (inches)',
+      'rulerthick (RulerThick)\n: Set the thickness of top and side rulers. Default: 24 (pixels)',
+      after,
+    ]);
+  });
+
+  it('takes a menu entry ending in an ellipsis above its indented description for a term', () => {
+    const texts = [
+      'Search/Replace...',
+      'Popup panel to search and/or replace strings.',
+      'The accelerator Meta-I will also do this.',
+    ];
+    const runs = texts.map((text, i) => ({
+      text,
+      x: i === 0 ? 81 : 108,
+      y: 700 - 13.2 * i,
+      width: text.length * 5.5,
+      size: 11,
+    }));
+    expect(pageText(runs)).toBe(`${texts[0]}\n: ${texts.slice(1).join(' ')}`);
+  });
+
+  it('keeps a listing whose lines indent a block, and prose with a first-line indent, as they read', () => {
+    // 10-point lines 12 apart: code with a body indented 4 characters, then a paragraph whose first
+    // line is indented 15 points, one after the other without space.
+    const code = [
+      { text: 'def hello(c):', x: 72 },
+      { text: 'c.drawString(100, 100, "Hello World")', x: 96 },
+      { text: 'c = canvas.Canvas("hello.pdf")', x: 72 },
+      { text: 'hello(c)', x: 72 },
+    ];
+    const prose = [
+      { text: 'The canvas is the page the drawing operations paint on.', x: 87 },
+      { text: 'Its origin is the lower left corner of the page.', x: 72 },
+    ];
+    const runs = [...code, ...prose].map(({ text, x }, i) => ({
+      text,
+      x,
+      y: 700 - 12 * i,
+      width: text.length * 5,
+      size: 10,
+    }));
+    expect(pageText(runs)).toBe([...code, ...prose].map(({ text }) => text).join(' '));
+  });
+
   it('keeps one-line cells centred beside two-line cells with their row, not as a flow of their own', () => {
     // Rows 30 points apart: "Y" and "-" centred 6 points below the first line of the third cell.
     const runs = [
@@ -550,6 +631,26 @@ describe('running headers and footers of a PDF manual', () => {
     '7\n\n3 Running R\n\nR expects a stack of at least 8MB.',
   ];
 
+  it('drop a footer naming the section of the page before its own number, however few pages it runs on', () => {
+    // htmldoc: the footer is the heading of the section the page is in, then the file's page number.
+    const footed = [
+      'Command-line Options\n\nxfig will accept the following options.\n\nMode Settings 1',
+      '-grid_unit unit (-grid_u)\n: Set the unit of the grid.\n\nMode Settings 2',
+      '-center (-cente)\n: Select Center as Justification.\n\nPRINT and EXPORT Settings 3',
+      '-boldFont font (-bol)\n: Set the font used to display file names.\n\nSetting of Fonts or Colors, etc. 4',
+      'The paper sizes are listed below, 17 of them.\n\nISO A4 is 210 x 297 mm.\n\nOther Settings 5',
+      'Xfig may be compiled to use smaller icons.\n\nAll options take up to 12 letters',
+    ];
+    expect(withoutRunningLines(footed)).toEqual([
+      'Command-line Options\n\nxfig will accept the following options.',
+      '-grid_unit unit (-grid_u)\n: Set the unit of the grid.',
+      '-center (-cente)\n: Select Center as Justification.',
+      '-boldFont font (-bol)\n: Set the font used to display file names.',
+      'The paper sizes are listed below, 17 of them.\n\nISO A4 is 210 x 297 mm.',
+      'Xfig may be compiled to use smaller icons.\n\nAll options take up to 12 letters',
+    ]);
+  });
+
   it('are dropped from every page, numbers aside, with lone page numbers', () => {
     expect(withoutRunningLines(pages)).toEqual([
       '1 Obtaining R\n\nSources can be obtained via CRAN.',
@@ -557,7 +658,8 @@ describe('running headers and footers of a PDF manual', () => {
       'Use rsync to fetch the recommended packages.',
       'Checking the sources takes a while.',
       '2 Installing R\n\nRun configure, then make.',
-      'Chapter 2: Installing R 6\n\nSee the FAQ.',
+      // On one page only, but ending in the page's number as the other running lines do.
+      'See the FAQ.',
       '3 Running R\n\nR expects a stack of at least 8MB.',
     ]);
   });
