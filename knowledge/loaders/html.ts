@@ -80,10 +80,27 @@ markdown
     replacement: (_content, node) => (node as HTMLElement).getAttribute('alt')?.trim() ?? '',
   })
   // Preformatted text is code (synopses, shell sessions, listings), with or without a <code> inside.
+  // Turndown's own rule fences a <pre> opening with <code> and reads that <code> alone: right for
+  // `<pre><code class="language-c">…</code></pre>`, but DocBook's screens mix a prompt, the typed
+  // command and its output (`<pre class="screen"><code class="prompt">$</code> <strong
+  // class="userinput"><code>dpkg -L</code></strong>\n<code class="computeroutput">…`), of which it
+  // kept the prompt, or, after a first line break, the whole as inline text run into one line. A
+  // single line of such marks is a signature (PostgreSQL's `<pre class="synopsis"><code
+  // class="function">gen_random_uuid</code> () → <code>uuid</code></pre>`), read as a line of text.
   .addRule('preformatted', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstElementChild?.nodeName !== 'CODE',
+    filter: (node) =>
+      node.nodeName === 'PRE' &&
+      (node.firstElementChild?.nodeName !== 'CODE' || (!isWholeCode(node) && !isOneLine(node))),
     replacement: (_content, node) =>
       `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n+$/, '')}\n\`\`\`\n\n`,
+  })
+  .addRule('preformattedLine', {
+    filter: (node) =>
+      node.nodeName === 'PRE' &&
+      node.firstElementChild?.nodeName === 'CODE' &&
+      !isWholeCode(node) &&
+      isOneLine(node),
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
   })
   .addRule('tableRows', { filter: 'table', replacement: (_content, node) => tableText(node as Element) })
   .addRule('definitionTerm', {
@@ -100,6 +117,13 @@ markdown
   });
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** A <pre> that is one <code>, then at most blank space: Turndown fences it, with the code's language. */
+const isWholeCode = (pre: Node): boolean =>
+  pre.firstChild?.nodeName === 'CODE' &&
+  [...pre.childNodes].slice(1).every((node) => node.nodeType === 3 && (node.textContent ?? '').trim() === '');
+
+const isOneLine = (pre: Node): boolean => !(pre.textContent ?? '').trim().includes('\n');
 
 /** A table as one paragraph per row, each cell labelled by its column header when there is one. */
 function tableText(table: Element): string {

@@ -169,6 +169,29 @@ describe('HTML definition lists', () => {
       '```\n$ git bisect start\n$ git bisect bad\n```',
     );
   });
+
+  it('keep every line of a DocBook screen that mixes prompt, input and output', () => {
+    const text = html(
+      '<pre class="screen"><code class="computeroutput"># </code><strong class="userinput"><code>dpkg -r debian-cd</code></strong>\n' +
+        '<code class="computeroutput">Removing debian-cd (3.1.35) ...\n# </code><strong class="userinput"><code>dpkg -P debian-cd</code></strong>\n' +
+        '<code class="computeroutput">Purging configuration files for debian-cd (3.1.35) ...\n</code></pre>',
+    );
+    expect(text).toBe(
+      '```\n# dpkg -r debian-cd\nRemoving debian-cd (3.1.35) ...\n# dpkg -P debian-cd\nPurging configuration files for debian-cd (3.1.35) ...\n```',
+    );
+  });
+
+  it('read a one-line synopsis of code marks as a line of text', () => {
+    expect(
+      html(
+        '<pre class="synopsis"><code class="function">gen_random_uuid</code> () → <code class="returnvalue">uuid</code></pre>',
+      ),
+    ).toBe('`gen_random_uuid` () → `uuid`');
+  });
+
+  it('keep the language of a block that is one <code>', () => {
+    expect(html('<pre><code class="language-c">int x;\n</code></pre>')).toBe('```c\nint x;\n```');
+  });
 });
 
 describe('Markdown tables', () => {
