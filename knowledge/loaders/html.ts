@@ -288,6 +288,8 @@ const listItems = (list: Element): Element[] =>
 /** What a navigation bar says besides its links: "Next:", "Up:", "Previous:", "[Contents]", arrows. */
 const NAVIGATION_WORDS =
   /^(?:[\s:|,;.?()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
+/** An item of a list of navigation links is a link alone, or says no more than a title. */
+const NAVIGATION_ITEM_MAX_CHARS = 80;
 /** Longer blocks are content, whatever their links. */
 const NAVIGATION_BAR_MAX_CHARS = 400;
 /**
@@ -308,7 +310,7 @@ const MIN_SEPARATED_LINKS = 3;
  * included. A site's menu or breadcrumb trail is links with only bars or arrows between them. Kept, every page would hold its neighbours' titles, every section the bar.
  */
 function dropNavigationBars(root: Element): void {
-  for (const block of root.querySelectorAll('div, p, table')) {
+  for (const block of root.querySelectorAll('div, p, table, ul, ol')) {
     if (!block.isConnected) continue;
     const links = [...block.querySelectorAll('a')];
     const text = flat(block.textContent ?? '');
@@ -323,7 +325,20 @@ function dropNavigationBars(root: Element): void {
       LINK_SEPARATOR_MARK.test(outside);
     const arrows =
       NAVIGATION_WORDS.test(text) && /\b(?:up|top|contents)\b/i.test(text) && /[<>←→]/.test(text);
-    if (named || arrows || separated) block.remove();
+    // Links that only say where they go ("Prev", "Up", "Next") around the book's title: Publican's
+    // DocBook bar above every page, a list `<li>Prev</li><li>The Debian Administrator's
+    // Handbook</li><li>Next</li>`.
+    const labelled =
+      (block.tagName === 'UL' || block.tagName === 'OL') &&
+      listItems(block).every((item) => {
+        const itemLinks = [...item.querySelectorAll('a')];
+        return itemLinks.length === 0
+          ? flat(item.textContent ?? '').length <= NAVIGATION_ITEM_MAX_CHARS
+          : shownText(item) === itemLinks.map(shownText).join(' ');
+      }) &&
+      links.every((link) => NAVIGATION_WORDS.test(shownText(link))) &&
+      links.some((link) => /\b(?:next|previous|prev)\b/i.test(shownText(link)));
+    if (named || arrows || separated || labelled) block.remove();
   }
 }
 

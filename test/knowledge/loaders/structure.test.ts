@@ -330,6 +330,25 @@ describe('HTML reference pages (DocBook)', () => {
     );
   });
 
+  it("drop Publican's bar of Prev and Next links around the book's title", () => {
+    const text = html(`
+      <ul class="docnav top"><li class="previous"><a accesskey="p" href="sect.inetd.html"><strong>Prev</strong></a></li>
+        <li class="home">The Debian Administrator's Handbook</li>
+        <li class="next"><a accesskey="n" href="sect.anacron.html"><strong>Next</strong></a></li></ul>
+      <h2>9.7. Scheduling Tasks with cron and atd</h2>
+      <div class="para">cron is the daemon responsible for executing scheduled commands.</div>`);
+    expect(text).toBe(
+      '## 9.7. Scheduling Tasks with cron and atd\n\ncron is the daemon responsible for executing scheduled commands.',
+    );
+  });
+
+  it('keep a list item that names the Next and Prev instructions in a sentence', () => {
+    const text = html(`<ul>
+      <li>The <a href="#Next">Next</a> instruction will work after this opcode, but not the <a href="#Prev">Prev</a> instruction.</li>
+      <li>See also the other opcodes.</li></ul>`);
+    expect(text).toContain('but not the Prev instruction.');
+  });
+
   it('keep a definition list whose terms link elsewhere but whose definitions say something', () => {
     const text = html(`<dl>
       <dt><a href="a.html">alpha</a></dt><dd><p>The first letter.</p></dd>
