@@ -80,10 +80,27 @@ markdown
     replacement: (_content, node) => (node as HTMLElement).getAttribute('alt')?.trim() ?? '',
   })
   // Preformatted text is code (synopses, shell sessions, listings), with or without a <code> inside.
+  // Turndown's own rule fences a <pre> opening with <code> and reads that <code> alone: right for
+  // `<pre><code class="language-c">…</code></pre>`, but DocBook's screens mix a prompt, the typed
+  // command and its output (`<pre class="screen"><code class="prompt">$</code> <strong
+  // class="userinput"><code>dpkg -L</code></strong>\n<code class="computeroutput">…`), of which it
+  // kept the prompt, or, after a first line break, the whole as inline text run into one line. A
+  // single line of such marks is a signature (PostgreSQL's `<pre class="synopsis"><code
+  // class="function">gen_random_uuid</code> () → <code>uuid</code></pre>`), read as a line of text.
   .addRule('preformatted', {
-    filter: (node) => node.nodeName === 'PRE' && node.firstElementChild?.nodeName !== 'CODE',
+    filter: (node) =>
+      node.nodeName === 'PRE' &&
+      (node.firstElementChild?.nodeName !== 'CODE' || (!isWholeCode(node) && !isOneLine(node))),
     replacement: (_content, node) =>
       `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n+$/, '')}\n\`\`\`\n\n`,
+  })
+  .addRule('preformattedLine', {
+    filter: (node) =>
+      node.nodeName === 'PRE' &&
+      node.firstElementChild?.nodeName === 'CODE' &&
+      !isWholeCode(node) &&
+      isOneLine(node),
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
   })
   .addRule('tableRows', { filter: 'table', replacement: (_content, node) => tableText(node as Element) })
   .addRule('definitionTerm', {
@@ -100,6 +117,13 @@ markdown
   });
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** A <pre> that is one <code>, then at most blank space: Turndown fences it, with the code's language. */
+const isWholeCode = (pre: Node): boolean =>
+  pre.firstChild?.nodeName === 'CODE' &&
+  [...pre.childNodes].slice(1).every((node) => node.nodeType === 3 && (node.textContent ?? '').trim() === '');
+
+const isOneLine = (pre: Node): boolean => !(pre.textContent ?? '').trim().includes('\n');
 
 /** A table as one paragraph per row, each cell labelled by its column header when there is one. */
 function tableText(table: Element): string {
@@ -264,6 +288,8 @@ const listItems = (list: Element): Element[] =>
 /** What a navigation bar says besides its links: "Next:", "Up:", "Previous:", "[Contents]", arrows. */
 const NAVIGATION_WORDS =
   /^(?:[\s:|,;.?()[\]<>«»←→↑⇐⇒-]|\b(?:next|previous|prev|up|top|home|contents|index|back|forward|page)\b)*$/i;
+/** An item of a list of navigation links is a link alone, or says no more than a title. */
+const NAVIGATION_ITEM_MAX_CHARS = 80;
 /** Longer blocks are content, whatever their links. */
 const NAVIGATION_BAR_MAX_CHARS = 400;
 /**
@@ -284,7 +310,7 @@ const MIN_SEPARATED_LINKS = 3;
  * included. A site's menu or breadcrumb trail is links with only bars or arrows between them. Kept, every page would hold its neighbours' titles, every section the bar.
  */
 function dropNavigationBars(root: Element): void {
-  for (const block of root.querySelectorAll('div, p, table')) {
+  for (const block of root.querySelectorAll('div, p, table, ul, ol')) {
     if (!block.isConnected) continue;
     const links = [...block.querySelectorAll('a')];
     const text = flat(block.textContent ?? '');
@@ -299,7 +325,20 @@ function dropNavigationBars(root: Element): void {
       LINK_SEPARATOR_MARK.test(outside);
     const arrows =
       NAVIGATION_WORDS.test(text) && /\b(?:up|top|contents)\b/i.test(text) && /[<>←→]/.test(text);
-    if (named || arrows || separated) block.remove();
+    // Links that only say where they go ("Prev", "Up", "Next") around the book's title: Publican's
+    // DocBook bar above every page, a list `<li>Prev</li><li>The Debian Administrator's
+    // Handbook</li><li>Next</li>`.
+    const labelled =
+      (block.tagName === 'UL' || block.tagName === 'OL') &&
+      listItems(block).every((item) => {
+        const itemLinks = [...item.querySelectorAll('a')];
+        return itemLinks.length === 0
+          ? flat(item.textContent ?? '').length <= NAVIGATION_ITEM_MAX_CHARS
+          : shownText(item) === itemLinks.map(shownText).join(' ');
+      }) &&
+      links.every((link) => NAVIGATION_WORDS.test(shownText(link))) &&
+      links.some((link) => /\b(?:next|previous|prev)\b/i.test(shownText(link)));
+    if (named || arrows || separated || labelled) block.remove();
   }
 }
 

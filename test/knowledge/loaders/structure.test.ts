@@ -169,6 +169,29 @@ describe('HTML definition lists', () => {
       '```\n$ git bisect start\n$ git bisect bad\n```',
     );
   });
+
+  it('keep every line of a DocBook screen that mixes prompt, input and output', () => {
+    const text = html(
+      '<pre class="screen"><code class="computeroutput"># </code><strong class="userinput"><code>dpkg -r debian-cd</code></strong>\n' +
+        '<code class="computeroutput">Removing debian-cd (3.1.35) ...\n# </code><strong class="userinput"><code>dpkg -P debian-cd</code></strong>\n' +
+        '<code class="computeroutput">Purging configuration files for debian-cd (3.1.35) ...\n</code></pre>',
+    );
+    expect(text).toBe(
+      '```\n# dpkg -r debian-cd\nRemoving debian-cd (3.1.35) ...\n# dpkg -P debian-cd\nPurging configuration files for debian-cd (3.1.35) ...\n```',
+    );
+  });
+
+  it('read a one-line synopsis of code marks as a line of text', () => {
+    expect(
+      html(
+        '<pre class="synopsis"><code class="function">gen_random_uuid</code> () → <code class="returnvalue">uuid</code></pre>',
+      ),
+    ).toBe('`gen_random_uuid` () → `uuid`');
+  });
+
+  it('keep the language of a block that is one <code>', () => {
+    expect(html('<pre><code class="language-c">int x;\n</code></pre>')).toBe('```c\nint x;\n```');
+  });
 });
 
 describe('Markdown tables', () => {
@@ -305,6 +328,25 @@ describe('HTML reference pages (DocBook)', () => {
     expect(text).toBe(
       '## 8.1. Numeric Types\n\nNumeric types consist of two-, four-, and eight-byte integers.\n\n### Index',
     );
+  });
+
+  it("drop Publican's bar of Prev and Next links around the book's title", () => {
+    const text = html(`
+      <ul class="docnav top"><li class="previous"><a accesskey="p" href="sect.inetd.html"><strong>Prev</strong></a></li>
+        <li class="home">The Debian Administrator's Handbook</li>
+        <li class="next"><a accesskey="n" href="sect.anacron.html"><strong>Next</strong></a></li></ul>
+      <h2>9.7. Scheduling Tasks with cron and atd</h2>
+      <div class="para">cron is the daemon responsible for executing scheduled commands.</div>`);
+    expect(text).toBe(
+      '## 9.7. Scheduling Tasks with cron and atd\n\ncron is the daemon responsible for executing scheduled commands.',
+    );
+  });
+
+  it('keep a list item that names the Next and Prev instructions in a sentence', () => {
+    const text = html(`<ul>
+      <li>The <a href="#Next">Next</a> instruction will work after this opcode, but not the <a href="#Prev">Prev</a> instruction.</li>
+      <li>See also the other opcodes.</li></ul>`);
+    expect(text).toContain('but not the Prev instruction.');
   });
 
   it('keep a definition list whose terms link elsewhere but whose definitions say something', () => {
