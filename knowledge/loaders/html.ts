@@ -307,7 +307,8 @@ const MIN_SEPARATED_LINKS = 3;
  * text outside its links is only such words, "next", "previous" or "up" among them. Texinfo's
  * other bar, a table of arrows ("[ << ] [ < ] [ Up ] [ > ] [ >> ] [Top] [Contents] [Index] [ ? ]",
  * above every section of texi2any's chapter pages), says only such words and arrows, its links
- * included. A site's menu or breadcrumb trail is links with only bars or arrows between them. Kept, every page would hold its neighbours' titles, every section the bar.
+ * included. A site's menu or breadcrumb trail is links with only bars or arrows between them.
+ * Kept, every page would hold its neighbours' titles, every section the bar.
  */
 function dropNavigationBars(root: Element): void {
   for (const block of root.querySelectorAll('div, p, table, ul, ol')) {

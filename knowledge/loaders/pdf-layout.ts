@@ -617,8 +617,9 @@ function isName(line: LaidLine, right: number): boolean {
  * the term first (`term: true`): the term is one line, a name rather than a line of prose or code
  * (one run of text of at most MAX_TERM_CHARS, stopping well short of the block's right edge,
  * holding no sentence's end, assignment or open bracket, not ending as a clause or a block's
- * opening line does, though a menu entry's ellipsis may end it: "Search/Replace...") that starts the paragraph or stands left of the description above it, and
- * the lines below it, words not cells apart, start HANGING_EM further right until a line comes
+ * opening line does, though a menu entry's ellipsis may end it: "Search/Replace...") that starts
+ * the paragraph or stands left of the description above it, and the lines below it, words not
+ * cells apart, start HANGING_EM further right until a line comes
  * back left. "rulerthick (RulerThick)" above "Set the thickness of top and side rulers.
  * / Option: -rulerthick / Default: 24 (pixels)", then the next resource: htmldoc's definition
  * lists have no space between entries, and read as one paragraph each entry's last line ("Default:
