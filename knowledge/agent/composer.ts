@@ -195,8 +195,10 @@ function listingEntries(code: string): { name: string; line: string }[] {
  * entry (a directive, a field list's parameters), so its rows are not siblings of which one
  * answers: the row the question's words match and the row stating its default are both quoted.
  */
-const isFieldRow = (text: string): boolean =>
-  /^[^:|]{1,40}:$/.test(text.split(TABLE_ROW_SEPARATOR)[0]!.trim());
+const isFieldRow = (text: string): boolean => /^[^:|]{1,40}:$/.test(firstCell(text).trim());
+
+/** A table row's first cell, its header's label included ("Name: date"). */
+const firstCell = (row: string): string => row.split(TABLE_ROW_SEPARATOR)[0] ?? '';
 
 /**
  * The sentences of a passage in reading order with the term they define. Headings name a passage
@@ -337,9 +339,9 @@ const entryNames = (label: string): string[] =>
 
 /** A table row's first cell, without its header and code marks: `serial` in "Name: `serial` | Range: …". */
 function rowLabel(candidate: Candidate): string {
-  const firstCell = candidate.sentence.split(' | ')[0] ?? '';
-  return firstCell
-    .slice(firstCell.indexOf(': ') + 1)
+  const cell = firstCell(candidate.sentence);
+  return cell
+    .slice(cell.indexOf(': ') + 1)
     .trim()
     .replace(/^[`'"]+|[`'"]+$/g, '');
 }
@@ -407,7 +409,7 @@ const statesDefault = (candidate: Candidate): boolean =>
  * none: the value is chosen elsewhere (`pickle.DEFAULT_PROTOCOL`), which the entry does not say.
  */
 function namesDefaultedParameter(candidate: Candidate, question: string): boolean {
-  if (!statesDefault(candidate) || !/\bdefaults?\b/i.test(question)) return false;
+  if (!statesDefault(candidate) || !ASKS_FOR_DEFAULT.test(question)) return false;
   const parameters = [
     ...candidate.label!.matchAll(/(?:^|[(,])\s*([A-Za-z_]\w{2,})\s*=(?!=)\s*(?!None\b)[^\s,)]/g),
   ];
@@ -592,7 +594,7 @@ function scoreSentences(
         (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
           ? STATEMENT_BONUS
           : 0) +
-        (/\bdefaults?\b/i.test(question) &&
+        (ASKS_FOR_DEFAULT.test(question) &&
         candidate.label !== undefined &&
         ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
           DEFAULT_CHOICE.test(candidate.label))
@@ -683,10 +685,13 @@ export const ASKS_FOR_BOUND =
 function askedStatement(question: string): RegExp | undefined {
   if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
   if (ASKS_SINCE_WHEN.test(question)) return SINCE_STATEMENT;
-  if (/\bdefaults?\b/i.test(question)) return DEFAULT_STATEMENT;
+  if (ASKS_FOR_DEFAULT.test(question)) return DEFAULT_STATEMENT;
   if (ASKS_FOR_BOUND.test(question)) return LIMIT_STATEMENT;
   return undefined;
 }
+
+/** A question asking for a default: "What is the default of X?", "What does X default to?". */
+const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
 const ASKS_FOR_VALUE =
@@ -770,7 +775,7 @@ function valueNeighbour(
 ): Candidate | undefined {
   const wantsUnit = ASKS_FOR_UNIT.test(question);
   if (!ASKS_FOR_VALUE.test(question) && !wantsUnit) return undefined;
-  const wantsDefault = /\bdefaults?\b/i.test(question);
+  const wantsDefault = ASKS_FOR_DEFAULT.test(question);
   if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit)) return undefined;
   const index = candidates.indexOf(picked);
   const following: Candidate[] = [];

@@ -125,17 +125,14 @@ export function pageText(paragraphs: readonly PdfParagraph[]): string {
   return paragraphs
     .map((p, i) => {
       const text = texts[i];
-      if (text !== undefined && SIGNATURE.test(text) && describes(texts[i + 1]))
+      if (text === undefined) return `${'#'.repeat(p.level!)} ${linesText(p.lines)}`;
+      if (SIGNATURE.test(text) && describes(texts[i + 1]))
         return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
-      if (i > 0 && texts[i - 1] !== undefined && SIGNATURE.test(texts[i - 1]!) && describes(text))
-        return undefined;
-      if (p.term && p.level === undefined)
-        return `${p.lines[0]?.text ?? ''}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
-      if (p.level === undefined && isSettingsListing(p.lines))
-        return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
-      const joined = linesText(p.lines);
-      if (p.level !== undefined) return `${'#'.repeat(p.level)} ${joined}`;
-      return /^#{1,6}\s/.test(joined) ? `\`\`\`\n${joined}\n\`\`\`` : joined;
+      const previous = texts[i - 1];
+      if (previous !== undefined && SIGNATURE.test(previous) && describes(text)) return undefined;
+      if (p.term) return `${p.lines[0]?.text ?? ''}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
+      if (isSettingsListing(p.lines)) return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
+      return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
     })
     .filter((text) => text !== undefined)
     .join('\n\n');
@@ -879,14 +876,13 @@ const RUNNING_MAX_CHARS = 150;
  * page is in, then the number ("Mode Settings 101"), as htmldoc sets them, runs on fewer pages
  * than a chapter's running title. Applies only when that offset holds on most pages.
  */
-function pageNumbered(pages: readonly string[]): (paragraph: string, page: number) => boolean {
+function pageNumbered(pages: readonly (readonly string[])[]): (paragraph: string, page: number) => boolean {
   const trailing = (paragraph: string): number | undefined => {
     const match = /(?:^|\s)(\d{1,4})$/.exec(paragraph.trim());
     return match ? Number(match[1]) : undefined;
   };
   const offsets = new Map<number, number>();
-  pages.forEach((text, page) => {
-    const paragraphs = text.split('\n\n');
+  pages.forEach((paragraphs, page) => {
     const found = new Set(
       [paragraphs[0], paragraphs.length > 1 ? paragraphs.at(-1) : undefined]
         .filter((p): p is string => p !== undefined && p.length <= RUNNING_MAX_CHARS)
@@ -912,7 +908,6 @@ function pageNumbered(pages: readonly string[]): (paragraph: string, page: numbe
  */
 export function withoutRunningLines(pages: readonly string[]): string[] {
   const shape = (paragraph: string): string => paragraph.replace(/\d+/g, '#').trim();
-  const numbered = pageNumbered(pages);
   const ends = pages.map((text) => {
     const paragraphs = text.split('\n\n');
     return {
@@ -921,6 +916,7 @@ export function withoutRunningLines(pages: readonly string[]): string[] {
       last: paragraphs.length > 1 ? (paragraphs.at(-1) ?? '') : '',
     };
   });
+  const numbered = pageNumbered(ends.map(({ paragraphs }) => paragraphs));
   const count = new Map<string, number>();
   for (const { first, last } of ends)
     for (const paragraph of new Set([first, last]))
