@@ -683,6 +683,7 @@ export const ASKS_FOR_BOUND =
  * such a sentence says ("The default is 128MB") rather than the words it shares with the question.
  */
 function askedStatement(question: string): RegExp | undefined {
+  if (ASKS_HOW_TO.test(question)) return INSTRUCTION;
   if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
   if (ASKS_SINCE_WHEN.test(question)) return SINCE_STATEMENT;
   if (ASKS_FOR_DEFAULT.test(question)) return DEFAULT_STATEMENT;
@@ -726,14 +727,33 @@ function withoutUnitWords(terms: ReadonlySet<string>): ReadonlySet<string> {
   return subject.size > 0 ? subject : terms;
 }
 
-/** Whether a sentence states a value the question does not already name (a unit, when it asks for one). */
+/** A question asking for an amount: "How many months back does it go by default?", "How long is the timeout?". */
+const ASKS_FOR_AMOUNT = /\bhow\s+(?:many|much|long|large|big|often)\b/i;
+/** Number words a manual may spell an amount with ("six months", "twice"). */
+const NUMBER_WORDS = distinctTerms(
+  'zero one two three four five six seven eight nine ten eleven twelve twice',
+);
+
+/** Whether a sentence holds a number the question does not already hold, in digits or, for an amount asked for, in words. */
+const holdsNewNumber = (candidate: Candidate, questionTerms: ReadonlySet<string>, inWords = false): boolean =>
+  [...distinctTerms(candidate.sentence)].some(
+    (term) => (/\d/.test(term) || (inWords && NUMBER_WORDS.has(term))) && !questionTerms.has(term),
+  );
+
+/**
+ * Whether a sentence states a value the question does not already name (a unit, when it asks for
+ * one). An amount asked for is a number: "(Default) Dates will be completed…" marks a default but
+ * does not say how many months; "… in a range of 0…11 with 6 as default" does.
+ */
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
   wantsDefault: boolean,
   wantsUnit = false,
+  wantsAmount = false,
 ): boolean {
   if (wantsUnit) return UNIT_STATEMENT.test(candidate.sentence);
+  if (wantsAmount && !holdsNewNumber(candidate, questionTerms, true)) return false;
   if (wantsDefault)
     return (
       DEFAULT_STATEMENT.test(candidate.sentence) ||
@@ -741,7 +761,7 @@ function holdsValue(
       statesDefault(candidate)
     );
   if (VALUE_WORDS.test(candidate.sentence)) return true;
-  return [...distinctTerms(candidate.sentence)].some((term) => /\d/.test(term) && !questionTerms.has(term));
+  return holdsNewNumber(candidate, questionTerms);
 }
 
 /**
@@ -757,10 +777,80 @@ function neighbours(
 ): Candidate[] {
   const value = valueNeighbour(picked, candidates, question, questionTerms);
   if (value) return [value];
-  const described = description(picked, candidates);
-  if (!described) return [];
-  const describedValue = valueNeighbour(described, candidates, question, questionTerms);
-  return describedValue ? [described, describedValue] : [described];
+  const next =
+    continuation(picked, candidates, question) ??
+    instruction(picked, candidates, question) ??
+    description(picked, candidates);
+  if (!next) return [];
+  const nextValue = valueNeighbour(next, candidates, question, questionTerms);
+  return nextValue ? [next, nextValue] : [next];
+}
+
+/**
+ * A question asking how to do something: "How do I enable trading accounts?", "How can I make the
+ * invoice numbers start at 100?", "How to resize a figure?".
+ */
+const ASKS_HOW_TO = /^\s*how\s+(?:do|can|should|could|would|may)\s+(?:i|you|we|one)\b|^\s*how\s+to\b/i;
+/**
+ * A sentence telling what to do: it follows a menu path (`File → Properties`) or opens, perhaps
+ * after its purpose ("To change it, …"), with a verb of doing ("Use", "Select", "Click", "Run").
+ */
+const INSTRUCTION =
+  /→|^(?:[-•*]\s*)?(?:to\s[^,]{1,80},\s*)?(?:use|select|click|choose|go\s+to|open|run|type|press|enter|set|check|uncheck|enable|disable|add|remove|navigate|pick|tick|invoke|install|specify|pass|write)\b/i;
+
+/**
+ * For a question asking how to do something, the sentence after `picked` (in its paragraph or the
+ * next, a step) telling what to do, when `picked` only says it can be done ("You can change the
+ * starting invoice number if it is important to you." before "Use File → Properties, …").
+ */
+function instruction(
+  picked: Candidate,
+  candidates: readonly Candidate[],
+  question: string,
+): Candidate | undefined {
+  if (!ASKS_HOW_TO.test(question) || INSTRUCTION.test(picked.sentence)) return undefined;
+  const index = candidates.indexOf(picked);
+  for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
+    if (next.hitIndex !== picked.hitIndex || next.block > picked.block + 1) break;
+    if (!next.row && next.setting === undefined && INSTRUCTION.test(next.sentence)) return next;
+  }
+  return undefined;
+}
+
+/** A sentence of four words or more ending in a colon; a heading's "TEXT DATA FILES:" names, it does not announce. */
+const ANNOUNCING = /^(?=.*\p{Ll})\S+(?:\s+\S+){3,}:$/u;
+/** How many sentences after one announcing a list its continuation may be. */
+const CONTINUATION_REACH = 4;
+
+/**
+ * What a sentence announcing what follows it introduces ("It can assume one of the following
+ * values:", "This is the procedure:"), quoted with it, since alone it says nothing: the sentence
+ * right after it (a list item, a step, a definition) or, when the question asks for a
+ * default, the first of the next few marking itself the default ("DEC: Default. Ordering is done
+ * in descending mode."). A table's rows are ranked as siblings of their own: none continues it.
+ */
+function continuation(
+  picked: Candidate,
+  candidates: readonly Candidate[],
+  question: string,
+): Candidate | undefined {
+  if (picked.row || !ANNOUNCING.test(picked.sentence)) return undefined;
+  const index = candidates.indexOf(picked);
+  const following: Candidate[] = [];
+  for (const next of candidates.slice(index + 1, index + 1 + CONTINUATION_REACH)) {
+    if (next.hitIndex !== picked.hitIndex) break;
+    if (!next.row && next.setting === undefined) following.push(next);
+  }
+  const marked = ASKS_FOR_DEFAULT.test(question)
+    ? following.find((next) => DEFAULT_CHOICE.test(next.sentence))
+    : undefined;
+  const next = following[0];
+  return (
+    marked ??
+    (next !== undefined && next === candidates[index + 1] && next.block <= picked.block + 1
+      ? next
+      : undefined)
+  );
 }
 
 /**
@@ -776,7 +866,8 @@ function valueNeighbour(
   const wantsUnit = ASKS_FOR_UNIT.test(question);
   if (!ASKS_FOR_VALUE.test(question) && !wantsUnit) return undefined;
   const wantsDefault = ASKS_FOR_DEFAULT.test(question);
-  if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit)) return undefined;
+  const wantsAmount = ASKS_FOR_AMOUNT.test(question);
+  if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit, wantsAmount)) return undefined;
   const index = candidates.indexOf(picked);
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
@@ -790,9 +881,9 @@ function valueNeighbour(
   // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
   // creating archives." is followed by "This is currently PAX_FORMAT.", which says no "default".
   return (
-    following.find((next) => holdsValue(next, questionTerms, wantsDefault, wantsUnit)) ??
+    following.find((next) => holdsValue(next, questionTerms, wantsDefault, wantsUnit, wantsAmount)) ??
     (wantsDefault && !wantsUnit
-      ? following.find((next) => holdsValue(next, questionTerms, false))
+      ? following.find((next) => holdsValue(next, questionTerms, false, false, wantsAmount))
       : undefined)
   );
 }

@@ -1033,3 +1033,58 @@ describe('composeExtractiveAnswer on listings of names beside what they do', () 
     );
   });
 });
+
+describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
+  const page = (text: string, title: string, headingPath: string[] = [title]): SearchHit => ({
+    text,
+    score: 1,
+    source: { documentId: title, title, heading: headingPath.at(-1), headingPath },
+  });
+
+  it('quotes what a sentence ending in a colon announces with it', () => {
+    const { body } = answerTo('Which values can CMAKE_FIND_PACKAGE_SORT_DIRECTION assume?', [
+      page(
+        'The sorting direction used by `CMAKE_FIND_PACKAGE_SORT_ORDER`. CMAKE_FIND_PACKAGE_SORT_DIRECTION can assume one of the following values:\n\n' +
+          'DEC\n: Ordering is done in descending mode. The highest folder found will be tested first.\n\n' +
+          'ASC\n: Ordering is done in ascending mode. The lowest folder found will be tested first.',
+        'CMAKE_FIND_PACKAGE_SORT_DIRECTION',
+      ),
+    ]);
+    expect(body).toMatch(
+      /can assume one of the following values: \[1\] DEC: Ordering is done in descending mode\. \[1\]/,
+    );
+  });
+
+  it('quotes the sentence giving the number when the question asks how many, past one that only marks the default', () => {
+    const { body } = answerTo(
+      'With date completion in a sliding 12-month window, how many months back does it go by default?',
+      [
+        page(
+          '• Date completion: This option lets you manage the case when a date is entered without a year. ' +
+            '• In a sliding 12-month window starting a configurable number of months before the current month: (Default) Dates will be completed so that they are close to the current date. ' +
+            'You can enter the maximum number of months to go backwards in time when completing dates in a range of 0…11 with 6 as default.',
+          'Numbers, Date, Time',
+        ),
+      ],
+    );
+    expect(body).toContain('with 6 as default');
+  });
+
+  it('quotes the instruction after a sentence saying that something can be done when asked how to do it', () => {
+    const { body } = answerTo("How can I make GnuCash's invoice numbers start at a number other than 1?", [
+      page(
+        'By default, GnuCash starts with invoice number 1 and increments from there. ' +
+          'You can manually type an invoice number into the text box each time you create an invoice, but this gets tiring. ' +
+          'You can change the starting invoice number if it is important to you. ' +
+          'Use File → Properties, access the Counters tab, change the Invoice number value to be one less than your desired starting invoice number and click the OK button.',
+        'Accounts Receivable',
+        ['Business Features', 'Accounts Receivable'],
+      ),
+      page(
+        'Invoice numbers are printed at the top of every invoice, beside the date the invoice was posted.',
+        'Printing invoices',
+      ),
+    ]);
+    expect(body).toContain('access the Counters tab');
+  });
+});
