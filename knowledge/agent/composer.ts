@@ -683,7 +683,8 @@ export const ASKS_FOR_BOUND =
  * such a sentence says ("The default is 128MB") rather than the words it shares with the question.
  */
 function askedStatement(question: string): RegExp | undefined {
-  if (ASKS_HOW_TO.test(question)) return INSTRUCTION;
+  const action = askedAction(question);
+  if (action) return action;
   if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
   if (ASKS_SINCE_WHEN.test(question)) return SINCE_STATEMENT;
   if (ASKS_FOR_DEFAULT.test(question)) return DEFAULT_STATEMENT;
@@ -798,21 +799,33 @@ const ASKS_HOW_TO = /^\s*how\s+(?:do|can|should|could|would|may)\s+(?:i|you|we|o
 const INSTRUCTION =
   /→|^(?:[-•*]\s*)?(?:to\s[^,]{1,80},\s*)?(?:use|select|click|choose|go\s+to|open|run|type|press|enter|set|check|uncheck|enable|disable|add|remove|navigate|pick|tick|invoke|install|specify|pass|write)\b/i;
 
+/** A question asking for a key: "Which keyboard shortcut saves the file?", "Which accelerator opens the panel?". */
+const ASKS_FOR_KEY =
+  /\b(?:(?:keyboard\s+)?short-?cuts?|accelerators?|key\s*bindings?|keystrokes?|hot\s*keys?|(?:which|what)\s+keys?)\b/i;
+/** A sentence naming a key combination: "Ctrl+S", "Shift+Ctrl+S", "Meta-K", Emacs's "C-x". */
+const KEY_STATEMENT = /\b(?:ctrl|control|shift|alt|meta|cmd|command|super)\s*[-+]\s*\S|\b[CM]-\S/i;
+
+/** The kind of sentence a question asking how to do something, or for a key, is answered by. */
+const askedAction = (question: string): RegExp | undefined =>
+  ASKS_HOW_TO.test(question) ? INSTRUCTION : ASKS_FOR_KEY.test(question) ? KEY_STATEMENT : undefined;
+
 /**
- * For a question asking how to do something, the sentence after `picked` (in its paragraph or the
- * next, a step) telling what to do, when `picked` only says it can be done ("You can change the
- * starting invoice number if it is important to you." before "Use File → Properties, …").
+ * For a question asking how to do something (or for the key doing it), the sentence after
+ * `picked` (in its paragraph or the next, a step) telling what to do (or naming the key), when
+ * `picked` only says it can be done ("You can change the starting invoice number if it is
+ * important to you." before "Use File → Properties, …").
  */
 function instruction(
   picked: Candidate,
   candidates: readonly Candidate[],
   question: string,
 ): Candidate | undefined {
-  if (!ASKS_HOW_TO.test(question) || INSTRUCTION.test(picked.sentence)) return undefined;
+  const asked = askedAction(question);
+  if (asked === undefined || asked.test(picked.sentence)) return undefined;
   const index = candidates.indexOf(picked);
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
     if (next.hitIndex !== picked.hitIndex || next.block > picked.block + 1) break;
-    if (!next.row && next.setting === undefined && INSTRUCTION.test(next.sentence)) return next;
+    if (!next.row && next.setting === undefined && asked.test(next.sentence)) return next;
   }
   return undefined;
 }

@@ -1087,4 +1087,18 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     ]);
     expect(body).toContain('access the Counters tab');
   });
+
+  it('quotes the key combination after the sentence naming what the key does when a shortcut is asked', () => {
+    const { body } = answerTo('Which keyboard accelerator opens the Search & Replace panel?', [
+      page(
+        'The Search/Replace entry in the Edit menu will popup the Search & Replace Panel. It is also bound to Meta-I.',
+        'Search/Replace/Update',
+      ),
+      page(
+        'Spell Check... in the Edit menu or keyboard accelerator Meta-K will popup the Spell Check Panel.',
+        'Spell Check',
+      ),
+    ]);
+    expect(body).toContain('It is also bound to Meta-I.');
+  });
 });
