@@ -102,6 +102,13 @@ markdown
       isOneLine(node),
     replacement: (content) => `\n\n${content.trim()}\n\n`,
   })
+  // A key is its name, not an emphasis: DocBook writes each key of a combination in bold
+  // (`<span class="keycap"><strong>Shift</strong></span>+<span class="keycap">…`), which as
+  // `**Shift**+**Ctrl**+**A**` reads as one emphasis run over the `+` signs, not as Shift+Ctrl+A.
+  .addRule('keyName', {
+    filter: (node) => node.nodeName === 'KBD' || (node as HTMLElement).classList?.contains('keycap') === true,
+    replacement: (_content, node) => flat(node.textContent ?? ''),
+  })
   .addRule('tableRows', { filter: 'table', replacement: (_content, node) => tableText(node as Element) })
   .addRule('definitionTerm', {
     filter: 'dt',

@@ -475,3 +475,14 @@ describe('HTML manuals split by chapter (Texinfo)', () => {
     expect(read.text).toBe(long.trim());
   });
 });
+
+describe('HTML keys (DocBook keycap, kbd)', () => {
+  it('write the keys of a combination as their names, without emphasis marks', () => {
+    const text =
+      html(`<p>Select the <span class="guimenu">Edit</span> → <span class="guimenuitem">Configuration Profiles…</span>
+      menu item or press <span class="keycap"><strong>Shift</strong></span>+<span class="keycap"><strong>Ctrl</strong></span>+<span class="keycap"><strong>A</strong></span>
+      or <kbd>Ctrl</kbd>+<kbd>Q</kbd> to quit, and read the <strong>warning</strong> first.</p>`);
+    expect(text).toContain('press Shift+Ctrl+A or Ctrl+Q to quit');
+    expect(text).toContain('read the **warning** first');
+  });
+});
