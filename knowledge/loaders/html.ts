@@ -91,8 +91,12 @@ markdown
     filter: (node) =>
       node.nodeName === 'PRE' &&
       (node.firstElementChild?.nodeName !== 'CODE' || (!isWholeCode(node) && !isOneLine(node))),
-    replacement: (_content, node) =>
-      `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n+$/, '')}\n\`\`\`\n\n`,
+    replacement: (_content, node) => {
+      const text = (node.textContent ?? '').replace(/\n+$/, '');
+      // A screen (prompt, command, output) is code whatever it says; plain text may be prose.
+      if ((node as Element).querySelector('code, kbd, samp')) return fenced(text);
+      return preformattedText(text, (node as Element).getAttribute(ENTRY_TERM) ?? undefined);
+    },
   })
   .addRule('preformattedLine', {
     filter: (node) =>
@@ -124,6 +128,149 @@ markdown
   });
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+const fenced = (code: string): string => `\n\n\`\`\`\n${code}\n\`\`\`\n\n`;
+
+/** A line of prose holds this many words at least (a wrapped paragraph's lines hold ten or so). */
+const MIN_PROSE_LINE_WORDS = 4;
+/** A paragraph is prose when this share of its lines at least hold that many words. */
+const PROSE_LINES_SHARE = 0.6;
+/**
+ * A word, and the end of a sentence: a letter, a closing quote or bracket, then a stop, or a
+ * colon ending the paragraph ("… on the "img" and "ftp" hosts :", before its example).
+ */
+const WORD = /[A-Za-z][A-Za-z'’-]+/g;
+const SENTENCE_END = /[A-Za-z)"'’”](?:\.| ?[!?])(?=\s|$)|[A-Za-z)"'’”] ?:$/;
+/**
+ * Lines that end or open as code does (a brace, a semicolon, a continuation, a prompt, a comment),
+ * or hold a gap between columns (`little:  least significant …`), which prose has only after a
+ * full stop.
+ */
+const CODE_LINE = /[{};\\]\s*$|^\s*[$>%]\s|^\s*(?:#|\/\/)|[^\s.!?]\s{2,}\S/;
+/** A line that only underlines the title above it (`6.2.1. Cache section` over `-----`). */
+const UNDERLINE = /^\s*(?:-{3,}|={3,}|~{3,})\s*$/;
+const NUMBERED_TITLE = /^(\d+(?:\.\d+)*)\.?\s+\S/;
+/** Markdown's indentation of a code block. */
+const INDENTED_CODE = 4;
+
+const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
+
+/** A title at the margin, not a sentence, over an underline as long as it (give or take a few). */
+const isUnderlined = (title: string, line: string, margin: number): boolean =>
+  UNDERLINE.test(line) &&
+  indentOf(title) === margin &&
+  !/[.:,;]$/.test(title.trim()) &&
+  Math.abs(line.trim().length - title.trim().length) <= 3;
+
+/** Whether the lines of a paragraph of a `<pre>` are wrapped sentences rather than code or a table. */
+function isProse(lines: readonly string[]): boolean {
+  const text = lines.join('\n');
+  if (!SENTENCE_END.test(text) || lines.some((line) => CODE_LINE.test(line))) return false;
+  // A wrapped paragraph's last line may hold a word or two.
+  const full = lines.length > 1 ? lines.slice(0, -1) : lines;
+  const worded = full.filter((line) => (line.match(WORD) ?? []).length >= MIN_PROSE_LINE_WORDS).length;
+  return worded >= full.length * PROSE_LINES_SHARE;
+}
+
+/**
+ * A `<pre>` of plain text: a manual written as a text file and wrapped in HTML (HAProxy's
+ * documentation holds every description in one) is paragraphs of sentences broken into lines,
+ * between examples and argument lists indented under them. Fenced whole, its sentences would be
+ * code, which is never quoted. Each paragraph that reads as prose is a paragraph of text, and a
+ * title underlined with dashes a heading (as deep as its number: `6.2.1.` is a third level);
+ * the rest, and the lines indented under a line ending in a colon ("Example:"), stay code.
+ */
+function preformattedText(text: string, term?: string): string {
+  const lines = text.split('\n');
+  const margin = Math.min(...lines.filter((line) => line.trim() !== '').map(indentOf));
+  const out: string[] = [];
+  let defining = false;
+  let code: string[] = [];
+  const flushCode = () => {
+    while (code.at(-1)?.trim() === '') code.pop();
+    if (code.length > 0) out.push(fenced(code.join('\n')));
+    code = [];
+  };
+  const paragraphs: string[][] = [[]];
+  for (const line of lines) {
+    if (line.trim() === '') paragraphs.push([]);
+    else paragraphs.at(-1)!.push(line);
+  }
+  for (let paragraph of paragraphs.filter((lines) => lines.length > 0)) {
+    if (paragraph.length >= 2 && isUnderlined(paragraph[0]!, paragraph[1]!, margin)) {
+      const title = paragraph[0]!.trim();
+      const number = NUMBERED_TITLE.exec(title)?.[1];
+      const level = number ? Math.min(6, number.split('.').length) : paragraph[1]!.includes('=') ? 1 : 2;
+      flushCode();
+      out.push(`\n\n${'#'.repeat(level)} ${title}\n\n`);
+      paragraph = paragraph.slice(2);
+      if (paragraph.length === 0) continue;
+    }
+    // "Example:" and the lines indented under it: the sentence is prose, the lines code.
+    const under = paragraph.findIndex(
+      (line, i) => i > 0 && /:\s*$/.test(paragraph[i - 1]!) && indentOf(line) > indentOf(paragraph[0]!),
+    );
+    const prose = under < 0 ? paragraph : paragraph.slice(0, under);
+    // As in Markdown, a paragraph indented four columns past the margin is code (a man page's body
+    // under its section names, a quoted listing).
+    if (indentOf(prose[0]!) - margin < INDENTED_CODE && isProse(prose)) {
+      flushCode();
+      const indent = Math.min(...prose.map(indentOf));
+      const paragraphText = prose.map((line) => line.slice(indent).trimEnd()).join('\n');
+      // An entry's description: its first paragraph under the term, each one with the mark.
+      const opening = term !== undefined && out.length === 0 ? `${term}\n` : '';
+      const mark: string = term !== undefined && (opening !== '' || defining) ? DEFINITION_MARK : '';
+      defining = mark !== '';
+      out.push(`\n\n${opening}${mark}${paragraphText}\n\n`);
+      paragraph = under < 0 ? [] : paragraph.slice(under);
+    }
+    if (paragraph.length > 0) code.push(...(code.length > 0 ? [''] : []), ...paragraph);
+  }
+  flushCode();
+  // A description that does not open with prose keeps its term as a line of its own.
+  if (term !== undefined && !defining) out.unshift(`\n\n${term}\n\n`);
+  return out.join('');
+}
+
+/** The attribute carrying, from before conversion, the term a `<pre>` describes. */
+const ENTRY_TERM = 'data-entry-term';
+/** A keyword line is one short line. */
+const MAX_KEYWORD_LINE_CHARS = 120;
+
+/** A line opening with a name in bold (`<div><b>total-max-size</b> &lt;megabytes&gt;</div>`). */
+function isKeywordLine(element: Element): boolean {
+  const name = element.firstElementChild;
+  const text = flat(element.textContent ?? '');
+  return (
+    (element.tagName === 'DIV' || element.tagName === 'P') &&
+    (name?.tagName === 'B' || name?.tagName === 'STRONG') &&
+    flat(name.textContent ?? '') !== '' &&
+    text.startsWith(flat(name.textContent ?? '')) &&
+    text.length <= MAX_KEYWORD_LINE_CHARS &&
+    element.children.length <= 3 &&
+    !/[.:;!?]$/.test(text)
+  );
+}
+
+/**
+ * Keyword entries of a manual written as text (HAProxy's: the keyword and its arguments on a line
+ * in bold, `tune.bufsize <number>`, several keywords sharing one description on lines of their
+ * own, then the description as a `<pre>`): the lines are the term of the description, as a
+ * `<dt>` is of its `<dd>`.
+ */
+function markKeywordEntries(root: Element): void {
+  for (const pre of root.querySelectorAll('pre')) {
+    const terms: Element[] = [];
+    for (let before = pre.previousElementSibling; before; before = before.previousElementSibling) {
+      if (isKeywordLine(before)) terms.unshift(before);
+      // Anchors between the lines (`<a name="tune.bufsize"></a>`) are no text.
+      else if (before.tagName !== 'A' || flat(before.textContent ?? '') !== '') break;
+    }
+    if (terms.length === 0 || pre.querySelector('code, kbd, samp')) continue;
+    pre.setAttribute(ENTRY_TERM, terms.map((term) => flat(term.textContent ?? '')).join(', '));
+    for (const term of terms) term.remove();
+  }
+}
 
 /** A <pre> that is one <code>, then at most blank space: Turndown fences it, with the code's language. */
 const isWholeCode = (pre: Node): boolean =>
@@ -258,6 +405,7 @@ export function readHtml(html: string): HtmlText {
     if (/^\s*(\d+)#\1\s*$/.test(span.textContent ?? '')) span.remove();
   }
   markDefinitions(root);
+  markKeywordEntries(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
   return { text, title };

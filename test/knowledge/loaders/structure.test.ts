@@ -486,3 +486,76 @@ describe('HTML keys (DocBook keycap, kbd)', () => {
     expect(text).toContain('read the **warning** first');
   });
 });
+
+describe('HTML manuals written as plain text (HAProxy)', () => {
+  it("read a <pre>'s wrapped paragraphs as text and keep its examples as code", () => {
+    const text = html(`<pre class="text">6.1. Limitation
+----------------
+
+The cache won't store and won't deliver objects in these cases. The oldest
+objects are deleted first when we try to allocate a new one.
+
+To select a different backend for requests to static contents on the "www" site
+and to every request on the "img", "video", "download" and "ftp" hosts :
+
+   acl url_static  path_beg         /static /images /img /css
+   use_backend static if url_static
+</pre>`);
+    expect(text).toBe(
+      '## 6.1. Limitation\n\n' +
+        "The cache won't store and won't deliver objects in these cases. The oldest\n" +
+        'objects are deleted first when we try to allocate a new one.\n\n' +
+        'To select a different backend for requests to static contents on the "www" site\n' +
+        'and to every request on the "img", "video", "download" and "ftp" hosts :\n\n' +
+        '```\n   acl url_static  path_beg         /static /images /img /css\n   use_backend static if url_static\n```',
+    );
+  });
+
+  it('keep a <pre> of commands, configuration or a table as code', () => {
+    expect(html('<pre>backend bck1\n  mode http\n  server srv1 127.0.0.1:80</pre>')).toBe(
+      '```\nbackend bck1\n  mode http\n  server srv1 127.0.0.1:80\n```',
+    );
+    // A two-column table whose lines read as sentences (gnuplot's `endian` options).
+    const table =
+      '     little:  least significant to greatest significance\n' +
+      '        big:  greatest significance to least significance\n' +
+      "swap (swab):  Interchange the significance.  (If things don't look right, try this.)";
+    expect(html(`<pre>${table}</pre>`)).toBe(`\`\`\`\n${table}\n\`\`\``);
+    // A man page's body, indented under its section name (Postfix's pages, one <pre> each).
+    const manPage =
+      '<b>SECURITY</b>\n       The SMTP server is moderately security-sensitive.\n\n' +
+      '       It talks to SMTP clients and to DNS servers on the network. The SMTP\n' +
+      '       server can be run chrooted at fixed low privilege.';
+    expect(html(`<pre>${manPage}</pre>`)).toBe(`\`\`\`\n${manPage.replace(/<\/?b>/g, '')}\n\`\`\``);
+    // An example whose comments are sentences (gnuplot's binary examples).
+    const example =
+      '     # Selects two float values (second one implicit) with a float value\n' +
+      '     # discarded between them for an indefinite length of 1D data.\n' +
+      '     plot \'data\' binary format="%float%*float" using 1:2 with lines';
+    expect(html(`<pre>${example}</pre>`)).toBe(`\`\`\`\n${example}\n\`\`\``);
+  });
+
+  it('make a keyword line in bold the term of the <pre> describing it, the example under it in the entry', () => {
+    const text =
+      html(`<a class="anchor" name="cache"></a><div class="keyword"><b><a href="#cache">cache</a></b> <span>&lt;name&gt;</span></div><pre class="text">Declare a cache section, allocate a shared cache memory named &lt;name&gt;, the
+size of cache is mandatory.
+</pre><a class="anchor" name="total-max-size"></a><div class="keyword"><b><a href="#total-max-size">total-max-size</a></b> <span>&lt;megabytes&gt;</span></div><pre class="text">Define the size in RAM of the cache in megabytes. This size is split in
+blocks of 1kB which are used by the cache entries. Its maximum value is 4095.
+
+Example:
+    total-max-size 4
+</pre>`);
+    expect(text).toBe(
+      'cache <name>\n: Declare a cache section, allocate a shared cache memory named <name>, the\n' +
+        'size of cache is mandatory.\n\n' +
+        'total-max-size <megabytes>\n: Define the size in RAM of the cache in megabytes. This size is split in\n' +
+        'blocks of 1kB which are used by the cache entries. Its maximum value is 4095.\n\n' +
+        '```\nExample:\n    total-max-size 4\n```',
+    );
+    const blocks = passageBlocks(text);
+    expect(blocks.filter((block) => block.kind === 'definition').map((block) => block.term)).toEqual([
+      'cache <name>',
+      'total-max-size <megabytes>',
+    ]);
+  });
+});
