@@ -11,6 +11,9 @@ import { linesWithFences } from './loaders/markdown.js';
 export const DEFINITION_MARK = ': ';
 export const TABLE_ROW_SEPARATOR = ' | ';
 
+/** How many blank characters a line of text or code opens with. */
+export const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
+
 /** One table row as a line: each cell after its column's header, when there is one. */
 export function tableRowText(headers: readonly string[], cells: readonly string[]): string {
   const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();

@@ -1,5 +1,11 @@
 import type { Citation, SearchHit } from '../../shared/agent.js';
-import { DEFINITION_MARK, passageBlocks, TABLE_ROW_SEPARATOR, type PassageBlock } from '../structure.js';
+import {
+  DEFINITION_MARK,
+  indentOf,
+  passageBlocks,
+  TABLE_ROW_SEPARATOR,
+  type PassageBlock,
+} from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
 import { distinctTerms } from './terms.js';
 
@@ -147,8 +153,6 @@ const COLUMN_LINE = /^(\s*)(\S+(?: \S+)*)\s{2,}(\S.*?)\s*$/;
 /** A listing is one of entries when it has this many at least, and they (with the lines continuing them) are nearly all its lines. */
 const MIN_LISTING_ENTRIES = 3;
 const LISTING_ENTRIES_SHARE = 0.75;
-
-const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
 
 /**
  * The entries of a code block that is a listing of settings ("set initial values for user
@@ -515,9 +519,9 @@ function scoreSentences(
   const namingHeadings = new Map(
     relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
-  for (const candidate of candidates) {
+  for (const [index, candidate] of candidates.entries()) {
     candidate.neighbours =
-      candidate.setting === undefined ? neighbours(candidate, candidates, question, questionTerms) : [];
+      candidate.setting === undefined ? neighbours(candidates, index, question, questionTerms) : [];
     const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
     // A heading named by its words, not by a literal, lends them only to a sentence that says
     // something asked of its own: "The SQL query in the following example is one solution." under
@@ -771,19 +775,19 @@ function holdsValue(
  * does not hold the value asked for, the sentence after it that does ("The default value of N is 3.").
  */
 function neighbours(
-  picked: Candidate,
   candidates: readonly Candidate[],
+  index: number,
   question: string,
   questionTerms: ReadonlySet<string>,
 ): Candidate[] {
-  const value = valueNeighbour(picked, candidates, question, questionTerms);
+  const value = valueNeighbour(candidates, index, question, questionTerms);
   if (value) return [value];
   const next =
-    continuation(picked, candidates, question) ??
-    instruction(picked, candidates, question) ??
-    description(picked, candidates);
+    continuation(candidates, index, question) ??
+    instruction(candidates, index, question) ??
+    description(candidates, index);
   if (!next) return [];
-  const nextValue = valueNeighbour(next, candidates, question, questionTerms);
+  const nextValue = valueNeighbour(candidates, candidates.indexOf(next, index + 1), question, questionTerms);
   return nextValue ? [next, nextValue] : [next];
 }
 
@@ -816,13 +820,13 @@ const askedAction = (question: string): RegExp | undefined =>
  * important to you." before "Use File → Properties, …").
  */
 function instruction(
-  picked: Candidate,
   candidates: readonly Candidate[],
+  index: number,
   question: string,
 ): Candidate | undefined {
+  const picked = candidates[index]!;
   const asked = askedAction(question);
   if (asked === undefined || asked.test(picked.sentence)) return undefined;
-  const index = candidates.indexOf(picked);
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
     if (next.hitIndex !== picked.hitIndex || next.block > picked.block + 1) break;
     if (!next.row && next.setting === undefined && asked.test(next.sentence)) return next;
@@ -843,27 +847,20 @@ const CONTINUATION_REACH = 4;
  * in descending mode."). A table's rows are ranked as siblings of their own: none continues it.
  */
 function continuation(
-  picked: Candidate,
   candidates: readonly Candidate[],
+  index: number,
   question: string,
 ): Candidate | undefined {
+  const picked = candidates[index]!;
   if (picked.row || !ANNOUNCING.test(picked.sentence)) return undefined;
-  const index = candidates.indexOf(picked);
-  const following: Candidate[] = [];
-  for (const next of candidates.slice(index + 1, index + 1 + CONTINUATION_REACH)) {
-    if (next.hitIndex !== picked.hitIndex) break;
-    if (!next.row && next.setting === undefined) following.push(next);
-  }
+  const sentence = (next: Candidate | undefined): next is Candidate =>
+    next?.hitIndex === picked.hitIndex && !next.row && next.setting === undefined;
+  const following = candidates.slice(index + 1, index + 1 + CONTINUATION_REACH);
   const marked = ASKS_FOR_DEFAULT.test(question)
-    ? following.find((next) => DEFAULT_CHOICE.test(next.sentence))
+    ? following.find((next) => sentence(next) && DEFAULT_CHOICE.test(next.sentence))
     : undefined;
   const next = following[0];
-  return (
-    marked ??
-    (next !== undefined && next === candidates[index + 1] && next.block <= picked.block + 1
-      ? next
-      : undefined)
-  );
+  return marked ?? (sentence(next) && next.block <= picked.block + 1 ? next : undefined);
 }
 
 /**
@@ -871,17 +868,17 @@ function continuation(
  * definition) that holds the value the question asks for, when `picked` itself does not.
  */
 function valueNeighbour(
-  picked: Candidate,
   candidates: readonly Candidate[],
+  index: number,
   question: string,
   questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
+  const picked = candidates[index]!;
   const wantsUnit = ASKS_FOR_UNIT.test(question);
   if (!ASKS_FOR_VALUE.test(question) && !wantsUnit) return undefined;
   const wantsDefault = ASKS_FOR_DEFAULT.test(question);
   const wantsAmount = ASKS_FOR_AMOUNT.test(question);
   if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit, wantsAmount)) return undefined;
-  const index = candidates.indexOf(picked);
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
     const together =
@@ -909,11 +906,11 @@ const MAX_NAME_LINE_CHARS = 120;
  * caption written as a paragraph of its own, with no definition list to tie them): the first
  * sentence of the next paragraph. Quoted alone, the line would answer nothing.
  */
-function description(picked: Candidate, candidates: readonly Candidate[]): Candidate | undefined {
+function description(candidates: readonly Candidate[], index: number): Candidate | undefined {
+  const picked = candidates[index]!;
   if (picked.row || picked.label !== undefined || picked.sentence.length > MAX_NAME_LINE_CHARS)
     return undefined;
   if (/[.!?:;]["'’”)\]]*$/.test(picked.sentence)) return undefined;
-  const index = candidates.indexOf(picked);
   const next = candidates[index + 1];
   const alone =
     candidates[index - 1]?.block !== picked.block || candidates[index - 1]?.hitIndex !== picked.hitIndex;

@@ -8,7 +8,7 @@
  */
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
-import { DEFINITION_MARK, tableRowText } from '../structure.js';
+import { DEFINITION_MARK, indentOf, tableRowText } from '../structure.js';
 import { SourceError } from './errors.js';
 import { firstHeading } from './markdown.js';
 import { cleanTitle, normalizeText } from './normalize.js';
@@ -152,8 +152,6 @@ const UNDERLINE = /^\s*(?:-{3,}|={3,}|~{3,})\s*$/;
 const NUMBERED_TITLE = /^(\d+(?:\.\d+)*)\.?\s+\S/;
 /** Markdown's indentation of a code block. */
 const INDENTED_CODE = 4;
-
-const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
 
 /** A title at the margin, not a sentence, over an underline as long as it (give or take a few). */
 const isUnderlined = (title: string, line: string, margin: number): boolean =>
