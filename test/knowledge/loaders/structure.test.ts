@@ -559,3 +559,74 @@ Example:
     ]);
   });
 });
+
+describe('HTML sections documenting one parameter each (Sphinx module pages)', () => {
+  const parameter = (id: string, name: string, type: string, value: string, description: string): string =>
+    `<section id="${id}"><span id="id2"></span><h3>${name}<a class="headerlink" href="#${id}">¶</a></h3>
+      <table class="parameter-table docutils align-default">
+        <thead><tr><th class="head"><p>type</p></th><th class="head"><p>default</p></th><th class="head"><p>mandatory</p></th></tr></thead>
+        <tbody><tr><td><p>${type}</p></td><td><p>${value}</p></td><td><p>no</p></td></tr></tbody>
+      </table>
+      <div class="versionadded"><p><span class="versionmodified added">New in version 8.38.0.</span></p></div>
+      <p>${description}</p></section>`;
+
+  it('make the heading the term of its attribute row and of the description under it', () => {
+    const text = html(`<section id="action-parameters"><h2>Action Parameters</h2>
+      ${parameter('confirmtimeout', 'confirmTimeout', 'integer', '10000', 'Specifies how long rsyslog must wait for the program to confirm each message.')}
+      ${parameter('fsync', 'FSync', 'binary', 'off', 'Turn this option on to force state file writes to persistent physical storage.')}
+      </section>`);
+    expect(text).toContain(
+      '### confirmTimeout\n\nconfirmTimeout\n: type: integer | default: 10000 | mandatory: no\n\n' +
+        ': New in version 8.38.0.\n\n: Specifies how long rsyslog must wait for the program to confirm each message.',
+    );
+    const blocks = passageBlocks(text);
+    expect(blocks.filter((block) => block.kind === 'row').map((block) => block.term)).toEqual([
+      'confirmTimeout',
+      'FSync',
+    ]);
+    const described = blocks.filter((block) => block.text.startsWith('Turn this option on'));
+    expect(described).toEqual([
+      {
+        kind: 'definition',
+        term: 'FSync',
+        text: 'Turn this option on to force state file writes to persistent physical storage.',
+      },
+    ]);
+  });
+
+  it('leave a section alone whose heading is a title of words, or whose table has several rows', () => {
+    const text = html(`<section id="t"><h3>Rate limits</h3>
+      <table><thead><tr><th>type</th><th>default</th></tr></thead><tbody><tr><td>integer</td><td>600</td></tr></tbody></table>
+      <p>How the limits apply.</p></section>
+      <section id="levels"><h3>Levels</h3>
+      <table><thead><tr><th>level</th><th>value</th></tr></thead><tbody><tr><td>err</td><td>3</td></tr><tr><td>warning</td><td>4</td></tr></tbody></table>
+      <p>The levels in order.</p></section>`);
+    expect(text).toBe(
+      '### Rate limits\n\ntype: integer | default: 600\n\nHow the limits apply.\n\n' +
+        '### Levels\n\nlevel: err | value: 3\n\nlevel: warning | value: 4\n\nThe levels in order.',
+    );
+  });
+});
+
+describe('HTML examples and their results written as two code lines (Sphinx function pages)', () => {
+  const block = (code: string): string =>
+    `<div class="highlight-none notranslate"><div class="highlight"><pre><span></span>${code}\n</pre></div></div>`;
+
+  it('read a code line, a linking word and a code line as one statement', () => {
+    const text =
+      html(`<p>This example shows the result on a 64-bit system when a negative integer is given.</p>
+      ${block('int2hex(-13)')}<p>produces</p>${block('fffffffffffffff3')}`);
+    expect(text).toBe(
+      'This example shows the result on a 64-bit system when a negative integer is given.\n\n' +
+        '`int2hex(-13)` produces `fffffffffffffff3`',
+    );
+  });
+
+  it('keep a listing of several lines, and a sentence between two code lines, apart', () => {
+    const text = html(`${block('a = 1\nb = 2')}<p>produces</p>${block('3')}
+      ${block('x')}<p>The call above is the same as this one.</p>${block('y')}`);
+    expect(text).toBe(
+      '```\na = 1\nb = 2\n```\n\nproduces\n\n```\n3\n```\n\n```\nx\n```\n\nThe call above is the same as this one.\n\n```\ny\n```',
+    );
+  });
+});
