@@ -160,12 +160,22 @@ const isUnderlined = (title: string, line: string, margin: number): boolean =>
   !/[.:,;]$/.test(title.trim()) &&
   Math.abs(line.trim().length - title.trim().length) <= 3;
 
+/** The first line of a list item: a dash or a star, a space, then a word. */
+const LIST_ITEM_LINE = /^\s*[-*]\s+[\w"'(]/;
+
 /** Whether the lines of a paragraph of a `<pre>` are wrapped sentences rather than code or a table. */
 function isProse(lines: readonly string[]): boolean {
-  const text = lines.join('\n');
-  if (!SENTENCE_END.test(text) || lines.some((line) => CODE_LINE.test(line))) return false;
+  // An item of a list of facts ("  - 243000 HTTP requests per second in end-to-end keep-alive
+  // mode;") ends as a clause may, with a semicolon or a comma: read as a full stop, the item is a
+  // sentence, not code (one ending in a figure, "RSA2048;", still reads as none).
+  const item = LIST_ITEM_LINE.test(lines[0] ?? '');
+  const read = item
+    ? lines.map((line, i) => (i === lines.length - 1 ? line.replace(/[;,]\s*$/, '.') : line))
+    : lines;
+  const text = read.join('\n');
+  if (!SENTENCE_END.test(text) || read.some((line) => CODE_LINE.test(line))) return false;
   // A wrapped paragraph's last line may hold a word or two.
-  const full = lines.length > 1 ? lines.slice(0, -1) : lines;
+  const full = read.length > 1 ? read.slice(0, -1) : read;
   const worded = full.filter((line) => (line.match(WORD) ?? []).length >= MIN_PROSE_LINE_WORDS).length;
   return worded >= full.length * PROSE_LINES_SHARE;
 }

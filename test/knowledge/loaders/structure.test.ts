@@ -225,6 +225,25 @@ describe('passage structure', () => {
     ]);
   });
 
+  it('reads the lines of a passage cut from inside a listing as code, up to the fence closing it', () => {
+    const passage =
+      '     string="<%PRI%>%TIMESTAMP% %HOSTNAME% %msg%")\n```\n\n' +
+      '**RSYSLOG_SyslogProtocol23Format** - the format specified in the internet-draft.\n\n' +
+      '```\ntemplate(name="RSYSLOG_SyslogProtocol23Format" type="string")\n```\n\nThe next paragraph.';
+    expect(passageBlocks(passage)).toEqual([
+      { kind: 'code', text: 'string="<%PRI%>%TIMESTAMP% %HOSTNAME% %msg%")\n```' },
+      {
+        kind: 'text',
+        text: '**RSYSLOG_SyslogProtocol23Format** - the format specified in the internet-draft.',
+      },
+      { kind: 'code', text: '```\ntemplate(name="RSYSLOG_SyslogProtocol23Format" type="string")\n```' },
+      { kind: 'text', text: 'The next paragraph.' },
+    ]);
+    // A passage opening with a block, or ending inside one, is read as before.
+    expect(passageBlocks('Text.\n\n```\ncode').map((block) => block.kind)).toEqual(['text', 'code']);
+    expect(passageBlocks('```\ncode\n```\n\nText.').map((block) => block.kind)).toEqual(['code', 'text']);
+  });
+
   it('reads each item of a list as a block of its own, with the lines that continue it and the name it opens with', () => {
     expect(
       passageBlocks(
@@ -508,6 +527,25 @@ and to every request on the "img", "video", "download" and "ftp" hosts :
         'To select a different backend for requests to static contents on the "www" site\n' +
         'and to every request on the "img", "video", "download" and "ftp" hosts :\n\n' +
         '```\n   acl url_static  path_beg         /static /images /img /css\n   use_backend static if url_static\n```',
+    );
+  });
+
+  it("read the items of a <pre>'s list of facts as text, though they end with a semicolon", () => {
+    const text = html(`<pre class="text">On a Core i7 running at 3.7 GHz, the following results were measured:
+
+  - 83000 TCP connections per second from client to server;
+
+  - 243000 HTTP requests per second in end-to-end keep-alive mode;
+
+  - 1300 HTTPS connections per second using TLS connections renegotiated with
+    RSA2048;
+</pre>`);
+    // The item ending in a figure ("RSA2048;") reads as no sentence, and stays code.
+    expect(text).toBe(
+      'On a Core i7 running at 3.7 GHz, the following results were measured:\n\n' +
+        '- 83000 TCP connections per second from client to server;\n\n' +
+        '- 243000 HTTP requests per second in end-to-end keep-alive mode;\n\n' +
+        '```\n  - 1300 HTTPS connections per second using TLS connections renegotiated with\n    RSA2048;\n```',
     );
   });
 
