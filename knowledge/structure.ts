@@ -59,7 +59,15 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
     if (joined !== '') paragraphs.push({ text: joined, code });
     current = [];
   };
-  for (const { line, fenced } of linesWithFences(text.split('\n'))) {
+  const lines = text.split('\n');
+  // A passage cut from inside a listing: its lines up to the fence closing it are code.
+  const reopened = opensInsideCode(lines);
+  const scanned = [...linesWithFences(reopened ? [FENCE_MARK, ...lines] : lines)];
+  if (reopened) {
+    scanned.shift();
+    code = true;
+  }
+  for (const { line, fenced } of scanned) {
     if (fenced !== code || (!fenced && line.trim() === '') || (!fenced && HEADING.test(line))) {
       flush();
       code = fenced;
@@ -112,6 +120,24 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
       }
   }
   return blocks;
+}
+
+const FENCE_MARK = '```';
+/** A fence line and nothing else: a closing fence has no language after it. */
+const BARE_FENCE = /^ {0,3}(?:`{3,}|~{3,})\s*$/;
+const ANY_FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+
+/**
+ * Whether a passage starts inside a code block: a chunk cut from inside a listing has the fence
+ * closing it for its first fence, which would read as an opening one, so the rest of the listing
+ * would read as prose and the prose after it as code, never quoted. The loaders open a block after
+ * a blank line and close it right under its last line: a first fence that is bare, right under a
+ * line, with an odd number of fences in the passage, closes one.
+ */
+function opensInsideCode(lines: readonly string[]): boolean {
+  const first = lines.findIndex((line) => ANY_FENCE.test(line));
+  if (first < 1 || !BARE_FENCE.test(lines[first]!) || lines[first - 1]!.trim() === '') return false;
+  return lines.filter((line) => ANY_FENCE.test(line)).length % 2 === 1;
 }
 
 /**

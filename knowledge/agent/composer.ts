@@ -894,8 +894,29 @@ function valueNeighbour(
     following.find((next) => holdsValue(next, questionTerms, wantsDefault, wantsUnit, wantsAmount)) ??
     (wantsDefault && !wantsUnit
       ? following.find((next) => holdsValue(next, questionTerms, false, false, wantsAmount))
-      : undefined)
+      : undefined) ??
+    entryRow(candidates, index, (row) => holdsValue(row, questionTerms, wantsDefault, wantsUnit, wantsAmount))
   );
+}
+
+/**
+ * The row of the picked sentence's own entry, above it, that states the value asked for: a
+ * parameter's attributes open its entry ("confirmTimeout", then "type: integer | default: 10000 |
+ * mandatory: no", then "Specifies how long rsyslog must wait …"), before the sentence the
+ * question's words match.
+ */
+function entryRow(
+  candidates: readonly Candidate[],
+  index: number,
+  states: (row: Candidate) => boolean,
+): Candidate | undefined {
+  const picked = candidates[index]!;
+  if (picked.label === undefined) return undefined;
+  for (const before of candidates.slice(Math.max(0, index - NEIGHBOUR_REACH), index).reverse()) {
+    if (before.hitIndex !== picked.hitIndex || before.label !== picked.label) break;
+    if (before.row && states(before)) return before;
+  }
+  return undefined;
 }
 
 /** A line that only names something is short and ends without a sentence's punctuation. */

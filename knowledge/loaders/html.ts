@@ -160,12 +160,22 @@ const isUnderlined = (title: string, line: string, margin: number): boolean =>
   !/[.:,;]$/.test(title.trim()) &&
   Math.abs(line.trim().length - title.trim().length) <= 3;
 
+/** The first line of a list item: a dash or a star, a space, then a word. */
+const LIST_ITEM_LINE = /^\s*[-*]\s+[\w"'(]/;
+
 /** Whether the lines of a paragraph of a `<pre>` are wrapped sentences rather than code or a table. */
 function isProse(lines: readonly string[]): boolean {
-  const text = lines.join('\n');
-  if (!SENTENCE_END.test(text) || lines.some((line) => CODE_LINE.test(line))) return false;
+  // An item of a list of facts ("  - 243000 HTTP requests per second in end-to-end keep-alive
+  // mode;") ends as a clause may, with a semicolon or a comma: read as a full stop, the item is a
+  // sentence, not code (one ending in a figure, "RSA2048;", still reads as none).
+  const item = LIST_ITEM_LINE.test(lines[0] ?? '');
+  const read = item
+    ? lines.map((line, i) => (i === lines.length - 1 ? line.replace(/[;,]\s*$/, '.') : line))
+    : lines;
+  const text = read.join('\n');
+  if (!SENTENCE_END.test(text) || read.some((line) => CODE_LINE.test(line))) return false;
   // A wrapped paragraph's last line may hold a word or two.
-  const full = lines.length > 1 ? lines.slice(0, -1) : lines;
+  const full = read.length > 1 ? read.slice(0, -1) : read;
   const worded = full.filter((line) => (line.match(WORD) ?? []).length >= MIN_PROSE_LINE_WORDS).length;
   return worded >= full.length * PROSE_LINES_SHARE;
 }
@@ -363,6 +373,79 @@ function markDefinitions(root: Element): void {
   }
 }
 
+/** A parameter's name: one word, dotted or not (`FSync`, `queue.dequeueBatchSize`, `SysSock.RateLimit.Burst`). */
+const PARAMETER_NAME = /^[^\s:]{1,60}$/;
+
+/**
+ * Sections that document one parameter each (a Sphinx manual's module pages: a heading that is the
+ * parameter's name, then a table of one row, "type | default | mandatory | obsolete legacy
+ * directive", then its description): the heading names an entry, as a `<dt>` does. Written as a
+ * heading only, the default row and the sentences under it say nothing of whose they are, once
+ * quoted ("default: 10000", "To mitigate this problem you can turn this option on …"). The
+ * heading stays, for search and the passage's heading path; the section's content becomes the
+ * definition of a term of that name.
+ */
+function markParameterSections(root: Element, document: Document): void {
+  for (const section of root.querySelectorAll('section, div.section')) {
+    // Sphinx puts the targets of references before the heading (`<span id="id2"></span>`).
+    const [heading, table] = [...section.children].filter(
+      (child) => !(/^(?:SPAN|A)$/.test(child.tagName) && flat(child.textContent ?? '') === ''),
+    );
+    if (!heading || !/^H[2-6]$/.test(heading.tagName) || table?.tagName !== 'TABLE') continue;
+    const name = flat(heading.textContent ?? '');
+    if (
+      !PARAMETER_NAME.test(name) ||
+      section.querySelector('section, div.section, h1, h2, h3, h4, h5, h6') !== heading
+    )
+      continue;
+    const rows = tableRows(table);
+    if (rows.length !== 2 || rows[0]!.parentElement?.tagName !== 'THEAD') continue;
+    const list = document.createElement('dl');
+    const term = document.createElement('dt');
+    const definition = document.createElement('dd');
+    term.textContent = name;
+    while (heading.nextSibling) definition.append(heading.nextSibling);
+    list.append(term, definition);
+    section.append(list);
+  }
+}
+
+/** A verb standing between two code lines ("produces", "returns", "gives", "results in"). */
+const LINKING_WORDS = /^[A-Za-z]+(?: [A-Za-z]+){0,2}$/;
+
+/** The one line of code a block holds (a `<pre>`, or Sphinx's `<div class="highlight-none">` around one), if it is one line. */
+function codeLine(element: Element | null): string | undefined {
+  if (!element) return undefined;
+  const pre = element.tagName === 'PRE' ? element : element.querySelector('pre');
+  if (!pre || flat(element.textContent ?? '') !== flat(pre.textContent ?? '')) return undefined;
+  const line = (pre.textContent ?? '').trim();
+  return line !== '' && !line.includes('\n') && !line.includes('`') ? line : undefined;
+}
+
+/**
+ * An example and its result written as two code lines around a word (a Sphinx manual's function
+ * pages: `int2hex(-13)`, then "produces", then `fffffffffffffff3`): one statement, the code lines
+ * in it. Apart, the result is code, which is never quoted, and "produces" a paragraph saying nothing.
+ */
+function joinCodeStatements(root: Element, document: Document): void {
+  for (const paragraph of root.querySelectorAll('p')) {
+    const words = flat(paragraph.textContent ?? '');
+    if (!LINKING_WORDS.test(words) || paragraph.children.length > 0) continue;
+    const before = codeLine(paragraph.previousElementSibling);
+    const after = codeLine(paragraph.nextElementSibling);
+    if (before === undefined || after === undefined) continue;
+    const statement = document.createElement('p');
+    const example = document.createElement('code');
+    const result = document.createElement('code');
+    example.textContent = before;
+    result.textContent = after;
+    statement.append(example, ` ${words} `, result);
+    paragraph.previousElementSibling!.remove();
+    paragraph.nextElementSibling!.remove();
+    paragraph.replaceWith(statement);
+  }
+}
+
 /** Longer text than this beside a refresh is a page of its own, not a pointer to another. */
 const REDIRECT_MAX_CHARS = 300;
 
@@ -402,6 +485,8 @@ export function readHtml(html: string): HtmlText {
   for (const span of root.querySelectorAll('span')) {
     if (/^\s*(\d+)#\1\s*$/.test(span.textContent ?? '')) span.remove();
   }
+  markParameterSections(root, document);
+  joinCodeStatements(root, document);
   markDefinitions(root);
   markKeywordEntries(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));

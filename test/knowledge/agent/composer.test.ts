@@ -146,6 +146,26 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body).toMatch(/Sets the amount of memory .* \[1\] The default is typically 128 megabytes/);
   });
 
+  it("quotes the row of the entry's attributes above its description when it holds the default asked", () => {
+    const { body } = answerTo(
+      'With confirmMessages on, how long does the output module wait by default for the program to confirm a message?',
+      [
+        manual(
+          '#### confirmTimeout\n\nconfirmTimeout\n: type: integer | default: 10000 | mandatory: no\n\n' +
+            ': New in version 8.38.0.\n\n' +
+            ': Specifies how long the output module must wait for the program to confirm each message when ' +
+            'confirmMessages is set to on. The value must be expressed in milliseconds.',
+          'omprog',
+          'confirmTimeout',
+        ),
+      ],
+    );
+    expect(body).toBe(
+      'confirmTimeout: type: integer | default: 10000 | mandatory: no [1] Specifies how long the output module ' +
+        'must wait for the program to confirm each message when confirmMessages is set to on. [1]',
+    );
+  });
+
   it('quotes a sentence alone when it holds the value itself', () => {
     const { body } = answerTo('What is the default pack window size?', [
       manual(

@@ -225,6 +225,25 @@ describe('passage structure', () => {
     ]);
   });
 
+  it('reads the lines of a passage cut from inside a listing as code, up to the fence closing it', () => {
+    const passage =
+      '     string="<%PRI%>%TIMESTAMP% %HOSTNAME% %msg%")\n```\n\n' +
+      '**RSYSLOG_SyslogProtocol23Format** - the format specified in the internet-draft.\n\n' +
+      '```\ntemplate(name="RSYSLOG_SyslogProtocol23Format" type="string")\n```\n\nThe next paragraph.';
+    expect(passageBlocks(passage)).toEqual([
+      { kind: 'code', text: 'string="<%PRI%>%TIMESTAMP% %HOSTNAME% %msg%")\n```' },
+      {
+        kind: 'text',
+        text: '**RSYSLOG_SyslogProtocol23Format** - the format specified in the internet-draft.',
+      },
+      { kind: 'code', text: '```\ntemplate(name="RSYSLOG_SyslogProtocol23Format" type="string")\n```' },
+      { kind: 'text', text: 'The next paragraph.' },
+    ]);
+    // A passage opening with a block, or ending inside one, is read as before.
+    expect(passageBlocks('Text.\n\n```\ncode').map((block) => block.kind)).toEqual(['text', 'code']);
+    expect(passageBlocks('```\ncode\n```\n\nText.').map((block) => block.kind)).toEqual(['code', 'text']);
+  });
+
   it('reads each item of a list as a block of its own, with the lines that continue it and the name it opens with', () => {
     expect(
       passageBlocks(
@@ -511,6 +530,25 @@ and to every request on the "img", "video", "download" and "ftp" hosts :
     );
   });
 
+  it("read the items of a <pre>'s list of facts as text, though they end with a semicolon", () => {
+    const text = html(`<pre class="text">On a Core i7 running at 3.7 GHz, the following results were measured:
+
+  - 83000 TCP connections per second from client to server;
+
+  - 243000 HTTP requests per second in end-to-end keep-alive mode;
+
+  - 1300 HTTPS connections per second using TLS connections renegotiated with
+    RSA2048;
+</pre>`);
+    // The item ending in a figure ("RSA2048;") reads as no sentence, and stays code.
+    expect(text).toBe(
+      'On a Core i7 running at 3.7 GHz, the following results were measured:\n\n' +
+        '- 83000 TCP connections per second from client to server;\n\n' +
+        '- 243000 HTTP requests per second in end-to-end keep-alive mode;\n\n' +
+        '```\n  - 1300 HTTPS connections per second using TLS connections renegotiated with\n    RSA2048;\n```',
+    );
+  });
+
   it('keep a <pre> of commands, configuration or a table as code', () => {
     expect(html('<pre>backend bck1\n  mode http\n  server srv1 127.0.0.1:80</pre>')).toBe(
       '```\nbackend bck1\n  mode http\n  server srv1 127.0.0.1:80\n```',
@@ -557,5 +595,76 @@ Example:
       'cache <name>',
       'total-max-size <megabytes>',
     ]);
+  });
+});
+
+describe('HTML sections documenting one parameter each (Sphinx module pages)', () => {
+  const parameter = (id: string, name: string, type: string, value: string, description: string): string =>
+    `<section id="${id}"><span id="id2"></span><h3>${name}<a class="headerlink" href="#${id}">¶</a></h3>
+      <table class="parameter-table docutils align-default">
+        <thead><tr><th class="head"><p>type</p></th><th class="head"><p>default</p></th><th class="head"><p>mandatory</p></th></tr></thead>
+        <tbody><tr><td><p>${type}</p></td><td><p>${value}</p></td><td><p>no</p></td></tr></tbody>
+      </table>
+      <div class="versionadded"><p><span class="versionmodified added">New in version 8.38.0.</span></p></div>
+      <p>${description}</p></section>`;
+
+  it('make the heading the term of its attribute row and of the description under it', () => {
+    const text = html(`<section id="action-parameters"><h2>Action Parameters</h2>
+      ${parameter('confirmtimeout', 'confirmTimeout', 'integer', '10000', 'Specifies how long rsyslog must wait for the program to confirm each message.')}
+      ${parameter('fsync', 'FSync', 'binary', 'off', 'Turn this option on to force state file writes to persistent physical storage.')}
+      </section>`);
+    expect(text).toContain(
+      '### confirmTimeout\n\nconfirmTimeout\n: type: integer | default: 10000 | mandatory: no\n\n' +
+        ': New in version 8.38.0.\n\n: Specifies how long rsyslog must wait for the program to confirm each message.',
+    );
+    const blocks = passageBlocks(text);
+    expect(blocks.filter((block) => block.kind === 'row').map((block) => block.term)).toEqual([
+      'confirmTimeout',
+      'FSync',
+    ]);
+    const described = blocks.filter((block) => block.text.startsWith('Turn this option on'));
+    expect(described).toEqual([
+      {
+        kind: 'definition',
+        term: 'FSync',
+        text: 'Turn this option on to force state file writes to persistent physical storage.',
+      },
+    ]);
+  });
+
+  it('leave a section alone whose heading is a title of words, or whose table has several rows', () => {
+    const text = html(`<section id="t"><h3>Rate limits</h3>
+      <table><thead><tr><th>type</th><th>default</th></tr></thead><tbody><tr><td>integer</td><td>600</td></tr></tbody></table>
+      <p>How the limits apply.</p></section>
+      <section id="levels"><h3>Levels</h3>
+      <table><thead><tr><th>level</th><th>value</th></tr></thead><tbody><tr><td>err</td><td>3</td></tr><tr><td>warning</td><td>4</td></tr></tbody></table>
+      <p>The levels in order.</p></section>`);
+    expect(text).toBe(
+      '### Rate limits\n\ntype: integer | default: 600\n\nHow the limits apply.\n\n' +
+        '### Levels\n\nlevel: err | value: 3\n\nlevel: warning | value: 4\n\nThe levels in order.',
+    );
+  });
+});
+
+describe('HTML examples and their results written as two code lines (Sphinx function pages)', () => {
+  const block = (code: string): string =>
+    `<div class="highlight-none notranslate"><div class="highlight"><pre><span></span>${code}\n</pre></div></div>`;
+
+  it('read a code line, a linking word and a code line as one statement', () => {
+    const text =
+      html(`<p>This example shows the result on a 64-bit system when a negative integer is given.</p>
+      ${block('int2hex(-13)')}<p>produces</p>${block('fffffffffffffff3')}`);
+    expect(text).toBe(
+      'This example shows the result on a 64-bit system when a negative integer is given.\n\n' +
+        '`int2hex(-13)` produces `fffffffffffffff3`',
+    );
+  });
+
+  it('keep a listing of several lines, and a sentence between two code lines, apart', () => {
+    const text = html(`${block('a = 1\nb = 2')}<p>produces</p>${block('3')}
+      ${block('x')}<p>The call above is the same as this one.</p>${block('y')}`);
+    expect(text).toBe(
+      '```\na = 1\nb = 2\n```\n\nproduces\n\n```\n3\n```\n\n```\nx\n```\n\nThe call above is the same as this one.\n\n```\ny\n```',
+    );
   });
 });
