@@ -7,7 +7,7 @@ import {
   type PassageBlock,
 } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
-import { distinctTerms } from './terms.js';
+import { distinctTerms, joinedTerms } from './terms.js';
 
 export interface ComposeOptions {
   /** Most sentences quoted in an answer. */
@@ -532,9 +532,15 @@ function scoreSentences(
       for (const term of distinctTerms(heading)) candidate.terms.add(term);
     }
   }
+  // "Red Hat" in the question, "RedHat" in the manual: the joined word holds both terms.
+  const joinedBy = new Map<string, string[]>();
+  for (const [joined, parts] of joinedTerms(question))
+    for (const part of parts) joinedBy.set(part, [...(joinedBy.get(part) ?? []), joined]);
+  const holds = (terms: ReadonlySet<string>, term: string): boolean =>
+    terms.has(term) || (joinedBy.get(term)?.some((joined) => terms.has(joined)) ?? false);
   const has = (candidate: Candidate, term: string): boolean =>
-    candidate.terms.has(term) ||
-    candidate.neighbours.some((neighbour) => neighbour.terms.has(term)) ||
+    holds(candidate.terms, term) ||
+    candidate.neighbours.some((neighbour) => holds(neighbour.terms, term)) ||
     (DEFAULT_TERMS.has(term) && statesDefault(candidate));
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
@@ -809,12 +815,27 @@ const ASKS_FOR_KEY =
 /** A sentence naming a key combination: "Ctrl+S", "Shift+Ctrl+S", "Meta-K", Emacs's "C-x". */
 const KEY_STATEMENT = /\b(?:ctrl|control|shift|alt|meta|cmd|command|super)\s*[-+]\s*\S|\b[CM]-\S/i;
 
-/** The kind of sentence a question asking how to do something, or for a key, is answered by. */
+/** A question asking for a command: "What command does the support section give for …?", "Which command cancels a job?". */
+const ASKS_FOR_COMMAND = /^\s*(?:what|which)\s+(?:\w+\s+)?commands?\b(?!-)/i;
+/**
+ * A sentence giving a command after announcing it: "You can obtain the latter using the following
+ * command, running as root: /path/to/driver -DD -a <upsname>" (a PDF sets the command on the
+ * line under the sentence, which reads on as its end).
+ */
+const COMMAND_STATEMENT = /\b(?:command|run|type|execute)\b[^.!?]*:\s+\S/i;
+
+/** The kind of sentence a question asking how to do something, for a key or for a command, is answered by. */
 const askedAction = (question: string): RegExp | undefined =>
-  ASKS_HOW_TO.test(question) ? INSTRUCTION : ASKS_FOR_KEY.test(question) ? KEY_STATEMENT : undefined;
+  ASKS_HOW_TO.test(question)
+    ? INSTRUCTION
+    : ASKS_FOR_KEY.test(question)
+      ? KEY_STATEMENT
+      : ASKS_FOR_COMMAND.test(question)
+        ? COMMAND_STATEMENT
+        : undefined;
 
 /**
- * For a question asking how to do something (or for the key doing it), the sentence after
+ * For a question asking how to do something (or for the key or command doing it), the sentence after
  * `picked` (in its paragraph or the next, a step) telling what to do (or naming the key), when
  * `picked` only says it can be done ("You can change the starting invoice number if it is
  * important to you." before "Use File → Properties, …").
