@@ -1156,4 +1156,27 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     );
     expect(body).toContain('/path/to/driver -DD -a <upsname>');
   });
+  it('quotes the list item opening with the value the question quotes, though a neighbour quoted before it holds its words', () => {
+    // "• charging: battery is charging," is quoted as the neighbour of the sentence announcing the
+    // list: it makes no repeat of the resting item, which holds both its words and more.
+    const { body } = answerTo("What does the 'resting' value of battery.charger.status mean?", [
+      page(
+        'Name: battery.charge | Description: Battery charge (percent) | Example value: 100.0\n\n' +
+          'Name: battery.charger.status | Description: Status of the battery charger (see the note below) | Example value: charging\n\n' +
+          'Name: battery.voltage | Description: Battery voltage (V) | Example value: 24.84',
+        'battery: Any battery details',
+      ),
+      page(
+        'NOTE: battery.charger.status replaces the historic flags CHRG and DISCHRG that were exposed through ups.status. ' +
+          'The battery.charger.status can have one of the following values:\n\n' +
+          '• charging: battery is charging,\n\n' +
+          '• discharging: battery is discharging,\n\n' +
+          '• floating: battery has completed its charge cycle, and waiting to go to resting mode,\n\n' +
+          '• resting: the battery is fully charged, and not charging nor discharging.\n\n' +
+          'Name: battery.voltage.nominal | Description: Nominal battery voltage (V) | Example value: 024',
+        'battery: Any battery details',
+      ),
+    ]);
+    expect(body).toContain('• resting: the battery is fully charged, and not charging nor discharging.');
+  });
 });
