@@ -7,7 +7,7 @@ import {
   type PassageBlock,
 } from '../structure.js';
 import { citationFor, sourcesList } from './citations.js';
-import { distinctTerms } from './terms.js';
+import { distinctTerms, joinedTerms } from './terms.js';
 
 export interface ComposeOptions {
   /** Most sentences quoted in an answer. */
@@ -39,6 +39,8 @@ interface Candidate {
   opensDefinition?: boolean;
   /** The name the list item holding the sentence opens with, in code. */
   itemName?: string;
+  /** The word the list item holding the sentence opens with before a colon (`• resting: the battery is …`). */
+  itemLabel?: string;
   /** For an entry of a listing (`PS1 = ">> "`, `` `rand(-1)` resets both seeds ``): the name it opens with. */
   setting?: string;
   /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
@@ -261,6 +263,9 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         ...(block.term ? { label: block.term } : {}),
         ...(opening && partIndex === 0 ? { opensDefinition: true } : {}),
         ...(block.name ? { itemName: block.name } : {}),
+        ...(block.kind === 'text' && LABELLED_ITEM.test(block.text)
+          ? { itemLabel: LABELLED_ITEM.exec(block.text)![1] }
+          : {}),
         ...(block.kind === 'row' && !isFieldRow(block.text)
           ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
           : {}),
@@ -390,6 +395,20 @@ const itemNamedBy = (candidate: Candidate, question: string): boolean =>
   [candidate.itemName, candidate.label?.match(NUMBER_TERM)?.[0]].some(
     (name) => name !== undefined && literalPattern(name).test(question),
   );
+/**
+ * A list item opening with one word and a colon, a value and what it means (`• resting: the
+ * battery is fully charged`, `- floating: …`), as a PDF or plain list sets them without code marks.
+ */
+const LABELLED_ITEM = /^\s*(?:[-*+•◦▪●]|\d{1,9}[.)])\s+([A-Za-z][\w.-]{0,39}):\s/u;
+
+/**
+ * Whether the question quotes the word a list item opens with ("What does the 'resting' value
+ * mean?"): that item is the one asked about, though a plain word is no literal of its own.
+ */
+const itemQuotedBy = (candidate: Candidate, question: string): boolean =>
+  candidate.itemLabel !== undefined &&
+  new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(question);
+
 /** A definition term that is a number (CXX_STANDARD's `23`): named when the question spells it as a word. */
 const NUMBER_TERM = /^\d+(?:\.\d+)*$/;
 
@@ -532,9 +551,15 @@ function scoreSentences(
       for (const term of distinctTerms(heading)) candidate.terms.add(term);
     }
   }
+  // "Red Hat" in the question, "RedHat" in the manual: the joined word holds both terms.
+  const joinedBy = new Map<string, string[]>();
+  for (const [joined, parts] of joinedTerms(question))
+    for (const part of parts) joinedBy.set(part, [...(joinedBy.get(part) ?? []), joined]);
+  const holds = (terms: ReadonlySet<string>, term: string): boolean =>
+    terms.has(term) || (joinedBy.get(term)?.some((joined) => terms.has(joined)) ?? false);
   const has = (candidate: Candidate, term: string): boolean =>
-    candidate.terms.has(term) ||
-    candidate.neighbours.some((neighbour) => neighbour.terms.has(term)) ||
+    holds(candidate.terms, term) ||
+    candidate.neighbours.some((neighbour) => holds(neighbour.terms, term)) ||
     (DEFAULT_TERMS.has(term) && statesDefault(candidate));
   const frequency = new Map<string, number>();
   for (const candidate of candidates)
@@ -585,6 +610,7 @@ function scoreSentences(
         (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
         itemNamedBy(candidate, question) ||
+        itemQuotedBy(candidate, question) ||
         namesDefaultedParameter(candidate, question) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS
@@ -809,12 +835,27 @@ const ASKS_FOR_KEY =
 /** A sentence naming a key combination: "Ctrl+S", "Shift+Ctrl+S", "Meta-K", Emacs's "C-x". */
 const KEY_STATEMENT = /\b(?:ctrl|control|shift|alt|meta|cmd|command|super)\s*[-+]\s*\S|\b[CM]-\S/i;
 
-/** The kind of sentence a question asking how to do something, or for a key, is answered by. */
+/** A question asking for a command: "What command does the support section give for …?", "Which command cancels a job?". */
+const ASKS_FOR_COMMAND = /^\s*(?:what|which)\s+(?:\w+\s+)?commands?\b(?!-)/i;
+/**
+ * A sentence giving a command after announcing it: "You can obtain the latter using the following
+ * command, running as root: /path/to/driver -DD -a <upsname>" (a PDF sets the command on the
+ * line under the sentence, which reads on as its end).
+ */
+const COMMAND_STATEMENT = /\b(?:command|run|type|execute)\b[^.!?]*:\s+\S/i;
+
+/** The kind of sentence a question asking how to do something, for a key or for a command, is answered by. */
 const askedAction = (question: string): RegExp | undefined =>
-  ASKS_HOW_TO.test(question) ? INSTRUCTION : ASKS_FOR_KEY.test(question) ? KEY_STATEMENT : undefined;
+  ASKS_HOW_TO.test(question)
+    ? INSTRUCTION
+    : ASKS_FOR_KEY.test(question)
+      ? KEY_STATEMENT
+      : ASKS_FOR_COMMAND.test(question)
+        ? COMMAND_STATEMENT
+        : undefined;
 
 /**
- * For a question asking how to do something (or for the key doing it), the sentence after
+ * For a question asking how to do something (or for the key or command doing it), the sentence after
  * `picked` (in its paragraph or the next, a step) telling what to do (or naming the key), when
  * `picked` only says it can be done ("You can change the starting invoice number if it is
  * important to you." before "Use File → Properties, …").
@@ -957,18 +998,26 @@ function outranksSiblingRow(candidate: Candidate, picked: readonly Candidate[]):
 }
 
 /**
- * Picks the best sentences, skipping ones that say nearly the same as one already picked, each
- * with its neighbour when that neighbour holds the value asked for, at most MAX_ANSWER_SENTENCES
- * in all.
+ * Picks the best sentences, skipping ones that say nearly the same as one already picked on its
+ * own, each with its neighbour when that neighbour holds the value asked for, at most
+ * MAX_ANSWER_SENTENCES in all. A neighbour quoted for another's sake ("• charging: battery is
+ * charging," after the sentence announcing the list) makes a repeat only of a sentence saying
+ * little more than it, not of one that holds its words and more ("• resting: the battery is fully
+ * charged, and not charging nor discharging.").
  */
 function selectSentences(candidates: readonly Candidate[], maxSentences: number): Candidate[] {
   const picked: Candidate[] = [];
+  // The sentences picked on their own, not as another's neighbour.
+  const own: Candidate[] = [];
   const repeats = (candidate: Candidate): boolean =>
     picked.some(
       (other) =>
         other === candidate ||
         overlap(other.terms, candidate.terms) /
-          Math.max(1, Math.min(other.terms.size, candidate.terms.size)) >
+          Math.max(
+            1,
+            own.includes(other) ? Math.min(other.terms.size, candidate.terms.size) : candidate.terms.size,
+          ) >
           0.8,
     );
   let chosen = 0;
@@ -981,6 +1030,7 @@ function selectSentences(candidates: readonly Candidate[], maxSentences: number)
     const adding = [candidate, ...candidate.neighbours.filter((neighbour) => !picked.includes(neighbour))];
     if (picked.length + adding.length > MAX_ANSWER_SENTENCES) continue;
     picked.push(...adding);
+    own.push(candidate);
     chosen++;
   }
   return picked;

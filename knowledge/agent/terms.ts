@@ -88,3 +88,21 @@ function* pieces(text: string): Generator<string> {
 export function distinctTerms(text: string): Set<string> {
   return new Set(contentTerms(text));
 }
+
+/**
+ * Two words of a text that a manual may write as one ("Red Hat" and "RedHat", "state path" and
+ * `--with-statepath`, "file name" and "filename"): the term of the joined word, with the terms of
+ * the two words it stands for. Only content words side by side, separated by spaces alone.
+ */
+export function joinedTerms(text: string): Map<string, [string, string]> {
+  const joined = new Map<string, [string, string]>();
+  const pairs = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/(?<![\w.-])([a-z]+)\s+(?=([a-z]+)(?![\w-]|\.\w))/g);
+  for (const [, first, second] of pairs) {
+    if (IGNORED.has(first!) || IGNORED.has(second!)) continue;
+    joined.set(term(first! + second!), [term(first!), term(second!)]);
+  }
+  return joined;
+}

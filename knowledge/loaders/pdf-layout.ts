@@ -118,14 +118,24 @@ export function pageParagraphs(
  * stating defaults, above the paragraph describing it, is written as the term that paragraph
  * defines (a definition, knowledge/structure.ts), as the HTML loader writes an API entry: each
  * sentence of the description then says which call it describes and with which defaults. A term
- * hanging out of its indented description is written as the term that description defines, too.
+ * hanging out of its indented description is written as the term that description defines, too,
+ * and so is a line of options alone (`--with-statepath=PATH`) above the prose paragraphs that
+ * describe it, up to the next such line or heading (DBLaTeX sets configure options so).
  */
 export function pageText(paragraphs: readonly PdfParagraph[]): string {
   const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
+  // Whether each paragraph describes the option line above it, or carries that description on.
+  const optionDescription = texts.map(() => false);
+  texts.forEach((text, i) => {
+    if (i === 0 || !(optionDescription[i - 1] || isOptionLine(paragraphs[i - 1]!, texts[i - 1]))) return;
+    optionDescription[i] = describes(text) && !isOptionLine(paragraphs[i]!, text);
+  });
   return paragraphs
     .map((p, i) => {
       const text = texts[i];
       if (text === undefined) return `${'#'.repeat(p.level!)} ${linesText(p.lines)}`;
+      if (optionDescription[i]) return `${DEFINITION_MARK}${text}`;
+      if (isOptionLine(p, text) && optionDescription[i + 1]) return text;
       if (SIGNATURE.test(text) && describes(texts[i + 1]))
         return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
       const previous = texts[i - 1];
@@ -144,6 +154,18 @@ export function pageText(paragraphs: readonly PdfParagraph[]): string {
  */
 const SIGNATURE =
   /^(?:def\s+|class\s+)?[A-Za-z_][\w.]*\s*\((?=[^()]*\b[A-Za-z_]\w*\s*=[^=])(?:[^()]|\([^()]*\))*\)\s*:?$/;
+
+/**
+ * A line of command-line or configure options alone, as a manual sets an option above the
+ * paragraphs describing it: `--with-statepath=PATH`, `--sbindir=PATH --bindir=PATH`, `-DD`,
+ * `--with-drivers=<driver>[,<driver>]`, `-o file, --output=file`.
+ */
+const OPTION_LINE =
+  /^-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?(?:,?\s+-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?)*$/;
+
+/** Whether a paragraph is one line of options alone: the term of the paragraphs describing it. */
+const isOptionLine = (paragraph: PdfParagraph, text: string | undefined): boolean =>
+  paragraph.lines.length === 1 && text !== undefined && OPTION_LINE.test(text);
 
 /** Whether a paragraph is prose describing the signature above it: "creates a Frame instance …". */
 const describes = (text: string | undefined): boolean =>
@@ -557,7 +579,8 @@ function paragraphs(
     const newParagraph =
       !previous ||
       gap > Math.max(1.3 * usualGap(line.size), NEW_PARAGRAPH_EM * line.size) ||
-      Math.abs(line.size - previous.size) > 0.2 * line.size;
+      Math.abs(line.size - previous.size) > 0.2 * line.size ||
+      BULLET.test(line.text);
     if (newParagraph) result.push({ lines: [line] });
     else result.at(-1)?.lines.push(line);
   });
@@ -580,6 +603,13 @@ function paragraphs(
       return rows ?? [paragraph];
     });
 }
+
+/**
+ * A bullet opening a line starts a list item, however close the line is to the one above: on a
+ * page of one-line paragraphs the usual gap is a paragraph's, and the items of a list set a little
+ * closer would otherwise read as one paragraph ("• OS name and version, • exact NUT version, …").
+ */
+const BULLET = /^[•◦▪▫●○■□‣⁃∙]\s/u;
 
 /** Whether every bracket a text opens it closes, as a name does and a line of a call broken over lines does not. */
 function balanced(text: string): boolean {
@@ -758,7 +788,8 @@ function columnIndex(span: Span, columns: readonly Span[]): number {
  * under whose name they lie: a cell left empty is a column skipped, not the next column's value
  * ("KF | flicker noise coefficient | | 0.0 | 1e-25"), and a line without a cell in the first column
  * carries on the cells of the nearest row above or below it (the rows' other lines: a description
- * wrapped in its column, one value per case stacked around the row's baseline). A line of one cell
+ * wrapped in its column, one value per case stacked around the row's baseline), the row above when
+ * it is as near as the row below (WRAP_TIE_EM). A line of one cell
  * across several columns is prose between rows.
  */
 function gridRows(
@@ -797,8 +828,12 @@ function gridRows(
         (row) => row.line.y > line.y && (row !== headerRow || !/\d/.test(line.text)),
       );
       const bottom = previous && Math.min(...previous.lines.map((l) => l.y));
+      // Equally far from both (rows set at the line spacing, no space between them), a line is
+      // the row above's cell wrapped: a cell's text runs down from its row's top.
       const nearer =
-        bottom === undefined || (next && line.y - next.line.y < bottom - line.y) ? next : previous;
+        bottom === undefined || (next && line.y - next.line.y < bottom - line.y - WRAP_TIE_EM * line.size)
+          ? next
+          : previous;
       nearer?.lines.push(line);
     }
     if (headerRow && rows[0] === headerRow) labels = cellsOf(headerRow).map((texts) => texts.join(' '));
@@ -823,6 +858,12 @@ function gridRows(
   tables.last = { labels, columns };
   return result;
 }
+
+/**
+ * A line this many font sizes nearer the row below than the row above is still equally far from
+ * both: baselines one line spacing apart differ by a fraction of a point.
+ */
+const WRAP_TIE_EM = 0.1;
 
 /** Joins a line to the one before it, undoing a hyphenated break (`exam-` + `ple` = `example`). */
 function joinLines(before: string, next: string): string {

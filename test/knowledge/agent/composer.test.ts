@@ -1121,4 +1121,82 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     ]);
     expect(body).toContain('It is also bound to Meta-I.');
   });
+  it('counts a word the manual writes joined ("RedHat") for the two words of the question ("Red Hat")', () => {
+    const { body } = answerTo(
+      'Where are the NUT configuration files located on Red Hat and its derivatives?',
+      [
+        page(
+          'Configuration files are located in /etc/nut. nut.conf(5) must be edited to be able to invoke /etc/init.d/nut. ' +
+            'The official Red Hat packager is part of the NUT Team. ' +
+            'NUT packages are located on the Red Hat mirrors with the other packages of the release.',
+          'Installing from packages',
+        ),
+        page(
+          'Changes the location where NUT’s configuration files are stored. By default this path is <prefix>/etc.',
+          'Installation directories',
+        ),
+        page(
+          'Create one section per UPS in ups.conf. ' +
+            'The default path for a source installation is /usr/local/ups/etc, while packaged installation will vary. ' +
+            'For example, /etc/nut is used on Debian and derivatives, while /etc/ups or /etc/upsd is used on RedHat and derivatives.',
+          'Driver configuration',
+        ),
+      ],
+    );
+    expect(body).toContain('/etc/ups or /etc/upsd is used on RedHat and derivatives');
+  });
+
+  it('quotes the sentence giving a command after announcing it when a command is asked', () => {
+    const { body } = answerTo(
+      'What command does the support section give for getting driver debug output to include in a help request?',
+      [
+        page(
+          'Use the NUT Users mailing list. In this case, be sure to include the following information:\n\n' +
+            '• OS name and version,\n\n• exact NUT version,\n\n' +
+            '• complete problem description, with any relevant traces, like system log excerpts, and driver debug output. ' +
+            'You can obtain the latter using the following command, running as root and after having stopped NUT: /path/to/driver -DD -a <upsname>\n\n' +
+            'If you don’t include the above information in your help request, we will not be able to help you!',
+          'Mailing lists',
+        ),
+        page(
+          'Developers are kindly requested to report vendor contributions to the NUT team so this list may reflect their help, as well as convey a sense of official support.',
+          'Acknowledgements',
+        ),
+        page('If upsd returns ERR UNKNOWN-COMMAND to a GET request, you need to use REQ.', 'Compatibility'),
+        page(
+          'The upsdrvctl command passes the -D options it is given on to each driver, which writes more debug output at each. ' +
+            'The debug output of a driver started as a service goes to the system log, as its other output does.',
+          'Driver debugging',
+        ),
+        page(
+          'Some UPS hardware and drivers support the notion of an instant command, such as starting a battery test.',
+          'Instant commands',
+        ),
+      ],
+    );
+    expect(body).toContain('/path/to/driver -DD -a <upsname>');
+  });
+  it('quotes the list item opening with the value the question quotes, though a neighbour quoted before it holds its words', () => {
+    // "• charging: battery is charging," is quoted as the neighbour of the sentence announcing the
+    // list: it makes no repeat of the resting item, which holds both its words and more.
+    const { body } = answerTo("What does the 'resting' value of battery.charger.status mean?", [
+      page(
+        'Name: battery.charge | Description: Battery charge (percent) | Example value: 100.0\n\n' +
+          'Name: battery.charger.status | Description: Status of the battery charger (see the note below) | Example value: charging\n\n' +
+          'Name: battery.voltage | Description: Battery voltage (V) | Example value: 24.84',
+        'battery: Any battery details',
+      ),
+      page(
+        'NOTE: battery.charger.status replaces the historic flags CHRG and DISCHRG that were exposed through ups.status. ' +
+          'The battery.charger.status can have one of the following values:\n\n' +
+          '• charging: battery is charging,\n\n' +
+          '• discharging: battery is discharging,\n\n' +
+          '• floating: battery has completed its charge cycle, and waiting to go to resting mode,\n\n' +
+          '• resting: the battery is fully charged, and not charging nor discharging.\n\n' +
+          'Name: battery.voltage.nominal | Description: Nominal battery voltage (V) | Example value: 024',
+        'battery: Any battery details',
+      ),
+    ]);
+    expect(body).toContain('• resting: the battery is fully charged, and not charging nor discharging.');
+  });
 });

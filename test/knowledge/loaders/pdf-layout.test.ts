@@ -225,6 +225,74 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('makes a line of options alone the term of the paragraphs describing it, up to the next option or heading', () => {
+    // DBLaTeX's configure options (NUT's user manual): the option line in 10-point code at the
+    // margin, 27 points above its description, paragraphs 18 points apart, a title after.
+    const runs = [
+      { text: '--with-altpidpath=PATH', x: 57, y: 700, width: 130, size: 10 },
+      ...lines(57, 673, [
+        'Programs that normally don’t have root powers, like the drivers and upsd, write their pid',
+        'files here. By default this is whatever the statepath (below) is.',
+      ]),
+      ...lines(57, 643, ['The NUT_ALTPIDPATH environment variable overrides this at run time.']),
+      { text: '--with-statepath=PATH', x: 57, y: 616, width: 125, size: 10 },
+      ...lines(57, 589, [
+        'Change the default location of the state sockets created by the drivers to interact with',
+        'the data server upsd. Default is /var/state/ups.',
+      ]),
+      ...lines(57, 559, ['The NUT_STATEPATH environment variable overrides this at run time.']),
+      { text: 'H.6 Things the compiler might need to find', x: 57, y: 525, width: 220, size: 10.8 },
+      ...lines(57, 500, ['Plain prose under the next title, which runs on', 'over a second line.']),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      '--with-altpidpath=PATH',
+      ': Programs that normally don’t have root powers, like the drivers and upsd, write their pid files here. By default this is whatever the statepath (below) is.',
+      ': The NUT_ALTPIDPATH environment variable overrides this at run time.',
+      '--with-statepath=PATH',
+      ': Change the default location of the state sockets created by the drivers to interact with the data server upsd. Default is /var/state/ups.',
+      ': The NUT_STATEPATH environment variable overrides this at run time.',
+      'H.6 Things the compiler might need to find',
+      'Plain prose under the next title, which runs on over a second line.',
+    ]);
+  });
+
+  it('leaves an option line above a listing, or an option named in prose, as it reads', () => {
+    const runs = [
+      { text: '--with-drivers=apcsmart', x: 57, y: 700, width: 130, size: 10 },
+      { text: './configure --with-drivers=apcsmart,usbhid-ups', x: 57, y: 673, width: 250, size: 10 },
+      ...lines(57, 646, [
+        'Use --with-user to change the account the drivers run',
+        'as, and --with-group its group.',
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      '--with-drivers=apcsmart',
+      './configure --with-drivers=apcsmart,usbhid-ups',
+      'Use --with-user to change the account the drivers run as, and --with-group its group.',
+    ]);
+  });
+
+  it('starts a list item at each bullet, on a page of one-line paragraphs whose usual gap is wider than the list’s', () => {
+    // DBLaTeX: one-line paragraphs 18 points apart, list items 20 apart, the last item wrapping
+    // at 12 with its text indented past the bullet.
+    const runs = [
+      ...lines(57, 700, ['Use the NUT Users mailing list.']),
+      ...lines(57, 682, ['In this case, be sure to include the following information:']),
+      ...lines(57, 656, ['• OS name and version,']),
+      ...lines(57, 636, ['• exact NUT version,']),
+      ...lines(57, 616, ['• complete problem description, and driver debug output. You can obtain the']),
+      ...lines(65, 604, ['latter using the following command: /path/to/driver -DD -a <upsname>']),
+      ...lines(57, 568, ['If you don’t include the above information, we will not be able to help you!']),
+      ...lines(57, 550, ['Refer to the NUT Developer Guide for more information.']),
+    ];
+    const paragraphs = pageText(runs).split('\n\n');
+    expect(paragraphs).toContain('• OS name and version,');
+    expect(paragraphs).toContain('• exact NUT version,');
+    expect(paragraphs).toContain(
+      '• complete problem description, and driver debug output. You can obtain the latter using the following command: /path/to/driver -DD -a <upsname>',
+    );
+  });
+
   it('makes each term of a definition list hanging out of its indented description the term it defines', () => {
     // htmldoc's X resources: 11-point lines 13.2 apart, no space between entries, each term at
     // x 72 and its description, option and default at x 108; prose at x 72 after a wider gap.
@@ -509,6 +577,40 @@ describe('tables of a PDF page', () => {
     expect(pageText(runs).split('\n\n').slice(1)).toEqual([
       'Name: LP | Parameter: Length of polysilicon capacitor | Units: m | Default: 0.0 | Example: 5um | Scale factor: SCALE',
       'Name: XOI | Parameter: Thickness of the polysilicon to bulk oxide | Units: m | Default: 1e-06 | Example: -',
+    ]);
+  });
+
+  it('under a header, join a cell wrapped halfway between two rows set without space to the row above', () => {
+    // DBLaTeX's naming tables (NUT): rows 12 points apart, the wrapped line 12.0 below its row
+    // and 11.9 above the next.
+    const runs = [
+      ...row(272.7, [
+        [68, 'Name'],
+        [235, 'Description'],
+        [430, 'Example value'],
+      ]),
+      ...row(260.7, [
+        [68, 'battery.charge'],
+        [235, 'Battery charge (percent)'],
+        [430, '100.0'],
+      ]),
+      ...row(248.8, [
+        [68, 'battery.charge.low'],
+        [235, 'Remaining battery level when UPS'],
+        [430, '20'],
+      ]),
+      ...row(236.8, [[235, 'switches to LB (percent)']]),
+      ...row(224.9, [
+        [68, 'battery.charge.restart'],
+        [235, 'Minimum battery level for UPS restart'],
+        [430, '20'],
+      ]),
+      ...row(212.9, [[235, 'after power-off']]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Name: battery.charge | Description: Battery charge (percent) | Example value: 100.0',
+      'Name: battery.charge.low | Description: Remaining battery level when UPS switches to LB (percent) | Example value: 20',
+      'Name: battery.charge.restart | Description: Minimum battery level for UPS restart after power-off | Example value: 20',
     ]);
   });
 
