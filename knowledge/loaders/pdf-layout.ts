@@ -158,13 +158,11 @@ function markRunInEntries(paragraphs: readonly PdfParagraph[], carried?: RunInEn
     if (!first || margin === undefined || paragraph.term || paragraph.level !== undefined) return undefined;
     const setting = RUN_IN_SETTING.exec(first.text)?.[1];
     if (!setting) return undefined;
-    // The hanging indent: of the paragraph's own lines, or of the next paragraph's for an item
-    // whose first paragraph is one line.
-    const below = rest.length > 0 ? rest : (paragraphs[i + 1]?.lines ?? []);
-    const starts = below.map(startOf);
+    // The paragraph's own lines hang: a line of prose above an indented example ("This plots
+    // y=x with the title 'x':" over `plot x`) opens no entry.
+    const starts = rest.map(startOf);
     if (starts.length === 0 || starts.some((x) => x === undefined || x < margin + HANGING_EM * first.size))
       return undefined;
-    if (rest.length === 0 && paragraphs[i + 1]?.level !== undefined) return undefined;
     return { setting, indent: Math.min(...(starts as number[])) - 0.5 * first.size };
   };
   /** Marks the paragraphs from `from` on that go on with `entry`; returns the index after them. */

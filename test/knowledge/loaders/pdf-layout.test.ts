@@ -341,6 +341,20 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('opens no run-in entry at a line of prose above an indented example', () => {
+    // gnuplot's manual: a one-line paragraph holding `y=x`, then the example indented below it.
+    const runs = [
+      { text: 'The plot command draws functions and data with the style and title', x: 72, y: 700 },
+      { text: 'given to it, each after the other, and it sets the ranges from the', x: 72, y: 688 },
+      { text: 'data unless they have been set before.', x: 72, y: 676 },
+      { text: 'This plots y=x with the title x and a line width of two:', x: 72, y: 656 },
+      { text: 'plot x title "x" lw 2', x: 96, y: 636 },
+      { text: 'The next example plots the sine of x with the same title and a line', x: 72, y: 616 },
+      { text: 'width of three.', x: 72, y: 604 },
+    ].map((run) => ({ ...run, width: run.text.length * 5, size: 10 }));
+    expect(pageText(runs)).not.toContain('\n: ');
+  });
+
   it('keeps a listing whose lines indent a block, and prose with a first-line indent, as they read', () => {
     // 10-point lines 12 apart: code with a body indented 4 characters, then a paragraph whose first
     // line is indented 15 points, one after the other without space.
