@@ -66,6 +66,13 @@ export interface PdfParagraph {
   level?: number;
   /** Its first line is a term, the lines below it the term's description, indented (HANGING_EM). */
   term?: boolean;
+  /**
+   * The setting of the run-in entry (markRunInEntries) the paragraph is part of: its first line
+   * opens with the setting, or the paragraph is a later one of the entry, set at its hanging indent.
+   */
+  entry?: string;
+  /** The entry's first paragraph, whose first line opens with its setting. */
+  opensEntry?: boolean;
 }
 
 /** A table's column names and where they stand. */
@@ -85,6 +92,14 @@ export interface TableContext {
   carried?: TableHeader;
   /** Paragraphs read on the page so far. */
   paragraphs: number;
+  /** The run-in entry the previous page ends inside, which the page's first paragraphs may go on with. */
+  entry?: RunInEntry;
+}
+
+/** A run-in entry: its setting, and the indent its later paragraphs keep to. */
+interface RunInEntry {
+  setting: string;
+  indent: number;
 }
 
 /**
@@ -101,13 +116,87 @@ export function pageParagraphs(
   const segments = toSegments(items);
   if (segments.length === 0) return [];
   const gutters = findGutters(segments);
-  return readingOrder(segments, gutters).flatMap((block) => {
+  const result = readingOrder(segments, gutters).flatMap((block) => {
     const parts = sideBySideFlows(block);
     if (parts.length === 1) return paragraphs(block, tables);
     // Text around the flows keeps the paragraph spacing of the whole block; a flow has its own.
     const blockGaps = usualGaps(laidLines(block));
     return parts.flatMap((part) => paragraphs(part.segments, tables, part.flow ? undefined : blockGaps));
   });
+  tables.entry = markRunInEntries(result, tables.entry);
+  return result;
+}
+
+/**
+ * A setting run in at the start of a list item's first line, before its description: a name of
+ * at most five words, `=`, and one value or placeholder (`File Retention =
+ * <time-period-specification> The File Retention directive …`, `Media Type = name-string The …`,
+ * `onefs=yes|no If set …`), then the description's first word.
+ */
+const RUN_IN_SETTING =
+  /^([A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,4} ?= ?(?:<[^<>]{1,40}>|[^\s<>=]{1,40}))\s+(?=[\p{L}\d(])/u;
+
+/** Where a line starts, when it was laid out from its runs (a table's row lines were not). */
+const startOf = (line: PdfLine): number | undefined => (line as Partial<LaidLine>).x;
+
+/**
+ * The run-in entries of a page: a paragraph whose first line opens with a setting
+ * (RUN_IN_SETTING) and whose other lines hang HANGING_EM or more to the right of it, as a LaTeX
+ * description list sets its items, defines that setting, and so do the paragraphs after it whose
+ * lines all keep to that hanging indent (the item's later paragraphs: "The default is 60
+ * days."), up to the next entry or a line back at the margin; so do the first paragraphs of the
+ * next page, below at most one line (its running header), when the page ends inside the entry.
+ * Read as prose, an item's later paragraphs say what they say of no setting: the default stated
+ * three paragraphs below `File Retention =` reads as the default of whatever the question names.
+ * Returns the entry the page ends inside.
+ */
+function markRunInEntries(paragraphs: readonly PdfParagraph[], carried?: RunInEntry): RunInEntry | undefined {
+  const entryAt = (i: number): RunInEntry | undefined => {
+    const paragraph = paragraphs[i] as PdfParagraph;
+    const [first, ...rest] = paragraph.lines;
+    const margin = first && startOf(first);
+    if (!first || margin === undefined || paragraph.term || paragraph.level !== undefined) return undefined;
+    const setting = RUN_IN_SETTING.exec(first.text)?.[1];
+    if (!setting) return undefined;
+    // The paragraph's own lines hang: a line of prose above an indented example ("This plots
+    // y=x with the title 'x':" over `plot x`) opens no entry.
+    const starts = rest.map(startOf);
+    if (starts.length === 0 || starts.some((x) => x === undefined || x < margin + HANGING_EM * first.size))
+      return undefined;
+    return { setting, indent: Math.min(...(starts as number[])) - 0.5 * first.size };
+  };
+  /** Marks the paragraphs from `from` on that go on with `entry`; returns the index after them. */
+  const goOn = (entry: RunInEntry, from: number): number => {
+    let next = from;
+    for (; next < paragraphs.length; next++) {
+      const paragraph = paragraphs[next] as PdfParagraph;
+      const indented = paragraph.lines.every((line) => (startOf(line) ?? -Infinity) >= entry.indent);
+      if (!indented || paragraph.term || paragraph.level !== undefined || entryAt(next)) break;
+      paragraph.entry = entry.setting;
+    }
+    return next;
+  };
+  let open: RunInEntry | undefined;
+  let i = 0;
+  if (carried) {
+    // Below the running header, if the page has one.
+    const from = paragraphs[0]?.lines.length === 1 && goOn(carried, 0) === 0 ? 1 : 0;
+    const next = goOn(carried, from);
+    if (next > from) [i, open] = [next, carried];
+  }
+  for (; i < paragraphs.length; i++) {
+    const entry = entryAt(i);
+    if (!entry) {
+      open = undefined;
+      continue;
+    }
+    const paragraph = paragraphs[i] as PdfParagraph;
+    paragraph.entry = entry.setting;
+    paragraph.opensEntry = true;
+    i = goOn(entry, i + 1) - 1;
+    open = entry;
+  }
+  return open;
 }
 
 /**
@@ -120,7 +209,9 @@ export function pageParagraphs(
  * sentence of the description then says which call it describes and with which defaults. A term
  * hanging out of its indented description is written as the term that description defines, too,
  * and so is a line of options alone (`--with-statepath=PATH`) above the prose paragraphs that
- * describe it, up to the next such line or heading (DBLaTeX sets configure options so).
+ * describe it, up to the next such line or heading (DBLaTeX sets configure options so), and a
+ * setting run in before its description in a list item (markRunInEntries) as the term of each of
+ * the item's paragraphs.
  */
 export function pageText(paragraphs: readonly PdfParagraph[]): string {
   const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
@@ -142,7 +233,12 @@ export function pageText(paragraphs: readonly PdfParagraph[]): string {
       if (previous !== undefined && SIGNATURE.test(previous) && describes(text)) return undefined;
       if (p.term) return `${p.lines[0]?.text ?? ''}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
       if (isSettingsListing(p.lines)) return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
-      return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
+      if (/^#{1,6}\s/.test(text)) return `\`\`\`\n${text}\n\`\`\``;
+      if (p.entry === undefined) return text;
+      // Each paragraph of a run-in entry is written under its setting: a passage holding a later
+      // paragraph, cut from the first, says which setting it describes.
+      const description = p.opensEntry ? text.slice(p.entry.length).trim() : text;
+      return description ? `${p.entry}\n${DEFINITION_MARK}${description}` : text;
     })
     .filter((text) => text !== undefined)
     .join('\n\n');

@@ -351,6 +351,78 @@ describe('PDF page reading order', () => {
     expect(pageText(runs)).toBe(`${texts[0]}\n: ${texts.slice(1).join(' ')}`);
   });
 
+  it('writes each paragraph of a run-in setting entry under its setting, on the next page too', () => {
+    // A LaTeX description list of directives (Bacula's manual): 10-point lines 12 apart, each item
+    // 20 points below the last, its setting run in at x 72 before its description, the lines
+    // below hanging at x 96.9 and its later paragraphs there too, 16 points below. The page ends
+    // inside the second item, which goes on below the next page's running header.
+    const items: { first: string; hanging: string[][] }[] = [
+      {
+        first: 'FD Port = <port-number> Where the port is a port number at which the',
+        hanging: [['Bacula File server daemon can be contacted. The default is 9102.']],
+      },
+      {
+        first: 'File Retention = <time-period-specification> The File Retention directive defines',
+        hanging: [
+          ['the length of time that Bacula will keep File records in the Catalog database.'],
+          [
+            'File records may actually be retained for a shorter period than you specify',
+            'on this directive.',
+          ],
+        ],
+      },
+    ];
+    const runs: PositionedText[] = [];
+    let y = 700;
+    const put = (text: string, x: number, gap: number) => {
+      y -= gap;
+      runs.push({ text, x, y, width: text.length * 5, size: 10 });
+    };
+    for (const { first, hanging } of items) {
+      put(first, 72, 20);
+      hanging.forEach((paragraph, p) =>
+        paragraph.forEach((text, l) => put(text, 96.9, p > 0 && l === 0 ? 16 : 12)),
+      );
+    }
+    const next = [
+      { text: 'Bacula Version 9.6.7 219', x: 72, y: 790 },
+      { text: 'The default is 60 days.', x: 96.9, y: 766 },
+      { text: 'Job Retention = <time-period-specification> The Job Retention directive', x: 72, y: 746 },
+      { text: 'defines the length of time that Bacula will keep Job records in the', x: 96.9, y: 734 },
+      { text: 'Catalog database after the Job End time.', x: 96.9, y: 722 },
+      { text: 'The retention periods and how they interact are described in the', x: 72, y: 702 },
+      { text: 'next chapter of this manual.', x: 72, y: 690 },
+    ].map((run) => ({ ...run, width: run.text.length * 5, size: 10 }));
+    const tables: TableContext = { paragraphs: 0 };
+    const pages = [runs, next].map((page) => textOf(pageParagraphs(page, tables)).split('\n\n'));
+    const retention = 'File Retention = <time-period-specification>';
+    expect(pages[0]).toEqual([
+      'FD Port = <port-number>\n: Where the port is a port number at which the Bacula File server daemon can be contacted. The default is 9102.',
+      `${retention}\n: The File Retention directive defines the length of time that Bacula will keep File records in the Catalog database.`,
+      `${retention}\n: File records may actually be retained for a shorter period than you specify on this directive.`,
+    ]);
+    expect(pages[1]).toEqual([
+      'Bacula Version 9.6.7 219',
+      `${retention}\n: The default is 60 days.`,
+      'Job Retention = <time-period-specification>\n: The Job Retention directive defines the length of time that Bacula will keep Job records in the Catalog database after the Job End time.',
+      'The retention periods and how they interact are described in the next chapter of this manual.',
+    ]);
+  });
+
+  it('opens no run-in entry at a line of prose above an indented example', () => {
+    // gnuplot's manual: a one-line paragraph holding `y=x`, then the example indented below it.
+    const runs = [
+      { text: 'The plot command draws functions and data with the style and title', x: 72, y: 700 },
+      { text: 'given to it, each after the other, and it sets the ranges from the', x: 72, y: 688 },
+      { text: 'data unless they have been set before.', x: 72, y: 676 },
+      { text: 'This plots y=x with the title x and a line width of two:', x: 72, y: 656 },
+      { text: 'plot x title "x" lw 2', x: 96, y: 636 },
+      { text: 'The next example plots the sine of x with the same title and a line', x: 72, y: 616 },
+      { text: 'width of three.', x: 72, y: 604 },
+    ].map((run) => ({ ...run, width: run.text.length * 5, size: 10 }));
+    expect(pageText(runs)).not.toContain('\n: ');
+  });
+
   it('keeps a listing whose lines indent a block, and prose with a first-line indent, as they read', () => {
     // 10-point lines 12 apart: code with a body indented 4 characters, then a paragraph whose first
     // line is indented 15 points, one after the other without space.
