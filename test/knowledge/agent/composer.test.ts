@@ -1199,4 +1199,38 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     ]);
     expect(body).toContain('• resting: the battery is fully charged, and not charging nor discharging.');
   });
+
+  it('quotes a sentence pointing back at the one before it, which the question words match, with it', () => {
+    // "They are maintained …" shares one word with the question; what "They" are is in the
+    // sentence before, which alone does not say how long.
+    const { body } = answerTo('For how long are branches with an odd second digit maintained?', [
+      page(
+        'Branches are numbered with two digits. Since 1.9, branches with an odd second digit are mostly focused on ' +
+          'sensitive technical updates and more aimed at advanced users. They are maintained for about a year only ' +
+          'and must not be deployed where they cannot be rolled back.\n\n' +
+          'Branches with an even second digit are long-term supported and maintained for several years.',
+        'Version numbering',
+      ),
+    ]);
+    expect(body).toMatch(
+      /Since 1\.9, branches with an odd second digit .* \[1\] They are maintained for about a year/,
+    );
+  });
+
+  it('reads the example a sentence right under it explains when the question names the example', () => {
+    const { body } = answerTo('What does the call substring("123456789", 1, -2) return?', [
+      page(
+        'In the following example a substring is created, starting with the 4th character and being 5 characters long.\n\n' +
+          '```\nsubstring("123456789", 3, 5)\n```\n\n' +
+          'This example will result in the substring “45678”.\n\n' +
+          'In the following example the first and the last character of the string will be removed.\n\n' +
+          '```\nsubstring("123456789", 1, -2)\n```\n\n' +
+          'This example will result in the substring “2345678”.\n\n' +
+          'Note the -2 value for the substring length. As the extraction skips the first character, you only need a ' +
+          'substring of strlen(“123456789”) - 2 characters.',
+        'substring()',
+      ),
+    ]);
+    expect(body).toContain('This example will result in the substring “2345678”.');
+  });
 });
