@@ -55,6 +55,8 @@ interface Candidate {
   referred?: string;
   /** The code of the example right above it that the sentence explains. */
   example?: string;
+  /** The short code a sentence ending in a colon announces, shown after it ("… instead use: `rsyslogd -N3`"). */
+  shows?: string;
   /** Terms of what it stands on that the question names (`referredText`). */
   referredTerms?: Set<string>;
   /**
@@ -156,6 +158,18 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
     : `\`${lines.map((line) => line.trim()).join(' ')}\``;
 }
 
+/**
+ * The short code a sentence ending in a colon announces ("If you would like to check just an include
+ * file, instead use:" over `$ /path/to/rsyslogd -f/path/to/config-file -N3`), as inline code: shown
+ * after the sentence when it is quoted, though not read as its words, since a longer block is an
+ * example the sentence may not be about.
+ */
+function announcedCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
+  return sentence !== undefined && ANNOUNCING.test(sentence)
+    ? completingCode(sentence.slice(0, -1), next)
+    : undefined;
+}
+
 /** A line of a listing that sets a name: `PS1 = ">> "`, `save_default_options = "-mat-binary"`, `timeout: 30`. */
 const SETTING_LINE = /^\s*([A-Za-z_][\w.-]*)\s*([=:])\s*(\S.*?)\s*;?\s*$/;
 /** A line of a two-column listing: a name, a gap of two spaces or more, what it is (`rand(-1)    resets both seeds …`). */
@@ -253,6 +267,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
     if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
+    const shown = block.kind === 'row' ? undefined : announcedCode(parts.at(-1), blocks[blockIndex + 1]);
     // A definition's first paragraph: not a later one, nor one a passage opens inside (its term
     // from the heading path), which may start mid-entry.
     const opening =
@@ -282,6 +297,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         score: 0,
       });
       pointBack(found, blocks, partIndex === 0);
+      if (shown !== undefined && partIndex === parts.length - 1) found.at(-1)!.shows = shown;
     }
   });
   return found;
@@ -290,12 +306,14 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
 /**
  * A sentence opening by pointing back at the one before it: "In this case, the enumerator falls
  * back to MD5 hashes", "These packets can be found with …", "They are maintained for about a year
- * only", "Setting this will make upsmon drop …". Alone it does not say what it is about. A bare
+ * only", "Setting this will make upsmon drop …", or naming "this behavior" the sentence before
+ * describes ("The no_root_squash option, which disables this behavior, …"). Alone it does not say
+ * what it is about. A bare
  * "This …" is left alone: it opens an entry's sentences about the entry ("This option may be
  * faster …") as often as it points at the sentence before.
  */
 const REFERS_BACK =
-  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b)/i;
+  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b)|\b(?:this|that|such)\s+behaviou?r\b/i;
 /** A sentence explaining the example right above it: "This example will result in …", "The example above uses …". */
 const EXPLAINS_EXAMPLE =
   /^(?:this|the)\s+(?:examples?|commands?|calls?|expressions?|filters?)\b(?:\s+above\b)?/i;
@@ -1198,7 +1216,7 @@ export function composeExtractiveAnswer(
       numbers.set(candidate.hitIndex, n);
       citations.push(citationFor(input.hits[candidate.hitIndex]!, n));
     }
-    return `${withLabel(candidate, picked[i - 1])} [${n}]`;
+    return `${withLabel(candidate, picked[i - 1])}${candidate.shows ? ` ${candidate.shows}` : ''} [${n}]`;
   });
   return { text: `${quoted.join(' ')}\n\n${sourcesList(citations)}`, citations, answered: true };
 }
