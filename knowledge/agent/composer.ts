@@ -49,6 +49,16 @@ interface Candidate {
   table?: string;
   /** Terms of the sentence and of its label. */
   terms: Set<string>;
+  /** The sentence before this one that it points back at ("In this case, …", "They are …"), quoted with it. */
+  refersTo?: Candidate;
+  /** What it stands on that the question names (`referredText`), read for matching, not quoted again. */
+  referred?: string;
+  /** The code of the example right above it that the sentence explains. */
+  example?: string;
+  /** The short code a sentence ending in a colon announces, shown after it ("… instead use: `rsyslogd -N3`"). */
+  shows?: string;
+  /** Terms of what it stands on that the question names (`referredText`). */
+  referredTerms?: Set<string>;
   /**
    * The sentences after this one quoted with it: the one holding the value the question asks for,
    * or, after a bare name line, the sentence describing it (and the one holding the value, if
@@ -148,6 +158,18 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
     : `\`${lines.map((line) => line.trim()).join(' ')}\``;
 }
 
+/**
+ * The short code a sentence ending in a colon announces ("If you would like to check just an include
+ * file, instead use:" over `$ /path/to/rsyslogd -f/path/to/config-file -N3`), as inline code: shown
+ * after the sentence when it is quoted, though not read as its words, since a longer block is an
+ * example the sentence may not be about.
+ */
+function announcedCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
+  return sentence !== undefined && ANNOUNCING.test(sentence)
+    ? completingCode(sentence.slice(0, -1), next)
+    : undefined;
+}
+
 /** A line of a listing that sets a name: `PS1 = ">> "`, `save_default_options = "-mat-binary"`, `timeout: 30`. */
 const SETTING_LINE = /^\s*([A-Za-z_][\w.-]*)\s*([=:])\s*(\S.*?)\s*;?\s*$/;
 /** A line of a two-column listing: a name, a gap of two spaces or more, what it is (`rand(-1)    resets both seeds …`). */
@@ -245,6 +267,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
     // A row is whole without closing punctuation: only a sentence is finished by the code after it.
     const value = block.kind === 'row' ? undefined : completingCode(parts.at(-1), blocks[blockIndex + 1]);
     if (value !== undefined) parts[parts.length - 1] = `${parts.at(-1) as string} ${value}`;
+    const shown = block.kind === 'row' ? undefined : announcedCode(parts.at(-1), blocks[blockIndex + 1]);
     // A definition's first paragraph: not a later one, nor one a passage opens inside (its term
     // from the heading path), which may start mid-entry.
     const opening =
@@ -273,9 +296,77 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         terms: distinctTerms(`${block.term ?? ''} ${sentence}`),
         score: 0,
       });
+      pointBack(found, blocks, partIndex === 0);
+      if (shown !== undefined && partIndex === parts.length - 1) found.at(-1)!.shows = shown;
     }
   });
   return found;
+}
+
+/**
+ * A sentence opening by pointing back at the one before it: "In this case, the enumerator falls
+ * back to MD5 hashes", "These packets can be found with …", "They are maintained for about a year
+ * only", "Setting this will make upsmon drop …", or naming "this behavior" the sentence before
+ * describes ("The no_root_squash option, which disables this behavior, …"). Alone it does not say
+ * what it is about. A bare
+ * "This …" is left alone: it opens an entry's sentences about the entry ("This option may be
+ * faster …") as often as it points at the sentence before.
+ */
+const REFERS_BACK =
+  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b)|\b(?:this|that|such)\s+behaviou?r\b/i;
+/** A sentence explaining the example right above it: "This example will result in …", "The example above uses …". */
+const EXPLAINS_EXAMPLE =
+  /^(?:this|the)\s+(?:examples?|commands?|calls?|expressions?|filters?)\b(?:\s+above\b)?/i;
+/** An expression a question quotes: a call with its arguments, a name with its subscript (`substring("123456789", 1, -2)`, `eth.src[1-2]`). */
+const QUOTED_EXPRESSION = /[A-Za-z_][\w.]*(?:\([^()]{1,40}\)|\[[^\]\s]{1,20}\])/g;
+const withoutSpaces = (text: string): string => text.replace(/\s+/g, '');
+
+/**
+ * Ties the last sentence found to what it points back at: the sentence before it in its paragraph
+ * or the paragraph above (its own referent carried along), of the same entry ("They are …"
+ * opening a definition points at its term, not at the entry above); or, when it explains an
+ * example right above it, that example's code ("This example will result in the substring
+ * “2345678”." under `substring("123456789", 1, -2)`). The referent sentence is quoted with it; what
+ * both say is read when matching the question.
+ */
+function pointBack(found: Candidate[], blocks: readonly PassageBlock[], opensBlock: boolean): void {
+  const candidate = found.at(-1)!;
+  if (candidate.row) return;
+  const above = opensBlock ? blocks[candidate.block - 1] : undefined;
+  const code =
+    above?.kind === 'code' && EXPLAINS_EXAMPLE.test(candidate.sentence) ? codeBody(above.text) : undefined;
+  const before = found.at(-2);
+  const referent =
+    code === undefined &&
+    REFERS_BACK.test(candidate.sentence) &&
+    before !== undefined &&
+    !before.row &&
+    before.setting === undefined &&
+    before.label === candidate.label &&
+    before.block >= candidate.block - 1
+      ? before
+      : undefined;
+  if (code !== undefined) candidate.example = code;
+  if (referent) candidate.refersTo = referent;
+}
+
+/**
+ * What a sentence stands on that the question names: the sentence it points back at, and the
+ * example it explains when the question quotes that example's expression.
+ */
+function referredText(candidate: Candidate, question: string): string | undefined {
+  const expressions = (question.match(QUOTED_EXPRESSION) ?? []).map(withoutSpaces);
+  const { refersTo, example } = candidate;
+  const quoted =
+    example !== undefined && expressions.some((expression) => withoutSpaces(example).includes(expression));
+  const text = [
+    refersTo?.sentence,
+    refersTo ? referredText(refersTo, question) : undefined,
+    quoted ? example : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return text === '' ? undefined : text;
 }
 
 const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
@@ -450,7 +541,7 @@ function literalShare(
   sectionName?: string,
 ): number {
   if (literals.length === 0) return 0;
-  const text = `${candidate.label ?? ''} ${candidate.heading ?? sectionName ?? ''} ${candidate.sentence}`;
+  const text = `${candidate.label ?? ''} ${candidate.heading ?? sectionName ?? ''} ${candidate.sentence} ${candidate.referred ?? ''}`;
   const spelled = (literal: string, i: number): boolean =>
     patterns[i]!.test(text) || rowNamedByLiteral(candidate, literal);
   return literals.filter(spelled).length / literals.length;
@@ -541,6 +632,12 @@ function scoreSentences(
   for (const [index, candidate] of candidates.entries()) {
     candidate.neighbours =
       candidate.setting === undefined ? neighbours(candidates, index, question, questionTerms) : [];
+    if (candidate.refersTo) candidate.neighbours.unshift(candidate.refersTo);
+    const referred = referredText(candidate, question);
+    if (referred !== undefined) {
+      candidate.referred = referred;
+      candidate.referredTerms = distinctTerms(referred);
+    }
     const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
     // A heading named by its words, not by a literal, lends them only to a sentence that says
     // something asked of its own: "The SQL query in the following example is one solution." under
@@ -559,6 +656,7 @@ function scoreSentences(
     terms.has(term) || (joinedBy.get(term)?.some((joined) => terms.has(joined)) ?? false);
   const has = (candidate: Candidate, term: string): boolean =>
     holds(candidate.terms, term) ||
+    (candidate.referredTerms !== undefined && holds(candidate.referredTerms, term)) ||
     candidate.neighbours.some((neighbour) => holds(neighbour.terms, term)) ||
     (DEFAULT_TERMS.has(term) && statesDefault(candidate));
   const frequency = new Map<string, number>();
@@ -1118,7 +1216,7 @@ export function composeExtractiveAnswer(
       numbers.set(candidate.hitIndex, n);
       citations.push(citationFor(input.hits[candidate.hitIndex]!, n));
     }
-    return `${withLabel(candidate, picked[i - 1])} [${n}]`;
+    return `${withLabel(candidate, picked[i - 1])}${candidate.shows ? ` ${candidate.shows}` : ''} [${n}]`;
   });
   return { text: `${quoted.join(' ')}\n\n${sourcesList(citations)}`, citations, answered: true };
 }

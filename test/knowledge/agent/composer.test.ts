@@ -1199,4 +1199,85 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     ]);
     expect(body).toContain('• resting: the battery is fully charged, and not charging nor discharging.');
   });
+
+  it('quotes a sentence pointing back at the one before it, which the question words match, with it', () => {
+    // "They are maintained …" shares one word with the question; what "They" are is in the
+    // sentence before, which alone does not say how long.
+    const { body } = answerTo('For how long are branches with an odd second digit maintained?', [
+      page(
+        'Branches are numbered with two digits. Since 1.9, branches with an odd second digit are mostly focused on ' +
+          'sensitive technical updates and more aimed at advanced users. They are maintained for about a year only ' +
+          'and must not be deployed where they cannot be rolled back.\n\n' +
+          'Branches with an even second digit are long-term supported and maintained for several years.',
+        'Version numbering',
+      ),
+    ]);
+    expect(body).toMatch(
+      /Since 1\.9, branches with an odd second digit .* \[1\] They are maintained for about a year/,
+    );
+  });
+
+  it('reads the example a sentence right under it explains when the question names the example', () => {
+    const { body } = answerTo('What does the call substring("123456789", 1, -2) return?', [
+      page(
+        'In the following example a substring is created, starting with the 4th character and being 5 characters long.\n\n' +
+          '```\nsubstring("123456789", 3, 5)\n```\n\n' +
+          'This example will result in the substring “45678”.\n\n' +
+          'In the following example the first and the last character of the string will be removed.\n\n' +
+          '```\nsubstring("123456789", 1, -2)\n```\n\n' +
+          'This example will result in the substring “2345678”.\n\n' +
+          'Note the -2 value for the substring length. As the extraction skips the first character, you only need a ' +
+          'substring of strlen(“123456789”) - 2 characters.',
+        'substring()',
+      ),
+    ]);
+    expect(body).toContain('This example will result in the substring “2345678”.');
+  });
+
+  it('reads a sentence naming "this behavior" with the sentence describing the behavior', () => {
+    const { body } = answerTo(
+      'Which /etc/exports option disables the mapping of root requests to the nobody user?',
+      [
+        page(
+          'In order to not give root access to the filesystem to any NFS client, all queries appearing to come from a ' +
+            'root user are considered by the server as coming from the `nobody` user. This behavior corresponds to the ' +
+            '`root_squash` option, and is enabled by default. The `no_root_squash` option, which disables this behavior, ' +
+            'is risky and should only be used in controlled environments. If all users should be mapped to the user ' +
+            '`nobody`, use `all_squash`.',
+          'NFS Server',
+        ),
+        page(
+          'The super-user root account, reserved for the machine administrator, is automatically created during ' +
+            'installation. The nobody user owns no files and is used by daemons that need no rights. ' +
+            'Requests of the root user are logged. The nobody user maps requests of unknown users.',
+          'User accounts',
+        ),
+        page(
+          '- user authorizes all users to mount this filesystem (an operation which would otherwise be restricted to ' +
+            'the root user).\n- noauto disables the mounting of this filesystem at boot.',
+          'Mounting filesystems',
+        ),
+      ],
+    );
+    // Read with the sentences it names, it outranks the other passages' sentences about root and nobody.
+    expect(body).toMatch(
+      /^This behavior corresponds to the `root_squash` option.* \[1\] The `no_root_squash` option, which disables this behavior, [^[]*\[1\]/,
+    );
+  });
+
+  it('shows the short code a sentence ending in a colon announces after it', () => {
+    const { body } = answerTo('Which rsyslogd command line checks just a configuration include file?', [
+      page(
+        'To check a full rsyslog configuration, run rsyslog interactively as follows:\n\n' +
+          '```\n$ /path/to/rsyslogd -f/path/to/config-file -N1\n```\n\n' +
+          'You should also specify other options you usually give.\n\n' +
+          'If you would like to check just an include file, instead use:\n\n' +
+          '```\n$ /path/to/rsyslogd -f/path/to/config-file -N3\n```',
+        'Troubleshooting',
+      ),
+    ]);
+    expect(body).toContain(
+      'If you would like to check just an include file, instead use: `$ /path/to/rsyslogd -f/path/to/config-file -N3` [1]',
+    );
+  });
 });
