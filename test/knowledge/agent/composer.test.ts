@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../shared/agent.js';
-import { composeExtractiveAnswer } from '../../../knowledge/agent/composer.js';
+import { classifyQuestion, composeExtractiveAnswer } from '../../../knowledge/agent/composer.js';
 
 const hits: SearchHit[] = [
   {
@@ -1100,5 +1100,27 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
       ),
     ]);
     expect(body).toContain('It is also bound to Meta-I.');
+  });
+});
+
+describe('classifyQuestion', () => {
+  it('reads once what a question asks for: a default, an amount, a unit, a bound, an action', () => {
+    const asked = classifyQuestion('How many seconds does mailcheck wait by default?');
+    expect(asked).toMatchObject({ default: true, value: true, amount: true, unit: false, whatItIs: false });
+    expect(asked.measures.size).toBe(1);
+    expect(asked.statement?.test('The default is 60 seconds.')).toBe(true);
+    expect(classifyQuestion('In what unit is KEYTIMEOUT measured?')).toMatchObject({
+      unit: true,
+      default: false,
+    });
+    expect(classifyQuestion('What is the maximum number of columns in a table?')).toMatchObject({
+      bound: true,
+      value: true,
+    });
+    expect(classifyQuestion('How do I enable trading accounts?').action).toBe('instruction');
+    expect(classifyQuestion('Which keyboard shortcut saves the file?').action).toBe('key');
+    expect(classifyQuestion('What does %h log?')).toMatchObject({ whatItIs: true, value: false });
+    expect(classifyQuestion('Since which version is the option available?').since).toBe(true);
+    expect(classifyQuestion('summarize the installation chapter').summary).toBe(true);
   });
 });
