@@ -582,6 +582,29 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toContain('Default settings: set cache size 64 quiet.');
   });
 
+  it('does not take an option named [default] for a statement of the default value', () => {
+    // beamer's template options: "[default]" names the option, "The default is 20%." states the
+    // value; other passages saying "by default" outrank that sentence quoted alone.
+    const { body } = answerTo('By default, how opaque are shaded table of contents entries?', [
+      manual(
+        '• [default][⟨opaqueness⟩] In the default setting, shaded table of contents entries show ' +
+          'whatever the nonshaded entries show, but only ⟨opaqueness⟩% opaque. The default is 20%. ' +
+          'Example: the option [default][50] makes dimmed entries 50% transparent.',
+        'toc',
+        'Shaded entries',
+      ),
+      manual(
+        'By default, shaded table of contents entries are drawn for sections other than the current one. ' +
+          'By default, the table of contents shows shaded entries in a lighter colour. ' +
+          'By default, entries of the table of contents are shaded when the option currentsection is given. ' +
+          'By default, shaded entries of the table of contents are not hidden.',
+        'toc2',
+        'Table of contents',
+      ),
+    ]);
+    expect(body).toContain('opaque. [1] The default is 20%. [1]');
+  });
+
   it('quotes the neighbour stating the default over an earlier one that only holds a number', () => {
     const { body } = answerTo('What is the default value of ScoringRule?', [
       manual(
