@@ -622,7 +622,7 @@ function scoreSentences(
  * history size 500", "The default value of render is -1", "(the default)", "[default: yes]".
  */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])|\bdefault\s+(?:[a-z-]+\s+){1,3}(?:is|to)\s+[^\s,;]*\d/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
@@ -639,7 +639,7 @@ const DEFAULT_MARK = /^\s*default\.\s*$/i;
 
 /** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns", a row's "Upper Limit: 1,600". */
 const LIMIT_STATEMENT =
-  /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d/i;
+  /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d|\d\s+or\s+(?:higher|later|newer|greater|above|more|less|lower|fewer|below)\b/i;
 
 /**
  * A question asking for the unit a value is given in: "In what unit is KEYTIMEOUT measured?",

@@ -605,6 +605,51 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toContain('opaque. [1] The default is 20%. [1]');
   });
 
+  it('takes "setting the default font size to 11pt" for a statement of the default', () => {
+    const { body } = answerTo('What is the default font size for normal text?', [
+      manual(
+        'Measuring the default font size in points is not a good idea for presentations. ' +
+          'Nevertheless, the class does just that, setting the default font size to 11pt as usual. ' +
+          'This may seem small, but the size of each frame is by default just 128mm by 96mm and the viewer enlarges the font.',
+        'fonts',
+        'Choosing a Font Size for Normal Text',
+      ),
+      manual(
+        'In this class, the default sizes of the fonts are chosen so that little text fits onto a slide. ' +
+          'By default, the normal text font is a sans-serif font. ' +
+          'The font of normal text is by default the document font. ' +
+          'By default, the size of the normal text font follows the class option.',
+        'themes',
+        'Font themes',
+      ),
+    ]);
+    expect(body).toContain('setting the default font size to 11pt as usual.');
+  });
+
+  it('takes a version "or higher" for a statement of the bound asked for', () => {
+    const { body } = answerTo('Which pdflatex version does the class require at least?', [
+      manual(
+        'To create a PDF version of your talk, run the program pdflatex on main.tex at least twice. ' +
+          'The class requires a recent version of pdflatex and of the packages it loads.',
+        'start',
+        'Getting started',
+      ),
+      manual(
+        'This documentation is part of version 3.68 of the class. If you use pdflatex, which is optional, ' +
+          'you need\n\n• pdflatex version 0.14 or higher. Earlier versions do not work.',
+        'install',
+        'Versions and Dependencies',
+      ),
+      manual(
+        'Together with at least five of the principal authors of the document, list the publisher. ' +
+          'The class and pdflatex versions are named on the title page.',
+        'license',
+        'License',
+      ),
+    ]);
+    expect(body).toContain('pdflatex version 0.14 or higher.');
+  });
+
   it('quotes the neighbour stating the default over an earlier one that only holds a number', () => {
     const { body } = answerTo('What is the default value of ScoringRule?', [
       manual(
