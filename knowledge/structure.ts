@@ -112,11 +112,26 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
       continue;
     }
     const row = paragraph.text.includes(TABLE_ROW_SEPARATOR) && !paragraph.text.includes('\n');
+    // A list that a definition's paragraph announces ("Changing the parameter value to "yes" has
+    // the following effects:") is part of that definition: its items sit under its term, as the
+    // definition's paragraphs after it do, the items of a loose list one paragraph each.
+    const previous = blocks.at(-1);
+    const listTerm =
+      LIST_ITEM.test(paragraph.text) &&
+      ((previous?.kind === 'definition' && /:$/.test(previous.text)) ||
+        (previous?.kind === 'text' && LIST_ITEM.test(previous.text)))
+        ? previous.term
+        : undefined;
     if (row) blocks.push({ kind: 'row', text: paragraph.text });
     else
       for (const item of listItems(paragraph.text)) {
         const name = NAMED_ITEM.exec(item)?.[1]?.trim();
-        blocks.push({ kind: 'text', text: item, ...(name ? { name } : {}) });
+        blocks.push({
+          kind: 'text',
+          text: item,
+          ...(listTerm ? { term: listTerm } : {}),
+          ...(name ? { name } : {}),
+        });
       }
   }
   return blocks;

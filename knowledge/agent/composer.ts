@@ -354,14 +354,14 @@ function pointBack(found: Candidate[], blocks: readonly PassageBlock[], opensBlo
  * What a sentence stands on that the question names: the sentence it points back at, and the
  * example it explains when the question quotes that example's expression.
  */
-function referredText(candidate: Candidate, question: string): string | undefined {
-  const expressions = (question.match(QUOTED_EXPRESSION) ?? []).map(withoutSpaces);
+function referredText(candidate: Candidate, asked: AskedFor): string | undefined {
+  const expressions = (asked.text.match(QUOTED_EXPRESSION) ?? []).map(withoutSpaces);
   const { refersTo, example } = candidate;
   const quoted =
     example !== undefined && expressions.some((expression) => withoutSpaces(example).includes(expression));
   const text = [
     refersTo?.sentence,
-    refersTo ? referredText(refersTo, question) : undefined,
+    refersTo ? referredText(refersTo, asked) : undefined,
     quoted ? example : undefined,
   ]
     .filter(Boolean)
@@ -482,9 +482,9 @@ const capitalNames = (question: string): string[] => question.match(/\b[A-Z][A-Z
  * Whether the list item holding a sentence opens with a name the question spells as a word of its
  * own: `9` for "What does exit code 9 mean?", `scheduling` for "Which scheduling strategy …".
  */
-const itemNamedBy = (candidate: Candidate, question: string): boolean =>
+const itemNamedBy = (candidate: Candidate, asked: AskedFor): boolean =>
   [candidate.itemName, candidate.label?.match(NUMBER_TERM)?.[0]].some(
-    (name) => name !== undefined && literalPattern(name).test(question),
+    (name) => name !== undefined && literalPattern(name).test(asked.text),
   );
 /**
  * A list item opening with one word and a colon, a value and what it means (`• resting: the
@@ -496,9 +496,9 @@ const LABELLED_ITEM = /^\s*(?:[-*+•◦▪●]|\d{1,9}[.)])\s+([A-Za-z][\w.-]{0
  * Whether the question quotes the word a list item opens with ("What does the 'resting' value
  * mean?"): that item is the one asked about, though a plain word is no literal of its own.
  */
-const itemQuotedBy = (candidate: Candidate, question: string): boolean =>
+const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean =>
   candidate.itemLabel !== undefined &&
-  new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(question);
+  new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(asked.text);
 
 /** A definition term that is a number (CXX_STANDARD's `23`): named when the question spells it as a word. */
 const NUMBER_TERM = /^\d+(?:\.\d+)*$/;
@@ -522,12 +522,12 @@ const statesDefault = (candidate: Candidate): boolean =>
  * the entry asked about, though a parameter in lower case is no literal. `protocol=None` gives
  * none: the value is chosen elsewhere (`pickle.DEFAULT_PROTOCOL`), which the entry does not say.
  */
-function namesDefaultedParameter(candidate: Candidate, question: string): boolean {
-  if (!statesDefault(candidate) || !ASKS_FOR_DEFAULT.test(question)) return false;
+function namesDefaultedParameter(candidate: Candidate, asked: AskedFor): boolean {
+  if (!statesDefault(candidate) || !asked.default) return false;
   const parameters = [
     ...candidate.label!.matchAll(/(?:^|[(,])\s*([A-Za-z_]\w{2,})\s*=(?!=)\s*(?!None\b)[^\s,)]/g),
   ];
-  return parameters.some((match) => literalPattern(match[1]!).test(question));
+  return parameters.some((match) => literalPattern(match[1]!).test(asked.text));
 }
 
 /**
@@ -567,9 +567,9 @@ const spelledAlike = (text: string): string =>
     .trim()} `;
 
 /** Whether the question names the thing the passage's page documents. */
-function pageNamedBy(hit: SearchHit, question: string): boolean {
+function pageNamedBy(hit: SearchHit, asked: AskedFor): boolean {
   const name = titleName(hit.source.title);
-  return name !== undefined && spelledAlike(question).includes(spelledAlike(name));
+  return name !== undefined && spelledAlike(asked.text).includes(spelledAlike(name));
 }
 
 /** A heading longer than this is a title of prose, not the name of one entry. */
@@ -619,21 +619,21 @@ function scoreSentences(
   hits: readonly SearchHit[],
   relevant: readonly number[],
   queryTerms: ReadonlySet<string>,
-  question: string,
+  asked: AskedFor,
   questionTerms: ReadonlySet<string>,
 ): Candidate[] {
   const candidates = relevant.flatMap((hitIndex) => passageSentences(hitIndex, hits[hitIndex]!));
-  const literalNames = questionLiterals(question);
+  const literalNames = questionLiterals(asked.text);
   const literals = literalNames.map(literalPattern);
-  const entryNamesAsked = [...literalNames, ...capitalNames(question)];
+  const entryNamesAsked = [...literalNames, ...capitalNames(asked.text)];
   const namingHeadings = new Map(
     relevant.map((hitIndex) => [hitIndex, namingHeading(hits[hitIndex]!, literals, queryTerms)]),
   );
   for (const [index, candidate] of candidates.entries()) {
     candidate.neighbours =
-      candidate.setting === undefined ? neighbours(candidates, index, question, questionTerms) : [];
+      candidate.setting === undefined ? neighbours(candidates, index, asked, questionTerms) : [];
     if (candidate.refersTo) candidate.neighbours.unshift(candidate.refersTo);
-    const referred = referredText(candidate, question);
+    const referred = referredText(candidate, asked);
     if (referred !== undefined) {
       candidate.referred = referred;
       candidate.referredTerms = distinctTerms(referred);
@@ -650,7 +650,7 @@ function scoreSentences(
   }
   // "Red Hat" in the question, "RedHat" in the manual: the joined word holds both terms.
   const joinedBy = new Map<string, string[]>();
-  for (const [joined, parts] of joinedTerms(question))
+  for (const [joined, parts] of joinedTerms(asked.text))
     for (const part of parts) joinedBy.set(part, [...(joinedBy.get(part) ?? []), joined]);
   const holds = (terms: ReadonlySet<string>, term: string): boolean =>
     terms.has(term) || (joinedBy.get(term)?.some((joined) => terms.has(joined)) ?? false);
@@ -671,10 +671,9 @@ function scoreSentences(
   const contextTerms = new Map(
     relevant.map((hitIndex) => [hitIndex, distinctTerms(passageContext(hits[hitIndex]!))]),
   );
-  const asked = askedStatement(question);
+  const statement = asked.statement;
   const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
-  const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, question)));
-  const asksWhatItIs = ASKS_WHAT_IT_IS.test(question) && !ASKS_FOR_VALUE.test(question);
+  const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, asked)));
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
@@ -707,22 +706,22 @@ function scoreSentences(
         (namesEntry(candidate, entryNamesAsked) ||
         (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
         rowNamedBy(candidate, queryTerms) ||
-        itemNamedBy(candidate, question) ||
-        itemQuotedBy(candidate, question) ||
-        namesDefaultedParameter(candidate, question) ||
+        itemNamedBy(candidate, asked) ||
+        itemQuotedBy(candidate, asked) ||
+        namesDefaultedParameter(candidate, asked) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS
           : 0) +
         (namedPages.has(candidate.hitIndex) ? PAGE_BONUS : 0) +
         (candidate.opensDefinition &&
-        asksWhatItIs &&
+        asked.whatItIs &&
         (namesEntry(candidate, entryNamesAsked) || literals.some((literal) => literal.test(candidate.label!)))
           ? DEFINITION_BONUS
           : 0) +
-        (asked && [candidate, ...candidate.neighbours].some((quoted) => asked.test(quoted.sentence))
+        (statement && [candidate, ...candidate.neighbours].some((quoted) => statement.test(quoted.sentence))
           ? STATEMENT_BONUS
           : 0) +
-        (ASKS_FOR_DEFAULT.test(question) &&
+        (asked.default &&
         candidate.label !== undefined &&
         ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
           DEFAULT_CHOICE.test(candidate.label))
@@ -747,7 +746,7 @@ function scoreSentences(
  * history size 500", "The default value of render is -1", "(the default)", "[default: yes]".
  */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])|\bdefault\s+(?:[a-z-]+\s+){1,3}(?:is|to)\s+[^\s,;]*\d/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
@@ -764,7 +763,7 @@ const DEFAULT_MARK = /^\s*default\.\s*$/i;
 
 /** A sentence that states a bound with a number: "must be at least 128 kilobytes", "up to 32 columns", a row's "Upper Limit: 1,600". */
 const LIMIT_STATEMENT =
-  /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d/i;
+  /(?:\b(?:at (?:least|most)|minimum|maximum|up to|no (?:more|less|fewer) than|limit(?:ed)? (?:is|of|to))\b|\blimit:)[^.;]*?\d|\d\s+or\s+(?:higher|later|newer|greater|above|more|less|lower|fewer|below)\b/i;
 
 /**
  * A question asking for the unit a value is given in: "In what unit is KEYTIMEOUT measured?",
@@ -810,13 +809,12 @@ export const ASKS_FOR_BOUND =
  * The kind of statement that answers the question, when it asks for a default or a bound: what
  * such a sentence says ("The default is 128MB") rather than the words it shares with the question.
  */
-function askedStatement(question: string): RegExp | undefined {
-  const action = askedAction(question);
-  if (action) return action;
-  if (ASKS_FOR_UNIT.test(question)) return UNIT_STATEMENT;
-  if (ASKS_SINCE_WHEN.test(question)) return SINCE_STATEMENT;
-  if (ASKS_FOR_DEFAULT.test(question)) return DEFAULT_STATEMENT;
-  if (ASKS_FOR_BOUND.test(question)) return LIMIT_STATEMENT;
+function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined {
+  if (asked.action) return ACTION_STATEMENTS[asked.action];
+  if (asked.unit) return UNIT_STATEMENT;
+  if (asked.since) return SINCE_STATEMENT;
+  if (asked.default) return DEFAULT_STATEMENT;
+  if (asked.bound) return LIMIT_STATEMENT;
   return undefined;
 }
 
@@ -834,17 +832,12 @@ const ASK_WORDS = distinctTerms('value values setting settings number');
 const BOUND_WORDS = distinctTerms('maximum minimum max min');
 
 /** The terms that name what a question asks about: without its ask words when it asks for a value and names something else. */
-function withoutAskWords(terms: ReadonlySet<string>, question: string): ReadonlySet<string> {
-  if (ASKS_FOR_UNIT.test(question)) terms = withoutUnitWords(terms);
-  if (!ASKS_FOR_VALUE.test(question)) return terms;
-  const bound = ASKS_FOR_BOUND.test(question);
-  // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
-  const measures = distinctTerms(
-    [...question.matchAll(/\bhow\s+(\w+)/gi)].map((match) => match[1]).join(' '),
-  );
+function withoutAskWords(terms: ReadonlySet<string>, asked: AskedFor): ReadonlySet<string> {
+  if (asked.unit) terms = withoutUnitWords(terms);
+  if (!asked.value) return terms;
   const subject = new Set(
     [...terms].filter(
-      (term) => !ASK_WORDS.has(term) && !measures.has(term) && !(bound && BOUND_WORDS.has(term)),
+      (term) => !ASK_WORDS.has(term) && !asked.measures.has(term) && !(asked.bound && BOUND_WORDS.has(term)),
     ),
   );
   return subject.size > 0 ? subject : terms;
@@ -877,13 +870,11 @@ const holdsNewNumber = (candidate: Candidate, questionTerms: ReadonlySet<string>
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
-  wantsDefault: boolean,
-  wantsUnit = false,
-  wantsAmount = false,
+  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount'>,
 ): boolean {
-  if (wantsUnit) return UNIT_STATEMENT.test(candidate.sentence);
-  if (wantsAmount && !holdsNewNumber(candidate, questionTerms, true)) return false;
-  if (wantsDefault)
+  if (wanted.unit) return UNIT_STATEMENT.test(candidate.sentence);
+  if (wanted.amount && !holdsNewNumber(candidate, questionTerms, true)) return false;
+  if (wanted.default)
     return (
       DEFAULT_STATEMENT.test(candidate.sentence) ||
       (/\bdefault/i.test(candidate.sentence) && /\d/.test(candidate.sentence)) ||
@@ -901,17 +892,17 @@ function holdsValue(
 function neighbours(
   candidates: readonly Candidate[],
   index: number,
-  question: string,
+  asked: AskedFor,
   questionTerms: ReadonlySet<string>,
 ): Candidate[] {
-  const value = valueNeighbour(candidates, index, question, questionTerms);
+  const value = valueNeighbour(candidates, index, asked, questionTerms);
   if (value) return [value];
   const next =
-    continuation(candidates, index, question) ??
-    instruction(candidates, index, question) ??
+    continuation(candidates, index, asked) ??
+    instruction(candidates, index, asked) ??
     description(candidates, index);
   if (!next) return [];
-  const nextValue = valueNeighbour(candidates, candidates.indexOf(next, index + 1), question, questionTerms);
+  const nextValue = valueNeighbour(candidates, candidates.indexOf(next, index + 1), asked, questionTerms);
   return nextValue ? [next, nextValue] : [next];
 }
 
@@ -943,14 +934,70 @@ const ASKS_FOR_COMMAND = /^\s*(?:what|which)\s+(?:\w+\s+)?commands?\b(?!-)/i;
 const COMMAND_STATEMENT = /\b(?:command|run|type|execute)\b[^.!?]*:\s+\S/i;
 
 /** The kind of sentence a question asking how to do something, for a key or for a command, is answered by. */
-const askedAction = (question: string): RegExp | undefined =>
-  ASKS_HOW_TO.test(question)
-    ? INSTRUCTION
+const ACTION_STATEMENTS = {
+  instruction: INSTRUCTION,
+  key: KEY_STATEMENT,
+  command: COMMAND_STATEMENT,
+} as const;
+
+/**
+ * What a question asks for, read once from its wording: the helpers that rank and extend the
+ * sentences of an answer consult this, not the question's text.
+ */
+export interface AskedFor {
+  /** The question as written: the names, literals and parameters it spells are matched against it. */
+  text: string;
+  /** A default: "What is the default of X?", "What does X default to?". */
+  default: boolean;
+  /** A value of some kind: a default, a limit, a size, a count, a port, a version. */
+  value: boolean;
+  /** An amount, a number: "How many months …", "How long is the timeout?". */
+  amount: boolean;
+  /** A bound: "the maximum number of columns", what an index can have "at most". */
+  bound: boolean;
+  /** The unit a value is given in: "In what unit is KEYTIMEOUT measured?". */
+  unit: boolean;
+  /** The version something appeared in: "Since which version is X available?". */
+  since: boolean;
+  /** What an entry is or does ("What does %h log?"), not one of its values. */
+  whatItIs: boolean;
+  /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
+  action?: keyof typeof ACTION_STATEMENTS;
+  /** A summary of what the passages say: "summarize X". */
+  summary: boolean;
+  /** The measures "how …" asks for ("many", "long"): what is asked, not what about. */
+  measures: ReadonlySet<string>;
+  /** The kind of sentence stating what is asked ("The default is 128MB"), when the question asks for one. */
+  statement?: RegExp;
+}
+
+/** Classifies a question by what it asks for; done once per answer. */
+export function classifyQuestion(question: string): AskedFor {
+  const value = ASKS_FOR_VALUE.test(question);
+  const action = ASKS_HOW_TO.test(question)
+    ? 'instruction'
     : ASKS_FOR_KEY.test(question)
-      ? KEY_STATEMENT
+      ? 'key'
       : ASKS_FOR_COMMAND.test(question)
-        ? COMMAND_STATEMENT
+        ? 'command'
         : undefined;
+  const asked: Omit<AskedFor, 'statement'> = {
+    text: question,
+    default: ASKS_FOR_DEFAULT.test(question),
+    value,
+    amount: ASKS_FOR_AMOUNT.test(question),
+    bound: ASKS_FOR_BOUND.test(question),
+    unit: ASKS_FOR_UNIT.test(question),
+    since: ASKS_SINCE_WHEN.test(question),
+    whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
+    ...(action ? { action } : {}),
+    summary: SUMMARY_REQUEST.test(question),
+    // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
+    measures: distinctTerms([...question.matchAll(/\bhow\s+(\w+)/gi)].map((match) => match[1]).join(' ')),
+  };
+  const statement = statementAsked(asked);
+  return statement ? { ...asked, statement } : asked;
+}
 
 /**
  * For a question asking how to do something (or for the key or command doing it), the sentence after
@@ -961,14 +1008,15 @@ const askedAction = (question: string): RegExp | undefined =>
 function instruction(
   candidates: readonly Candidate[],
   index: number,
-  question: string,
+  asked: AskedFor,
 ): Candidate | undefined {
   const picked = candidates[index]!;
-  const asked = askedAction(question);
-  if (asked === undefined || asked.test(picked.sentence)) return undefined;
+  if (asked.action === undefined) return undefined;
+  const telling = ACTION_STATEMENTS[asked.action];
+  if (telling.test(picked.sentence)) return undefined;
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
     if (next.hitIndex !== picked.hitIndex || next.block > picked.block + 1) break;
-    if (!next.row && next.setting === undefined && asked.test(next.sentence)) return next;
+    if (!next.row && next.setting === undefined && telling.test(next.sentence)) return next;
   }
   return undefined;
 }
@@ -988,14 +1036,14 @@ const CONTINUATION_REACH = 4;
 function continuation(
   candidates: readonly Candidate[],
   index: number,
-  question: string,
+  asked: AskedFor,
 ): Candidate | undefined {
   const picked = candidates[index]!;
   if (picked.row || !ANNOUNCING.test(picked.sentence)) return undefined;
   const sentence = (next: Candidate | undefined): next is Candidate =>
     next?.hitIndex === picked.hitIndex && !next.row && next.setting === undefined;
   const following = candidates.slice(index + 1, index + 1 + CONTINUATION_REACH);
-  const marked = ASKS_FOR_DEFAULT.test(question)
+  const marked = asked.default
     ? following.find((next) => sentence(next) && DEFAULT_CHOICE.test(next.sentence))
     : undefined;
   const next = following[0];
@@ -1009,15 +1057,12 @@ function continuation(
 function valueNeighbour(
   candidates: readonly Candidate[],
   index: number,
-  question: string,
+  asked: AskedFor,
   questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
   const picked = candidates[index]!;
-  const wantsUnit = ASKS_FOR_UNIT.test(question);
-  if (!ASKS_FOR_VALUE.test(question) && !wantsUnit) return undefined;
-  const wantsDefault = ASKS_FOR_DEFAULT.test(question);
-  const wantsAmount = ASKS_FOR_AMOUNT.test(question);
-  if (holdsValue(picked, questionTerms, wantsDefault, wantsUnit, wantsAmount)) return undefined;
+  if (!asked.value && !asked.unit) return undefined;
+  if (holdsValue(picked, questionTerms, asked)) return undefined;
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {
     const together =
@@ -1030,11 +1075,13 @@ function valueNeighbour(
   // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
   // creating archives." is followed by "This is currently PAX_FORMAT.", which says no "default".
   return (
-    following.find((next) => holdsValue(next, questionTerms, wantsDefault, wantsUnit, wantsAmount)) ??
-    (wantsDefault && !wantsUnit
-      ? following.find((next) => holdsValue(next, questionTerms, false, false, wantsAmount))
+    following.find((next) => holdsValue(next, questionTerms, asked)) ??
+    (asked.default && !asked.unit
+      ? following.find((next) =>
+          holdsValue(next, questionTerms, { default: false, unit: false, amount: asked.amount }),
+        )
       : undefined) ??
-    entryRow(candidates, index, (row) => holdsValue(row, questionTerms, wantsDefault, wantsUnit, wantsAmount))
+    entryRow(candidates, index, (row) => holdsValue(row, questionTerms, asked))
   );
 }
 
@@ -1189,18 +1236,19 @@ export function composeExtractiveAnswer(
   options: ComposeOptions = {},
 ): ComposedAnswer {
   const { maxSentences = 4, minCoverage = 0.5 } = options;
+  const asked = classifyQuestion(input.question);
   const questionTerms = distinctTerms(input.question);
-  const queryTerms = withoutAskWords(distinctTerms(input.retrievalQuery), input.question);
+  const queryTerms = withoutAskWords(distinctTerms(input.retrievalQuery), asked);
   // A manual states a unit ("The interval in seconds between checks") without the words asking for it.
-  const subjectTerms = ASKS_FOR_UNIT.test(input.question) ? withoutUnitWords(questionTerms) : questionTerms;
+  const subjectTerms = asked.unit ? withoutUnitWords(questionTerms) : questionTerms;
   const relevanceTerms = subjectTerms.size > 0 ? subjectTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
   const picked =
-    SUMMARY_REQUEST.test(input.question) && relevant.length > 0
+    asked.summary && relevant.length > 0
       ? summarySentences(input.hits, relevant, maxSentences)
       : orderForReading(
           selectSentences(
-            scoreSentences(input.hits, relevant, queryTerms, input.question, relevanceTerms),
+            scoreSentences(input.hits, relevant, queryTerms, asked, relevanceTerms),
             maxSentences,
           ),
         );

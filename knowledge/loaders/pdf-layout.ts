@@ -58,6 +58,8 @@ export interface PdfLine {
   text: string;
   y: number;
   size: number;
+  /** Where the line starts, when it was laid out from its runs. */
+  x?: number;
 }
 
 /** A paragraph's lines, top-down; `level` (1-6) when it is a section heading. */
@@ -200,6 +202,16 @@ function markRunInEntries(paragraphs: readonly PdfParagraph[], carried?: RunInEn
 }
 
 /**
+ * The definitions a paragraph may continue: the terms open, outermost first, with where their
+ * descriptions start, and the term written last. Pages of one document read in order with one
+ * context let a description go on at the top of the next page.
+ */
+export interface TermContext {
+  open: { term: string; descriptionX: number }[];
+  last?: string;
+}
+
+/**
  * The page's text: paragraphs separated by a blank line, hyphenated breaks joined, a heading
  * written as a Markdown `#` heading of its level, as the chunker reads headings in every format.
  * Any other paragraph that would read as one (`# set terminal png`: a comment in a code listing)
@@ -207,14 +219,33 @@ function markRunInEntries(paragraphs: readonly PdfParagraph[], carried?: RunInEn
  * stating defaults, above the paragraph describing it, is written as the term that paragraph
  * defines (a definition, knowledge/structure.ts), as the HTML loader writes an API entry: each
  * sentence of the description then says which call it describes and with which defaults. A term
- * hanging out of its indented description is written as the term that description defines, too,
- * and so is a line of options alone (`--with-statepath=PATH`) above the prose paragraphs that
- * describe it, up to the next such line or heading (DBLaTeX sets configure options so), and a
- * setting run in before its description in a list item (markRunInEntries) as the term of each of
- * the item's paragraphs.
+ * hanging out of its indented description, or beside it, is written as the term that description
+ * defines, too, and a later paragraph of text indented as that description is (after a list of
+ * values nested in it: TIMEFORMAT's "%%", "%[p][l]R", then "If this variable is not set, …")
+ * continues the definition: under its term again when a nested term came between. So is a line
+ * of options alone (`--with-statepath=PATH`) the term of the prose paragraphs below that describe
+ * it, up to the next such line or heading (DBLaTeX sets configure options so), and a setting run
+ * in before its description in a list item (markRunInEntries) the term of each of the item's
+ * paragraphs.
  */
-export function pageText(paragraphs: readonly PdfParagraph[]): string {
+export function pageText(paragraphs: readonly PdfParagraph[], terms: TermContext = { open: [] }): string {
   const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
+  // A page is read apart from the one before: a description going on at its top names its term again.
+  terms.last = undefined;
+  const continued = (p: PdfParagraph, i: number): string | undefined => {
+    const x = p.lines[0]?.x;
+    const size = p.lines[0]?.size ?? 0;
+    if (x === undefined) return undefined;
+    // A page's running head (one line above the text) neither continues a description nor ends one.
+    if (i === 0 && p.lines.length === 1) return undefined;
+    const { open } = terms;
+    while (open.length > 0 && x < (open.at(-1)?.descriptionX ?? 0) - size / 2) open.pop();
+    const top = open.at(-1);
+    if (!top || Math.abs(x - top.descriptionX) > size / 2) return undefined;
+    if (p.lines.some((line) => line.x === undefined || line.x < top.descriptionX - size / 2))
+      return undefined;
+    return top.term;
+  };
   // Whether each paragraph describes the option line above it, or carries that description on.
   const optionDescription = texts.map(() => false);
   texts.forEach((text, i) => {
@@ -224,14 +255,37 @@ export function pageText(paragraphs: readonly PdfParagraph[]): string {
   return paragraphs
     .map((p, i) => {
       const text = texts[i];
-      if (text === undefined) return `${'#'.repeat(p.level!)} ${linesText(p.lines)}`;
+      if (text === undefined) {
+        terms.open = [];
+        return `${'#'.repeat(p.level!)} ${linesText(p.lines)}`;
+      }
       if (optionDescription[i]) return `${DEFINITION_MARK}${text}`;
       if (isOptionLine(p, text) && optionDescription[i + 1]) return text;
       if (SIGNATURE.test(text) && describes(texts[i + 1]))
         return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
       const previous = texts[i - 1];
       if (previous !== undefined && SIGNATURE.test(previous) && describes(text)) return undefined;
-      if (p.term) return `${p.lines[0]?.text ?? ''}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
+      if (p.term) {
+        const term = p.lines[0]?.text ?? '';
+        const termX = p.lines[0]?.x;
+        // The description's margin: its lines may indent a signature further (`ulimit [-HS] -a`).
+        const xs = p.lines.slice(1).flatMap((line) => (line.x === undefined ? [] : [line.x]));
+        const descriptionX = xs.length > 0 ? Math.min(...xs) : undefined;
+        if (termX !== undefined && descriptionX !== undefined) {
+          terms.open = terms.open.filter(
+            (outer) => outer.descriptionX <= termX + (p.lines[0]?.size ?? 0) / 2,
+          );
+          terms.open.push({ term, descriptionX });
+        }
+        terms.last = term;
+        return `${term}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
+      }
+      const continuing = !isSettingsListing(p.lines) && !/^#{1,6}\s/.test(text) ? continued(p, i) : undefined;
+      if (continuing !== undefined) {
+        const again = continuing !== terms.last;
+        terms.last = continuing;
+        return again ? `${continuing}\n${DEFINITION_MARK}${text}` : `${DEFINITION_MARK}${text}`;
+      }
       if (isSettingsListing(p.lines)) return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
       if (/^#{1,6}\s/.test(text)) return `\`\`\`\n${text}\n\`\`\``;
       if (p.entry === undefined) return text;
@@ -681,8 +735,18 @@ function paragraphs(
     else result.at(-1)?.lines.push(line);
   });
   const right = Math.max(...lines.map((line) => line.spans.at(-1)?.end ?? line.x));
+  // A header row ("Menu Item", a gap, "Description") heads a table whose rows, one paragraph each
+  // when the table spaces them, hold a name beside its text as a definition list does: they stay
+  // the rows of a table, not terms beside their descriptions, down to the block's end (a note
+  // may stand between rows).
+  let header: Span[] | undefined;
   return result
-    .flatMap((whole) => withTerms(whole.lines as LaidLine[], right))
+    .flatMap((whole) => {
+      const first = whole.lines[0] as LaidLine;
+      if (!header && isHeaderRow(whole.lines as LaidLine[])) header = first.spans;
+      const row = header !== undefined && alignedWith(first, header);
+      return withTerms(whole.lines as LaidLine[], right, !row);
+    })
     .flatMap((paragraph) => {
       if (paragraph.term) {
         tables.last = undefined;
@@ -748,7 +812,9 @@ function isName(line: LaidLine, right: number): boolean {
  * lists have no space between entries, and read as one paragraph each entry's last line ("Default:
  * 24 (pixels)") runs on into the next entry's term and first sentence.
  */
-function withTerms(lines: readonly LaidLine[], right: number): PdfParagraph[] {
+function withTerms(lines: readonly LaidLine[], right: number, termsBeside = true): PdfParagraph[] {
+  const runIn = termsBeside ? runInTerm(lines, right) : undefined;
+  if (runIn) return [runIn];
   const result: PdfParagraph[] = [];
   let rest: LaidLine[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -762,7 +828,8 @@ function withTerms(lines: readonly LaidLine[], right: number): PdfParagraph[] {
       description.length > 0 &&
       (above === undefined || above.x >= first.x + indent) &&
       isName(first, right - indent) &&
-      description.every((line) => line.spans.length === 1) &&
+      // A justified line may hold a gap as wide as a table's between two words: near the right edge.
+      description.every((line) => line.spans.slice(1).every((span) => span.end >= right - line.size)) &&
       description.some((line) => /\p{L}/u.test(line.text));
     if (!term) {
       rest.push(first);
@@ -776,6 +843,59 @@ function withTerms(lines: readonly LaidLine[], right: number): PdfParagraph[] {
   if (rest.length > 0) result.push({ lines: rest });
   return result;
 }
+
+/**
+ * A paragraph that is one entry of a definition list whose short term sits in the left column
+ * beside the first line of its description (Texinfo's `@table`: "PS3", a gap, "The value of this
+ * variable is used as the prompt for the select command. If", the description's other lines under
+ * its first): the term a name (see isName), the description starting HANGING_EM or more further
+ * right, every other line aligned with it (a justified line may hold a wide gap between words,
+ * but a table's next row starts left, under the term). It is written as the term that
+ * description defines, as a term hanging above its description is; without the term, only the
+ * description's first sentence, which holds the term as its first word, says which entry the
+ * others describe ("If this variable is not set, the select command prompts with ‘#? ’"). A
+ * paragraph holding several lines of cells is a table, each line a row, and is left to tableRows.
+ */
+function runInTerm(lines: readonly LaidLine[], right: number): PdfParagraph | undefined {
+  const [first, ...below] = lines;
+  if (first?.spans.length !== 2) return undefined;
+  const [term, start] = first.spans as [Span, Span];
+  if (start.x < term.x + HANGING_EM * first.size || term.text.endsWith('-')) return undefined;
+  const termLine: LaidLine = { ...first, text: term.text, cells: [term.text], spans: [term] };
+  if (!isName(termLine, right - HANGING_EM * first.size)) return undefined;
+  if (below.some((line) => Math.abs(line.x - start.x) > first.size / 2)) return undefined;
+  const description: LaidLine = {
+    ...first,
+    x: start.x,
+    text: start.text,
+    cells: [start.text],
+    spans: [start],
+  };
+  if (![description, ...below].some((line) => /\p{L}/u.test(line.text))) return undefined;
+  return { lines: [termLine, description, ...below], term: true };
+}
+
+/** Most words of a column's name in a header row. */
+const MAX_HEADER_WORDS = 3;
+
+/** A line of two cells naming columns: a few capitalised words each, no sentence ("Menu Item", "Description"). */
+function isHeaderRow(lines: readonly LaidLine[]): boolean {
+  const [line] = lines;
+  return (
+    lines.length === 1 &&
+    line?.spans.length === 2 &&
+    line.spans.every(
+      (span) =>
+        /^\p{Lu}/u.test(span.text) &&
+        !/[.:;!?,]$/.test(span.text) &&
+        span.text.split(/\s+/).length <= MAX_HEADER_WORDS,
+    )
+  );
+}
+
+/** Whether a line is a row under a header: as many cells, the first where the header's starts (a header may centre the others). */
+const alignedWith = (line: LaidLine, header: readonly Span[]): boolean =>
+  line.spans.length === header.length && Math.abs(line.x - (header[0]?.x ?? line.x)) <= line.size / 2;
 
 /** A table continued from the page before starts below at most this many paragraphs (a running header). */
 const CONTINUED_TABLE_MAX_ABOVE = 2;

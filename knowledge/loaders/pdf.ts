@@ -20,6 +20,7 @@ import {
   type PdfParagraph,
   type PositionedText,
   type TableContext,
+  type TermContext,
 } from './pdf-layout.js';
 
 export const NO_TEXT_MESSAGE = 'no extractable text: scanned or image-only PDF?';
@@ -87,9 +88,14 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
     if (marked.every((page) => page.length === 0)) throw new SourceError(NO_TEXT_MESSAGE);
     // Pages without text are told before contents and index entries leave a page without any.
     const warnings = emptyPageWarnings(marked.map((page, i) => ({ page: i + 1, empty: page.length === 0 })));
+    // A definition's description may go on at the top of the next page.
+    const terms: TermContext = { open: [] };
     const pages: DocumentPage[] = marked.map((page, i) => ({
       page: i + 1,
-      text: pageText(page.filter((paragraph) => !isNavigation(paragraph))),
+      text: pageText(
+        page.filter((paragraph) => !isNavigation(paragraph)),
+        terms,
+      ),
     }));
     const texts = withoutRunningLines(pages.map((p) => p.text));
     pages.forEach((p, i) => (p.text = texts[i] ?? p.text));

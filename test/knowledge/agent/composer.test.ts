@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../shared/agent.js';
-import { composeExtractiveAnswer } from '../../../knowledge/agent/composer.js';
+import { classifyQuestion, composeExtractiveAnswer } from '../../../knowledge/agent/composer.js';
 
 const hits: SearchHit[] = [
   {
@@ -600,6 +600,74 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
       ),
     ]);
     expect(body).toContain('Default settings: set cache size 64 quiet.');
+  });
+
+  it('does not take an option named [default] for a statement of the default value', () => {
+    // beamer's template options: "[default]" names the option, "The default is 20%." states the
+    // value; other passages saying "by default" outrank that sentence quoted alone.
+    const { body } = answerTo('By default, how opaque are shaded table of contents entries?', [
+      manual(
+        '• [default][⟨opaqueness⟩] In the default setting, shaded table of contents entries show ' +
+          'whatever the nonshaded entries show, but only ⟨opaqueness⟩% opaque. The default is 20%. ' +
+          'Example: the option [default][50] makes dimmed entries 50% transparent.',
+        'toc',
+        'Shaded entries',
+      ),
+      manual(
+        'By default, shaded table of contents entries are drawn for sections other than the current one. ' +
+          'By default, the table of contents shows shaded entries in a lighter colour. ' +
+          'By default, entries of the table of contents are shaded when the option currentsection is given. ' +
+          'By default, shaded entries of the table of contents are not hidden.',
+        'toc2',
+        'Table of contents',
+      ),
+    ]);
+    expect(body).toContain('opaque. [1] The default is 20%. [1]');
+  });
+
+  it('takes "setting the default font size to 11pt" for a statement of the default', () => {
+    const { body } = answerTo('What is the default font size for normal text?', [
+      manual(
+        'Measuring the default font size in points is not a good idea for presentations. ' +
+          'Nevertheless, the class does just that, setting the default font size to 11pt as usual. ' +
+          'This may seem small, but the size of each frame is by default just 128mm by 96mm and the viewer enlarges the font.',
+        'fonts',
+        'Choosing a Font Size for Normal Text',
+      ),
+      manual(
+        'In this class, the default sizes of the fonts are chosen so that little text fits onto a slide. ' +
+          'By default, the normal text font is a sans-serif font. ' +
+          'The font of normal text is by default the document font. ' +
+          'By default, the size of the normal text font follows the class option.',
+        'themes',
+        'Font themes',
+      ),
+    ]);
+    expect(body).toContain('setting the default font size to 11pt as usual.');
+  });
+
+  it('takes a version "or higher" for a statement of the bound asked for', () => {
+    const { body } = answerTo('Which pdflatex version does the class require at least?', [
+      manual(
+        'To create a PDF version of your talk, run the program pdflatex on main.tex at least twice. ' +
+          'The class requires a recent version of pdflatex and of the packages it loads.',
+        'start',
+        'Getting started',
+      ),
+      manual(
+        'This documentation is part of version 3.68 of the class. If you use pdflatex, which is optional, ' +
+          'you need\n\n• pdflatex version 0.14 or higher. Earlier versions do not work.',
+        'install',
+        'Versions and Dependencies',
+      ),
+      manual(
+        'Together with at least five of the principal authors of the document, list the publisher. ' +
+          'The class and pdflatex versions are named on the title page.',
+        'license',
+        'License',
+      ),
+    ]);
+    expect(body).toContain('pdflatex version 0.14 or higher.');
   });
 
   it('quotes the neighbour stating the default over an earlier one that only holds a number', () => {
@@ -1279,5 +1347,27 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     expect(body).toContain(
       'If you would like to check just an include file, instead use: `$ /path/to/rsyslogd -f/path/to/config-file -N3` [1]',
     );
+  });
+});
+
+describe('classifyQuestion', () => {
+  it('reads once what a question asks for: a default, an amount, a unit, a bound, an action', () => {
+    const asked = classifyQuestion('How many seconds does mailcheck wait by default?');
+    expect(asked).toMatchObject({ default: true, value: true, amount: true, unit: false, whatItIs: false });
+    expect(asked.measures.size).toBe(1);
+    expect(asked.statement?.test('The default is 60 seconds.')).toBe(true);
+    expect(classifyQuestion('In what unit is KEYTIMEOUT measured?')).toMatchObject({
+      unit: true,
+      default: false,
+    });
+    expect(classifyQuestion('What is the maximum number of columns in a table?')).toMatchObject({
+      bound: true,
+      value: true,
+    });
+    expect(classifyQuestion('How do I enable trading accounts?').action).toBe('instruction');
+    expect(classifyQuestion('Which keyboard shortcut saves the file?').action).toBe('key');
+    expect(classifyQuestion('What does %h log?')).toMatchObject({ whatItIs: true, value: false });
+    expect(classifyQuestion('Since which version is the option available?').since).toBe(true);
+    expect(classifyQuestion('summarize the installation chapter').summary).toBe(true);
   });
 });

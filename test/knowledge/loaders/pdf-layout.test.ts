@@ -5,6 +5,7 @@ import {
   withoutRunningLines,
   type PositionedText,
   type TableContext,
+  type TermContext,
 } from '../../../knowledge/loaders/pdf-layout.js';
 
 const pageText = (runs: PositionedText[]): string => textOf(pageParagraphs(runs));
@@ -332,6 +333,147 @@ describe('PDF page reading order', () => {
       'pwidth (Width)\n: Set the width of the canvas, in inches or centimeters depending on the selected unit. Option: -pwidth Default: 11 (inches)',
       'rulerthick (RulerThick)\n: Set the thickness of top and side rulers. Default: 24 (pixels)',
       after,
+    ]);
+  });
+
+  it('makes a short term beside the first line of its description the term that description defines', () => {
+    // Texinfo's @table in a PDF: 10.9-point lines 13.1 apart, entries 18.6 apart; a short term at
+    // x 90 with its description beside it at x 147.6 and the description's other lines under it; a
+    // long term on a line of its own above its description.
+    const entries: { term: string; description: string[] }[] = [
+      { term: 'PS0', description: ['The value of this parameter is expanded like PS1 and displayed.'] },
+      {
+        term: 'PS3',
+        description: [
+          'The value of this variable is used as the prompt for the select command. If',
+          'this variable is not set, the select command prompts with ‘#? ’',
+        ],
+      },
+      { term: 'READLINE_ARGUMENT', description: ['Any numeric argument given to a Readline command.'] },
+    ];
+    const runs: PositionedText[] = [];
+    let y = 700;
+    for (const { term, description } of entries) {
+      const long = term.length > 10;
+      runs.push({ text: term, x: 90, y, width: term.length * 5.5, size: 10.9 });
+      if (long) y -= 13.1;
+      description.forEach((text, i) => {
+        runs.push({ text, x: 147.6, y: y - 13.1 * i, width: text.length * 5, size: 10.9 });
+      });
+      y -= 13.1 * (description.length - 1) + 18.6;
+    }
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'PS0\n: The value of this parameter is expanded like PS1 and displayed.',
+      'PS3\n: The value of this variable is used as the prompt for the select command. If this variable is not set, the select command prompts with ‘#? ’',
+      'READLINE_ARGUMENT\n: Any numeric argument given to a Readline command.',
+    ]);
+  });
+
+  it('keeps a two-column table whose rows hold a term beside its text as rows', () => {
+    const rows = [
+      ['-S', 'Change and report the soft limit.'],
+      ['-H', 'Change and report the hard limit.'],
+    ];
+    const runs = rows.flatMap(([term, text], i) => [
+      { text: term!, x: 90, y: 700 - 13.1 * i, width: 10, size: 10.9 },
+      { text: text!, x: 147.6, y: 700 - 13.1 * i, width: text!.length * 5, size: 10.9 },
+    ]);
+    expect(pageText(runs)).toBe(
+      '-S | Change and report the soft limit.\n\n-H | Change and report the hard limit.',
+    );
+  });
+
+  it('takes a term above a justified description whose lines hold a wide word gap', () => {
+    // Texinfo's Readline variables: the term at x 147.6, its description at x 205.2, justified to
+    // x 522 so that a line's last word may stand apart ("… should be displayed. If").
+    const line = (text: string, x: number, y: number, end = 522): PositionedText => ({
+      text,
+      x,
+      y,
+      width: end - x,
+      size: 10.9,
+    });
+    const runs = [
+      line('completion-query-items', 147.6, 131.8, 273.6),
+      line('The number of possible completions that determines when the user', 205.2, 118.7),
+      line('is asked whether the list of possibilities should be displayed.', 205.2, 105.5, 505.5),
+      line('If', 514.7, 105.5),
+      line('The default limit is 100.', 205.2, 92.4, 348.8),
+    ];
+    expect(pageText(runs)).toBe(
+      'completion-query-items\n: The number of possible completions that determines when the user is asked ' +
+        'whether the list of possibilities should be displayed. If The default limit is 100.',
+    );
+  });
+
+  it('keeps the rows of a table under a header row as they read, each spaced as a paragraph', () => {
+    // GnuCash's menu tables: "Menu Item", a gap, "Description" centred over its column, then rows
+    // 16.5 points apart, an item beside its description.
+    const rows = [
+      ['Menu Item', 'Description'],
+      ['New Window', 'Opens a new GnuCash empty window.'],
+      ['New Window with Page', 'Moves the current tab into a new window.'],
+    ];
+    const intro = [
+      'The Windows menu of the account tree holds the following items, which open new windows',
+      'or arrange the windows of GnuCash; each item is described beside it in the table below,',
+      'with the keyboard shortcut that opens it when it has one.',
+    ];
+    const runs = [
+      ...lines(122, 720, intro),
+      ...rows.flatMap(([item, text], i) => [
+        { text: item!, x: 122, y: 660 - 16.5 * i, width: item!.length * 5, size: 10 },
+        { text: text!, x: i === 0 ? 410 : 332, y: 660 - 16.5 * i, width: text!.length * 5, size: 10 },
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      intro.join(' '),
+      'Menu Item Description',
+      'New Window Opens a new GnuCash empty window.',
+      'New Window with Page Moves the current tab into a new window.',
+    ]);
+  });
+
+  it('continues a description with its later paragraphs, after nested entries and on the next page', () => {
+    // Texinfo: TIMEFORMAT's description at x 147.6, its nested %-codes beside their meanings, then
+    // a paragraph at the description's margin; the next page opens with the description going on.
+    const line = (text: string, x: number, y: number): PositionedText => ({
+      text,
+      x,
+      y,
+      width: text.length * 5,
+      size: 10.9,
+    });
+    const page = [
+      line('TIMEFORMAT', 90, 467),
+      line('The value of this parameter is used as a format string for timing.', 147.6, 454),
+      line('%%', 147.6, 434),
+      line('A literal ‘%’.', 205.2, 434),
+      line('If this variable is not set, Bash acts as if it had the value', 147.6, 414),
+      line('$’\\nreal\\t%3lR’', 176.4, 401),
+      line('TMOUT', 90, 381),
+      line('If set to a value greater than zero, TMOUT is the default timeout and the', 147.6, 381),
+      line('select command terminates if input does not arrive after TMOUT seconds.', 147.6, 368),
+    ];
+    const next = [
+      line('Chapter 5: Shell Variables', 90, 733),
+      line('when input is coming from a terminal, and the read builtin times out after', 147.6, 684),
+      line('TMOUT seconds as well.', 147.6, 671),
+      line('Variables set in the environment are passed on to the commands the shell', 90, 651),
+      line('runs, and exported ones to their children.', 90, 638),
+    ];
+    const terms: TermContext = { open: [] };
+    const first = textOf(pageParagraphs(page), terms);
+    expect(first.split('\n\n')).toEqual([
+      'TIMEFORMAT\n: The value of this parameter is used as a format string for timing.',
+      ': %% A literal ‘%’.',
+      ': If this variable is not set, Bash acts as if it had the value $’\\nreal\\t%3lR’',
+      'TMOUT\n: If set to a value greater than zero, TMOUT is the default timeout and the select command terminates if input does not arrive after TMOUT seconds.',
+    ]);
+    expect(textOf(pageParagraphs(next), terms).split('\n\n')).toEqual([
+      'Chapter 5: Shell Variables',
+      'TMOUT\n: when input is coming from a terminal, and the read builtin times out after TMOUT seconds as well.',
+      'Variables set in the environment are passed on to the commands the shell runs, and exported ones to their children.',
     ]);
   });
 

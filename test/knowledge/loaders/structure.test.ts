@@ -153,6 +153,31 @@ describe('HTML definition lists', () => {
     ]);
   });
 
+  it('keep a list that a definition announces under its term', () => {
+    // postconf(5): a parameter's entry whose paragraph announces a list of effects, then the next entry.
+    const blocks = passageBlocks(
+      html(`<dl><dt><b>enable_long_queue_ids</b> (default: no)</dt>
+        <dd><p>Enable long, non-repeating, queue IDs.</p>
+        <p>Changing the parameter value to "yes" has the following effects:</p>
+        <ul><li><p>Existing queue file names are not affected.</p></li>
+        <li><p>For safety reasons the vowels (AEIOUaeiou) are excluded from the alphabet.</p></li></ul></dd>
+        </dl><p>A paragraph after the list.</p><ul><li>An item of another list.</li></ul>`),
+    );
+    const term = 'enable_long_queue_ids (default: no)';
+    expect(blocks).toEqual([
+      { kind: 'definition', term, text: 'Enable long, non-repeating, queue IDs.' },
+      { kind: 'definition', term, text: 'Changing the parameter value to "yes" has the following effects:' },
+      { kind: 'text', term, text: '-   Existing queue file names are not affected.' },
+      {
+        kind: 'text',
+        term,
+        text: '-   For safety reasons the vowels (AEIOUaeiou) are excluded from the alphabet.',
+      },
+      { kind: 'text', text: 'A paragraph after the list.' },
+      { kind: 'text', text: '-   An item of another list.' },
+    ]);
+  });
+
   it('give a nested entry its own term', () => {
     const blocks = passageBlocks(
       html(`<dl><dt>class Pool</dt><dd><p>A pool of workers.</p>
