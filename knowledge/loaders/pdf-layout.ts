@@ -69,12 +69,10 @@ export interface PdfParagraph {
   /** Its first line is a term, the lines below it the term's description, indented (HANGING_EM). */
   term?: boolean;
   /**
-   * The setting of the run-in entry (markRunInEntries) the paragraph is part of: its first line
-   * opens with the setting, or the paragraph is a later one of the entry, set at its hanging indent.
+   * Its first line opens with a setting run in before its description (markRunInSettings), the
+   * description's other lines hanging at `descriptionX`.
    */
-  entry?: string;
-  /** The entry's first paragraph, whose first line opens with its setting. */
-  opensEntry?: boolean;
+  runIn?: { setting: string; descriptionX: number };
 }
 
 /** A table's column names and where they stand. */
@@ -94,14 +92,6 @@ export interface TableContext {
   carried?: TableHeader;
   /** Paragraphs read on the page so far. */
   paragraphs: number;
-  /** The run-in entry the previous page ends inside, which the page's first paragraphs may go on with. */
-  entry?: RunInEntry;
-}
-
-/** A run-in entry: its setting, and the indent its later paragraphs keep to. */
-interface RunInEntry {
-  setting: string;
-  indent: number;
 }
 
 /**
@@ -125,7 +115,7 @@ export function pageParagraphs(
     const blockGaps = usualGaps(laidLines(block));
     return parts.flatMap((part) => paragraphs(part.segments, tables, part.flow ? undefined : blockGaps));
   });
-  tables.entry = markRunInEntries(result, tables.entry);
+  markRunInSettings(result);
   return result;
 }
 
@@ -138,77 +128,35 @@ export function pageParagraphs(
 const RUN_IN_SETTING =
   /^([A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,4} ?= ?(?:<[^<>]{1,40}>|[^\s<>=]{1,40}))\s+(?=[\p{L}\d(])/u;
 
-/** Where a line starts, when it was laid out from its runs (a table's row lines were not). */
-const startOf = (line: PdfLine): number | undefined => (line as Partial<LaidLine>).x;
-
 /**
- * The run-in entries of a page: a paragraph whose first line opens with a setting
- * (RUN_IN_SETTING) and whose other lines hang HANGING_EM or more to the right of it, as a LaTeX
- * description list sets its items, defines that setting, and so do the paragraphs after it whose
- * lines all keep to that hanging indent (the item's later paragraphs: "The default is 60
- * days."), up to the next entry or a line back at the margin; so do the first paragraphs of the
- * next page, below at most one line (its running header), when the page ends inside the entry.
- * Read as prose, an item's later paragraphs say what they say of no setting: the default stated
- * three paragraphs below `File Retention =` reads as the default of whatever the question names.
- * Returns the entry the page ends inside.
+ * Marks the paragraphs whose first line opens with a setting (RUN_IN_SETTING) and whose other
+ * lines hang HANGING_EM or more to the right of it, as a LaTeX description list sets its items:
+ * each defines that setting, and its later paragraphs, kept to the hanging indent (the item's
+ * "The default is 60 days." three paragraphs below `File Retention =`, or at the top of the next
+ * page), continue the definition as any description's do (pageText).
  */
-function markRunInEntries(paragraphs: readonly PdfParagraph[], carried?: RunInEntry): RunInEntry | undefined {
-  const entryAt = (i: number): RunInEntry | undefined => {
-    const paragraph = paragraphs[i] as PdfParagraph;
+function markRunInSettings(paragraphs: readonly PdfParagraph[]): void {
+  for (const paragraph of paragraphs) {
     const [first, ...rest] = paragraph.lines;
-    const margin = first && startOf(first);
-    if (!first || margin === undefined || paragraph.term || paragraph.level !== undefined) return undefined;
+    if (!first || first.x === undefined || paragraph.term || paragraph.level !== undefined) continue;
     const setting = RUN_IN_SETTING.exec(first.text)?.[1];
-    if (!setting) return undefined;
+    if (!setting) continue;
     // The paragraph's own lines hang: a line of prose above an indented example ("This plots
     // y=x with the title 'x':" over `plot x`) opens no entry.
-    const starts = rest.map(startOf);
-    if (starts.length === 0 || starts.some((x) => x === undefined || x < margin + HANGING_EM * first.size))
-      return undefined;
-    return { setting, indent: Math.min(...(starts as number[])) - 0.5 * first.size };
-  };
-  /** Marks the paragraphs from `from` on that go on with `entry`; returns the index after them. */
-  const goOn = (entry: RunInEntry, from: number): number => {
-    let next = from;
-    for (; next < paragraphs.length; next++) {
-      const paragraph = paragraphs[next] as PdfParagraph;
-      const indented = paragraph.lines.every((line) => (startOf(line) ?? -Infinity) >= entry.indent);
-      if (!indented || paragraph.term || paragraph.level !== undefined || entryAt(next)) break;
-      paragraph.entry = entry.setting;
-    }
-    return next;
-  };
-  let open: RunInEntry | undefined;
-  let i = 0;
-  if (carried) {
-    // Below the running header, if the page has one.
-    const from = paragraphs[0]?.lines.length === 1 && goOn(carried, 0) === 0 ? 1 : 0;
-    const next = goOn(carried, from);
-    if (next > from) [i, open] = [next, carried];
-  }
-  for (; i < paragraphs.length; i++) {
-    const entry = entryAt(i);
-    if (!entry) {
-      open = undefined;
+    const starts = rest.map((line) => line.x);
+    if (starts.length === 0 || starts.some((x) => x === undefined || x < first.x! + HANGING_EM * first.size))
       continue;
-    }
-    const paragraph = paragraphs[i] as PdfParagraph;
-    paragraph.entry = entry.setting;
-    paragraph.opensEntry = true;
-    i = goOn(entry, i + 1) - 1;
-    open = entry;
+    paragraph.runIn = { setting, descriptionX: Math.min(...(starts as number[])) };
   }
-  return open;
 }
 
 /**
  * The definitions a paragraph may continue: the terms open, outermost first, with where their
- * descriptions start, and the term written last. Pages of one document read in order with one
- * context let a description go on at the top of the next page.
+ * descriptions start. Pages of one document read in order with one context let a description go
+ * on at the top of the next page.
  */
 export interface TermContext {
   open: { term: string; descriptionX: number }[];
-  last?: string;
 }
 
 /**
@@ -222,16 +170,15 @@ export interface TermContext {
  * hanging out of its indented description, or beside it, is written as the term that description
  * defines, too, and a later paragraph of text indented as that description is (after a list of
  * values nested in it: TIMEFORMAT's "%%", "%[p][l]R", then "If this variable is not set, …")
- * continues the definition: under its term again when a nested term came between. So is a line
+ * continues the definition, written under its term again (a passage cut from inside the
+ * definition, or ranked for it, says which term it describes). So is a line
  * of options alone (`--with-statepath=PATH`) the term of the prose paragraphs below that describe
  * it, up to the next such line or heading (DBLaTeX sets configure options so), and a setting run
- * in before its description in a list item (markRunInEntries) the term of each of the item's
- * paragraphs.
+ * in before its description in a list item (markRunInSettings) the term its description and
+ * later paragraphs define.
  */
 export function pageText(paragraphs: readonly PdfParagraph[], terms: TermContext = { open: [] }): string {
   const texts = paragraphs.map((p) => (p.level === undefined ? linesText(p.lines) : undefined));
-  // A page is read apart from the one before: a description going on at its top names its term again.
-  terms.last = undefined;
   const continued = (p: PdfParagraph, i: number): string | undefined => {
     const x = p.lines[0]?.x;
     const size = p.lines[0]?.size ?? 0;
@@ -265,34 +212,34 @@ export function pageText(paragraphs: readonly PdfParagraph[], terms: TermContext
         return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
       const previous = texts[i - 1];
       if (previous !== undefined && SIGNATURE.test(previous) && describes(text)) return undefined;
-      if (p.term) {
-        const term = p.lines[0]?.text ?? '';
+      /** Opens the definition of `term`, whose description starts at `descriptionX`, inside those it is indented under. */
+      const define = (term: string, description: string, descriptionX: number | undefined): string => {
         const termX = p.lines[0]?.x;
-        // The description's margin: its lines may indent a signature further (`ulimit [-HS] -a`).
-        const xs = p.lines.slice(1).flatMap((line) => (line.x === undefined ? [] : [line.x]));
-        const descriptionX = xs.length > 0 ? Math.min(...xs) : undefined;
         if (termX !== undefined && descriptionX !== undefined) {
           terms.open = terms.open.filter(
             (outer) => outer.descriptionX <= termX + (p.lines[0]?.size ?? 0) / 2,
           );
           terms.open.push({ term, descriptionX });
         }
-        terms.last = term;
-        return `${term}\n${DEFINITION_MARK}${linesText(p.lines.slice(1))}`;
+        return `${term}\n${DEFINITION_MARK}${description}`;
+      };
+      if (p.term) {
+        // The description's margin: its lines may indent a signature further (`ulimit [-HS] -a`).
+        const xs = p.lines.slice(1).flatMap((line) => (line.x === undefined ? [] : [line.x]));
+        return define(
+          p.lines[0]?.text ?? '',
+          linesText(p.lines.slice(1)),
+          xs.length > 0 ? Math.min(...xs) : undefined,
+        );
       }
+      if (p.runIn)
+        return define(p.runIn.setting, text.slice(p.runIn.setting.length).trim(), p.runIn.descriptionX);
       const continuing = !isSettingsListing(p.lines) && !/^#{1,6}\s/.test(text) ? continued(p, i) : undefined;
       if (continuing !== undefined) {
-        const again = continuing !== terms.last;
-        terms.last = continuing;
-        return again ? `${continuing}\n${DEFINITION_MARK}${text}` : `${DEFINITION_MARK}${text}`;
+        return `${continuing}\n${DEFINITION_MARK}${text}`;
       }
       if (isSettingsListing(p.lines)) return `\`\`\`\n${p.lines.map((line) => line.text).join('\n')}\n\`\`\``;
-      if (/^#{1,6}\s/.test(text)) return `\`\`\`\n${text}\n\`\`\``;
-      if (p.entry === undefined) return text;
-      // Each paragraph of a run-in entry is written under its setting: a passage holding a later
-      // paragraph, cut from the first, says which setting it describes.
-      const description = p.opensEntry ? text.slice(p.entry.length).trim() : text;
-      return description ? `${p.entry}\n${DEFINITION_MARK}${description}` : text;
+      return /^#{1,6}\s/.test(text) ? `\`\`\`\n${text}\n\`\`\`` : text;
     })
     .filter((text) => text !== undefined)
     .join('\n\n');

@@ -466,8 +466,8 @@ describe('PDF page reading order', () => {
     const first = textOf(pageParagraphs(page), terms);
     expect(first.split('\n\n')).toEqual([
       'TIMEFORMAT\n: The value of this parameter is used as a format string for timing.',
-      ': %% A literal ‘%’.',
-      ': If this variable is not set, Bash acts as if it had the value $’\\nreal\\t%3lR’',
+      'TIMEFORMAT\n: %% A literal ‘%’.',
+      'TIMEFORMAT\n: If this variable is not set, Bash acts as if it had the value $’\\nreal\\t%3lR’',
       'TMOUT\n: If set to a value greater than zero, TMOUT is the default timeout and the select command terminates if input does not arrive after TMOUT seconds.',
     ]);
     expect(textOf(pageParagraphs(next), terms).split('\n\n')).toEqual([
@@ -536,7 +536,8 @@ describe('PDF page reading order', () => {
       { text: 'next chapter of this manual.', x: 72, y: 690 },
     ].map((run) => ({ ...run, width: run.text.length * 5, size: 10 }));
     const tables: TableContext = { paragraphs: 0 };
-    const pages = [runs, next].map((page) => textOf(pageParagraphs(page, tables)).split('\n\n'));
+    const terms: TermContext = { open: [] };
+    const pages = [runs, next].map((page) => textOf(pageParagraphs(page, tables), terms).split('\n\n'));
     const retention = 'File Retention = <time-period-specification>';
     expect(pages[0]).toEqual([
       'FD Port = <port-number>\n: Where the port is a port number at which the Bacula File server daemon can be contacted. The default is 9102.',
