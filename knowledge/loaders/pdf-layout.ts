@@ -68,11 +68,6 @@ export interface PdfParagraph {
   level?: number;
   /** Its first line is a term, the lines below it the term's description, indented (HANGING_EM). */
   term?: boolean;
-  /**
-   * Its first line opens with a setting run in before its description (markRunInSettings), the
-   * description's other lines hanging at `descriptionX`.
-   */
-  runIn?: { setting: string; descriptionX: number };
 }
 
 /** A table's column names and where they stand. */
@@ -129,24 +124,30 @@ const RUN_IN_SETTING =
   /^([A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,4} ?= ?(?:<[^<>]{1,40}>|[^\s<>=]{1,40}))\s+(?=[\p{L}\d(])/u;
 
 /**
- * Marks the paragraphs whose first line opens with a setting (RUN_IN_SETTING) and whose other
+ * Makes a term of each setting run in at the start of a paragraph (RUN_IN_SETTING) whose other
  * lines hang HANGING_EM or more to the right of it, as a LaTeX description list sets its items:
- * each defines that setting, and its later paragraphs, kept to the hanging indent (the item's
- * "The default is 60 days." three paragraphs below `File Retention =`, or at the top of the next
- * page), continue the definition as any description's do (pageText).
+ * the setting becomes the paragraph's first line, a term, and the rest of that line the first of
+ * its description, where the hanging lines start. Its later paragraphs, kept to the hanging indent
+ * (the item's "The default is 60 days." three paragraphs below `File Retention =`, or at the top
+ * of the next page), continue the definition as any term's do (pageText).
  */
-function markRunInSettings(paragraphs: readonly PdfParagraph[]): void {
+function markRunInSettings(paragraphs: PdfParagraph[]): void {
   for (const paragraph of paragraphs) {
     const [first, ...rest] = paragraph.lines;
     if (!first || first.x === undefined || paragraph.term || paragraph.level !== undefined) continue;
-    const setting = RUN_IN_SETTING.exec(first.text)?.[1];
-    if (!setting) continue;
+    const match = RUN_IN_SETTING.exec(first.text);
+    if (!match) continue;
     // The paragraph's own lines hang: a line of prose above an indented example ("This plots
     // y=x with the title 'x':" over `plot x`) opens no entry.
     const starts = rest.map((line) => line.x);
     if (starts.length === 0 || starts.some((x) => x === undefined || x < first.x! + HANGING_EM * first.size))
       continue;
-    paragraph.runIn = { setting, descriptionX: Math.min(...(starts as number[])) };
+    paragraph.lines = [
+      { ...first, text: match[1]! },
+      { ...first, text: first.text.slice(match[0].length), x: Math.min(...(starts as number[])) },
+      ...rest,
+    ];
+    paragraph.term = true;
   }
 }
 
@@ -212,28 +213,18 @@ export function pageText(paragraphs: readonly PdfParagraph[], terms: TermContext
         return `${text}\n${DEFINITION_MARK}${texts[i + 1]}`;
       const previous = texts[i - 1];
       if (previous !== undefined && SIGNATURE.test(previous) && describes(text)) return undefined;
-      /** Opens the definition of `term`, whose description starts at `descriptionX`, inside those it is indented under. */
-      const define = (term: string, description: string, descriptionX: number | undefined): string => {
-        const termX = p.lines[0]?.x;
-        if (termX !== undefined && descriptionX !== undefined) {
-          terms.open = terms.open.filter(
-            (outer) => outer.descriptionX <= termX + (p.lines[0]?.size ?? 0) / 2,
-          );
-          terms.open.push({ term, descriptionX });
-        }
-        return `${term}\n${DEFINITION_MARK}${description}`;
-      };
       if (p.term) {
+        const [termLine, ...description] = p.lines;
+        const term = termLine?.text ?? '';
         // The description's margin: its lines may indent a signature further (`ulimit [-HS] -a`).
-        const xs = p.lines.slice(1).flatMap((line) => (line.x === undefined ? [] : [line.x]));
-        return define(
-          p.lines[0]?.text ?? '',
-          linesText(p.lines.slice(1)),
-          xs.length > 0 ? Math.min(...xs) : undefined,
-        );
+        const xs = description.flatMap((line) => (line.x === undefined ? [] : [line.x]));
+        if (termLine?.x !== undefined && xs.length > 0) {
+          // Inside the definitions whose descriptions the term is indented under.
+          terms.open = terms.open.filter((outer) => outer.descriptionX <= termLine.x! + termLine.size / 2);
+          terms.open.push({ term, descriptionX: Math.min(...xs) });
+        }
+        return `${term}\n${DEFINITION_MARK}${linesText(description)}`;
       }
-      if (p.runIn)
-        return define(p.runIn.setting, text.slice(p.runIn.setting.length).trim(), p.runIn.descriptionX);
       const continuing = !isSettingsListing(p.lines) && !/^#{1,6}\s/.test(text) ? continued(p, i) : undefined;
       if (continuing !== undefined) {
         return `${continuing}\n${DEFINITION_MARK}${text}`;
