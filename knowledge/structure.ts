@@ -6,7 +6,7 @@
  *   term on a line of its own, then each paragraph of the definition starting with `: `, the rows
  *   of a table inside it too.
  */
-import { linesWithFences } from './loaders/markdown.js';
+import { FENCE, linesWithFences } from './loaders/markdown.js';
 
 export const DEFINITION_MARK = ': ';
 export const TABLE_ROW_SEPARATOR = ' | ';
@@ -140,7 +140,6 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
 const FENCE_MARK = '```';
 /** A fence line and nothing else: a closing fence has no language after it. */
 const BARE_FENCE = /^ {0,3}(?:`{3,}|~{3,})\s*$/;
-const ANY_FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
 
 /**
  * Whether a passage starts inside a code block: a chunk cut from inside a listing has the fence
@@ -150,9 +149,9 @@ const ANY_FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
  * line, with an odd number of fences in the passage, closes one.
  */
 function opensInsideCode(lines: readonly string[]): boolean {
-  const first = lines.findIndex((line) => ANY_FENCE.test(line));
+  const first = lines.findIndex((line) => FENCE.test(line));
   if (first < 1 || !BARE_FENCE.test(lines[first]!) || lines[first - 1]!.trim() === '') return false;
-  return lines.filter((line) => ANY_FENCE.test(line)).length % 2 === 1;
+  return lines.filter((line) => FENCE.test(line)).length % 2 === 1;
 }
 
 /**

@@ -16,7 +16,8 @@ export interface MarkdownText {
 }
 
 const FRONT_MATTER = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A line opening or closing a fenced code block, its marker captured. */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 
 export function readMarkdown(raw: string, options: { mdx: boolean }): MarkdownText {
