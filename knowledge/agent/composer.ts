@@ -275,6 +275,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
       block.term !== undefined &&
       !(blockIndex === 0 && openTerm(hit) !== undefined) &&
       !blocks.slice(0, blockIndex).some((before) => before.kind !== 'heading' && before.term === block.term);
+    const itemLabel = block.kind === 'text' ? LABELLED_ITEM.exec(block.text)?.[1] : undefined;
     for (const [partIndex, sentence] of parts.entries()) {
       if (sentence === '' || sentence.length > MAX_SENTENCE_CHARS || DOT_LEADERS.test(sentence)) continue;
       found.push({
@@ -286,9 +287,7 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
         ...(block.term ? { label: block.term } : {}),
         ...(opening && partIndex === 0 ? { opensDefinition: true } : {}),
         ...(block.name ? { itemName: block.name } : {}),
-        ...(block.kind === 'text' && LABELLED_ITEM.test(block.text)
-          ? { itemLabel: LABELLED_ITEM.exec(block.text)![1] }
-          : {}),
+        ...(itemLabel ? { itemLabel } : {}),
         ...(block.kind === 'row' && !isFieldRow(block.text)
           ? { table: block.term ? `${hit.source.documentId}\n${block.term}` : `${hitIndex}` }
           : {}),
@@ -649,11 +648,8 @@ function scoreSentences(
     }
   }
   // "Red Hat" in the question, "RedHat" in the manual: the joined word holds both terms.
-  const joinedBy = new Map<string, string[]>();
-  for (const [joined, parts] of joinedTerms(asked.text))
-    for (const part of parts) joinedBy.set(part, [...(joinedBy.get(part) ?? []), joined]);
   const holds = (terms: ReadonlySet<string>, term: string): boolean =>
-    terms.has(term) || (joinedBy.get(term)?.some((joined) => terms.has(joined)) ?? false);
+    terms.has(term) || (asked.joinedAs.get(term)?.some((joined) => terms.has(joined)) ?? false);
   const has = (candidate: Candidate, term: string): boolean =>
     holds(candidate.terms, term) ||
     (candidate.referredTerms !== undefined && holds(candidate.referredTerms, term)) ||
@@ -967,8 +963,18 @@ export interface AskedFor {
   summary: boolean;
   /** The measures "how …" asks for ("many", "long"): what is asked, not what about. */
   measures: ReadonlySet<string>;
+  /** Per term of the question, the words a manual may join it into with its neighbour ("red" → "redhat"). */
+  joinedAs: ReadonlyMap<string, readonly string[]>;
   /** The kind of sentence stating what is asked ("The default is 128MB"), when the question asks for one. */
   statement?: RegExp;
+}
+
+/** Per term of a text, the joined words (`joinedTerms`) it is one half of. */
+function joinedAs(text: string): Map<string, string[]> {
+  const joinedBy = new Map<string, string[]>();
+  for (const [joined, parts] of joinedTerms(text))
+    for (const part of parts) joinedBy.set(part, [...(joinedBy.get(part) ?? []), joined]);
+  return joinedBy;
 }
 
 /** Classifies a question by what it asks for; done once per answer. */
@@ -994,6 +1000,7 @@ export function classifyQuestion(question: string): AskedFor {
     summary: SUMMARY_REQUEST.test(question),
     // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
     measures: distinctTerms([...question.matchAll(/\bhow\s+(\w+)/gi)].map((match) => match[1]).join(' ')),
+    joinedAs: joinedAs(question),
   };
   const statement = statementAsked(asked);
   return statement ? { ...asked, statement } : asked;
