@@ -82,33 +82,52 @@ export function rankSlots(
       // feedback part is added with weight (1-λ)·|q|/λ and scores stay on the first pass's scale.
       const queryLength = query.reduce((sum, { weight }) => sum + weight, 0);
       const feedbackWeight = ((1 - originalQueryWeight) * queryLength) / originalQueryWeight;
-      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms, scratch.termRelevance).map(
-        ({ termId, weight }) => ({ termId, weight: feedbackWeight * weight }),
+      const expansion = feedbackTerms(
+        index,
+        firstPass.slice(0, documents),
+        terms,
+        scratch.termRelevance,
+        feedbackWeight,
       );
       const candidateLimit = depth * FEEDBACK_CANDIDATES_PER_DEPTH;
-      const frequent = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
       // Scoring the candidates from their term sequences costs their length; scanning the
       // postings costs the terms' document frequencies. On a small namespace the postings are
       // cheaper, and exact.
-      const postingsCost = frequent.reduce((sum, { termId }) => sum + index.documentFrequency(termId), 0);
-      const sequencesCost = candidateLimit * (index.averageTitleLength + index.averageBodyLength);
-      const common = postingsCost > sequencesCost ? frequent : [];
-      // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
-      // none, which on a small namespace would be chunks that merely share words with the best ones.
-      scorer.accumulate(
-        expansion.filter((term) => !common.includes(term)),
-        accumulator,
-        true,
-      );
-      if (common.length > 0) {
-        feedbackCandidates = bestSlots(accumulator, candidateLimit);
-        scorer.accumulateFor(feedbackCandidates, common, accumulator);
+      let postingsCost = 0;
+      for (const { termId } of expansion) {
+        const documentFrequency = index.documentFrequency(termId);
+        if (documentFrequency > candidateLimit) postingsCost += documentFrequency;
       }
-      // The query's terms in the query's order (the held-term bits follow it), with their feedback weight added.
-      proximityTerms = query.map(({ termId, weight }) => ({
-        termId,
-        weight: weight + (expansion.find((term) => term.termId === termId)?.weight ?? 0),
-      }));
+      const sequencesCost = candidateLimit * (index.averageTitleLength + index.averageBodyLength);
+      if (postingsCost > sequencesCost) {
+        // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
+        // none, which on a small namespace would be chunks that merely share words with the best ones.
+        const frequent = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
+        scorer.accumulate(
+          expansion.filter(({ termId }) => index.documentFrequency(termId) <= candidateLimit),
+          accumulator,
+          true,
+        );
+        feedbackCandidates = bestSlots(accumulator, candidateLimit);
+        scorer.accumulateFor(feedbackCandidates, frequent, accumulator);
+      } else {
+        scorer.accumulate(expansion, accumulator, true);
+      }
+      // The query's terms in the query's order (the held-term bits follow it), with their feedback
+      // weight added: a loop over the few expansion terms, without a closure per query term.
+      const weighted = new Array<WeightedTerm>(query.length);
+      for (let position = 0; position < query.length; position++) {
+        const { termId, weight } = query[position] as WeightedTerm;
+        let added = 0;
+        for (const term of expansion) {
+          if (term.termId === termId) {
+            added = term.weight;
+            break;
+          }
+        }
+        weighted[position] = { termId, weight: weight + added };
+      }
+      proximityTerms = weighted;
     }
     // The feedback candidates only gained, every other chunk stayed below them: the best are among them.
     // Without feedback the scores are the first pass's, whose best are known already.
