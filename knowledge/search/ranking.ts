@@ -1,4 +1,4 @@
-import { bestSlots, topSlots, type ScoreAccumulator } from './accumulator.js';
+import { bestOf, bestSlots, topSlots, type ScoreAccumulator } from './accumulator.js';
 import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
 import { feedbackTerms } from './feedback.js';
 import type { FieldNorms } from './field-norms.js';
@@ -129,26 +129,36 @@ export function rankSlots(
       }
       proximityTerms = weighted;
     }
-    // The feedback candidates only gained, every other chunk stayed below them: the best are among them.
-    // Without feedback the scores are the first pass's, whose best are known already.
-    const best = feedbackCandidates
-      ? scored(accumulator, feedbackCandidates)
-          .sort((x, y) => y.score - x.score || x.slot - y.slot)
-          .slice(0, depth)
-          .map(({ slot }) => slot)
-      : ranking.feedback && !expanded
-        ? firstBest
-        : topSlots(accumulator, depth, firstBest);
-    const ranked = rerankByProximity(
-      index,
-      best,
-      accumulator.scores,
-      proximityTerms,
-      ranking,
-      accumulator.termMarks,
-      closeness,
-      { count: limit, documentOf, heldTerms },
-    );
+    // The feedback candidates only gained, every other chunk stayed below them: the best are among
+    // them, chosen without sorting all of them. Without feedback the scores are the first pass's,
+    // whose best are known already.
+    let ranked: RankedSlot[];
+    if (ranking.proximity.weight === 0 || proximityTerms.length < 2) {
+      // A re-rank that adds no bonus only orders its candidates: the heap that chooses them orders
+      // them too, best first (ties: the lower slot), as the re-rank would, without a sort.
+      ranked = scored(
+        accumulator,
+        feedbackCandidates
+          ? bestOf(accumulator, feedbackCandidates, depth)
+          : bestSlots(accumulator, depth, firstBest),
+      );
+    } else {
+      const best = feedbackCandidates
+        ? bestOf(accumulator, feedbackCandidates, depth)
+        : ranking.feedback && !expanded
+          ? firstBest
+          : topSlots(accumulator, depth, firstBest);
+      ranked = rerankByProximity(
+        index,
+        best,
+        accumulator.scores,
+        proximityTerms,
+        ranking,
+        accumulator.termMarks,
+        closeness,
+        { count: limit, documentOf, heldTerms },
+      );
+    }
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();
