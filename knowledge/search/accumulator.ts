@@ -91,7 +91,24 @@ export function bestSlots(
   k: number,
   likely: readonly number[] = [],
 ): number[] {
-  const size = fillHeap(accumulator, k, likely);
+  return emptiedHeap(fillHeap(accumulator.scores, accumulator.touched, accumulator.count, k, likely));
+}
+
+/**
+ * The `k` best of `slots` (distinct touched slots), best first (ties: the earlier slot): what
+ * sorting them by score would put first, without sorting the rest.
+ */
+export function bestOf(accumulator: ScoreAccumulator, slots: readonly number[], k: number): number[] {
+  listed = ensureLength(listed, slots.length);
+  for (let at = 0; at < slots.length; at++) listed[at] = slots[at] as number;
+  return emptiedHeap(fillHeap(accumulator.scores, listed, slots.length, k, []));
+}
+
+/** `bestOf`'s copy of its slots, so the heap reads one kind of array. */
+let listed = new Int32Array(128);
+
+/** The shared heap's `size` slots, best first. */
+function emptiedHeap(size: number): number[] {
   const { slots: heapSlots, scores: heapScores } = heap;
   const best = new Array<number>(size);
   for (let last = size - 1; last >= 0; last--) {
@@ -107,14 +124,15 @@ export function bestSlots(
  * needs which slots they are, not their order: the proximity re-rank orders its candidates itself.
  */
 export function topSlots(accumulator: ScoreAccumulator, k: number, likely: readonly number[] = []): number[] {
-  const size = fillHeap(accumulator, k, likely);
+  const size = fillHeap(accumulator.scores, accumulator.touched, accumulator.count, k, likely);
   const top = new Array<number>(size);
   for (let at = 0; at < size; at++) top[at] = heap.slots[at] as number;
   return top;
 }
 
 /**
- * Fills the shared heap with the `k` best touched slots, its root the worst of them, and returns
+ * Fills the shared heap with the `k` best of the first `count` slots of `touched` (the
+ * accumulator's touched slots, or a list of them), its root the worst of them, and returns
  * how many it holds. Most slots are turned away by one comparison with the root. `likely`
  * (distinct touched slots, such as the best before the scores last grew) sets a floor: at least k
  * slots score no less than its k-th best, so no slot below that is among the best, and the heap
@@ -122,8 +140,13 @@ export function topSlots(accumulator: ScoreAccumulator, k: number, likely: reado
  * slots are a few times k (then the heap would take in many of them; among many more, one
  * comparison turns most away and the count's two passes would cost more than they save).
  */
-function fillHeap(accumulator: ScoreAccumulator, k: number, likely: readonly number[]): number {
-  const { scores, touched, count } = accumulator;
+function fillHeap(
+  scores: Float64Array,
+  touched: Int32Array,
+  count: number,
+  k: number,
+  likely: readonly number[],
+): number {
   const size = Math.max(0, Math.min(k, count));
   if (size === 0) return 0;
   let floor = 0;

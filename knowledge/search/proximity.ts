@@ -193,19 +193,24 @@ export function rerankByProximity(
   const { weight, window } = ranking.proximity;
   if (weight === 0 || queryTerms.length < 2) return sortedBySlotScore(candidates, scores);
   const { k1, b } = ranking;
-  const termIds = queryTerms.map(({ termId }) => termId);
-  const width = termIds.length;
-  const termWeights = queryTerms.map(
-    (term) => term.weight * inverseDocumentFrequency(index.liveCount, index.documentFrequency(term.termId)),
-  );
-  // What each term's saturated closeness can add at most; terms past the held-term bits count always.
-  const mostPerTerm = termWeights.map((termWeight) => termWeight * (k1 + 1));
+  const width = queryTerms.length;
   const heldTerms = wanted?.heldTerms;
+  // Per query term its id, its weight times idf and what its saturated closeness can add at most,
+  // in one loop; terms past the held-term bits count as held by every candidate.
+  const termIds: number[] = [];
+  const termWeights: number[] = [];
+  const mostPerTerm: number[] = [];
+  let alwaysHeldMost = 0;
+  for (let position = 0; position < width; position++) {
+    const { termId, weight: queryWeight } = queryTerms[position] as WeightedTerm;
+    const termWeight =
+      queryWeight * inverseDocumentFrequency(index.liveCount, index.documentFrequency(termId));
+    termIds.push(termId);
+    termWeights.push(termWeight);
+    mostPerTerm.push(termWeight * (k1 + 1));
+    if (!heldTerms || position >= HELD_TERM_BITS) alwaysHeldMost += termWeight * (k1 + 1);
+  }
   const alwaysHeld = heldTerms ? Math.max(0, width - HELD_TERM_BITS) : width;
-  const alwaysHeldMost = (heldTerms ? mostPerTerm.slice(HELD_TERM_BITS) : mostPerTerm).reduce(
-    (sum, most) => sum + most,
-    0,
-  );
   const averageLength = index.averageTitleLength + index.averageBodyLength || 1;
   const { forward, start: slotStart, titleLength, bodyLength } = index.slotArrays();
   memo.use(termIds, index.slotCount);

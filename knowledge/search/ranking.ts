@@ -1,4 +1,4 @@
-import { bestSlots, topSlots, type ScoreAccumulator } from './accumulator.js';
+import { bestOf, bestSlots, topSlots, type ScoreAccumulator } from './accumulator.js';
 import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
 import { feedbackTerms } from './feedback.js';
 import type { FieldNorms } from './field-norms.js';
@@ -82,54 +82,83 @@ export function rankSlots(
       // feedback part is added with weight (1-λ)·|q|/λ and scores stay on the first pass's scale.
       const queryLength = query.reduce((sum, { weight }) => sum + weight, 0);
       const feedbackWeight = ((1 - originalQueryWeight) * queryLength) / originalQueryWeight;
-      const expansion = feedbackTerms(index, firstPass.slice(0, documents), terms, scratch.termRelevance).map(
-        ({ termId, weight }) => ({ termId, weight: feedbackWeight * weight }),
+      const expansion = feedbackTerms(
+        index,
+        firstPass.slice(0, documents),
+        terms,
+        scratch.termRelevance,
+        feedbackWeight,
       );
       const candidateLimit = depth * FEEDBACK_CANDIDATES_PER_DEPTH;
-      const frequent = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
       // Scoring the candidates from their term sequences costs their length; scanning the
       // postings costs the terms' document frequencies. On a small namespace the postings are
       // cheaper, and exact.
-      const postingsCost = frequent.reduce((sum, { termId }) => sum + index.documentFrequency(termId), 0);
-      const sequencesCost = candidateLimit * (index.averageTitleLength + index.averageBodyLength);
-      const common = postingsCost > sequencesCost ? frequent : [];
-      // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
-      // none, which on a small namespace would be chunks that merely share words with the best ones.
-      scorer.accumulate(
-        expansion.filter((term) => !common.includes(term)),
-        accumulator,
-        true,
-      );
-      if (common.length > 0) {
-        feedbackCandidates = bestSlots(accumulator, candidateLimit);
-        scorer.accumulateFor(feedbackCandidates, common, accumulator);
+      let postingsCost = 0;
+      for (const { termId } of expansion) {
+        const documentFrequency = index.documentFrequency(termId);
+        if (documentFrequency > candidateLimit) postingsCost += documentFrequency;
       }
-      // The query's terms in the query's order (the held-term bits follow it), with their feedback weight added.
-      proximityTerms = query.map(({ termId, weight }) => ({
-        termId,
-        weight: weight + (expansion.find((term) => term.termId === termId)?.weight ?? 0),
-      }));
+      const sequencesCost = candidateLimit * (index.averageTitleLength + index.averageBodyLength);
+      if (postingsCost > sequencesCost) {
+        // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
+        // none, which on a small namespace would be chunks that merely share words with the best ones.
+        const frequent = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
+        scorer.accumulate(
+          expansion.filter(({ termId }) => index.documentFrequency(termId) <= candidateLimit),
+          accumulator,
+          true,
+        );
+        feedbackCandidates = bestSlots(accumulator, candidateLimit);
+        scorer.accumulateFor(feedbackCandidates, frequent, accumulator);
+      } else {
+        scorer.accumulate(expansion, accumulator, true);
+      }
+      // The query's terms in the query's order (the held-term bits follow it), with their feedback
+      // weight added: a loop over the few expansion terms, without a closure per query term.
+      const weighted = new Array<WeightedTerm>(query.length);
+      for (let position = 0; position < query.length; position++) {
+        const { termId, weight } = query[position] as WeightedTerm;
+        let added = 0;
+        for (const term of expansion) {
+          if (term.termId === termId) {
+            added = term.weight;
+            break;
+          }
+        }
+        weighted[position] = { termId, weight: weight + added };
+      }
+      proximityTerms = weighted;
     }
-    // The feedback candidates only gained, every other chunk stayed below them: the best are among them.
-    // Without feedback the scores are the first pass's, whose best are known already.
-    const best = feedbackCandidates
-      ? scored(accumulator, feedbackCandidates)
-          .sort((x, y) => y.score - x.score || x.slot - y.slot)
-          .slice(0, depth)
-          .map(({ slot }) => slot)
-      : ranking.feedback && !expanded
-        ? firstBest
-        : topSlots(accumulator, depth, firstBest);
-    const ranked = rerankByProximity(
-      index,
-      best,
-      accumulator.scores,
-      proximityTerms,
-      ranking,
-      accumulator.termMarks,
-      closeness,
-      { count: limit, documentOf, heldTerms },
-    );
+    // The feedback candidates only gained, every other chunk stayed below them: the best are among
+    // them, chosen without sorting all of them. Without feedback the scores are the first pass's,
+    // whose best are known already.
+    let ranked: RankedSlot[];
+    if (ranking.proximity.weight === 0 || proximityTerms.length < 2) {
+      // A re-rank that adds no bonus only orders its candidates: the heap that chooses them orders
+      // them too, best first (ties: the lower slot), as the re-rank would, without a sort.
+      ranked = scored(
+        accumulator,
+        feedbackCandidates
+          ? bestOf(accumulator, feedbackCandidates, depth)
+          : bestSlots(accumulator, depth, firstBest),
+      );
+    } else {
+      const best = feedbackCandidates
+        ? bestOf(accumulator, feedbackCandidates, depth)
+        : ranking.feedback && !expanded
+          ? firstBest
+          : topSlots(accumulator, depth, firstBest);
+      ranked = rerankByProximity(
+        index,
+        best,
+        accumulator.scores,
+        proximityTerms,
+        ranking,
+        accumulator.termMarks,
+        closeness,
+        { count: limit, documentOf, heldTerms },
+      );
+    }
     if (!documentOf) return ranked.slice(0, limit);
 
     const seen = new Set<number>();

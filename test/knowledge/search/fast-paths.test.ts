@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { bestSlots, ScoreAccumulator, TermMarks, topSlots } from '../../../knowledge/search/accumulator.js';
+import {
+  bestOf,
+  bestSlots,
+  ScoreAccumulator,
+  TermMarks,
+  topSlots,
+} from '../../../knowledge/search/accumulator.js';
 import { Bm25fScorer } from '../../../knowledge/search/bm25f.js';
 import { FieldNorms } from '../../../knowledge/search/field-norms.js';
 import { InvertedIndex } from '../../../knowledge/search/inverted-index.js';
@@ -43,6 +49,24 @@ describe('bestSlots', () => {
     for (const slot of touched) if (next() < 0.3) accumulator.addToTouched(slot, Math.floor(next() * 30));
     const reference = touched.sort((a, b) => accumulator.score(b) - accumulator.score(a) || a - b);
     for (const k of [1, 10, 100]) expect(bestSlots(accumulator, k, likely)).toEqual(reference.slice(0, k));
+  });
+});
+
+describe('bestOf', () => {
+  it('returns the k best of a list of touched slots in the order sorting the whole list gives (ties: the earlier slot)', () => {
+    const next = random(11);
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(5000);
+    // Few distinct scores, so many ties.
+    for (let i = 0; i < 3000; i++) accumulator.add(Math.floor(next() * 5000), 1 + Math.floor(next() * 20));
+    const touched = Array.from(accumulator.touched.subarray(0, accumulator.count));
+    // A list in no order, as the feedback candidates are after their scores grew.
+    const list = touched.filter(() => next() < 0.4);
+    const reference = [...list].sort((a, b) => accumulator.score(b) - accumulator.score(a) || a - b);
+    for (const k of [1, 7, 100, list.length, list.length + 3]) {
+      expect(bestOf(accumulator, list, k)).toEqual(reference.slice(0, k));
+    }
+    expect(bestOf(accumulator, [], 5)).toEqual([]);
   });
 });
 
