@@ -793,9 +793,13 @@ const UNIT_STATEMENT = new RegExp(
  */
 const ASKS_SINCE_WHEN =
   /\b(?:which|what)\s+(?:\w+\s+)?(?:version|release)\b.*\b(?:added|introduced|new|first|available|supported)\b|\bsince\s+(?:which|what)\s+(?:\w+\s+)?(?:version|release)\b/i;
-/** A sentence dating an entry: Sphinx's "New in version 3.20.", "Added in 2.4", "Available since version 1.2". */
+/**
+ * A sentence dating an entry: Sphinx's "New in version 3.20.", "Added in 2.4", "Available since
+ * version 1.2", or a release number of three parts after "Since" alone ("Since 6.5.0 it is
+ * possible to enable NAT with IPv6 networking."), as libvirt dates its features.
+ */
 const SINCE_STATEMENT =
-  /\b(?:new|added|introduced|available)\s+(?:in|since)\s+(?:\w+\s+)?(?:version\s+|v)?\d|\bsince\s+(?:version\s+|v)\d/i;
+  /\b(?:new|added|introduced|available)\s+(?:in|since)\s+(?:\w+\s+)?(?:version\s+|v)?\d|\bsince\s+(?:version\s+|v)\d|\bsince\s+\d+\.\d+\.\d+\b/i;
 
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =

@@ -722,6 +722,9 @@ function balanced(text: string): boolean {
 /** A term is a name of a few words: a longer line is prose. */
 const MAX_TERM_CHARS = 60;
 
+/** An option naming its value: `--include=dir`, `--warnings=category[,category...]`. */
+const OPTION_WITH_VALUE = /^-{1,2}[A-Za-z\d][\w-]*=[^\s=]+$/;
+
 /** Whether a line is a name (a term), not a line of prose or code: see withTerms. */
 function isName(line: LaidLine, right: number): boolean {
   const { text } = line;
@@ -731,10 +734,36 @@ function isName(line: LaidLine, right: number): boolean {
     text.length <= MAX_TERM_CHARS &&
     /^[\p{L}\d$*.-]/u.test(text) &&
     /\p{L}/u.test(text) &&
-    !/[.!?]\s|=|'''|,\s+\p{L}/u.test(text) &&
+    !/[.!?]\s|'''|,\s+\p{L}/u.test(text) &&
+    // An option's value placeholder (`--trace=macro[:format]`), not an assignment.
+    (!text.includes('=') || OPTION_WITH_VALUE.test(text)) &&
     (!/[.,;:!?{([]$/.test(text) || /\p{L}(?:\.\.\.|…)$/u.test(text)) &&
     balanced(text)
   );
+}
+
+/** Most names one entry of a definition list stacks above its description (Texinfo's `@item` and its `@itemx`). */
+const MAX_STACKED_NAMES = 4;
+
+/** A definition's category, in brackets: `[Macro]`, `[Command]`, `[Function]`, `[User Option]`. */
+const DEFINITION_CATEGORY = /^\[\p{Lu}[\p{L} -]{0,30}\]$/u;
+
+/**
+ * Texinfo's definition line (`@deffn`, `@defmac`, `@defvar`): the name defined with its
+ * arguments, and its category in brackets at the right margin ("AC_PREREQ (version)", a gap,
+ * "[Macro]"), over its indented description. The line as one run, or nothing for any other line:
+ * the name is the term the description defines, though its arguments read as a list ("AC_INIT
+ * (package, version, [bug-report], [tarname], [url])") where a term's words do not; its category
+ * stays, since a question may ask for one by it ("Which macro changes the default prefix?").
+ */
+function definitionLine(line: LaidLine, right: number): LaidLine | undefined {
+  if (line.spans.length !== 2) return undefined;
+  const [name, category] = line.spans as [Span, Span];
+  if (!DEFINITION_CATEGORY.test(category.text) || category.end < right - line.size) return undefined;
+  if (!/^[\p{L}_$@%.-]/u.test(name.text) || !balanced(name.text) || /[.!?]$/.test(name.text))
+    return undefined;
+  const text = `${name.text} ${category.text}`;
+  return { ...line, text, cells: [text], spans: [{ ...name, text, end: category.end }] };
 }
 
 /**
@@ -756,26 +785,43 @@ function withTerms(lines: readonly LaidLine[], right: number, termsBeside = true
   const result: PdfParagraph[] = [];
   let rest: LaidLine[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const first = lines[i] as LaidLine;
-    const indent = HANGING_EM * first.size;
-    let end = i + 1;
+    const line = lines[i] as LaidLine;
+    const defined = definitionLine(line, right);
+    const indent = HANGING_EM * line.size;
+    // Texinfo's `@itemx`: more names of the entry, one a line under the first ("--trace=macro[:format]" over "-t macro[:format]").
+    let start = i + 1;
+    while (
+      defined === undefined &&
+      start < lines.length &&
+      start - i < MAX_STACKED_NAMES &&
+      Math.abs((lines[start] as LaidLine).x - line.x) <= line.size / 2 &&
+      isName(lines[start] as LaidLine, right - indent)
+    )
+      start++;
+    const names = lines.slice(i, start);
+    const first: LaidLine = defined ?? {
+      ...line,
+      text: names.map((name) => name.text).join(', '),
+      cells: [names.map((name) => name.text).join(', ')],
+    };
+    let end = start;
     while (end < lines.length && (lines[end] as LaidLine).x >= first.x + indent) end++;
     const above = lines[i - 1];
-    const description = lines.slice(i + 1, end);
+    const description = lines.slice(start, end);
     const term =
       description.length > 0 &&
       (above === undefined || above.x >= first.x + indent) &&
-      isName(first, right - indent) &&
+      (defined !== undefined || names.every((name) => isName(name, right - indent))) &&
       // A justified line may hold a gap as wide as a table's between two words: near the right edge.
       description.every((line) => line.spans.slice(1).every((span) => span.end >= right - line.size)) &&
       description.some((line) => /\p{L}/u.test(line.text));
     if (!term) {
-      rest.push(first);
+      rest.push(line);
       continue;
     }
     if (rest.length > 0) result.push({ lines: rest });
     rest = [];
-    result.push({ lines: lines.slice(i, end), term: true });
+    result.push({ lines: [first, ...description], term: true });
     i = end - 1;
   }
   if (rest.length > 0) result.push({ lines: rest });

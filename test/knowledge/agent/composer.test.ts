@@ -1351,6 +1351,14 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
 });
 
 describe('classifyQuestion', () => {
+  it('takes a release number after "Since" alone as a statement of when an entry appeared', () => {
+    const asked = classifyQuestion('Since which libvirt version can a virtual network do NAT for IPv6?');
+    expect(asked.statement?.test('Since 6.5.0 it is possible to enable NAT with IPv6 networking.')).toBe(
+      true,
+    );
+    expect(asked.statement?.test('Since 2 of the guests share a network, NAT is used.')).toBe(false);
+  });
+
   it('reads once what a question asks for: a default, an amount, a unit, a bound, an action', () => {
     const asked = classifyQuestion('How many seconds does mailcheck wait by default?');
     expect(asked).toMatchObject({ default: true, value: true, amount: true, unit: false, whatItIs: false });

@@ -369,6 +369,51 @@ describe('PDF page reading order', () => {
     ]);
   });
 
+  it('makes a Texinfo definition line, its category at the right margin, the term its description defines', () => {
+    // Texinfo's @defmac in a PDF: the name and its arguments at x 90 in 12-point type, "[Macro]"
+    // flush with the right margin (x 522), the description at x 118.8 under it.
+    const line = (text: string, x: number, y: number, size = 10.9): PositionedText => ({
+      text,
+      x,
+      y,
+      width: text.length * 5,
+      size,
+    });
+    const runs = [
+      line('AC_INIT (package, version, [bug-report], [tarname], [url])', 90, 700, 12),
+      { text: '[Macro]', x: 487, y: 700, width: 35, size: 12 },
+      line('Process any command-line arguments and perform initialization and verification.', 118.8, 686.9),
+      line('It defaults to package with ‘GNU ’ stripped and lower-cased.', 118.8, 673.8),
+    ];
+    expect(pageText(runs)).toBe(
+      'AC_INIT (package, version, [bug-report], [tarname], [url]) [Macro]\n' +
+        ': Process any command-line arguments and perform initialization and verification. ' +
+        'It defaults to package with ‘GNU ’ stripped and lower-cased.',
+    );
+  });
+
+  it('makes the names an entry stacks above its description, an option with its value among them, one term', () => {
+    // Texinfo's @item and @itemx: "--trace=macro[:format]" over "-t macro[:format]" at x 90, the
+    // description at x 147.6 below them.
+    const line = (text: string, x: number, y: number): PositionedText => ({
+      text,
+      x,
+      y,
+      width: text.length * 5,
+      size: 10.9,
+    });
+    const runs = [
+      line('--trace=macro[:format]', 90, 700),
+      line('-t macro[:format]', 90, 686.9),
+      line('Do not create the configure script, but list the calls to macro according to', 147.6, 673.8),
+      line('the format.', 147.6, 660.7),
+    ];
+    expect(pageText(runs)).toBe(
+      '--trace=macro[:format], -t macro[:format]\n' +
+        ': Do not create the configure script, but list the calls to macro according to the format.',
+    );
+  });
+
   it('keeps a two-column table whose rows hold a term beside its text as rows', () => {
     const rows = [
       ['-S', 'Change and report the soft limit.'],
