@@ -409,6 +409,15 @@ const SYMBOL_LITERAL =
   /(?<=^|\s|\s\()(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|\\[A-Za-z\d]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$))/g;
 
 /**
+ * A one-letter code the question names by what it is: "the letter d", "a first character K", "the
+ * modifier m". Word search drops a single letter, yet it is the entry asked for among its siblings
+ * (`d: Enable name resolution from captured DNS packets.`, `K : the session was actively killed …`,
+ * "A specification of m will be taken as months."). "letters a to z" names a range, not a code.
+ */
+const NAMED_LETTER =
+  /\b(?:letter|character|char|modifier|flag|code|suffix|prefix|specifier|switch)\s+([A-Za-z])(?![\w-])/g;
+
+/**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
  * beside 'h'), dotted names (gc.auto, sys.float_info.dig), names with digits (uuid5), identifiers
  * in snake_case or camelCase (work_mem, DefaultScoringM) and symbol literals (-n, %j).
@@ -422,7 +431,16 @@ function questionLiterals(question: string): string[] {
   const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => match[1]!);
   // A call with its argument ("rand(-1)", "rand(0)") names one entry of its function's list of uses.
   const calls = question.match(/\b[A-Za-z_][\w.]*\([^()\s]{1,20}\)/g) ?? [];
-  return [...new Set([...quoted, ...names.map((name) => name.replace(/[.-]+$/, '')), ...symbols, ...calls])];
+  const letters = [...question.matchAll(NAMED_LETTER)].map((match) => match[1]!);
+  return [
+    ...new Set([
+      ...quoted,
+      ...names.map((name) => name.replace(/[.-]+$/, '')),
+      ...symbols,
+      ...calls,
+      ...letters,
+    ]),
+  ];
 }
 
 /** A literal as a case-sensitive pattern that a longer name containing it does not match. */

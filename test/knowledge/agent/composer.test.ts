@@ -339,6 +339,34 @@ describe('composeExtractiveAnswer on manuals', () => {
     expect(body).not.toContain('PRINT_EXIT_VALUE');
   });
 
+  it('quotes the entry of the one-letter code the question names as a letter', () => {
+    const { body } = answerTo("What does the letter d enable in the tool's -N name resolving flags?", [
+      manual(
+        '-N <name resolving flags>\n: Turns on name resolving for particular types of addresses and port numbers. ' +
+          'The argument is a string that may contain the following letters:\n\n' +
+          'N\n: Use external name resolver.\n\nd\n: Enable name resolution from captured DNS packets.\n\n' +
+          'm\n: Enable MAC address resolution.\n\nn\n: Enable network address resolution.',
+        'command-line',
+      ),
+    ]);
+    expect(body).toContain('Enable name resolution from captured DNS packets.');
+    expect(body).not.toContain('MAC address');
+  });
+
+  it('quotes the line of a listing of codes that the question names as a character', () => {
+    const { body } = answerTo('In the termination state field, what does a first character K mean?', [
+      manual(
+        'The termination state field holds two characters. On the first character, a code reporting the first event ' +
+          'which caused the session to terminate:\n\n```\n' +
+          '        D : the session was killed by the proxy because the server was detected as down.\n\n' +
+          '        K : the session was actively killed by an admin operating on the proxy.\n\n' +
+          '        c : the client-side timeout expired while waiting for the client to send data.\n```',
+        'logging',
+      ),
+    ]);
+    expect(body).toContain('K: the session was actively killed by an admin operating on the proxy.');
+  });
+
   it('quotes the short definition that spells the name the question asks the option of', () => {
     const { body } = answerTo('Which single letter option corresponds to GLOB_DOTS?', [
       manual(
