@@ -305,14 +305,15 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
 /**
  * A sentence opening by pointing back at the one before it: "In this case, the enumerator falls
  * back to MD5 hashes", "These packets can be found with …", "They are maintained for about a year
- * only", "Setting this will make upsmon drop …", or naming "this behavior" the sentence before
- * describes ("The no_root_squash option, which disables this behavior, …"). Alone it does not say
+ * only", "Setting this will make upsmon drop …", "In addition, the font for the disposition element
+ * is set to \bfseries." (what else the option of the sentence before does), or naming "this
+ * behavior" the sentence before describes ("The no_root_squash option, which disables this behavior, …"). Alone it does not say
  * what it is about. A bare
  * "This …" is left alone: it opens an entry's sentences about the entry ("This option may be
  * faster …") as often as it points at the sentence before.
  */
 const REFERS_BACK =
-  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b)|\b(?:this|that|such)\s+behaviou?r\b/i;
+  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b|in\s+addition\s*,|additionally\s*,)|\b(?:this|that|such)\s+behaviou?r\b/i;
 /** A sentence explaining the example right above it: "This example will result in …", "The example above uses …". */
 const EXPLAINS_EXAMPLE =
   /^(?:this|the)\s+(?:examples?|commands?|calls?|expressions?|filters?)\b(?:\s+above\b)?/i;

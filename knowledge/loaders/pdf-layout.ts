@@ -100,7 +100,7 @@ export function pageParagraphs(
   tables.carried = tables.last;
   tables.last = undefined;
   tables.paragraphs = 0;
-  const segments = toSegments(items);
+  const segments = withoutMarginNotes(toSegments(items));
   if (segments.length === 0) return [];
   const gutters = findGutters(segments);
   const result = readingOrder(segments, gutters).flatMap((block) => {
@@ -312,6 +312,65 @@ function toSegments(items: PositionedText[]): Segment[] {
     }
   }
   return segments;
+}
+
+/** A margin note is set this much smaller than the text beside it at most… */
+const MARGIN_NOTE_SIZE = 0.85;
+/** …stands at least this many of the text's font sizes left or right of where its lines start or end… */
+const MARGIN_NOTE_GAP_EM = 0.5;
+/** …and at most this many from the baseline of a line of the text, which it annotates. */
+const MARGIN_NOTE_REACH_EM = 1.5;
+/** A page of fewer segments of text (a title page) has no text block to set notes beside. */
+const MIN_TEXT_SEGMENTS = 10;
+
+/**
+ * The page's segments without its margin notes: runs in a smaller font than the page's text, set
+ * in the margin beside its lines (LaTeX's \marginpar: KOMA-Script's version tags `v3.00`, `v3.12`
+ * and the class names `scrbook,` / `scrreprt` beside the paragraphs they annotate), left of where
+ * the text's lines start or right of where they end, with nothing of their size beside them on
+ * their baseline. Read as part of the text, a note cut the paragraph at every line it stood beside,
+ * and read as a term beside a description: the text's sentences were split and labelled with
+ * it. A table in a small font, wider than the text, keeps its cells: each has cells of its size
+ * beside it.
+ */
+function withoutMarginNotes(segments: Segment[]): Segment[] {
+  const size = median(segments.map((s) => s.size));
+  // Where the text's lines start and end, notes (smaller than most of the page's text) aside.
+  const text = segments.filter((s) => s.size > MARGIN_NOTE_SIZE * size);
+  if (text.length === segments.length || text.length < MIN_TEXT_SEGMENTS) return segments;
+  const start = percentile(
+    text.map((s) => s.x),
+    0.1,
+  );
+  const end = percentile(
+    text.map((s) => s.end),
+    0.9,
+  );
+  const gap = MARGIN_NOTE_GAP_EM * size;
+  const outside = (s: Segment): boolean => s.end + gap <= start || s.x >= end + gap;
+  const smaller = (note: Segment, s: Segment): boolean => note.size <= MARGIN_NOTE_SIZE * s.size;
+  const near = (note: Segment, s: Segment): boolean =>
+    Math.abs(s.y - note.y) <= MARGIN_NOTE_REACH_EM * s.size;
+  const notes = new Set(
+    segments.filter(
+      (note) =>
+        outside(note) &&
+        segments.some((s) => !outside(s) && smaller(note, s) && near(note, s)) &&
+        // Apart from the text: a footnote's mark touches its text.
+        !segments.some(
+          (s) =>
+            !outside(s) && smaller(note, s) && near(note, s) && s.x < note.end + gap && s.end + gap > note.x,
+        ) &&
+        !segments.some(
+          (s) =>
+            s !== note &&
+            !outside(s) &&
+            !smaller(note, s) &&
+            Math.abs(s.y - note.y) <= SAME_LINE_EM * Math.max(s.size, note.size),
+        ),
+    ),
+  );
+  return notes.size === 0 ? segments : segments.filter((s) => !notes.has(s));
 }
 
 /** A superscript is smaller than its base by this factor at least… */

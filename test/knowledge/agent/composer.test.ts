@@ -1313,6 +1313,26 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     );
   });
 
+  it('reads a sentence opening "In addition," with the sentence before it, whose option the question names', () => {
+    // What else the option does is said in the sentence after the one naming it, which alone
+    // names no option; other options' sentences share the question's words about fonts and sizes.
+    const { body } = answerTo(
+      'Besides the font sizes, what does headings=standardclasses change about the font of headings?',
+      [
+        page(
+          'The headings=standardclasses option adjusts the font sizes of the headings to those of the standard ' +
+            'classes. In addition, the font for the disposition element is set to \\bfseries. It therefore no ' +
+            'longer uses a sans-serif font for the headings.\n\n' +
+            'The headings=big option uses large font sizes for the headings and the font of the headings is ' +
+            'sans-serif. The headings=small option uses small font sizes for the headings.\n\n' +
+            'The headings=normal option uses medium font sizes for the headings of the document.',
+          'Headings',
+        ),
+      ],
+    );
+    expect(body).toContain('In addition, the font for the disposition element is set to \\bfseries.');
+  });
+
   it('reads the example a sentence right under it explains when the question names the example', () => {
     const { body } = answerTo('What does the call substring("123456789", 1, -2) return?', [
       page(

@@ -689,6 +689,54 @@ describe('PDF page reading order', () => {
     expect(pageText(runs)).toBe('T | Tera | 10^12\n\nm | milli | 10^−3\n\nUO | cm^2/V·sec');
   });
 
+  it('leaves out margin notes set small beside the text, reading its paragraph whole', () => {
+    // A LaTeX guide: 10.9-point text from x 61, 13.5 points apart; 6-point version tags in the
+    // left margin on the baselines of the lines they annotate, and a 9-point class tag on two
+    // lines between the text's baselines.
+    const text = [
+      'Landscape orientations are supported by specifying the option one more time with the value',
+      'landscape or seascape. The only difference between landscape and seascape is that the',
+      'application dvips rotates landscape pages by -90 degrees, while it rotates seascape pages',
+      'by +90 degrees. Thus seascape is useful whenever a viewer shows landscape pages upside-down.',
+      'You can also use the value semi. This value results in two-sided printing with one-sided',
+      'margins and one-sided, that is non-alternating, marginal notes, beginning with version 3.12.',
+      'Further lines of the paragraph run on as before without any note beside them at all here,',
+      'More lines follow, as on any page of the guide, to fill the text block of the page with',
+      'the lines of running text that a page holds, set in the same font and size and starting',
+      'at the same margin on the left, as every line of text on a page of the guide does, while',
+      'the notes stand in the margin. The last line of the paragraph ends it.',
+    ];
+    const runs: PositionedText[] = [
+      ...text.map((line, i) => ({ text: line, x: 61, y: 500 - 13.5 * i, width: 444, size: 10.9 })),
+      { text: 'v3.00', x: 28, y: 500, width: 17, size: 6 },
+      { text: 'v3.02c', x: 24, y: 473, width: 21, size: 6 },
+      { text: 'v3.02c', x: 24, y: 459.5, width: 21, size: 6 },
+      { text: 'scrbook,', x: 16, y: 446, width: 32, size: 9 },
+      { text: 'scrreprt', x: 19, y: 435, width: 29, size: 9 },
+      { text: 'v3.12', x: 28, y: 432.5, width: 17, size: 6 },
+    ];
+    expect(pageText(runs)).toBe(text.join(' '));
+  });
+
+  it('keeps a footnote mark set beside its footnote', () => {
+    // Body text from x 120; footnotes at the left edge, 8 points, each after a raised 6-point mark.
+    const runs: PositionedText[] = [
+      ...Array.from({ length: 10 }, (_, i) => ({
+        text: `Body line ${i + 1} of the page, set from the indented margin of the text.`,
+        x: 120,
+        y: 500 - 12 * i,
+        width: 380,
+        size: 10,
+      })),
+      { text: '7', x: 72, y: 366.6, width: 3, size: 6 },
+      { text: 'Since version 1.41 the default source is hardcoded.', x: 75, y: 363, width: 250, size: 8 },
+      { text: '8', x: 72, y: 347.4, width: 3, size: 6 },
+      { text: 'The old currencies are still available.', x: 75, y: 343.8, width: 180, size: 8 },
+    ];
+    expect(pageText(runs)).toMatch(/^7$/m);
+    expect(pageText(runs)).toMatch(/^8$/m);
+  });
+
   it('gives no text for a page without runs', () => {
     expect(pageText([{ text: '  ', x: 0, y: 0, width: 5, size: 10 }])).toBe('');
   });
