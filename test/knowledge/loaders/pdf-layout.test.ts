@@ -15,6 +15,11 @@ function lines(x: number, y: number, texts: string[]): PositionedText[] {
   return texts.map((text, i) => ({ text, x, y: y - 12 * i, width: text.length * 5, size: 10 }));
 }
 
+/** A line of Texinfo's 10.9-point body text at (x, y), about 5 points per character. */
+function line(text: string, x: number, y: number, size = 10.9): PositionedText {
+  return { text, x, y, width: text.length * 5, size };
+}
+
 const COLUMN_A = [
   'alpha one of the first column',
   'alpha two of the first column',
@@ -372,13 +377,6 @@ describe('PDF page reading order', () => {
   it('makes a Texinfo definition line, its category at the right margin, the term its description defines', () => {
     // Texinfo's @defmac in a PDF: the name and its arguments at x 90 in 12-point type, "[Macro]"
     // flush with the right margin (x 522), the description at x 118.8 under it.
-    const line = (text: string, x: number, y: number, size = 10.9): PositionedText => ({
-      text,
-      x,
-      y,
-      width: text.length * 5,
-      size,
-    });
     const runs = [
       line('AC_INIT (package, version, [bug-report], [tarname], [url])', 90, 700, 12),
       { text: '[Macro]', x: 487, y: 700, width: 35, size: 12 },
@@ -395,13 +393,6 @@ describe('PDF page reading order', () => {
   it('makes the names an entry stacks above its description, an option with its value among them, one term', () => {
     // Texinfo's @item and @itemx: "--trace=macro[:format]" over "-t macro[:format]" at x 90, the
     // description at x 147.6 below them.
-    const line = (text: string, x: number, y: number): PositionedText => ({
-      text,
-      x,
-      y,
-      width: text.length * 5,
-      size: 10.9,
-    });
     const runs = [
       line('--trace=macro[:format]', 90, 700),
       line('-t macro[:format]', 90, 686.9),
@@ -431,7 +422,7 @@ describe('PDF page reading order', () => {
   it('takes a term above a justified description whose lines hold a wide word gap', () => {
     // Texinfo's Readline variables: the term at x 147.6, its description at x 205.2, justified to
     // x 522 so that a line's last word may stand apart ("… should be displayed. If").
-    const line = (text: string, x: number, y: number, end = 522): PositionedText => ({
+    const justified = (text: string, x: number, y: number, end = 522): PositionedText => ({
       text,
       x,
       y,
@@ -439,11 +430,11 @@ describe('PDF page reading order', () => {
       size: 10.9,
     });
     const runs = [
-      line('completion-query-items', 147.6, 131.8, 273.6),
-      line('The number of possible completions that determines when the user', 205.2, 118.7),
-      line('is asked whether the list of possibilities should be displayed.', 205.2, 105.5, 505.5),
-      line('If', 514.7, 105.5),
-      line('The default limit is 100.', 205.2, 92.4, 348.8),
+      justified('completion-query-items', 147.6, 131.8, 273.6),
+      justified('The number of possible completions that determines when the user', 205.2, 118.7),
+      justified('is asked whether the list of possibilities should be displayed.', 205.2, 105.5, 505.5),
+      justified('If', 514.7, 105.5),
+      justified('The default limit is 100.', 205.2, 92.4, 348.8),
     ];
     expect(pageText(runs)).toBe(
       'completion-query-items\n: The number of possible completions that determines when the user is asked ' +
@@ -482,13 +473,6 @@ describe('PDF page reading order', () => {
   it('continues a description with its later paragraphs, after nested entries and on the next page', () => {
     // Texinfo: TIMEFORMAT's description at x 147.6, its nested %-codes beside their meanings, then
     // a paragraph at the description's margin; the next page opens with the description going on.
-    const line = (text: string, x: number, y: number): PositionedText => ({
-      text,
-      x,
-      y,
-      width: text.length * 5,
-      size: 10.9,
-    });
     const page = [
       line('TIMEFORMAT', 90, 467),
       line('The value of this parameter is used as a format string for timing.', 147.6, 454),
