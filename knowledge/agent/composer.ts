@@ -307,10 +307,10 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
  * back to MD5 hashes", "These packets can be found with …", "They are maintained for about a year
  * only", "Setting this will make upsmon drop …", "In addition, the font for the disposition element
  * is set to \bfseries." (what else the option of the sentence before does), or naming "this
- * behavior" the sentence before describes ("The no_root_squash option, which disables this behavior, …"). Alone it does not say
- * what it is about. A bare
- * "This …" is left alone: it opens an entry's sentences about the entry ("This option may be
- * faster …") as often as it points at the sentence before.
+ * behavior" the sentence before describes ("The no_root_squash option, which disables this
+ * behavior, …"). Alone it does not say what it is about. A bare "This …" is left alone: it opens
+ * an entry's sentences about the entry ("This option may be faster …") as often as it points at
+ * the sentence before.
  */
 const REFERS_BACK =
   /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b|in\s+addition\s*,|additionally\s*,)|\b(?:this|that|such)\s+behaviou?r\b/i;

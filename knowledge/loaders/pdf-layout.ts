@@ -858,11 +858,8 @@ function withTerms(lines: readonly LaidLine[], right: number, termsBeside = true
     )
       start++;
     const names = lines.slice(i, start);
-    const first: LaidLine = defined ?? {
-      ...line,
-      text: names.map((name) => name.text).join(', '),
-      cells: [names.map((name) => name.text).join(', ')],
-    };
+    const namesText = names.map((name) => name.text).join(', ');
+    const first: LaidLine = defined ?? { ...line, text: namesText, cells: [namesText] };
     let end = start;
     while (end < lines.length && (lines[end] as LaidLine).x >= first.x + indent) end++;
     const above = lines[i - 1];
