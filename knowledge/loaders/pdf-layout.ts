@@ -251,9 +251,21 @@ const SIGNATURE =
 const OPTION_LINE =
   /^-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?(?:,?\s+-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?)*$/;
 
+/**
+ * A key of a key=value interface with its value's placeholder, as a LaTeX package's manual sets it
+ * above the paragraphs describing it, its default at the right margin: `numbersep=〈dimension〉 10pt`,
+ * `emptylines=[*]〈number〉`, `style=<name> {}`. The placeholder in angle brackets or braces tells
+ * it from an assignment in prose or code.
+ */
+const KEY_LINE = /^[A-Za-z][\w-]*=(?:\[\*?\])?[〈<{][^.!?]*$/u;
+/** A key line is a name and its default, not a line of prose: at most this long. */
+const MAX_KEY_LINE_CHARS = 100;
+
 /** Whether a paragraph is one line of options alone: the term of the paragraphs describing it. */
 const isOptionLine = (paragraph: PdfParagraph, text: string | undefined): boolean =>
-  paragraph.lines.length === 1 && text !== undefined && OPTION_LINE.test(text);
+  paragraph.lines.length === 1 &&
+  text !== undefined &&
+  (OPTION_LINE.test(text) || (text.length <= MAX_KEY_LINE_CHARS && KEY_LINE.test(text)));
 
 /** Whether a paragraph is prose describing the signature above it: "creates a Frame instance …". */
 const describes = (text: string | undefined): boolean =>

@@ -3,6 +3,7 @@ import {
   pageParagraphs,
   pageText as textOf,
   withoutRunningLines,
+  type PdfParagraph,
   type PositionedText,
   type TableContext,
   type TermContext,
@@ -259,6 +260,27 @@ describe('PDF page reading order', () => {
       ': The NUT_STATEPATH environment variable overrides this at run time.',
       'H.6 Things the compiler might need to find',
       'Plain prose under the next title, which runs on over a second line.',
+    ]);
+  });
+
+  it('makes a key=value line with its default the term of the paragraphs describing it', () => {
+    // The listings guide's reference, as its page reads into paragraphs: the key with its value's
+    // placeholder and, after a gap, its default; the description indented under it, a paragraph
+    // of its own; the next key.
+    const paragraph = (text: string, x: number, y: number): PdfParagraph => ({
+      lines: [{ text, x, y, size: 10 }],
+    });
+    const paragraphs = [
+      paragraph('numbersep=〈dimension〉 10pt', 145, 700),
+      paragraph('is the distance between number and listing.', 170, 685),
+      paragraph('numberblanklines=〈true|false〉 true', 145, 665),
+      paragraph('If this is set to false, blank lines get no printed line number.', 170, 650),
+    ];
+    expect(textOf(paragraphs).split('\n\n')).toEqual([
+      'numbersep=〈dimension〉 10pt',
+      ': is the distance between number and listing.',
+      'numberblanklines=〈true|false〉 true',
+      ': If this is set to false, blank lines get no printed line number.',
     ]);
   });
 
