@@ -138,8 +138,12 @@ export function passageBlocks(text: string, openTerm?: string): PassageBlock[] {
 }
 
 const FENCE_MARK = '```';
+
 /** A fence line and nothing else: a closing fence has no language after it. */
-const BARE_FENCE = /^ {0,3}(?:`{3,}|~{3,})\s*$/;
+function isBareFence(line: string): boolean {
+  const fence = FENCE.exec(line);
+  return fence !== null && line.slice(fence[0].length).trim() === '';
+}
 
 /**
  * Whether a passage starts inside a code block: a chunk cut from inside a listing has the fence
@@ -150,7 +154,7 @@ const BARE_FENCE = /^ {0,3}(?:`{3,}|~{3,})\s*$/;
  */
 function opensInsideCode(lines: readonly string[]): boolean {
   const first = lines.findIndex((line) => FENCE.test(line));
-  if (first < 1 || !BARE_FENCE.test(lines[first]!) || lines[first - 1]!.trim() === '') return false;
+  if (first < 1 || !isBareFence(lines[first]!) || lines[first - 1]!.trim() === '') return false;
   return lines.filter((line) => FENCE.test(line)).length % 2 === 1;
 }
 

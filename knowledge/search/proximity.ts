@@ -163,6 +163,11 @@ export class ClosenessMemo {
   }
 }
 
+/** Whether the proximity re-rank adds anything: a bonus weight, and two query terms to be near each other. */
+export function addsProximityBonus(ranking: RankingSettings, queryTerms: readonly WeightedTerm[]): boolean {
+  return ranking.proximity.weight !== 0 && queryTerms.length >= 2;
+}
+
 /**
  * BM25TP (Rasolofo & Savoy 2003): query terms that occur close together earn a bonus. Each pair of
  * occurrences of two different query terms `d` terms apart (d ≤ window) adds 1/d² to both terms;
@@ -191,7 +196,7 @@ export function rerankByProximity(
   wanted?: WantedResults,
 ): RankedSlot[] {
   const { weight, window } = ranking.proximity;
-  if (weight === 0 || queryTerms.length < 2) return sortedBySlotScore(candidates, scores);
+  if (!addsProximityBonus(ranking, queryTerms)) return sortedBySlotScore(candidates, scores);
   const { k1, b } = ranking;
   const width = queryTerms.length;
   const heldTerms = wanted?.heldTerms;

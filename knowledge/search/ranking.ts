@@ -3,7 +3,7 @@ import { Bm25fScorer, type WeightedTerm } from './bm25f.js';
 import { feedbackTerms } from './feedback.js';
 import type { FieldNorms } from './field-norms.js';
 import type { InvertedIndex } from './inverted-index.js';
-import { rerankByProximity, type ClosenessMemo, type RankedSlot } from './proximity.js';
+import { addsProximityBonus, rerankByProximity, type ClosenessMemo, type RankedSlot } from './proximity.js';
 import type { RankingSettings } from './settings.js';
 
 /** Buffers reused across the queries of one index. */
@@ -133,7 +133,7 @@ export function rankSlots(
     // them, chosen without sorting all of them. Without feedback the scores are the first pass's,
     // whose best are known already.
     let ranked: RankedSlot[];
-    if (ranking.proximity.weight === 0 || proximityTerms.length < 2) {
+    if (!addsProximityBonus(ranking, proximityTerms)) {
       // A re-rank that adds no bonus only orders its candidates: the heap that chooses them orders
       // them too, best first (ties: the lower slot), as the re-rank would, without a sort.
       ranked = scored(
