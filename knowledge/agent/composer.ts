@@ -1211,6 +1211,44 @@ function selectSentences(candidates: readonly Candidate[], maxSentences: number)
   return picked;
 }
 
+/**
+ * A sentence opening with an option, a control key, a format code or an escape ("-q be quiet.",
+ * "^W delete the previous word.") starts an entry of a list written as one paragraph.
+ */
+const OPENS_ENTRY = /^(?:-{1,2}[A-Za-z\d]|%[A-Za-z]|\^[A-Za-z]|\\[A-Za-z\d])\S*\s/;
+
+/**
+ * The picked sentences and, when the answer has room, the sentence after the best one in its
+ * paragraph: it often completes what the best one starts ("Each record is appended to the journal."
+ * then "It is written to txn.journal beside the data files."). Not a sibling entry (a table's next
+ * row, a list's next option), nor when the best sentence or its neighbour already holds the value
+ * asked for.
+ */
+function withNextSentence(
+  picked: Candidate[],
+  candidates: readonly Candidate[],
+  asked: AskedFor,
+  questionTerms: ReadonlySet<string>,
+): Candidate[] {
+  const best = picked[0];
+  if (best === undefined || best.row || picked.length >= MAX_ANSWER_SENTENCES) return picked;
+  const next = candidates[candidates.indexOf(best) + 1];
+  if (
+    next === undefined ||
+    next.hitIndex !== best.hitIndex ||
+    next.block !== best.block ||
+    next.row ||
+    next.setting !== undefined ||
+    OPENS_ENTRY.test(next.sentence) ||
+    picked.includes(next)
+  )
+    return picked;
+  const answered =
+    (asked.value || asked.unit) &&
+    [best, ...best.neighbours].some((quoted) => holdsValue(quoted, questionTerms, asked));
+  return answered ? picked : [...picked, next];
+}
+
 /** "summarize X", "give an overview of X": the relevant passages retold in reading order, best passage first. */
 const SUMMARY_REQUEST = /\b(summari[sz]e|summary|overview|tl;?dr)\b/i;
 
@@ -1273,15 +1311,15 @@ export function composeExtractiveAnswer(
   const subjectTerms = asked.unit ? withoutUnitWords(questionTerms) : questionTerms;
   const relevanceTerms = subjectTerms.size > 0 ? subjectTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
-  const picked =
+  const candidates =
     asked.summary && relevant.length > 0
-      ? summarySentences(input.hits, relevant, maxSentences)
-      : orderForReading(
-          selectSentences(
-            scoreSentences(input.hits, relevant, queryTerms, asked, relevanceTerms),
-            maxSentences,
-          ),
-        );
+      ? undefined
+      : scoreSentences(input.hits, relevant, queryTerms, asked, relevanceTerms);
+  const picked = candidates
+    ? orderForReading(
+        withNextSentence(selectSentences(candidates, maxSentences), candidates, asked, relevanceTerms),
+      )
+    : summarySentences(input.hits, relevant, maxSentences);
   if (picked.length === 0) {
     return { text: noAnswerText(input.question, input.namespace), citations: [], answered: false };
   }

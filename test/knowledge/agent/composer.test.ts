@@ -133,6 +133,31 @@ const answerTo = (question: string, given: SearchHit[]) => {
 };
 
 describe('composeExtractiveAnswer on manuals', () => {
+  it('quotes the sentence after the best one in its paragraph when the answer has room for it', () => {
+    const { body } = answerTo('Where does the journal option keep the record of each transaction?', [
+      manual(
+        'The journal option keeps a record of each transaction the server commits. ' +
+          'It is appended to txn.journal beside the data files.\n\n' +
+          'Replication is configured separately.',
+        'storage',
+        'Journal',
+      ),
+    ]);
+    expect(body).toMatch(/keeps a record of each transaction .* \[1\] It is appended to txn\.journal/);
+  });
+
+  it("does not quote the next paragraph's opening with the best sentence", () => {
+    const { body } = answerTo('Where does the journal option keep the record of each transaction?', [
+      manual(
+        'The journal option keeps a record of each transaction the server commits.\n\n' +
+          'Replication is configured separately.',
+        'storage',
+        'Journal',
+      ),
+    ]);
+    expect(body).not.toContain('Replication');
+  });
+
   it('quotes the neighbour sentence that holds the default value with the sentence it follows', () => {
     const { body } = answerTo('What is the default value of shared_buffers?', [
       manual(
