@@ -425,6 +425,46 @@ function markParameterSections(root: Element, document: Document): void {
   }
 }
 
+/** How far a paragraph is indented, in percent of the page, as groff's HTML sets it (`style="margin-left:22%"`). */
+const marginOf = (element: Element): number | undefined => {
+  const margin = /margin-left:\s*(\d+(?:\.\d+)?)%/.exec(attribute(element, 'style') ?? '')?.[1];
+  return element.tagName === 'P' && margin !== undefined ? Number(margin) : undefined;
+};
+
+/**
+ * Option entries of a manual page that groff wrote as HTML (`groff -Thtml`): the option line a
+ * paragraph at the text's margin (`<p style="margin-left:11%"><b>-v</b>, <b>--variables</b></p>`),
+ * its description the paragraphs indented deeper under it (`margin-left:22%`). The option line is
+ * the term of its description, as a `<dt>` is of its `<dd>`. A line break in the option line
+ * sets the heading of a group of options, or a sentence, above the option ("<b>Operation mode:
+ * <br>-U</b>, <b>--update</b>"): that part stays a paragraph before the entry.
+ */
+function markIndentedEntries(root: Element, document: Document): void {
+  for (const line of root.querySelectorAll('p')) {
+    const margin = marginOf(line);
+    const below: Element[] = [];
+    for (let next = line.nextElementSibling; next; next = next.nextElementSibling) {
+      const nextMargin = marginOf(next);
+      if (margin === undefined || nextMargin === undefined || nextMargin <= margin) break;
+      below.push(next);
+    }
+    if (below.length === 0) continue;
+    const pieces = line.innerHTML.split(/<br\s*\/?>/i);
+    const term = document.createElement('dt');
+    term.innerHTML = pieces.at(-1)!;
+    if (flat(term.textContent ?? '') === '' || flat(term.textContent ?? '').length > MAX_KEYWORD_LINE_CHARS)
+      continue;
+    const list = document.createElement('dl');
+    const definition = document.createElement('dd');
+    definition.append(...below);
+    list.append(term, definition);
+    if (pieces.length > 1) {
+      line.innerHTML = pieces.slice(0, -1).join(' ');
+      line.after(list);
+    } else line.replaceWith(list);
+  }
+}
+
 /** A verb standing between two code lines ("produces", "returns", "gives", "results in"). */
 const LINKING_WORDS = /^[A-Za-z]+(?: [A-Za-z]+){0,2}$/;
 
@@ -507,6 +547,7 @@ export function readHtml(html: string): HtmlText {
     if (/^\s*(\d+)#\1\s*$/.test(span.textContent ?? '')) span.remove();
   }
   markParameterSections(root, document);
+  markIndentedEntries(root, document);
   joinCodeStatements(root, document);
   markDefinitions(root);
   markKeywordEntries(root);

@@ -523,6 +523,19 @@ describe('HTML manuals split by chapter (Texinfo)', () => {
     expect(text).toBe('c-format, no-c-format\n: These flags should not be added by a human.');
   });
 
+  it('read the option lines of a manual page groff wrote as HTML as the terms of the paragraphs indented under them', () => {
+    const text =
+      html(`<p style="margin-left:11%; margin-top: 1em">Substitutes the values of environment variables.</p>
+      <p style="margin-left:11%; margin-top: 1em"><b>Operation mode: <br>
+      -v</b>, <b>--variables</b></p>
+      <p style="margin-left:22%;">output the variables occurring in SHELL-FORMAT</p>
+      <p style="margin-left:11%; margin-top: 1em">In normal operation mode, standard input is copied to standard output.</p>`);
+    expect(text).toBe(
+      'Substitutes the values of environment variables.\n\n**Operation mode:**\n\n-v, --variables\n: output the variables occurring in SHELL-FORMAT\n\n' +
+        'In normal operation mode, standard input is copied to standard output.',
+    );
+  });
+
   it("number an enumeration without the empty item texi2html makes of an index entry's anchor", () => {
     const text =
       html(`<p>It does this according to the following environment variables, in priority order:</p>
