@@ -518,6 +518,25 @@ const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean =>
   candidate.itemLabel !== undefined &&
   new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(asked.text);
 
+/** A definition this short, one name (`‘cy’: Welsh.`), may be what the question names its entry by. */
+const MAX_NAME_DEFINITION_CHARS = 40;
+
+/**
+ * Whether the question spells a short definition whole, as the name of what it asks the term of:
+ * "What is the ISO 639 code for Welsh?" over a list of codes, `‘cy’: Welsh.`. Such a definition is
+ * the entry asked about, though it is too short to be quoted as a sentence of its own.
+ */
+const definitionNamedBy = (candidate: Candidate, asked: AskedFor): boolean => {
+  const name = candidate.sentence.replace(/\.$/, '').trim();
+  return (
+    candidate.label !== undefined &&
+    candidate.opensDefinition === true &&
+    /\w{3}/.test(name) &&
+    candidate.sentence.length <= MAX_NAME_DEFINITION_CHARS &&
+    literalPattern(name).test(asked.text)
+  );
+};
+
 /** A definition term that is a number (CXX_STANDARD's `23`): named when the question spells it as a word. */
 const NUMBER_TERM = /^\d+(?:\.\d+)*$/;
 
@@ -703,6 +722,7 @@ function scoreSentences(
     const wholeEntry =
       candidate.setting !== undefined ||
       namesEntry(candidate, entryNamesAsked) ||
+      definitionNamedBy(candidate, asked) ||
       (candidate.label !== undefined && literals.some((literal) => literal.test(candidate.sentence)));
     if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry) continue;
     let matched = 0;
@@ -723,6 +743,7 @@ function scoreSentences(
         rowNamedBy(candidate, queryTerms) ||
         itemNamedBy(candidate, asked) ||
         itemQuotedBy(candidate, asked) ||
+        definitionNamedBy(candidate, asked) ||
         namesDefaultedParameter(candidate, asked) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
           ? ENTRY_BONUS

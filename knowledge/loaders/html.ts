@@ -41,9 +41,11 @@ const NEVER_CONTENT = [
   '[aria-hidden="true"]',
   '[hidden]',
   // DocBook's Prev/Up/Next bars and per-page tables of contents (PostgreSQL, many GNU manuals).
+  // texi2html writes an `@itemize` without bullets as `<ul class="toc">` too: a list of content,
+  // left to the test of lists of links below, which a real table of contents fails.
   '.navheader',
   '.navfooter',
-  '.toc',
+  '.toc:not(ul)',
 ].join(', ');
 
 /**
@@ -356,6 +358,19 @@ function markDefinitions(root: Element): void {
   // (Octave's `@deftypefn {}`) leaves ": ", which would read as the mark of a definition's text.
   for (const category of root.querySelectorAll('dt .category'))
     if (/^[\s:]*$/.test(category.textContent ?? '')) category.remove();
+  // texi2html writes an `@itemx` line after the `@item` it pairs with as a term of its own, the
+  // empty definition between them holding only the index entries' anchors (`<dt>c-format</dt>
+  // <dd><a name="IDX49"></a></dd><dt>no-c-format</dt><dd><p>These flags …`): both terms name the
+  // definition below them.
+  for (const definition of root.querySelectorAll('dd')) {
+    if (
+      definition.previousElementSibling?.tagName === 'DT' &&
+      definition.nextElementSibling?.tagName === 'DT' &&
+      flat(definition.textContent ?? '') === '' &&
+      !definition.querySelector('img')
+    )
+      definition.remove();
+  }
   for (const term of root.querySelectorAll('dt')) {
     let next = term.nextElementSibling;
     while (next?.tagName === 'DT') {
@@ -407,6 +422,46 @@ function markParameterSections(root: Element, document: Document): void {
     while (heading.nextSibling) definition.append(heading.nextSibling);
     list.append(term, definition);
     section.append(list);
+  }
+}
+
+/** How far a paragraph is indented, in percent of the page, as groff's HTML sets it (`style="margin-left:22%"`). */
+const marginOf = (element: Element): number | undefined => {
+  const margin = /margin-left:\s*(\d+(?:\.\d+)?)%/.exec(attribute(element, 'style') ?? '')?.[1];
+  return element.tagName === 'P' && margin !== undefined ? Number(margin) : undefined;
+};
+
+/**
+ * Option entries of a manual page that groff wrote as HTML (`groff -Thtml`): the option line a
+ * paragraph at the text's margin (`<p style="margin-left:11%"><b>-v</b>, <b>--variables</b></p>`),
+ * its description the paragraphs indented deeper under it (`margin-left:22%`). The option line is
+ * the term of its description, as a `<dt>` is of its `<dd>`. A line break in the option line
+ * sets the heading of a group of options, or a sentence, above the option ("<b>Operation mode:
+ * <br>-U</b>, <b>--update</b>"): that part stays a paragraph before the entry.
+ */
+function markIndentedEntries(root: Element, document: Document): void {
+  for (const line of root.querySelectorAll('p')) {
+    const margin = marginOf(line);
+    const below: Element[] = [];
+    for (let next = line.nextElementSibling; next; next = next.nextElementSibling) {
+      const nextMargin = marginOf(next);
+      if (margin === undefined || nextMargin === undefined || nextMargin <= margin) break;
+      below.push(next);
+    }
+    if (below.length === 0) continue;
+    const pieces = line.innerHTML.split(/<br\s*\/?>/i);
+    const term = document.createElement('dt');
+    term.innerHTML = pieces.at(-1)!;
+    if (flat(term.textContent ?? '') === '' || flat(term.textContent ?? '').length > MAX_KEYWORD_LINE_CHARS)
+      continue;
+    const list = document.createElement('dl');
+    const definition = document.createElement('dd');
+    definition.append(...below);
+    list.append(term, definition);
+    if (pieces.length > 1) {
+      line.innerHTML = pieces.slice(0, -1).join(' ');
+      line.after(list);
+    } else line.replaceWith(list);
   }
 }
 
@@ -477,6 +532,12 @@ export function readHtml(html: string): HtmlText {
   for (const element of root.querySelectorAll('header, footer')) {
     if (!element.parentElement?.closest('article, main, section')) element.remove();
   }
+  unwrapLayoutTables(root);
+  // texi2html writes the anchor of an index entry made before an `@item` as an item of its own
+  // (`<ol><li><a name="IDX33"></a></li><li> <code>LANGUAGE</code>`): an empty item is none, and
+  // kept, it would shift the numbers of the items after it.
+  for (const item of root.querySelectorAll('li'))
+    if (flat(item.textContent ?? '') === '' && !item.querySelector('img')) item.remove();
   dropNavigationLists(root);
   dropNavigationBars(root);
   dropLinksToTop(root);
@@ -486,12 +547,30 @@ export function readHtml(html: string): HtmlText {
     if (/^\s*(\d+)#\1\s*$/.test(span.textContent ?? '')) span.remove();
   }
   markParameterSections(root, document);
+  markIndentedEntries(root, document);
   joinCodeStatements(root, document);
   markDefinitions(root);
   markKeywordEntries(root);
   const text = normalizeText(markdown.turndown(root as HTMLElement));
   const title = cleanTitle(document.title ?? '') || firstHeading(text);
   return { text, title };
+}
+
+/**
+ * Tables that only indent what they hold: one row whose cells but one are empty, as texi2html
+ * sets every example of a Texinfo manual (`<table><tr><td>&nbsp;</td><td><pre class="example">…`).
+ * Read as a table, the example would be a row, its lines run into one sentence; what the one cell
+ * holds stands in the table's place.
+ */
+function unwrapLayoutTables(root: Element): void {
+  for (const table of root.querySelectorAll('table')) {
+    const rows = tableRows(table);
+    if (rows.length !== 1) continue;
+    const filled = rowCells(rows[0]!).filter(
+      (cell) => flat(cell.textContent ?? '') !== '' || cell.querySelector('img') !== null,
+    );
+    if (filled.length === 1 && rowCells(rows[0]!).length > 1) table.replaceWith(...filled[0]!.childNodes);
+  }
 }
 
 /**

@@ -1423,6 +1423,36 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
   });
 });
 
+describe("composeExtractiveAnswer on lists of codes (a Texinfo manual's appendices)", () => {
+  it('quotes the entry of a list of codes whose whole definition the question names', () => {
+    const { body } = answerTo('What is the ISO 3166 country code of Switzerland?', [
+      {
+        text:
+          '# B. Country Codes\n\nThe ISO 3166 standard defines two character codes for many countries and territories. ' +
+          'All abbreviations for countries used in the Translation Project should come from this standard.',
+        score: 2,
+        source: {
+          documentId: 'gettext_19',
+          title: 'B. Country Codes',
+          heading: 'B. Country Codes',
+          headingPath: ['B. Country Codes'],
+        },
+      },
+      {
+        text: "‘CF’\n: Central African Republic.\n\n‘CG’\n: Congo.\n\n‘CH’\n: Switzerland.\n\n‘CI’\n: Côte d'Ivoire.",
+        score: 1,
+        source: {
+          documentId: 'gettext_19',
+          title: 'B. Country Codes',
+          heading: '‘CF’',
+          headingPath: ['B. Country Codes', '‘CF’'],
+        },
+      },
+    ]);
+    expect(body).toContain('‘CH’: Switzerland.');
+  });
+});
+
 describe('classifyQuestion', () => {
   it('takes a release number after "Since" alone as a statement of when an entry appeared', () => {
     const asked = classifyQuestion('Since which libvirt version can a virtual network do NAT for IPv6?');

@@ -502,6 +502,69 @@ describe('HTML manuals split by chapter (Texinfo)', () => {
     expect(text).toContain('View: pg_stat_replication | Description: One row per WAL sender process');
   });
 
+  it('read an example that texi2html indents with a table of one row as code, not as a row', () => {
+    const text = html(`<dl compact="compact"><dt> Three forms, special cases for one and two</dt>
+      <dd><p>The header entry would be:
+      </p><table><tr><td>&nbsp;</td><td><pre class="smallexample">Plural-Forms: nplurals=3; plural=n==1 ? 0 : n==2 ? 1 : 2;
+</pre></td></tr></table></dd></dl>`);
+    expect(text).toBe(
+      'Three forms, special cases for one and two\n: The header entry would be:\n\n```\nPlural-Forms: nplurals=3; plural=n==1 ? 0 : n==2 ? 1 : 2;\n```',
+    );
+  });
+
+  it("give an @itemx term the definition of the @item above it across texi2html's empty definition", () => {
+    const text = html(`<dl compact="compact">
+      <dt> <code>c-format</code></dt>
+      <dd><a name="IDX49"></a>
+      </dd>
+      <dt> <code>no-c-format</code></dt>
+      <dd><a name="IDX50"></a>
+      <p>These flags should not be added by a human.</p></dd></dl>`);
+    expect(text).toBe('c-format, no-c-format\n: These flags should not be added by a human.');
+  });
+
+  it('read the option lines of a manual page groff wrote as HTML as the terms of the paragraphs indented under them', () => {
+    const text =
+      html(`<p style="margin-left:11%; margin-top: 1em">Substitutes the values of environment variables.</p>
+      <p style="margin-left:11%; margin-top: 1em"><b>Operation mode: <br>
+      -v</b>, <b>--variables</b></p>
+      <p style="margin-left:22%;">output the variables occurring in SHELL-FORMAT</p>
+      <p style="margin-left:11%; margin-top: 1em">In normal operation mode, standard input is copied to standard output.</p>`);
+    expect(text).toBe(
+      'Substitutes the values of environment variables.\n\n**Operation mode:**\n\n-v, --variables\n: output the variables occurring in SHELL-FORMAT\n\n' +
+        'In normal operation mode, standard input is copied to standard output.',
+    );
+  });
+
+  it("number an enumeration without the empty item texi2html makes of an index entry's anchor", () => {
+    const text =
+      html(`<p>It does this according to the following environment variables, in priority order:</p>
+      <ol>
+      <li><a name="IDX33"></a>
+      </li><li> <code>LANGUAGE</code>
+      <a name="IDX34"></a>
+      </li><li> <code>LC_ALL</code>
+      </li></ol>`);
+    expect(text).toBe(
+      'It does this according to the following environment variables, in priority order:\n\n1.  `LANGUAGE`\n2.  `LC_ALL`',
+    );
+  });
+
+  it('keep a list without bullets that texi2html marks as a table of contents, and drop a real one', () => {
+    const text = html(`<ul class="toc">
+      <li><a href="#SEC1">1. Introduction</a></li>
+      <li><a href="#SEC2">2. The User's View</a></li>
+      <li><a href="#SEC3">3. The Format of PO Files</a></li></ul>
+      <p>The default keyword specifications are language dependent. They are:</p>
+      <ul class="toc">
+      <li>For Shell: <code>gettext</code>, <code>ngettext:1,2</code>, <code>eval_gettext</code>.</li>
+      <li>For Desktop: <code>Name</code>, <code>GenericName</code>, <code>Comment</code>, <code>Keywords</code>.</li></ul>`);
+    expect(text).toBe(
+      'The default keyword specifications are language dependent. They are:\n\n' +
+        '-   For Shell: `gettext`, `ngettext:1,2`, `eval_gettext`.\n-   For Desktop: `Name`, `GenericName`, `Comment`, `Keywords`.',
+    );
+  });
+
   it('refuse a page that only redirects to a section of another, naming where it points', () => {
     expect(() =>
       readHtml(`<html><head><title>Parameters Used By The Shell (zsh)</title>
