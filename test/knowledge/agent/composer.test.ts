@@ -674,6 +674,27 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toContain('setting the default font size to 11pt as usual.');
   });
 
+  it("quotes the default when the question asks what holds if one doesn't specify it", () => {
+    // "specify" is how the question asks for a default, not what it is about: the sentences on
+    // ports, labels and records share it with the node's shape, the sentence stating the default does not.
+    const { body } = answerTo("What shape does dot give a node when I don't specify one?", [
+      manual(
+        'Ports can be specified for any node shape, using compass points. A node shape can also be specified ' +
+          'by an HTML-like label holding a table. The fields of a record node shape are specified by its label ' +
+          'string. Polygonal node shapes specified with shape=polygon take the sides attribute.',
+        'dot',
+        'Node Ports',
+      ),
+      manual(
+        'Nodes are drawn, by default, with shape=ellipse, width=.75 and height=.5. Other common shapes ' +
+          'include box, circle and record.',
+        'dot',
+        'Node Shapes',
+      ),
+    ]);
+    expect(body).toContain('Nodes are drawn, by default, with shape=ellipse, width=.75 and height=.5.');
+  });
+
   it('takes a version "or higher" for a statement of the bound asked for', () => {
     const { body } = answerTo('Which pdflatex version does the class require at least?', [
       manual(
@@ -1396,9 +1417,7 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
       'If you would like to check just an include file, instead use: `$ /path/to/rsyslogd -f/path/to/config-file -N3` [1]',
     );
   });
-});
 
-describe('classifyQuestion', () => {
   it('takes a release number after "Since" alone as a statement of when an entry appeared', () => {
     const asked = classifyQuestion('Since which libvirt version can a virtual network do NAT for IPv6?');
     expect(asked.statement?.test('Since 6.5.0 it is possible to enable NAT with IPv6 networking.')).toBe(
@@ -1425,5 +1444,15 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('What does %h log?')).toMatchObject({ whatItIs: true, value: false });
     expect(classifyQuestion('Since which version is the option available?').since).toBe(true);
     expect(classifyQuestion('summarize the installation chapter').summary).toBe(true);
+  });
+
+  it('reads what holds when the user gives none ("when I don\'t specify one") as asking for the default', () => {
+    const asked = classifyQuestion("What shape does dot give a node when I don't specify one?");
+    expect(asked.default).toBe(true);
+    expect(asked.statement?.test('Nodes are drawn, by default, with shape=ellipse.')).toBe(true);
+    expect(classifyQuestion('What font does dot use for labels unless told otherwise?').default).toBe(true);
+    // In the manual's own words, not the user's: the manual answers it as it is asked.
+    expect(classifyQuestion('If PS3 is not set, what prompt does select print?').default).toBe(false);
+    expect(classifyQuestion('Which shapes can I specify for a node?').default).toBe(false);
   });
 });
