@@ -305,15 +305,17 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
 /**
  * A sentence opening by pointing back at the one before it: "In this case, the enumerator falls
  * back to MD5 hashes", "These packets can be found with …", "They are maintained for about a year
- * only", "Setting this will make upsmon drop …", "In addition, the font for the disposition element
- * is set to \bfseries." (what else the option of the sentence before does), or naming "this
- * behavior" the sentence before describes ("The no_root_squash option, which disables this
- * behavior, …"). Alone it does not say what it is about. A bare "This …" is left alone: it opens
- * an entry's sentences about the entry ("This option may be faster …") as often as it points at
- * the sentence before.
+ * only", "The two are identical except that the latter has rounded corners" (after the sentence
+ * naming both), "If this is not set, the value of color is used." (what holds without the attribute
+ * the sentence before names), "Setting this will make upsmon drop …", "In addition, the font for the
+ * disposition element is set to \bfseries." (what else the option of the sentence before does),
+ * or naming "this behavior" the sentence before describes ("The no_root_squash option, which
+ * disables this behavior, …"). Alone it does not say what it is about. A bare "This …" is left
+ * alone: it opens an entry's sentences about the entry ("This option may be faster …") as often
+ * as it points at the sentence before.
  */
 const REFERS_BACK =
-  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b|in\s+addition\s*,|additionally\s*,)|\b(?:this|that|such)\s+behaviou?r\b/i;
+  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|the\s+(?:two|three|former|latter)\b|if\s+(?:this|that|it)\s+(?:also\s+)?is\s+(?:also\s+)?(?:not\s+(?:set|given|specified|defined)|unset|undefined|omitted)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b|in\s+addition\s*,|additionally\s*,)|\b(?:this|that|such)\s+behaviou?r\b/i;
 /** A sentence explaining the example right above it: "This example will result in …", "The example above uses …". */
 const EXPLAINS_EXAMPLE =
   /^(?:this|the)\s+(?:examples?|commands?|calls?|expressions?|filters?)\b(?:\s+above\b)?/i;

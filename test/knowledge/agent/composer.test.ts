@@ -1418,6 +1418,42 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     );
   });
 
+  it('reads a sentence opening "The two" with the sentence naming both', () => {
+    // How the two shapes differ is said after the sentence naming them, in words the question lacks.
+    const { body } = answerTo('How does an Mrecord node differ from a plain record?', [
+      page(
+        'Record-based nodes form the other class of node shapes. These include the shapes record and Mrecord. ' +
+          'The two are identical except that the latter has rounded corners. These nodes represent recursive ' +
+          'lists of fields, which are drawn as alternating horizontal and vertical rows of boxes.',
+        'Node Shapes',
+      ),
+      page(
+        'All node shapes except record and Mrecord are considered polygonal, and are modeled by the number of ' +
+          'sides and a few other geometric properties. The node shape plaintext draws a node without any outline.',
+        'Polygons',
+      ),
+    ]);
+    expect(body).toContain('The two are identical except that the latter has rounded corners.');
+  });
+
+  it('reads a sentence opening "If this is not set" with the sentence naming what is not set', () => {
+    // The fallbacks name neither the attribute nor the style; the sentences before them do.
+    const { body } = answerTo('A node has style=filled but no fillcolor: what color fills it?', [
+      page(
+        'The style for nodes can also include filled, diagonals and rounded. A filled node is shaded inside ' +
+          'using the color fillcolor. If this is not set, the value of color is used. If this also is unset, ' +
+          'light grey is used as the default. The diagonals style draws short lines near each vertex.',
+        'Graphics Styles',
+      ),
+      page(
+        'color | black | for clusters, outline color, and fill color if fillcolor not defined\n\n' +
+          'fillcolor | black | cluster fill color\n\nstyle | graphics options, e.g. filled for clusters',
+        'Principal Graph Attributes',
+      ),
+    ]);
+    expect(body).toContain('If this also is unset, light grey is used as the default.');
+  });
+
   it('takes a release number after "Since" alone as a statement of when an entry appeared', () => {
     const asked = classifyQuestion('Since which libvirt version can a virtual network do NAT for IPv6?');
     expect(asked.statement?.test('Since 6.5.0 it is possible to enable NAT with IPv6 networking.')).toBe(
