@@ -305,15 +305,17 @@ function passageSentences(hitIndex: number, hit: SearchHit): Candidate[] {
 /**
  * A sentence opening by pointing back at the one before it: "In this case, the enumerator falls
  * back to MD5 hashes", "These packets can be found with …", "They are maintained for about a year
- * only", "Setting this will make upsmon drop …", "In addition, the font for the disposition element
- * is set to \bfseries." (what else the option of the sentence before does), or naming "this
- * behavior" the sentence before describes ("The no_root_squash option, which disables this
- * behavior, …"). Alone it does not say what it is about. A bare "This …" is left alone: it opens
- * an entry's sentences about the entry ("This option may be faster …") as often as it points at
- * the sentence before.
+ * only", "The two are identical except that the latter has rounded corners" (after the sentence
+ * naming both), "If this is not set, the value of color is used." (what holds without the attribute
+ * the sentence before names), "Setting this will make upsmon drop …", "In addition, the font for the
+ * disposition element is set to \bfseries." (what else the option of the sentence before does),
+ * or naming "this behavior" the sentence before describes ("The no_root_squash option, which
+ * disables this behavior, …"). Alone it does not say what it is about. A bare "This …" is left
+ * alone: it opens an entry's sentences about the entry ("This option may be faster …") as often
+ * as it points at the sentence before.
  */
 const REFERS_BACK =
-  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b|in\s+addition\s*,|additionally\s*,)|\b(?:this|that|such)\s+behaviou?r\b/i;
+  /^(?:(?:in|for)\s+(?:this|that|such|these|those)\s+cases?\b|(?:these|those|they)\b|the\s+(?:two|three|former|latter)\b|if\s+(?:this|that|it)\s+(?:also\s+)?is\s+(?:also\s+)?(?:not\s+(?:set|given|specified|defined)|unset|undefined|omitted)\b|(?:setting|using|enabling|disabling)\s+(?:this|that|it)\b|in\s+addition\s*,|additionally\s*,)|\b(?:this|that|such)\s+behaviou?r\b/i;
 /** A sentence explaining the example right above it: "This example will result in …", "The example above uses …". */
 const EXPLAINS_EXAMPLE =
   /^(?:this|the)\s+(?:examples?|commands?|calls?|expressions?|filters?)\b(?:\s+above\b)?/i;
@@ -860,6 +862,16 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
 
 /** A question asking for a default: "What is the default of X?", "What does X default to?". */
 const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
+/**
+ * A question asking for a default by what holds when the user gives none: "What shape does it give
+ * a node when I don't specify one?", "What font does it use unless told otherwise?". The manual
+ * says "by default" where the question speaks of the user; "If PS3 is not set, …" or "when no
+ * option is given" speaks the manual's own words ("If PS3 is not set, select prompts …").
+ */
+const ASKS_WHEN_UNSET =
+  /\bunless\s+told\s+otherwise\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass)\b/i;
+/** The words of such a phrase that say what is asked ("specify", "told"), not what about. */
+const UNSET_WORDS = distinctTerms('give specify set pass unless told otherwise');
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
 const ASKS_FOR_VALUE =
@@ -874,12 +886,20 @@ const BOUND_WORDS = distinctTerms('maximum minimum max min');
 /** The terms that name what a question asks about: without its ask words when it asks for a value and names something else. */
 function withoutAskWords(terms: ReadonlySet<string>, asked: AskedFor): ReadonlySet<string> {
   if (asked.unit) terms = withoutUnitWords(terms);
+  // "unless told otherwise" asks what "by default" would: the manual's word for it stands in.
+  if (asked.unsetWords.size > 0) terms = new Set([...withoutUnsetWords(terms, asked), ...DEFAULT_TERMS]);
   if (!asked.value) return terms;
   const subject = new Set(
     [...terms].filter(
       (term) => !ASK_WORDS.has(term) && !asked.measures.has(term) && !(asked.bound && BOUND_WORDS.has(term)),
     ),
   );
+  return subject.size > 0 ? subject : terms;
+}
+
+/** What a question asking for a default by "when I don't specify one" is about: its terms without those words. */
+function withoutUnsetWords(terms: ReadonlySet<string>, asked: AskedFor): ReadonlySet<string> {
+  const subject = new Set([...terms].filter((term) => !asked.unsetWords.has(term)));
   return subject.size > 0 ? subject : terms;
 }
 
@@ -1007,6 +1027,8 @@ export interface AskedFor {
   summary: boolean;
   /** The measures "how …" asks for ("many", "long"): what is asked, not what about. */
   measures: ReadonlySet<string>;
+  /** The words asking for a default by what holds when none is given ("don't specify"): what is asked, not what about. */
+  unsetWords: ReadonlySet<string>;
   /** Per term of the question, the words a manual may join it into with its neighbour ("red" → "redhat"). */
   joinedAs: ReadonlyMap<string, readonly string[]>;
   /** The kind of sentence stating what is asked ("The default is 128MB"), when the question asks for one. */
@@ -1031,9 +1053,10 @@ export function classifyQuestion(question: string): AskedFor {
       : ASKS_FOR_COMMAND.test(question)
         ? 'command'
         : undefined;
+  const unset = ASKS_WHEN_UNSET.exec(question)?.[0];
   const asked: Omit<AskedFor, 'statement'> = {
     text: question,
-    default: ASKS_FOR_DEFAULT.test(question),
+    default: ASKS_FOR_DEFAULT.test(question) || unset !== undefined,
     value,
     amount: ASKS_FOR_AMOUNT.test(question),
     bound: ASKS_FOR_BOUND.test(question),
@@ -1045,6 +1068,7 @@ export function classifyQuestion(question: string): AskedFor {
     // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.
     measures: distinctTerms([...question.matchAll(/\bhow\s+(\w+)/gi)].map((match) => match[1]).join(' ')),
     joinedAs: joinedAs(question),
+    unsetWords: new Set([...distinctTerms(unset ?? '')].filter((term) => UNSET_WORDS.has(term))),
   };
   const statement = statementAsked(asked);
   return statement ? { ...asked, statement } : asked;
@@ -1329,7 +1353,7 @@ export function composeExtractiveAnswer(
   const questionTerms = distinctTerms(input.question);
   const queryTerms = withoutAskWords(distinctTerms(input.retrievalQuery), asked);
   // A manual states a unit ("The interval in seconds between checks") without the words asking for it.
-  const subjectTerms = asked.unit ? withoutUnitWords(questionTerms) : questionTerms;
+  const subjectTerms = withoutUnsetWords(asked.unit ? withoutUnitWords(questionTerms) : questionTerms, asked);
   const relevanceTerms = subjectTerms.size > 0 ? subjectTerms : queryTerms;
   const relevant = relevanceTerms.size > 0 ? relevantHits(input.hits, relevanceTerms, minCoverage) : [];
   const candidates =

@@ -212,14 +212,23 @@ const CONTENTS_LINE = /(?:\.\s?){3,}\s*\d+$/;
 
 /** A heading in a larger font is at least this many times the body text's size. */
 const LARGER_FONT = 1.15;
+/**
+ * A numbered section title ("2.1 Node Shapes", "A.3 Limits") needs only this much: LaTeX's 11-point
+ * classes set \subsection in \large, 12 points on 10.95 (1.096).
+ */
+const LARGER_NUMBERED_FONT = 1.05;
+/** A section number of two levels at least, then a capitalised title. */
+const NUMBERED_TITLE = /^(?:\d+|[A-Z])(?:\.\d+)+\.?\s+\p{Lu}/u;
 /** A heading by its font is short and spans a few lines at most. */
 const MAX_FONT_HEADING_CHARS = 120;
 
 /**
  * Marks, in place, the headings of a document without an outline: paragraphs whose lines are all
- * in a font at least LARGER_FONT times the body text's (the size most characters have), short,
- * holding a letter, not ending as a sentence or a clause does and not a contents line with dot
- * leaders. Their sizes, largest first, are levels 1 to 6.
+ * in a font at least LARGER_FONT times the body text's (the size most characters have), or
+ * LARGER_NUMBERED_FONT for a numbered section title, short, holding a letter, opening with no
+ * lowercase letter (the labels of a drawing set in a larger font: a graph's node names "a", "hello
+ * world"), not ending as a sentence or a clause does and not a contents line with dot leaders.
+ * Their sizes, largest first, are levels 1 to 6.
  */
 export function markFontHeadings(pages: readonly PdfParagraph[][]): void {
   const round = (size: number): number => Math.round(size * 2) / 2;
@@ -234,11 +243,13 @@ export function markFontHeadings(pages: readonly PdfParagraph[][]): void {
     for (const paragraph of page) {
       const size = Math.min(...paragraph.lines.map((line) => line.size));
       const text = linesText(paragraph.lines);
+      const larger = NUMBERED_TITLE.test(text) ? LARGER_NUMBERED_FONT : LARGER_FONT;
       if (
-        size >= LARGER_FONT * body &&
+        size >= larger * body &&
         paragraph.lines.length <= MAX_TITLE_LINES &&
         text.length <= MAX_FONT_HEADING_CHARS &&
         /\p{L}/u.test(text) &&
+        !/^\p{Ll}/u.test(text) &&
         !/[.,;:]$/.test(text) &&
         !CONTENTS_LINE.test(text)
       )

@@ -699,6 +699,27 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toContain('setting the default font size to 11pt as usual.');
   });
 
+  it("quotes the default when the question asks what holds if one doesn't specify it", () => {
+    // "specify" is how the question asks for a default, not what it is about: the sentences on
+    // ports, labels and records share it with the node's shape, the sentence stating the default does not.
+    const { body } = answerTo("What shape does dot give a node when I don't specify one?", [
+      manual(
+        'Ports can be specified for any node shape, using compass points. A node shape can also be specified ' +
+          'by an HTML-like label holding a table. The fields of a record node shape are specified by its label ' +
+          'string. Polygonal node shapes specified with shape=polygon take the sides attribute.',
+        'dot',
+        'Node Ports',
+      ),
+      manual(
+        'Nodes are drawn, by default, with shape=ellipse, width=.75 and height=.5. Other common shapes ' +
+          'include box, circle and record.',
+        'dot',
+        'Node Shapes',
+      ),
+    ]);
+    expect(body).toContain('Nodes are drawn, by default, with shape=ellipse, width=.75 and height=.5.');
+  });
+
   it('takes a version "or higher" for a statement of the bound asked for', () => {
     const { body } = answerTo('Which pdflatex version does the class require at least?', [
       manual(
@@ -1421,6 +1442,42 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
       'If you would like to check just an include file, instead use: `$ /path/to/rsyslogd -f/path/to/config-file -N3` [1]',
     );
   });
+
+  it('reads a sentence opening "The two" with the sentence naming both', () => {
+    // How the two shapes differ is said after the sentence naming them, in words the question lacks.
+    const { body } = answerTo('How does an Mrecord node differ from a plain record?', [
+      page(
+        'Record-based nodes form the other class of node shapes. These include the shapes record and Mrecord. ' +
+          'The two are identical except that the latter has rounded corners. These nodes represent recursive ' +
+          'lists of fields, which are drawn as alternating horizontal and vertical rows of boxes.',
+        'Node Shapes',
+      ),
+      page(
+        'All node shapes except record and Mrecord are considered polygonal, and are modeled by the number of ' +
+          'sides and a few other geometric properties. The node shape plaintext draws a node without any outline.',
+        'Polygons',
+      ),
+    ]);
+    expect(body).toContain('The two are identical except that the latter has rounded corners.');
+  });
+
+  it('reads a sentence opening "If this is not set" with the sentence naming what is not set', () => {
+    // The fallbacks name neither the attribute nor the style; the sentences before them do.
+    const { body } = answerTo('A node has style=filled but no fillcolor: what color fills it?', [
+      page(
+        'The style for nodes can also include filled, diagonals and rounded. A filled node is shaded inside ' +
+          'using the color fillcolor. If this is not set, the value of color is used. If this also is unset, ' +
+          'light grey is used as the default. The diagonals style draws short lines near each vertex.',
+        'Graphics Styles',
+      ),
+      page(
+        'color | black | for clusters, outline color, and fill color if fillcolor not defined\n\n' +
+          'fillcolor | black | cluster fill color\n\nstyle | graphics options, e.g. filled for clusters',
+        'Principal Graph Attributes',
+      ),
+    ]);
+    expect(body).toContain('If this also is unset, light grey is used as the default.');
+  });
 });
 
 describe("composeExtractiveAnswer on lists of codes (a Texinfo manual's appendices)", () => {
@@ -1480,5 +1537,15 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('What does %h log?')).toMatchObject({ whatItIs: true, value: false });
     expect(classifyQuestion('Since which version is the option available?').since).toBe(true);
     expect(classifyQuestion('summarize the installation chapter').summary).toBe(true);
+  });
+
+  it('reads what holds when the user gives none ("when I don\'t specify one") as asking for the default', () => {
+    const asked = classifyQuestion("What shape does dot give a node when I don't specify one?");
+    expect(asked.default).toBe(true);
+    expect(asked.statement?.test('Nodes are drawn, by default, with shape=ellipse.')).toBe(true);
+    expect(classifyQuestion('What font does dot use for labels unless told otherwise?').default).toBe(true);
+    // In the manual's own words, not the user's: the manual answers it as it is asked.
+    expect(classifyQuestion('If PS3 is not set, what prompt does select print?').default).toBe(false);
+    expect(classifyQuestion('Which shapes can I specify for a node?').default).toBe(false);
   });
 });

@@ -258,6 +258,32 @@ describe('PDF section headings', () => {
     ]);
   });
 
+  it("takes a numbered title a little larger than the text for a heading, and a drawing's labels not", async () => {
+    // LaTeX's 11-point article: \section in 14.4 points, \subsection in 12 (1.09 times the text's
+    // 11), and a figure drawn with its node names in 14 points, set apart in the middle of the page.
+    const body = [
+      'Nodes are drawn, by default, with shape ellipse and labeled by',
+      'the node name. Other common shapes include box and circle.',
+    ];
+    const path = await writePdf(join(dir, 'subsections.pdf'), [
+      {
+        blocks: [
+          { x: 72, y: 720, lines: ['2 Drawing Attributes'], fontSize: 14.4 },
+          { x: 72, y: 690, lines: body, fontSize: 11, lineHeight: 13.6 },
+          { x: 72, y: 640, lines: ['2.1 Node Shapes'], fontSize: 12 },
+          { x: 72, y: 615, lines: body, fontSize: 11, lineHeight: 13.6 },
+          { x: 250, y: 540, lines: ['hello world'], fontSize: 14 },
+          { x: 72, y: 480, lines: body, fontSize: 11, lineHeight: 13.6 },
+        ],
+      },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    const text = body.join(' ');
+    expect(doc.pages[0]?.text).toBe(
+      `# 2 Drawing Attributes\n\n${text}\n\n## 2.1 Node Shapes\n\n${text}\n\nhello world\n\n${text}`,
+    );
+  });
+
   it('fences a paragraph that would read as a heading as the code it is', async () => {
     const path = await writePdf(join(dir, 'comment.pdf'), [
       {
