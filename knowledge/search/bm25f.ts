@@ -88,7 +88,10 @@ export class Bm25fScorer {
         if (frequency === 0) continue;
         const slot = pool[at] as number;
         const before = scores[slot] as number;
-        if (before === 0) touched[count++] = slot;
+        // The slot joins the touched list when this is its first score, without a branch (the list
+        // has room for one more than the slots): the next slot overwrites it otherwise.
+        touched[count] = slot;
+        count += +(before === 0);
         scores[slot] = before + factor * frequency;
         bits[slot] = (bits[slot] as number) | bit;
       }
