@@ -39,7 +39,8 @@ export class ScoreAccumulator {
   /** Makes room for slots below `slotCount`; call before adding. */
   prepare(slotCount: number): void {
     this.scores = ensureLength(this.scores, slotCount);
-    this.touched = ensureLength(this.touched, slotCount);
+    // One more than the slots: a slot is written past the list's end before it is known to be new.
+    this.touched = ensureLength(this.touched, slotCount + 1);
     this.bits = ensureLength(this.bits, slotCount);
   }
 

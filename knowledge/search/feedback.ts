@@ -33,7 +33,9 @@ export function feedbackTerms(
       for (let at = from; at < from + length; at++) {
         const termId = forward[at] as number;
         const before = scores[termId] as number;
-        if (before === 0) touched[touchedCount++] = termId;
+        // Appended without a branch, as in Bm25fScorer's scoring loop.
+        touched[touchedCount] = termId;
+        touchedCount += +(before === 0);
         scores[termId] = before + share;
       }
       relevance.count = touchedCount;
