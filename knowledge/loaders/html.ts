@@ -131,6 +131,10 @@ markdown
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
+/** An element that shows nothing: no text but white space, no image (an index entry's bare anchor). */
+const showsNothing = (element: Element): boolean =>
+  flat(element.textContent ?? '') === '' && element.querySelector('img') === null;
+
 const fenced = (code: string): string => `\n\n\`\`\`\n${code}\n\`\`\`\n\n`;
 
 /** A line of prose holds this many words at least (a wrapped paragraph's lines hold ten or so). */
@@ -366,8 +370,7 @@ function markDefinitions(root: Element): void {
     if (
       definition.previousElementSibling?.tagName === 'DT' &&
       definition.nextElementSibling?.tagName === 'DT' &&
-      flat(definition.textContent ?? '') === '' &&
-      !definition.querySelector('img')
+      showsNothing(definition)
     )
       definition.remove();
   }
@@ -536,8 +539,7 @@ export function readHtml(html: string): HtmlText {
   // texi2html writes the anchor of an index entry made before an `@item` as an item of its own
   // (`<ol><li><a name="IDX33"></a></li><li> <code>LANGUAGE</code>`): an empty item is none, and
   // kept, it would shift the numbers of the items after it.
-  for (const item of root.querySelectorAll('li'))
-    if (flat(item.textContent ?? '') === '' && !item.querySelector('img')) item.remove();
+  for (const item of root.querySelectorAll('li')) if (showsNothing(item)) item.remove();
   dropNavigationLists(root);
   dropNavigationBars(root);
   dropLinksToTop(root);
@@ -566,10 +568,9 @@ function unwrapLayoutTables(root: Element): void {
   for (const table of root.querySelectorAll('table')) {
     const rows = tableRows(table);
     if (rows.length !== 1) continue;
-    const filled = rowCells(rows[0]!).filter(
-      (cell) => flat(cell.textContent ?? '') !== '' || cell.querySelector('img') !== null,
-    );
-    if (filled.length === 1 && rowCells(rows[0]!).length > 1) table.replaceWith(...filled[0]!.childNodes);
+    const cells = rowCells(rows[0]!);
+    const filled = cells.filter((cell) => !showsNothing(cell));
+    if (filled.length === 1 && cells.length > 1) table.replaceWith(...filled[0]!.childNodes);
   }
 }
 
