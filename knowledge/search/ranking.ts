@@ -93,21 +93,21 @@ export function rankSlots(
       // Scoring the candidates from their term sequences costs their length; scanning the
       // postings costs the terms' document frequencies. On a small namespace the postings are
       // cheaper, and exact.
+      const frequent: WeightedTerm[] = [];
+      const rare: WeightedTerm[] = [];
       let postingsCost = 0;
-      for (const { termId } of expansion) {
-        const documentFrequency = index.documentFrequency(termId);
-        if (documentFrequency > candidateLimit) postingsCost += documentFrequency;
+      for (const term of expansion) {
+        const documentFrequency = index.documentFrequency(term.termId);
+        if (documentFrequency > candidateLimit) {
+          frequent.push(term);
+          postingsCost += documentFrequency;
+        } else rare.push(term);
       }
       const sequencesCost = candidateLimit * (index.averageTitleLength + index.averageBodyLength);
       if (postingsCost > sequencesCost) {
         // Expansion re-weights chunks that hold a query term; it does not bring in chunks that hold
         // none, which on a small namespace would be chunks that merely share words with the best ones.
-        const frequent = expansion.filter(({ termId }) => index.documentFrequency(termId) > candidateLimit);
-        scorer.accumulate(
-          expansion.filter(({ termId }) => index.documentFrequency(termId) <= candidateLimit),
-          accumulator,
-          true,
-        );
+        scorer.accumulate(rare, accumulator, true);
         feedbackCandidates = bestSlots(accumulator, candidateLimit);
         scorer.accumulateFor(feedbackCandidates, frequent, accumulator);
       } else {
