@@ -548,9 +548,10 @@ const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
 
 /**
  * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
- * defaults as `name=value`, where the text under it often never says "default".
+ * defaults as `name=value`, where the text under it often never says "default". A value in angle
+ * brackets is a placeholder (`--prefix=<prefix>`, `numbersep=〈dimension〉`): it names what to give.
  */
-const SIGNATURE_DEFAULT = /\w=[^=\s,)]/;
+const SIGNATURE_DEFAULT = /\w=(?![<〈])[^=\s,)]/;
 const DEFAULT_TERMS = distinctTerms('default');
 const statesDefault = (candidate: Candidate): boolean =>
   candidate.label !== undefined && SIGNATURE_DEFAULT.test(candidate.label);
@@ -1045,7 +1046,9 @@ function joinedAs(text: string): Map<string, string[]> {
 
 /** Classifies a question by what it asks for; done once per answer. */
 export function classifyQuestion(question: string): AskedFor {
-  const value = ASKS_FOR_VALUE.test(question);
+  const unset = ASKS_WHEN_UNSET.exec(question)?.[0];
+  // What holds when the user gives none is a default, a value: its neighbour stating it is quoted.
+  const value = ASKS_FOR_VALUE.test(question) || unset !== undefined;
   const action = ASKS_HOW_TO.test(question)
     ? 'instruction'
     : ASKS_FOR_KEY.test(question)
@@ -1053,7 +1056,6 @@ export function classifyQuestion(question: string): AskedFor {
       : ASKS_FOR_COMMAND.test(question)
         ? 'command'
         : undefined;
-  const unset = ASKS_WHEN_UNSET.exec(question)?.[0];
   const asked: Omit<AskedFor, 'statement'> = {
     text: question,
     default: ASKS_FOR_DEFAULT.test(question) || unset !== undefined,

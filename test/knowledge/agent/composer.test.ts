@@ -720,6 +720,27 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toContain('Nodes are drawn, by default, with shape=ellipse, width=.75 and height=.5.');
   });
 
+  it("quotes the default after an option's description when the question asks what holds if one doesn't give it", () => {
+    // Sphinx's option list: a placeholder in angle brackets (`=<prefix>`) names what to give, it
+    // states no default; what holds without the option is a value, stated by the next sentence.
+    const { body } = answerTo("What prefix does pp put on the LaTeX commands it generates if I don't give --prefix?", [
+      manual(
+        'pp [--output=mlw|latex] [--prefix=<prefix>] <file>\n\n' +
+          'The generated LaTeX files contain some macros that must be defined externally. ' +
+          'Various definitions can be given to the LaTeX commands to customize the output.',
+        'tools',
+        'Customizing LaTeX output',
+      ),
+      manual(
+        '--output=<output>\n: Set the output format, among mlw and latex.\n\n' +
+          '--prefix=<prefix>\n: Set the prefix for LaTeX commands when using --output=latex. The default prefix is WHY.',
+        'tools',
+        'The pp Command',
+      ),
+    ]);
+    expect(body).toContain('The default prefix is WHY.');
+  });
+
   it('takes a version "or higher" for a statement of the bound asked for', () => {
     const { body } = answerTo('Which pdflatex version does the class require at least?', [
       manual(
