@@ -249,7 +249,7 @@ const SIGNATURE =
  * `--with-drivers=<driver>[,<driver>]`, `-o file, --output=file`.
  */
 const OPTION_LINE =
-  /^-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?(?:,?\s+-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?)*$/;
+  /^-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+))?(?:[= ]?\[[^\]]*\])*(?:,?\s+-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+))?(?:[= ]?\[[^\]]*\])*)*$/;
 
 /**
  * A key of a key=value interface with its value's placeholder, as a LaTeX package's manual sets it
@@ -802,12 +802,13 @@ function isName(line: LaidLine, right: number): boolean {
   return (
     line.spans.length === 1 &&
     (line.spans[0]?.end ?? right) <= right &&
-    text.length <= MAX_TERM_CHARS &&
+    // An option's synopsis names each spelling with its placeholders (`-g [<file>][:<line>], --sub-goal=…`).
+    (text.length <= MAX_TERM_CHARS || (text.length <= MAX_KEY_LINE_CHARS && OPTION_LINE.test(text))) &&
     /^[\p{L}\d$*.-]/u.test(text) &&
     /\p{L}/u.test(text) &&
     !/[.!?]\s|'''|,\s+\p{L}/u.test(text) &&
     // An option's value placeholder (`--trace=macro[:format]`), not an assignment.
-    (!text.includes('=') || OPTION_WITH_VALUE.test(text)) &&
+    (!text.includes('=') || OPTION_WITH_VALUE.test(text) || OPTION_LINE.test(text)) &&
     (!/[.,;:!?{([]$/.test(text) || /\p{L}(?:\.\.\.|…)$/u.test(text)) &&
     balanced(text)
   );
@@ -878,7 +879,10 @@ function withTerms(lines: readonly LaidLine[], right: number, termsBeside = true
     const description = lines.slice(start, end);
     const term =
       description.length > 0 &&
-      (above === undefined || above.x >= first.x + indent) &&
+      // A line of options may follow the sentence ending the prose above it at the same margin.
+      (above === undefined ||
+        above.x >= first.x + indent ||
+        (OPTION_LINE.test(first.text) && /[.:!?]$/.test(above.text))) &&
       (defined !== undefined || names.every((name) => isName(name, right - indent))) &&
       // A justified line may hold a gap as wide as a table's between two words: near the right edge.
       description.every((line) => line.spans.slice(1).every((span) => span.end >= right - line.size)) &&
