@@ -869,14 +869,15 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
 const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
 /**
  * A question asking for a default by what holds when the user gives none: "What shape does it give
- * a node when I don't specify one?", "What font does it use unless told otherwise?". The manual
+ * a node when I don't specify one?", "What font does it use unless told otherwise?", "Which mode
+ * does it use if I don't choose one?", "Which style does it produce unless I ask for another one?". The manual
  * says "by default" where the question speaks of the user; "If PS3 is not set, …" or "when no
  * option is given" speaks the manual's own words ("If PS3 is not set, select prompts …").
  */
 const ASKS_WHEN_UNSET =
-  /\bunless\s+told\s+otherwise\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass)\b/i;
-/** The words of such a phrase that say what is asked ("specify", "told"), not what about. */
-const UNSET_WORDS = distinctTerms('give specify set pass unless told otherwise');
+  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b/i;
+/** The words of such a phrase that say what is asked ("specify", "told", "choose"), not what about. */
+const UNSET_WORDS = distinctTerms('give specify set pass choose pick select unless told otherwise ask say another');
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
 const ASKS_FOR_VALUE =
