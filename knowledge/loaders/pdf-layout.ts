@@ -1178,6 +1178,38 @@ export function isNavigation(paragraph: PdfParagraph): boolean {
   return entries.every((n) => n > 0) && (leaders || entries.reduce((sum, n) => sum + n, 0) >= 2);
 }
 
+/** The pages of an index entry wrapped onto a line of their own ("79" under "html command line option,"). */
+const PAGES_ALONE = new RegExp(String.raw`^${PAGE_LIST}$`);
+/** A term of a nested index, over the entries naming its pages: a name, no sentence ("-C", "command line option,"). */
+const INDEX_TERM = /^(?=.*[\p{L}\p{S}&-])(?!.*[.!?;](?:\s|$)).{1,60}$/u;
+/** Least number of entries with pages a page of a nested index holds, and their least share of its terms and entries. */
+const MIN_NESTED_ENTRIES = 5;
+const NESTED_ENTRIES_SHARE = 1 / 4;
+
+/**
+ * A page's paragraphs without the contents and index entries (isNavigation), nor, on a page of a
+ * back-of-book index whose terms stand on lines of their own above indented entries ("-C" over
+ * "why3 command line option, 61", LaTeX's `\item` over its `\subitem`s, as Sphinx sets its index
+ * of options), any of the index: there a term alone is no entry, and a column's lines read beside
+ * the other column's as rows of two cells. Such a page is judged whole: every cell of its text a
+ * term, an entry or pages wrapped from the line before, a quarter of them at least entries with pages.
+ */
+export function withoutNavigation(page: readonly PdfParagraph[]): PdfParagraph[] {
+  const body = page.filter((paragraph) => paragraph.level === undefined);
+  const cells = body.flatMap((paragraph) =>
+    paragraph.lines.flatMap((line) => line.text.split(TABLE_ROW_SEPARATOR).map((cell) => cell.trim())),
+  );
+  const named = cells.filter((cell) => !PAGES_ALONE.test(cell));
+  const withPages = named.filter((cell) => INDEX_ENTRY.test(cell)).length;
+  const nestedIndex =
+    withPages >= MIN_NESTED_ENTRIES &&
+    withPages >= NESTED_ENTRIES_SHARE * named.length &&
+    named.every((cell) => INDEX_ENTRY.test(cell) || INDEX_TERM.test(cell));
+  return page.filter((paragraph) =>
+    nestedIndex ? paragraph.level !== undefined : !isNavigation(paragraph),
+  );
+}
+
 /** A page's first or last paragraph repeated on at least this many pages (numbers aside) is a running header or footer. */
 const RUNNING_MIN_PAGES = 3;
 /** Running headers and footers are short: a title, a chapter name, a page number. */
