@@ -1219,20 +1219,23 @@ const RUNNING_MAX_CHARS = 150;
  * Whether a page's first or last paragraph ends in the page's own number (counted from the
  * file's first page, with the one offset that most pages share): a footer naming the section the
  * page is in, then the number ("Mode Settings 101"), as htmldoc sets them, runs on fewer pages
- * than a chapter's running title. Applies only when that offset holds on most pages.
+ * than a chapter's running title. A two-sided book sets the number first on its left-hand pages
+ * ("74 Chapter 6. Reference Manuals") and last on its right-hand ones ("6.5. The session Command
+ * 75", as Sphinx's LaTeX does): either end counts. Applies only when that offset holds on most pages.
  */
 function pageNumbered(pages: readonly (readonly string[])[]): (paragraph: string, page: number) => boolean {
-  const trailing = (paragraph: string): number | undefined => {
-    const match = /(?:^|\s)(\d{1,4})$/.exec(paragraph.trim());
-    return match ? Number(match[1]) : undefined;
+  const numbers = (paragraph: string): number[] => {
+    const text = paragraph.trim();
+    return [/^(\d{1,4})\s/.exec(text)?.[1], /(?:^|\s)(\d{1,4})$/.exec(text)?.[1]]
+      .filter((n): n is string => n !== undefined)
+      .map(Number);
   };
   const offsets = new Map<number, number>();
   pages.forEach((paragraphs, page) => {
     const found = new Set(
       [paragraphs[0], paragraphs.length > 1 ? paragraphs.at(-1) : undefined]
         .filter((p): p is string => p !== undefined && p.length <= RUNNING_MAX_CHARS)
-        .map(trailing)
-        .filter((n): n is number => n !== undefined)
+        .flatMap(numbers)
         .map((n) => n - page),
     );
     for (const offset of found) offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
@@ -1242,7 +1245,7 @@ function pageNumbered(pages: readonly (readonly string[])[]): (paragraph: string
     [0, 0],
   );
   if (pagesWith < RUNNING_MIN_PAGES || pagesWith * 2 < pages.length) return () => false;
-  return (paragraph, page) => trailing(paragraph) === page + offset;
+  return (paragraph, page) => numbers(paragraph).includes(page + offset);
 }
 
 /**

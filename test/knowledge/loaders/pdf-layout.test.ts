@@ -1105,6 +1105,29 @@ describe('running headers and footers of a PDF manual', () => {
     ]);
   });
 
+  it("drop a two-sided book's section footers, its number first on left-hand pages and last on right-hand ones", () => {
+    // Sphinx's LaTeX: left-hand pages open with "74 Chapter 6. …", right-hand ones close with the
+    // section then the number, a section's footer on fewer pages than a running line's three.
+    const book = [
+      '72 Chapter 6. Reference Manuals for the Why3 Tools\n\nOptions are:',
+      'The why3 replay command is meant to execute the proofs.\n\n6.4. The replay Command 73',
+      '74 Chapter 6. Reference Manuals for the Why3 Tools\n\n--force\n: Enforce saving the session.',
+      'The why3 session html command produces a summary.\n\n6.5. The session Command 75',
+      '76 Chapter 6. Reference Manuals for the Why3 Tools\n\n--style=<n>\n: Set output style (1 or 2, default 1).',
+      'The why3 doc command can produce HTML pages.\n\n6.6. The doc Command 77',
+      '78 Chapter 6. Reference Manuals for the Why3 Tools\n\nThe pp command pretty-prints declarations.',
+    ];
+    expect(withoutRunningLines(book)).toEqual([
+      'Options are:',
+      'The why3 replay command is meant to execute the proofs.',
+      '--force\n: Enforce saving the session.',
+      'The why3 session html command produces a summary.',
+      '--style=<n>\n: Set output style (1 or 2, default 1).',
+      'The why3 doc command can produce HTML pages.',
+      'The pp command pretty-prints declarations.',
+    ]);
+  });
+
   it('are dropped from every page, numbers aside, with lone page numbers', () => {
     expect(withoutRunningLines(pages)).toEqual([
       '1 Obtaining R\n\nSources can be obtained via CRAN.',
