@@ -870,12 +870,13 @@ const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
 /**
  * A question asking for a default by what holds when the user gives none: "What shape does it give
  * a node when I don't specify one?", "What font does it use unless told otherwise?", "Which mode
- * does it use if I don't choose one?", "Which style does it produce unless I ask for another one?". The manual
+ * does it use if I don't choose one?", "Which style does it produce unless I ask for another one?",
+ * "What does it count when I pass no option at all?". The manual
  * says "by default" where the question speaks of the user; "If PS3 is not set, …" or "when no
  * option is given" speaks the manual's own words ("If PS3 is not set, select prompts …").
  */
 const ASKS_WHEN_UNSET =
-  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b/i;
+  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b|(?:give|specify|set|pass|choose|pick|select)\s+no\b)/i;
 /** The words of such a phrase that say what is asked ("specify", "told", "choose"), not what about. */
 const UNSET_WORDS = distinctTerms('give specify set pass choose pick select unless told otherwise ask say another');
 

@@ -1590,12 +1590,13 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('Which shapes can I specify for a node?').default).toBe(false);
   });
 
-  it('reads "if I don\'t choose one" and "unless I ask for another one" as asking for the default', () => {
+  it('reads "if I don\'t choose one", "unless I ask for another one", "when I pass no option" as asking for the default', () => {
     const mode = classifyQuestion("Which smoke detector mode does replay use if I don't choose one?");
     expect(mode.default).toBe(true);
     expect(mode.value).toBe(true);
     expect(mode.statement?.test('Try to detect if the context is self-contradicting (default: top).')).toBe(true);
     expect(classifyQuestion('Which style does session html produce unless I ask for another one?').default).toBe(true);
+    expect(classifyQuestion('What does wc count when I pass no option at all?').default).toBe(true);
     expect(classifyQuestion('Which transformation can I choose for a goal?').default).toBe(false);
     expect(classifyQuestion('Which style do I ask for to get a tree?').default).toBe(false);
   });
