@@ -554,9 +554,10 @@ const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
 /**
  * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
  * defaults as `name=value`, where the text under it often never says "default". A value in angle
- * brackets is a placeholder (`--prefix=<prefix>`, `numbersep=〈dimension〉`): it names what to give.
+ * brackets that ends the term is a placeholder (`--prefix=<prefix>`): it names what to give, where
+ * a key's term goes on with its default after it (`numbersep=〈dimension〉 10pt`).
  */
-const SIGNATURE_DEFAULT = /\w=(?![<〈])[^=\s,)]/;
+const SIGNATURE_DEFAULT = /\w=(?![<〈][^<>〈〉]*[>〉](?:$|[,)[]))[^=\s,)]/;
 const DEFAULT_TERMS = distinctTerms('default');
 const statesDefault = (candidate: Candidate): boolean =>
   candidate.label !== undefined && SIGNATURE_DEFAULT.test(candidate.label);
