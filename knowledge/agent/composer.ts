@@ -424,8 +424,7 @@ const NAMED_LETTER =
 /**
  * What the question spells exactly and a sibling would spell differently: quoted codes ('H'
  * beside 'h'), dotted names (gc.auto, sys.float_info.dig), names with digits (uuid5), identifiers
- * in snake_case or camelCase (work_mem, DefaultScoringM), symbol literals (-n, %j) and file name
- * extensions (.gen).
+ * in snake_case or camelCase (work_mem, DefaultScoringM) and symbol literals (-n, %j).
  */
 function questionLiterals(question: string): string[] {
   const quoted = [...question.matchAll(/[`'"‘“]([^\s`'"‘’“”]{1,40})[`'"’”]/g)].map((match) => match[1]!);
@@ -437,8 +436,6 @@ function questionLiterals(question: string): string[] {
   // A call with its argument ("rand(-1)", "rand(0)") names one entry of its function's list of uses.
   const calls = question.match(/\b[A-Za-z_][\w.]*\([^()\s]{1,20}\)/g) ?? [];
   const letters = [...question.matchAll(NAMED_LETTER)].map((match) => match[1]!);
-  // A file name extension (".gen files", "a .drv file") names one kind of file among its siblings.
-  const extensions = question.match(/(?<=^|\s)\.[A-Za-z][A-Za-z\d]{0,7}(?=\s)/g) ?? [];
   return [
     ...new Set([
       ...quoted,
@@ -446,7 +443,6 @@ function questionLiterals(question: string): string[] {
       ...symbols,
       ...calls,
       ...letters,
-      ...extensions,
     ]),
   ];
 }

@@ -605,26 +605,6 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('ASCII code 7');
   });
 
-  it('quotes first the sentence spelling the file name extension the question names', () => {
-    // ".gen" is one kind of driver file among ".drv" and ".aux": word search keeps only "gen",
-    // which sentences about the drivers directory share.
-    const { body } = answerTo('What are the .gen files in the drivers directory for?', [
-      manual(
-        'The drivers directory holds the driver files of every prover. Files in the drivers directory are read ' +
-          'at startup. Files of the gen directory are rebuilt by the drivers Makefile. Each driver file of the ' +
-          'drivers directory names its prover. The files of the drivers directory are plain text.',
-        'drivers',
-        'Drivers for External Provers',
-      ),
-      manual(
-        'Driver files with .gen extension are intended to be imported by other drivers. Files with .aux extension are generated.',
-        'drivers',
-        'Driver kinds',
-      ),
-    ]);
-    expect(body).toMatch(/^Driver files with \.gen extension are intended to be imported by other drivers\./);
-  });
-
   it('quotes the short code block that finishes a sentence broken off before it', () => {
     const { body } = answerTo('What is the default value of history_timestamp_format_string?', [
       manual(
