@@ -764,6 +764,28 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
     expect(body).toContain('The default prefix is WHY.');
   });
 
+  it("quotes first a key's term that states its default after its placeholder", () => {
+    // The listings manual: `aboveskip=〈dimension〉 \medskipamount`, the default after the
+    // placeholder; `--prefix=<prefix>` ends with its placeholder and states none.
+    const { body } = answerTo('How much vertical space is put above a displayed listing by default?', [
+      manual(
+        'It is always a good idea to structure the layout by vertical space, horizontal lines, or different type sizes. ' +
+          'The best to stress whole listings are colours, frames, vertical space, and captions. ' +
+          'A displayed listing is put in its own paragraph.',
+        'listings',
+        'Tips',
+      ),
+      manual(
+        'float=[*]〈subset of tbph〉\n: Makes sense on displayed listings only and lets them float.\n\n' +
+          'aboveskip=〈dimension〉 \\medskipamount\n: Defines the vertical space above a displayed listing.\n\n' +
+          'belowskip=〈dimension〉 \\medskipamount\n: Defines the vertical space below a displayed listing.',
+        'listings',
+        'Displayed listings',
+      ),
+    ]);
+    expect(body).toMatch(/^aboveskip=〈dimension〉 \\medskipamount: Defines the vertical space above a displayed listing\./);
+  });
+
   it('takes a version "or higher" for a statement of the bound asked for', () => {
     const { body } = answerTo('Which pdflatex version does the class require at least?', [
       manual(
