@@ -763,9 +763,10 @@ function scoreSentences(
           ? STATEMENT_BONUS
           : 0) +
         (asked.default &&
-        candidate.label !== undefined &&
-        ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
-          DEFAULT_CHOICE.test(candidate.label))
+        ((candidate.label !== undefined &&
+          ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
+            DEFAULT_CHOICE.test(candidate.label))) ||
+          (LIST_ITEM.test(candidate.sentence) && DEFAULT_CHOICE.test(candidate.sentence)))
           ? STATEMENT_BONUS
           : 0) +
         rankBonus(candidate);
@@ -799,6 +800,11 @@ const DEFAULT_STATEMENT =
  */
 const DEFAULT_CHOICE =
   /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b|^\s*default\.\s/i;
+/**
+ * A list item: one choice among its siblings, as a definition is ("– always save on exit
+ * (default): the current state of the proof session is saved on exit", a preference's policies).
+ */
+const LIST_ITEM = /^\s*(?:[-–—*+•◦▪●]|\d{1,9}[.)])\s+/u;
 /** A definition's opening sentence that only marks its entry as the default choice: "Default.". */
 const DEFAULT_MARK = /^\s*default\.\s*$/i;
 

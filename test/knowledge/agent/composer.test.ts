@@ -643,6 +643,40 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('"nofill" (default): Incomplete Cholesky factorization with no fill-in');
   });
 
+  it('quotes the list item that marks itself the default among its siblings', () => {
+    // The Why3 IDE's preferences: the saving policies are list items, one marked "(default)";
+    // sentences of other sections share more of the question's words.
+    const { body } = answerTo('By default, does the Why3 IDE save the proof session when I quit?', [
+      manual(
+        'The why3 replay command is meant to execute the proofs stored in a Why3 session file, as produced by the IDE. ' +
+          'Its main purpose is to play non-regression tests.',
+        'why3',
+        'The replay Command',
+      ),
+      manual(
+        'The left toolbar that was present in former versions of Why3 is now replaced by a context menu activited ' +
+          'by clicking the right mouse button, while cursor is on a given row of the proof session tree.',
+        'why3',
+        'Context Menu',
+      ),
+      manual(
+        'The why3 session html command produces a summary of the proof session in HTML syntax. ' +
+          'There are two styles of output: table and simpletree. The default is table.',
+        'why3',
+        'Command html',
+      ),
+      manual(
+        '• option to disallow source editing within the GUI\n\n• the policy for saving sessions:\n\n' +
+          '– always save on exit (default): the current state of the proof session is saving on exit\n\n' +
+          '– never save on exit: the current state of the session is never saved automatically, you must use menu File → Save session\n\n' +
+          '– ask whether to save: on exit, a popup window asks whether you want to save or not.',
+        'why3',
+        'Preferences Dialog',
+      ),
+    ]);
+    expect(body).toContain('– always save on exit (default): the current state of the proof session is saving on exit');
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),
