@@ -406,11 +406,10 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  * Options, directives, control keys, escape sequences and wildcards the question names as words of
  * their own ("-n", "--depth", "-0", "%j", "^U", "\a", "?"), alone or in parentheses ("the default spin speed
  * (-spinstep)?"): word search drops them, yet they are what singles out one row or entry. A token
- * must stand between spaces, so the question's closing "?" is not one, nor `-1` in `rand(-1)`; an
- * option may end a clause or the question ("With --modular, what do I give to -o?").
+ * must stand between spaces, so the question's closing "?" is not one, nor `-1` in `rand(-1)`.
  */
 const SYMBOL_LITERAL =
-  /(?<=^|\s|\s\()(?:(-{1,2}[A-Za-z\d][\w-]*)(?=[?.,;:!]?(?:\s|$))|(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|\\[A-Za-z\d]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$)))/g;
+  /(?<=^|\s|\s\()(-{1,2}[A-Za-z\d][\w-]*|%[A-Za-z]|\^[A-Za-z]|\\[A-Za-z\d]|[^\s\w]{1,3})(?=\s|\)(?:[\s?.,;:!]|$))/g;
 
 /**
  * A one-letter code the question names by what it is: "the letter d", "a first character K", "the
@@ -432,7 +431,7 @@ function questionLiterals(question: string): string[] {
     question.match(
       /[\w-]*[A-Za-z][\w-]*(?:[.@][\w{}-]+)+|\b(?=[A-Za-z_]*\d)(?=\d*[A-Za-z_])\w+\b|\b[A-Za-z][A-Za-z\d]*(?:_[A-Za-z\d]+)+\b|\b[A-Za-z][a-z\d]+(?:[A-Z][a-z\d]*)+\b/g,
     ) ?? [];
-  const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => (match[1] ?? match[2])!);
+  const symbols = [...question.matchAll(SYMBOL_LITERAL)].map((match) => match[1]!);
   // A call with its argument ("rand(-1)", "rand(0)") names one entry of its function's list of uses.
   const calls = question.match(/\b[A-Za-z_][\w.]*\([^()\s]{1,20}\)/g) ?? [];
   const letters = [...question.matchAll(NAMED_LETTER)].map((match) => match[1]!);

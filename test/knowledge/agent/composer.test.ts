@@ -338,29 +338,6 @@ describe('composeExtractiveAnswer on manuals', () => {
     );
   });
 
-  it('quotes only the entries of the options that end the question or a clause of it', () => {
-    // "--modular," and "-o?": an option may be followed by the clause's comma or the question mark;
-    // named, the two entries outrank prose sharing the question's other words.
-    const { body } = answerTo('With extract --modular, what do I have to give to -o?', [
-      manual(
-        'For a modular extraction you have to give the extract command a driver and the modules to extract. ' +
-          'What you give to the driver option is a driver name.',
-        'extract',
-        'Extracting programs',
-      ),
-      manual(
-        '-o <file|dir>\n: Output extracted code to the given file (for --flat) or directory.\n\n' +
-          '--flat\n: Perform a flat extraction. This is the default behavior.\n\n' +
-          '--modular\n: Extract each module in its own, separate file. Option -o is mandatory; ' +
-          'it should be given the name of an existing directory.',
-        'extract',
-        'The extract Command',
-      ),
-    ]);
-    expect(body).toContain('it should be given the name of an existing directory. [1]');
-    expect(body).not.toContain('[2]');
-  });
-
   it('picks the option row the question names in parentheses, by the name before its argument', () => {
     const { body } = answerTo('What PostScript level does Asymptote use by default (-level)?', [
       manual(
