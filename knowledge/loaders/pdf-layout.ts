@@ -1205,9 +1205,7 @@ export function withoutNavigation(page: readonly PdfParagraph[]): PdfParagraph[]
     withPages >= MIN_NESTED_ENTRIES &&
     withPages >= NESTED_ENTRIES_SHARE * named.length &&
     named.every((cell) => INDEX_ENTRY.test(cell) || INDEX_TERM.test(cell));
-  return page.filter((paragraph) =>
-    nestedIndex ? paragraph.level !== undefined : !isNavigation(paragraph),
-  );
+  return page.filter((paragraph) => (nestedIndex ? paragraph.level !== undefined : !isNavigation(paragraph)));
 }
 
 /** A page's first or last paragraph repeated on at least this many pages (numbers aside) is a running header or footer. */

@@ -651,7 +651,9 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
         'Preferences Dialog',
       ),
     ]);
-    expect(body).toContain('– always save on exit (default): the current state of the proof session is saving on exit');
+    expect(body).toContain(
+      '– always save on exit (default): the current state of the proof session is saving on exit',
+    );
   });
 
   it('never quotes a contents line with dot leaders', () => {
@@ -757,21 +759,24 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
   it("quotes the default after an option's description when the question asks what holds if one doesn't give it", () => {
     // Sphinx's option list: a placeholder in angle brackets (`=<prefix>`) names what to give, it
     // states no default; what holds without the option is a value, stated by the next sentence.
-    const { body } = answerTo("What prefix does pp put on the LaTeX commands it generates if I don't give --prefix?", [
-      manual(
-        'pp [--output=mlw|latex] [--prefix=<prefix>] <file>\n\n' +
-          'The generated LaTeX files contain some macros that must be defined externally. ' +
-          'Various definitions can be given to the LaTeX commands to customize the output.',
-        'tools',
-        'Customizing LaTeX output',
-      ),
-      manual(
-        '--output=<output>\n: Set the output format, among mlw and latex.\n\n' +
-          '--prefix=<prefix>\n: Set the prefix for LaTeX commands when using --output=latex. The default prefix is WHY.',
-        'tools',
-        'The pp Command',
-      ),
-    ]);
+    const { body } = answerTo(
+      "What prefix does pp put on the LaTeX commands it generates if I don't give --prefix?",
+      [
+        manual(
+          'pp [--output=mlw|latex] [--prefix=<prefix>] <file>\n\n' +
+            'The generated LaTeX files contain some macros that must be defined externally. ' +
+            'Various definitions can be given to the LaTeX commands to customize the output.',
+          'tools',
+          'Customizing LaTeX output',
+        ),
+        manual(
+          '--output=<output>\n: Set the output format, among mlw and latex.\n\n' +
+            '--prefix=<prefix>\n: Set the prefix for LaTeX commands when using --output=latex. The default prefix is WHY.',
+          'tools',
+          'The pp Command',
+        ),
+      ],
+    );
     expect(body).toContain('The default prefix is WHY.');
   });
 
@@ -794,7 +799,9 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
         'Displayed listings',
       ),
     ]);
-    expect(body).toMatch(/^aboveskip=〈dimension〉 \\medskipamount: Defines the vertical space above a displayed listing\./);
+    expect(body).toMatch(
+      /^aboveskip=〈dimension〉 \\medskipamount: Defines the vertical space above a displayed listing\./,
+    );
   });
 
   it('takes a version "or higher" for a statement of the bound asked for', () => {
@@ -1630,8 +1637,12 @@ describe('classifyQuestion', () => {
     const mode = classifyQuestion("Which smoke detector mode does replay use if I don't choose one?");
     expect(mode.default).toBe(true);
     expect(mode.value).toBe(true);
-    expect(mode.statement?.test('Try to detect if the context is self-contradicting (default: top).')).toBe(true);
-    expect(classifyQuestion('Which style does session html produce unless I ask for another one?').default).toBe(true);
+    expect(mode.statement?.test('Try to detect if the context is self-contradicting (default: top).')).toBe(
+      true,
+    );
+    expect(
+      classifyQuestion('Which style does session html produce unless I ask for another one?').default,
+    ).toBe(true);
     expect(classifyQuestion('What does wc count when I pass no option at all?').default).toBe(true);
     expect(classifyQuestion('Which transformation can I choose for a goal?').default).toBe(false);
     expect(classifyQuestion('Which style do I ask for to get a tree?').default).toBe(false);

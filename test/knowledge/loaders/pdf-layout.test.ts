@@ -447,7 +447,11 @@ describe('PDF page reading order', () => {
       run('[=none|top|deep]', 155.7, 294.9),
       run('Try to detect if the context is self-contradicting (default: top).', 96.9, 280),
       run('-v <lvl>, --verbosity=<lvl>', 72, 262),
-      run('Verbosity level for interpretation log of counterexample model. By default, the level is set to 4.', 96.9, 247.1),
+      run(
+        'Verbosity level for interpretation log of counterexample model. By default, the level is set to 4.',
+        96.9,
+        247.1,
+      ),
       run('--meta=<meta>', 72, 229.2, 65.2),
       run('[=<string>]', 137.2, 229.2),
       run('Add a meta to every task.', 96.9, 214.2),
