@@ -548,9 +548,11 @@ const namesEntry = (candidate: Candidate, names: readonly string[]): boolean =>
 
 /**
  * An API entry's signature (`gzip.open(filename, compresslevel=9)`) states its parameters'
- * defaults as `name=value`, where the text under it often never says "default".
+ * defaults as `name=value`, where the text under it often never says "default". A value in angle
+ * brackets that ends the term is a placeholder (`--prefix=<prefix>`): it names what to give, where
+ * a key's term goes on with its default after it (`numbersep=〈dimension〉 10pt`).
  */
-const SIGNATURE_DEFAULT = /\w=[^=\s,)]/;
+const SIGNATURE_DEFAULT = /\w=(?![<〈][^<>〈〉]*[>〉](?:$|[,)[]))[^=\s,)]/;
 const DEFAULT_TERMS = distinctTerms('default');
 const statesDefault = (candidate: Candidate): boolean =>
   candidate.label !== undefined && SIGNATURE_DEFAULT.test(candidate.label);
@@ -760,9 +762,10 @@ function scoreSentences(
           ? STATEMENT_BONUS
           : 0) +
         (asked.default &&
-        candidate.label !== undefined &&
-        ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
-          DEFAULT_CHOICE.test(candidate.label))
+        ((candidate.label !== undefined &&
+          ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
+            DEFAULT_CHOICE.test(candidate.label))) ||
+          (LIST_ITEM.test(candidate.sentence) && DEFAULT_CHOICE.test(candidate.sentence)))
           ? STATEMENT_BONUS
           : 0) +
         rankBonus(candidate);
@@ -796,6 +799,11 @@ const DEFAULT_STATEMENT =
  */
 const DEFAULT_CHOICE =
   /\(\s*(?:the\s+)?default\s*\)|\b(?:this|that|which|it) is the default\b|^\s*default\.\s/i;
+/**
+ * A list item: one choice among its siblings, as a definition is ("– always save on exit
+ * (default): the current state of the proof session is saved on exit", a preference's policies).
+ */
+const LIST_ITEM = /^\s*(?:[-–—*+•◦▪●]|\d{1,9}[.)])\s+/u;
 /** A definition's opening sentence that only marks its entry as the default choice: "Default.". */
 const DEFAULT_MARK = /^\s*default\.\s*$/i;
 
@@ -864,14 +872,16 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
 const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
 /**
  * A question asking for a default by what holds when the user gives none: "What shape does it give
- * a node when I don't specify one?", "What font does it use unless told otherwise?". The manual
+ * a node when I don't specify one?", "What font does it use unless told otherwise?", "Which mode
+ * does it use if I don't choose one?", "Which style does it produce unless I ask for another one?",
+ * "What does it count when I pass no option at all?". The manual
  * says "by default" where the question speaks of the user; "If PS3 is not set, …" or "when no
  * option is given" speaks the manual's own words ("If PS3 is not set, select prompts …").
  */
 const ASKS_WHEN_UNSET =
-  /\bunless\s+told\s+otherwise\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass)\b/i;
-/** The words of such a phrase that say what is asked ("specify", "told"), not what about. */
-const UNSET_WORDS = distinctTerms('give specify set pass unless told otherwise');
+  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b|(?:give|specify|set|pass|choose|pick|select)\s+no\b)/i;
+/** The words of such a phrase that say what is asked ("specify", "told", "choose"), not what about. */
+const UNSET_WORDS = distinctTerms('give specify set pass choose pick select unless told otherwise ask say another');
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
 const ASKS_FOR_VALUE =
@@ -1045,7 +1055,9 @@ function joinedAs(text: string): Map<string, string[]> {
 
 /** Classifies a question by what it asks for; done once per answer. */
 export function classifyQuestion(question: string): AskedFor {
-  const value = ASKS_FOR_VALUE.test(question);
+  const unset = ASKS_WHEN_UNSET.exec(question)?.[0];
+  // What holds when the user gives none is a default, a value: its neighbour stating it is quoted.
+  const value = ASKS_FOR_VALUE.test(question) || unset !== undefined;
   const action = ASKS_HOW_TO.test(question)
     ? 'instruction'
     : ASKS_FOR_KEY.test(question)
@@ -1053,7 +1065,6 @@ export function classifyQuestion(question: string): AskedFor {
       : ASKS_FOR_COMMAND.test(question)
         ? 'command'
         : undefined;
-  const unset = ASKS_WHEN_UNSET.exec(question)?.[0];
   const asked: Omit<AskedFor, 'statement'> = {
     text: question,
     default: ASKS_FOR_DEFAULT.test(question) || unset !== undefined,

@@ -249,7 +249,7 @@ const SIGNATURE =
  * `--with-drivers=<driver>[,<driver>]`, `-o file, --output=file`.
  */
 const OPTION_LINE =
-  /^-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?(?:,?\s+-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+)(?:\[[^\]]*\])*)?)*$/;
+  /^-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+))?(?:[= ]?\[[^\]]*\])*(?:,?\s+-{1,2}[A-Za-z\d][\w.-]*(?:[= ](?:<[^<>]+>|[A-Z][A-Z_\d]*|\w+))?(?:[= ]?\[[^\]]*\])*)*$/;
 
 /**
  * A key of a key=value interface with its value's placeholder, as a LaTeX package's manual sets it
@@ -802,12 +802,13 @@ function isName(line: LaidLine, right: number): boolean {
   return (
     line.spans.length === 1 &&
     (line.spans[0]?.end ?? right) <= right &&
-    text.length <= MAX_TERM_CHARS &&
+    // An option's synopsis names each spelling with its placeholders (`-g [<file>][:<line>], --sub-goal=…`).
+    (text.length <= MAX_TERM_CHARS || (text.length <= MAX_KEY_LINE_CHARS && OPTION_LINE.test(text))) &&
     /^[\p{L}\d$*.-]/u.test(text) &&
     /\p{L}/u.test(text) &&
     !/[.!?]\s|'''|,\s+\p{L}/u.test(text) &&
     // An option's value placeholder (`--trace=macro[:format]`), not an assignment.
-    (!text.includes('=') || OPTION_WITH_VALUE.test(text)) &&
+    (!text.includes('=') || OPTION_WITH_VALUE.test(text) || OPTION_LINE.test(text)) &&
     (!/[.,;:!?{([]$/.test(text) || /\p{L}(?:\.\.\.|…)$/u.test(text)) &&
     balanced(text)
   );
@@ -878,7 +879,10 @@ function withTerms(lines: readonly LaidLine[], right: number, termsBeside = true
     const description = lines.slice(start, end);
     const term =
       description.length > 0 &&
-      (above === undefined || above.x >= first.x + indent) &&
+      // A line of options may follow the sentence ending the prose above it at the same margin.
+      (above === undefined ||
+        above.x >= first.x + indent ||
+        (OPTION_LINE.test(first.text) && /[.:!?]$/.test(above.text))) &&
       (defined !== undefined || names.every((name) => isName(name, right - indent))) &&
       // A justified line may hold a gap as wide as a table's between two words: near the right edge.
       description.every((line) => line.spans.slice(1).every((span) => span.end >= right - line.size)) &&
@@ -1174,6 +1178,36 @@ export function isNavigation(paragraph: PdfParagraph): boolean {
   return entries.every((n) => n > 0) && (leaders || entries.reduce((sum, n) => sum + n, 0) >= 2);
 }
 
+/** The pages of an index entry wrapped onto a line of their own ("79" under "html command line option,"). */
+const PAGES_ALONE = new RegExp(String.raw`^${PAGE_LIST}$`);
+/** A term of a nested index, over the entries naming its pages: a name, no sentence ("-C", "command line option,"). */
+const INDEX_TERM = /^(?=.*[\p{L}\p{S}&-])(?!.*[.!?;](?:\s|$)).{1,60}$/u;
+/** Least number of entries with pages a page of a nested index holds, and their least share of its terms and entries. */
+const MIN_NESTED_ENTRIES = 5;
+const NESTED_ENTRIES_SHARE = 1 / 4;
+
+/**
+ * A page's paragraphs without the contents and index entries (isNavigation), nor, on a page of a
+ * back-of-book index whose terms stand on lines of their own above indented entries ("-C" over
+ * "why3 command line option, 61", LaTeX's `\item` over its `\subitem`s, as Sphinx sets its index
+ * of options), any of the index: there a term alone is no entry, and a column's lines read beside
+ * the other column's as rows of two cells. Such a page is judged whole: every cell of its text a
+ * term, an entry or pages wrapped from the line before, a quarter of them at least entries with pages.
+ */
+export function withoutNavigation(page: readonly PdfParagraph[]): PdfParagraph[] {
+  const body = page.filter((paragraph) => paragraph.level === undefined);
+  const cells = body.flatMap((paragraph) =>
+    paragraph.lines.flatMap((line) => line.text.split(TABLE_ROW_SEPARATOR).map((cell) => cell.trim())),
+  );
+  const named = cells.filter((cell) => !PAGES_ALONE.test(cell));
+  const withPages = named.filter((cell) => INDEX_ENTRY.test(cell)).length;
+  const nestedIndex =
+    withPages >= MIN_NESTED_ENTRIES &&
+    withPages >= NESTED_ENTRIES_SHARE * named.length &&
+    named.every((cell) => INDEX_ENTRY.test(cell) || INDEX_TERM.test(cell));
+  return page.filter((paragraph) => (nestedIndex ? paragraph.level !== undefined : !isNavigation(paragraph)));
+}
+
 /** A page's first or last paragraph repeated on at least this many pages (numbers aside) is a running header or footer. */
 const RUNNING_MIN_PAGES = 3;
 /** Running headers and footers are short: a title, a chapter name, a page number. */
@@ -1183,20 +1217,23 @@ const RUNNING_MAX_CHARS = 150;
  * Whether a page's first or last paragraph ends in the page's own number (counted from the
  * file's first page, with the one offset that most pages share): a footer naming the section the
  * page is in, then the number ("Mode Settings 101"), as htmldoc sets them, runs on fewer pages
- * than a chapter's running title. Applies only when that offset holds on most pages.
+ * than a chapter's running title. A two-sided book sets the number first on its left-hand pages
+ * ("74 Chapter 6. Reference Manuals") and last on its right-hand ones ("6.5. The session Command
+ * 75", as Sphinx's LaTeX does): either end counts. Applies only when that offset holds on most pages.
  */
 function pageNumbered(pages: readonly (readonly string[])[]): (paragraph: string, page: number) => boolean {
-  const trailing = (paragraph: string): number | undefined => {
-    const match = /(?:^|\s)(\d{1,4})$/.exec(paragraph.trim());
-    return match ? Number(match[1]) : undefined;
+  const numbers = (paragraph: string): number[] => {
+    const text = paragraph.trim();
+    return [/^(\d{1,4})\s/.exec(text)?.[1], /(?:^|\s)(\d{1,4})$/.exec(text)?.[1]]
+      .filter((n): n is string => n !== undefined)
+      .map(Number);
   };
   const offsets = new Map<number, number>();
   pages.forEach((paragraphs, page) => {
     const found = new Set(
       [paragraphs[0], paragraphs.length > 1 ? paragraphs.at(-1) : undefined]
         .filter((p): p is string => p !== undefined && p.length <= RUNNING_MAX_CHARS)
-        .map(trailing)
-        .filter((n): n is number => n !== undefined)
+        .flatMap(numbers)
         .map((n) => n - page),
     );
     for (const offset of found) offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
@@ -1206,7 +1243,7 @@ function pageNumbered(pages: readonly (readonly string[])[]): (paragraph: string
     [0, 0],
   );
   if (pagesWith < RUNNING_MIN_PAGES || pagesWith * 2 < pages.length) return () => false;
-  return (paragraph, page) => trailing(paragraph) === page + offset;
+  return (paragraph, page) => numbers(paragraph).includes(page + offset);
 }
 
 /**

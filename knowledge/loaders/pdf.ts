@@ -13,7 +13,7 @@ import { SourceError } from './errors.js';
 import { cleanTitle } from './normalize.js';
 import { markFontHeadings, outlineHeadings, withOutlinePages } from './pdf-headings.js';
 import {
-  isNavigation,
+  withoutNavigation,
   pageParagraphs,
   pageText,
   withoutRunningLines,
@@ -92,10 +92,7 @@ export async function readPdf(input: PdfInput, options: LoadOptions = {}): Promi
     const terms: TermContext = { open: [] };
     const pages: DocumentPage[] = marked.map((page, i) => ({
       page: i + 1,
-      text: pageText(
-        page.filter((paragraph) => !isNavigation(paragraph)),
-        terms,
-      ),
+      text: pageText(withoutNavigation(page), terms),
     }));
     const texts = withoutRunningLines(pages.map((p) => p.text));
     pages.forEach((p, i) => (p.text = texts[i] ?? p.text));

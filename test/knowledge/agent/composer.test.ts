@@ -620,6 +620,42 @@ describe('composeExtractiveAnswer on the entries of a reference manual', () => {
     expect(body).toContain('"nofill" (default): Incomplete Cholesky factorization with no fill-in');
   });
 
+  it('quotes the list item that marks itself the default among its siblings', () => {
+    // The Why3 IDE's preferences: the saving policies are list items, one marked "(default)";
+    // sentences of other sections share more of the question's words.
+    const { body } = answerTo('By default, does the Why3 IDE save the proof session when I quit?', [
+      manual(
+        'The why3 replay command is meant to execute the proofs stored in a Why3 session file, as produced by the IDE. ' +
+          'Its main purpose is to play non-regression tests.',
+        'why3',
+        'The replay Command',
+      ),
+      manual(
+        'The left toolbar that was present in former versions of Why3 is now replaced by a context menu activited ' +
+          'by clicking the right mouse button, while cursor is on a given row of the proof session tree.',
+        'why3',
+        'Context Menu',
+      ),
+      manual(
+        'The why3 session html command produces a summary of the proof session in HTML syntax. ' +
+          'There are two styles of output: table and simpletree. The default is table.',
+        'why3',
+        'Command html',
+      ),
+      manual(
+        '• option to disallow source editing within the GUI\n\n• the policy for saving sessions:\n\n' +
+          '– always save on exit (default): the current state of the proof session is saving on exit\n\n' +
+          '– never save on exit: the current state of the session is never saved automatically, you must use menu File → Save session\n\n' +
+          '– ask whether to save: on exit, a popup window asks whether you want to save or not.',
+        'why3',
+        'Preferences Dialog',
+      ),
+    ]);
+    expect(body).toContain(
+      '– always save on exit (default): the current state of the proof session is saving on exit',
+    );
+  });
+
   it('never quotes a contents line with dot leaders', () => {
     const { body } = answerTo('Which packages are loaded by default?', [
       manual('6.1 Default packages . . . . . . . . . . . 24', 'contents'),
@@ -718,6 +754,54 @@ describe('composeExtractiveAnswer on values stated apart from their entry', () =
       ),
     ]);
     expect(body).toContain('Nodes are drawn, by default, with shape=ellipse, width=.75 and height=.5.');
+  });
+
+  it("quotes the default after an option's description when the question asks what holds if one doesn't give it", () => {
+    // Sphinx's option list: a placeholder in angle brackets (`=<prefix>`) names what to give, it
+    // states no default; what holds without the option is a value, stated by the next sentence.
+    const { body } = answerTo(
+      "What prefix does pp put on the LaTeX commands it generates if I don't give --prefix?",
+      [
+        manual(
+          'pp [--output=mlw|latex] [--prefix=<prefix>] <file>\n\n' +
+            'The generated LaTeX files contain some macros that must be defined externally. ' +
+            'Various definitions can be given to the LaTeX commands to customize the output.',
+          'tools',
+          'Customizing LaTeX output',
+        ),
+        manual(
+          '--output=<output>\n: Set the output format, among mlw and latex.\n\n' +
+            '--prefix=<prefix>\n: Set the prefix for LaTeX commands when using --output=latex. The default prefix is WHY.',
+          'tools',
+          'The pp Command',
+        ),
+      ],
+    );
+    expect(body).toContain('The default prefix is WHY.');
+  });
+
+  it("quotes first a key's term that states its default after its placeholder", () => {
+    // The listings manual: `aboveskip=〈dimension〉 \medskipamount`, the default after the
+    // placeholder; `--prefix=<prefix>` ends with its placeholder and states none.
+    const { body } = answerTo('How much vertical space is put above a displayed listing by default?', [
+      manual(
+        'It is always a good idea to structure the layout by vertical space, horizontal lines, or different type sizes. ' +
+          'The best to stress whole listings are colours, frames, vertical space, and captions. ' +
+          'A displayed listing is put in its own paragraph.',
+        'listings',
+        'Tips',
+      ),
+      manual(
+        'float=[*]〈subset of tbph〉\n: Makes sense on displayed listings only and lets them float.\n\n' +
+          'aboveskip=〈dimension〉 \\medskipamount\n: Defines the vertical space above a displayed listing.\n\n' +
+          'belowskip=〈dimension〉 \\medskipamount\n: Defines the vertical space below a displayed listing.',
+        'listings',
+        'Displayed listings',
+      ),
+    ]);
+    expect(body).toMatch(
+      /^aboveskip=〈dimension〉 \\medskipamount: Defines the vertical space above a displayed listing\./,
+    );
   });
 
   it('takes a version "or higher" for a statement of the bound asked for', () => {
@@ -1547,5 +1631,20 @@ describe('classifyQuestion', () => {
     // In the manual's own words, not the user's: the manual answers it as it is asked.
     expect(classifyQuestion('If PS3 is not set, what prompt does select print?').default).toBe(false);
     expect(classifyQuestion('Which shapes can I specify for a node?').default).toBe(false);
+  });
+
+  it('reads "if I don\'t choose one", "unless I ask for another one", "when I pass no option" as asking for the default', () => {
+    const mode = classifyQuestion("Which smoke detector mode does replay use if I don't choose one?");
+    expect(mode.default).toBe(true);
+    expect(mode.value).toBe(true);
+    expect(mode.statement?.test('Try to detect if the context is self-contradicting (default: top).')).toBe(
+      true,
+    );
+    expect(
+      classifyQuestion('Which style does session html produce unless I ask for another one?').default,
+    ).toBe(true);
+    expect(classifyQuestion('What does wc count when I pass no option at all?').default).toBe(true);
+    expect(classifyQuestion('Which transformation can I choose for a goal?').default).toBe(false);
+    expect(classifyQuestion('Which style do I ask for to get a tree?').default).toBe(false);
   });
 });

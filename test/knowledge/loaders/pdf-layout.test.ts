@@ -427,6 +427,48 @@ describe('PDF page reading order', () => {
     );
   });
 
+  it("makes an option's synopsis with its placeholders the term of the description indented under it", () => {
+    // Sphinx's LaTeX option lists (the Why3 manual): 10-point type, each option at x 72 in bold with
+    // its placeholder in a second run ("--smoke-detector" then "[=none|top|deep]"), the description
+    // at x 96.9 under it; one option list follows the sentence ending a paragraph at the same margin.
+    const run = (text: string, x: number, y: number, width = text.length * 5): PositionedText => ({
+      text,
+      x,
+      y,
+      width,
+      size: 9.96,
+    });
+    const runs = [
+      run('Note the use of why3 -L, in order to state where to look for file f.mlw.', 72, 400),
+      run('-o <file|dir>', 72, 388),
+      run('Output extracted code to the given file or directory.', 96.9, 373.1),
+      run('Options are:', 72, 312.8),
+      run('--smoke-detector', 72, 294.9, 83.7),
+      run('[=none|top|deep]', 155.7, 294.9),
+      run('Try to detect if the context is self-contradicting (default: top).', 96.9, 280),
+      run('-v <lvl>, --verbosity=<lvl>', 72, 262),
+      run(
+        'Verbosity level for interpretation log of counterexample model. By default, the level is set to 4.',
+        96.9,
+        247.1,
+      ),
+      run('--meta=<meta>', 72, 229.2, 65.2),
+      run('[=<string>]', 137.2, 229.2),
+      run('Add a meta to every task.', 96.9, 214.2),
+      run('-g [<file>][:<line>][@<expl>], --sub-goal=[<file>][:<line>][@<expl>]', 72, 196.3),
+      run('Retain only sub-goals at the given location.', 96.9, 181.3),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Note the use of why3 -L, in order to state where to look for file f.mlw.',
+      '-o <file|dir>\n: Output extracted code to the given file or directory.',
+      'Options are:',
+      '--smoke-detector[=none|top|deep]\n: Try to detect if the context is self-contradicting (default: top).',
+      '-v <lvl>, --verbosity=<lvl>\n: Verbosity level for interpretation log of counterexample model. By default, the level is set to 4.',
+      '--meta=<meta>[=<string>]\n: Add a meta to every task.',
+      '-g [<file>][:<line>][@<expl>], --sub-goal=[<file>][:<line>][@<expl>]\n: Retain only sub-goals at the given location.',
+    ]);
+  });
+
   it('keeps a two-column table whose rows hold a term beside its text as rows', () => {
     const rows = [
       ['-S', 'Change and report the soft limit.'],
@@ -1064,6 +1106,29 @@ describe('running headers and footers of a PDF manual', () => {
       '-boldFont font (-bol)\n: Set the font used to display file names.',
       'The paper sizes are listed below, 17 of them.\n\nISO A4 is 210 x 297 mm.',
       'Xfig may be compiled to use smaller icons.\n\nAll options take up to 12 letters',
+    ]);
+  });
+
+  it("drop a two-sided book's section footers, its number first on left-hand pages and last on right-hand ones", () => {
+    // Sphinx's LaTeX: left-hand pages open with "74 Chapter 6. …", right-hand ones close with the
+    // section then the number, a section's footer on fewer pages than a running line's three.
+    const book = [
+      '72 Chapter 6. Reference Manuals for the Why3 Tools\n\nOptions are:',
+      'The why3 replay command is meant to execute the proofs.\n\n6.4. The replay Command 73',
+      '74 Chapter 6. Reference Manuals for the Why3 Tools\n\n--force\n: Enforce saving the session.',
+      'The why3 session html command produces a summary.\n\n6.5. The session Command 75',
+      '76 Chapter 6. Reference Manuals for the Why3 Tools\n\n--style=<n>\n: Set output style (1 or 2, default 1).',
+      'The why3 doc command can produce HTML pages.\n\n6.6. The doc Command 77',
+      '78 Chapter 6. Reference Manuals for the Why3 Tools\n\nThe pp command pretty-prints declarations.',
+    ];
+    expect(withoutRunningLines(book)).toEqual([
+      'Options are:',
+      'The why3 replay command is meant to execute the proofs.',
+      '--force\n: Enforce saving the session.',
+      'The why3 session html command produces a summary.',
+      '--style=<n>\n: Set output style (1 or 2, default 1).',
+      'The why3 doc command can produce HTML pages.',
+      'The pp command pretty-prints declarations.',
     ]);
   });
 

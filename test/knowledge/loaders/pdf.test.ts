@@ -135,6 +135,49 @@ describe('PDF loader', () => {
     expect(doc.warnings).toEqual([]);
   });
 
+  it('leaves out a page of an index whose terms stand above their indented entries', async () => {
+    // Sphinx's index of options: each term on a line of its own, its entries indented under it,
+    // an entry's pages wrapped onto the next line; two columns whose lines share baselines.
+    const column = (x: number, entries: [string, number][]) =>
+      entries.map(([text, indent], i) => ({ x: x + indent, y: 700 - 12 * i, lines: [text], fontSize: 10 }));
+    const path = await writePdf(join(dir, 'nested-index.pdf'), [
+      { lines: ['Option --timelimit sets the time limit of the prover, in seconds.'] },
+      {
+        blocks: [
+          ...column(72, [
+            ['-C', 0],
+            ['why3 command line option, 61', 12],
+            ['-D', 0],
+            ['why3-extract command line option, 82', 12],
+            ['why3-prove command line option, 65', 12],
+            ['--add_pp', 0],
+            ['why3-session-html command line option,', 12],
+            ['79', 24],
+            ['--apply-transform', 0],
+            ['why3-prove command line option, 64', 12],
+          ]),
+          ...column(330, [
+            ['--force', 0],
+            ['why3-replay command line option, 74', 12],
+            ['--goal', 0],
+            ['why3-prove command line option, 64', 12],
+            ['ref', 0],
+            ['reference, 94', 12],
+            ['session', 0],
+            ['session html', 12],
+            ['command, 78', 24],
+            ['--timelimit, 65', 12],
+          ]),
+        ],
+      },
+    ]);
+    const doc = await loadSource({ kind: 'file', path });
+    expect(doc.pages.map((p) => p.text)).toEqual([
+      'Option --timelimit sets the time limit of the prover, in seconds.',
+      '',
+    ]);
+  });
+
   it('takes the title from the PDF metadata', async () => {
     const path = await writePdf(join(dir, 'meta.pdf'), [{ lines: ['Body'] }], {
       title: 'Pump Service Guide',
