@@ -673,12 +673,22 @@ const MIN_LEADING_EM = 0.95;
 /** A size with fewer line gaps than this takes the block's usual gap, scaled to the size. */
 const MIN_SIZE_GAPS = 3;
 
-/** A block's lines, top-down, each with its cells. */
+/**
+ * A glyph that opens a line, set apart from its text, and that the font maps to a C1 control
+ * character: a symbol font's bullet without a Unicode name (the GNU Prolog manual's Type 3 bullet
+ * reads as U+0088, in pdftotext too). No text opens a line with a control character.
+ */
+const UNNAMED_BULLET = /^[\u0080-\u009F](?=\s)/;
+
+/** A block's lines, top-down, each with its cells; a line opening with an unnamed bullet opens with "•". */
 function laidLines(block: Segment[]): LaidLine[] {
   return groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
-    const spans = row.map((s) => ({ text: s.text.trim(), x: s.x, end: s.end }));
+    const spans = row.map((s, i) => {
+      const text = s.text.trim();
+      return { text: i === 0 ? text.replace(UNNAMED_BULLET, '•') : text, x: s.x, end: s.end };
+    });
     const cells = spans.map((span) => span.text);
     return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
   });

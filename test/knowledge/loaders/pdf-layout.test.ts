@@ -321,6 +321,26 @@ describe('PDF page reading order', () => {
     );
   });
 
+  it('reads a bullet that the font maps to a control character as a bullet', () => {
+    // The GNU Prolog manual (a LaTeX PDF) draws its bullets from a Type 3 font without Unicode
+    // names: pdf.js (and pdftotext) read each as U+0088, a run of its own left of the item's text.
+    const bullet = (y: number): PositionedText => ({ text: '\u0088', x: 80, y, width: 5, size: 10 });
+    const runs = [
+      ...lines(70, 700, ['Ports can also be an atom defining a shorthand:']),
+      bullet(680),
+      ...lines(90, 680, ['full: equivalent to [call, exit, redo, fail, exception]']),
+      bullet(660),
+      ...lines(90, 660, ['half: equivalent to [call, redo]']),
+      ...lines(70, 630, ['When an unleashed port is encountered the debugger continues.']),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Ports can also be an atom defining a shorthand:',
+      '• full: equivalent to [call, exit, redo, fail, exception]',
+      '• half: equivalent to [call, redo]',
+      'When an unleashed port is encountered the debugger continues.',
+    ]);
+  });
+
   it('makes each term of a definition list hanging out of its indented description the term it defines', () => {
     // htmldoc's X resources: 11-point lines 13.2 apart, no space between entries, each term at
     // x 72 and its description, option and default at x 108; prose at x 72 after a wider gap.
