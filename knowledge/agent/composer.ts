@@ -514,11 +514,18 @@ const LABELLED_ITEM = /^\s*(?:[-*+•◦▪●]|\d{1,9}[.)])\s+([A-Za-z][\w.-]{0
 
 /**
  * Whether the question quotes the word a list item opens with ("What does the 'resting' value
- * mean?"): that item is the one asked about, though a plain word is no literal of its own.
+ * mean?"), or passes it to a call ("Which ports does leash(half) stop at?" over the list of
+ * leash/1's shorthands, `• half: equivalent to [call, redo]`): that item is the one asked about,
+ * though a plain word is no literal of its own.
  */
-const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean =>
-  candidate.itemLabel !== undefined &&
-  new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(asked.text);
+const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean => {
+  if (candidate.itemLabel === undefined) return false;
+  const label = escapeRegExp(candidate.itemLabel);
+  return (
+    new RegExp(`[\`'"‘“]${label}[\`'"’”]`).test(asked.text) ||
+    new RegExp(`\\b[A-Za-z_][\\w.]*\\((?:[^()]*,\\s*)?${label}\\s*(?:,[^()]*)?\\)`).test(asked.text)
+  );
+};
 
 /** A definition this short, one name (`‘cy’: Welsh.`), may be what the question names its entry by. */
 const MAX_NAME_DEFINITION_CHARS = 40;

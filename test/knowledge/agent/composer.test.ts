@@ -1342,6 +1342,35 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     expect(body).toContain('• resting: the battery is fully charged, and not charging nor discharging.');
   });
 
+  it('quotes the list item opening with the value the question passes to a call', () => {
+    // The GNU Prolog manual lists leash/1's shorthands as items; "tight" shares more of the
+    // question's words (redo, call) with the sentences around the list than "half" does.
+    const { body } = answerTo('Which ports does leash(half) make the debugger stop at?', [
+      page(
+        'leash(Ports) requests the debugger to prompt the user, as he creeps through the program, for every port ' +
+          'defined in the Ports list. Each element of Ports is an atom in call, exit, redo, fail, exception. Ports can ' +
+          'also be an atom defining a shorthand:\n\n' +
+          '• full: equivalent to [call, exit, redo, fail, exception]\n\n' +
+          '• half: equivalent to [call, redo]\n\n' +
+          '• loose: equivalent to [call]\n\n' +
+          '• none: equivalent to []\n\n' +
+          '• tight: equivalent to [call, redo, fail, exception]\n\n' +
+          'When an unleashed port is encountered the debugger continues to show the associated goal but does not ' +
+          'stop the execution to prompt the user.',
+        'Leashing ports',
+      ),
+      page(
+        'When the debugger reaches a leashed port it shows the current goal followed by the ? prompt. ' +
+          'It is possible to select the ports at which the debugger will stop using leash/1. ' +
+          'The debugger shows every port for every predicate encountered during the execution. ' +
+          'debugging/0 prints the debugger state: whether the debugger is on, the leashed ports, the spy-points. ' +
+          'A spy-point makes the debugger stop at every port of its predicate, whatever the leashed ports.',
+        'Debugging',
+      ),
+    ]);
+    expect(body).toContain('• half: equivalent to [call, redo]');
+  });
+
   it('quotes a sentence pointing back at the one before it, which the question words match, with it', () => {
     // "They are maintained …" shares one word with the question; what "They" are is in the
     // sentence before, which alone does not say how long.
