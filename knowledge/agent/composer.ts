@@ -850,6 +850,20 @@ const ASKS_SINCE_WHEN =
 const SINCE_STATEMENT =
   /\b(?:new|added|introduced|available)\s+(?:in|since)\s+(?:\w+\s+)?(?:version\s+|v)?\d|\bsince\s+(?:version\s+|v)\d|\bsince\s+\d+\.\d+\.\d+\b/i;
 
+/**
+ * A question asking where something is kept: "Where is a user's crontab stored?", "On Windows,
+ * where in the registry does it look for its settings?". "where" opening a clause of the question
+ * ("continue the numbers where the previous listing stopped") asks for no place.
+ */
+const ASKS_WHERE =
+  /(?:^|[,:;]\s*)where\s+(?:in\s+(?:the\s+)?\w+\s+)?(?:is|are|was|were|does|do|did|can|will|would|should)\b/i;
+/**
+ * A sentence saying where something is kept: "The keys are stored in HKEY_CURRENT_USER\Software\…",
+ * "The configuration files are located in /etc/ups".
+ */
+const PLACE_STATEMENT =
+  /\b(?:stored|located|kept|placed|saved|installed|resides?|lives?)\s+(?:in(?:to|side)?|under|at|on|below)\b/i;
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -864,6 +878,7 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
   if (asked.since) return SINCE_STATEMENT;
   if (asked.default) return DEFAULT_STATEMENT;
   if (asked.bound) return LIMIT_STATEMENT;
+  if (asked.place) return PLACE_STATEMENT;
   return undefined;
 }
 
@@ -937,9 +952,10 @@ const holdsNewNumber = (candidate: Candidate, questionTerms: ReadonlySet<string>
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
-  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount'>,
+  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount'> & { place?: boolean },
 ): boolean {
   if (wanted.unit) return UNIT_STATEMENT.test(candidate.sentence);
+  if (wanted.place) return PLACE_STATEMENT.test(candidate.sentence);
   if (wanted.amount && !holdsNewNumber(candidate, questionTerms, true)) return false;
   if (wanted.default)
     return (
@@ -1026,6 +1042,8 @@ export interface AskedFor {
   unit: boolean;
   /** The version something appeared in: "Since which version is X available?". */
   since: boolean;
+  /** Where something is kept ("Where is a user's crontab stored?"), when it does not ask for a default place. */
+  place: boolean;
   /** What an entry is or does ("What does %h log?"), not one of its values. */
   whatItIs: boolean;
   /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
@@ -1061,14 +1079,16 @@ export function classifyQuestion(question: string): AskedFor {
         ? 'command'
         : undefined;
   const unset = ASKS_WHEN_UNSET.exec(question)?.[0];
+  const asksDefault = ASKS_FOR_DEFAULT.test(question) || unset !== undefined;
   const asked: Omit<AskedFor, 'statement'> = {
     text: question,
-    default: ASKS_FOR_DEFAULT.test(question) || unset !== undefined,
+    default: asksDefault,
     value,
     amount: ASKS_FOR_AMOUNT.test(question),
     bound: ASKS_FOR_BOUND.test(question),
     unit: ASKS_FOR_UNIT.test(question),
     since: ASKS_SINCE_WHEN.test(question),
+    place: ASKS_WHERE.test(question) && !asksDefault,
     whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
     ...(action ? { action } : {}),
     summary: SUMMARY_REQUEST.test(question),
@@ -1143,7 +1163,7 @@ function valueNeighbour(
   questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
   const picked = candidates[index]!;
-  if (!asked.value && !asked.unit) return undefined;
+  if (!asked.value && !asked.unit && !asked.place) return undefined;
   if (holdsValue(picked, questionTerms, asked)) return undefined;
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {

@@ -1203,6 +1203,37 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     source: { documentId: title, title, heading: headingPath.at(-1), headingPath },
   });
 
+  it('quotes the sentence saying where, after the one the question words match, when the question asks where', () => {
+    // The GNU Prolog manual: the sentence naming Windows and the registry says keys are consulted;
+    // the one after it says where they are, and shares no word with the question. Other passages
+    // about stack sizes fill the answer before the best sentence's next one gets room.
+    const { body } = answerTo(
+      'On Windows, where in the registry does GNU Prolog look for stack size settings?',
+      [
+        page(
+          'Stack: atoms | Default: 32768 | Environment: MAX ATOM | Description: atom table\n\n' +
+            'In addition, under Windows (since version 1.4.0), registry keys are consulted (key names are the same ' +
+            'as environment names). The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.\n\n' +
+            'If the size of a stack is too small an overflow will occur during the execution.',
+          'Adjusting the size of Prolog data',
+        ),
+        page(
+          'GNU Prolog uses several stacks to execute a Prolog program. Each stack has a static size and cannot be ' +
+            'dynamically increased. For each stack there is a default size but the user can define a new size by ' +
+            'setting an environment variable. The following table presents each stack of GNU Prolog with its default ' +
+            'size and the name of its associated environment variable:',
+          'Adjusting the size of Prolog data',
+        ),
+        page(
+          'Finally note that GNU Prolog stacks are virtually allocated. Thus it is possible to define very large ' +
+            'stacks. This method allows the user to adjust the size of Prolog stacks on Windows and Unix.',
+          'Adjusting the size of Prolog data',
+        ),
+      ],
+    );
+    expect(body).toContain('The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.');
+  });
+
   it('quotes what a sentence ending in a colon announces with it', () => {
     const { body } = answerTo('Which values can CMAKE_FIND_PACKAGE_SORT_DIRECTION assume?', [
       page(
@@ -1566,6 +1597,26 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('What does %h log?')).toMatchObject({ whatItIs: true, value: false });
     expect(classifyQuestion('Since which version is the option available?').since).toBe(true);
     expect(classifyQuestion('summarize the installation chapter').summary).toBe(true);
+  });
+
+  it('reads "where is … stored" as asking for a place, and "where" opening a clause not', () => {
+    const asked = classifyQuestion(
+      'On Windows, where in the registry does GNU Prolog look for stack size settings?',
+    );
+    expect(asked.place).toBe(true);
+    expect(asked.statement?.test('The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.')).toBe(
+      true,
+    );
+    expect(classifyQuestion("Where is a user's crontab stored once edited?").place).toBe(true);
+    expect(
+      classifyQuestion(
+        'How do I make a listing continue the line numbers where the previous listing stopped?',
+      ).place,
+    ).toBe(false);
+    expect(classifyQuestion('Where does it store cache files by default?')).toMatchObject({
+      place: false,
+      default: true,
+    });
   });
 
   it('reads what holds when the user gives none ("when I don\'t specify one") as asking for the default', () => {
