@@ -968,8 +968,11 @@ const MAX_HEADER_CELL_CHARS = 40;
 /**
  * A first row of short words without figures, over rows most of which hold a number in one of its
  * columns, names the columns ("Bit | plot | splot" over "4096 | polar | no effect"): its cells
- * label every row's, as an HTML table's header does. A list of names (colours) or of options
- * ("-p | --persist" over "-e | "command1; …"") has none.
+ * label every row's, as an HTML table's header does. So does a first row of capitalised words over
+ * rows nearly all of which open one of its columns otherwise, in lowercase or with a symbol
+ * ("Suffix of the file | Type of the file | Handled by:" over ".pl, .pro, .prolog | Prolog source
+ * file | pl2wam"; "Type | Speed" over "byte-code | medium"). A list of names (colours) or of
+ * options ("-p | --persist" over "-e | "command1; …"") has none.
  */
 function columnHeaders(rows: readonly string[][]): string[] | undefined {
   const [first, ...below] = rows;
@@ -978,11 +981,14 @@ function columnHeaders(rows: readonly string[][]): string[] | undefined {
     (cell) => cell.length <= MAX_HEADER_CELL_CHARS && /^\p{L}/u.test(cell) && !/\d/.test(cell),
   );
   if (!names) return undefined;
-  const figures = first.some((_, column) => {
-    const withFigures = below.filter((row) => /^[-+]?\d/.test(row[column] ?? '')).length;
-    return withFigures * 2 >= below.length;
+  const capitalised = first.every((cell) => /^\p{Lu}/u.test(cell));
+  const named = first.some((_, column) => {
+    const values = below.map((row) => row[column] ?? '');
+    const withFigures = values.filter((value) => /^[-+]?\d/.test(value)).length;
+    const uncapitalised = values.filter((value) => /^[^\p{Lu}\s]/u.test(value)).length;
+    return withFigures * 2 >= below.length || (capitalised && uncapitalised * 4 >= below.length * 3);
   });
-  return figures ? first : undefined;
+  return named ? first : undefined;
 }
 
 /**

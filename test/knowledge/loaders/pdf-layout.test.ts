@@ -833,6 +833,38 @@ describe('tables of a PDF page', () => {
     );
   });
 
+  it('label each row by a first row of capitalised words over a column of suffixes or lowercase names', () => {
+    // The GNU Prolog manual's table of file types: no figures below the header, whose last
+    // column's name ends with a colon ("Handled by:"), written once before its cell.
+    const runs = [
+      ...row(700, [
+        [90, 'Suffix of the file'],
+        [200, 'Type of the file'],
+        [400, 'Handled by:'],
+      ]),
+      ...row(687, [
+        [90, '.pl, .pro, .prolog'],
+        [200, 'Prolog source file'],
+        [400, 'pl2wam'],
+      ]),
+      ...row(674, [
+        [90, '.wam'],
+        [200, 'WAM source file'],
+        [400, 'wam2ma'],
+      ]),
+      ...row(661, [
+        [90, '.fd'],
+        [200, 'Finite Domain constraint source file'],
+        [400, 'fd2c'],
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Suffix of the file: .pl, .pro, .prolog | Type of the file: Prolog source file | Handled by: pl2wam',
+      'Suffix of the file: .wam | Type of the file: WAM source file | Handled by: wam2ma',
+      'Suffix of the file: .fd | Type of the file: Finite Domain constraint source file | Handled by: fd2c',
+    ]);
+  });
+
   it('take no header over rows without numbers, or over options', () => {
     const colours = [
       ...row(700, [
