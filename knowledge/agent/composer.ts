@@ -991,15 +991,19 @@ function neighbours(
 
 /**
  * A question asking how to do something: "How do I enable trading accounts?", "How can I make the
- * invoice numbers start at 100?", "How to resize a figure?".
+ * invoice numbers start at 100?", "How to resize a figure?", also after what the user did ("I
+ * linked my own top-level with gplc; how do I make it accept --init-goal?").
  */
-const ASKS_HOW_TO = /^\s*how\s+(?:do|can|should|could|would|may)\s+(?:i|you|we|one)\b|^\s*how\s+to\b/i;
+const ASKS_HOW_TO =
+  /(?:^|[;:,]\s)\s*how\s+(?:do|can|should|could|would|may)\s+(?:i|you|we|one)\b|^\s*how\s+to\b/i;
 /**
  * A sentence telling what to do: it follows a menu path (`File → Properties`) or opens, perhaps
- * after its purpose ("To change it, …"), with a verb of doing ("Use", "Select", "Click", "Run").
+ * after its purpose ("To change it, …"), with a verb of doing ("Use", "Select", "Click", "Run"), or
+ * says how what the sentence before wants is done ("This can be achieved passing the
+ * --new-top-level to gplc:", "This is done by setting …").
  */
 const INSTRUCTION =
-  /→|^(?:[-•*]\s*)?(?:to\s[^,]{1,80},\s*)?(?:use|select|click|choose|go\s+to|open|run|type|press|enter|set|check|uncheck|enable|disable|add|remove|navigate|pick|tick|invoke|install|specify|pass|write)\b/i;
+  /→|^(?:[-•*]\s*)?(?:to\s[^,]{1,80},\s*)?(?:use|select|click|choose|go\s+to|open|run|type|press|enter|set|check|uncheck|enable|disable|add|remove|navigate|pick|tick|invoke|install|specify|pass|write)\b|^(?:this|that|it)\s+(?:can|may|could|is)\s+(?:be\s+)?(?:achieved|done|obtained|accomplished)\s+(?:by|using|with|via|through|passing|setting|adding|calling|giving)\b/i;
 
 /** A question asking for a key: "Which keyboard shortcut saves the file?", "Which accelerator opens the panel?". */
 const ASKS_FOR_KEY =

@@ -1281,6 +1281,38 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     expect(body).toContain('access the Counters tab');
   });
 
+  it('quotes the sentence saying how what the one before wants is achieved, when asked how after what the user did', () => {
+    // The GNU Prolog manual: the question opens with what the user did, then asks how; the
+    // sentence its words match says what is desirable, the one after how it is achieved.
+    const { body } = answerTo(
+      'I linked my own top-level with gplc; how do I make it accept --init-goal and the other top-level command-line options?',
+      [
+        page(
+          'Here is the compilation command: % gplc -o my top level prog.pl utils.c\n\n' +
+            'To obtain a fully extended executable, it is desirable to accept the same set of opions as the original ' +
+            'top-level, see (section 4.2, page 13), e.g. --init-goal. For this it is necessary to link main() function ' +
+            'used by the original top-level. This can be achieved passing the --new-top-level to gplc:',
+          'Defining a new top-level',
+        ),
+        page(
+          '--init-goal GOAL | execute GOAL before entering the top-level\n\n' +
+            '--entry-goal GOAL | execute GOAL inside the top-level\n\n' +
+            '--query-goal GOAL | execute GOAL as a query for the top-level',
+          'The GNU Prolog interactive interpreter',
+        ),
+        page(
+          'Several options are provided to execute a goal before entering the interaction with the user:\n\n' +
+            '• The --init-goal option executes the GOAL as soon as it is encountered (while the command-line is ' +
+            'processed). GOAL is thus executed before entering top level/0.\n\n' +
+            '• The --entry-goal option executes the GOAL at the entry of top level/0.',
+          'The GNU Prolog interactive interpreter',
+        ),
+      ],
+    );
+    expect(body).toContain('This can be achieved passing the --new-top-level to gplc:');
+    expect(classifyQuestion('With line breaking on, how do I keep words whole?').action).toBe('instruction');
+  });
+
   it('quotes the key combination after the sentence naming what the key does when a shortcut is asked', () => {
     const { body } = answerTo('Which keyboard accelerator opens the Search & Replace panel?', [
       page(
