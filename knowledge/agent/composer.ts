@@ -864,6 +864,20 @@ const ASKS_WHERE =
 const PLACE_STATEMENT =
   /\b(?:stored|located|kept|placed|saved|installed|resides?|lives?)\s+(?:in(?:to|side)?|under|at|on|below)\b/i;
 
+/**
+ * A question asking which option of a command does something: "Which gplc option produces a WAM
+ * file for byte-code?", "Which configure option turns on caching?". Not "What does the option -p
+ * do?", which names the option it asks about.
+ */
+const ASKS_FOR_OPTION = /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:command[- ]line\s+)?options?\b/i;
+/**
+ * A sentence naming a command-line option: "To generate a WAM file for byte-code use the
+ * --wam-for-byte-code option.", a row "-w, --wam-for-byte-code | stop after producing WAM for
+ * byte-code file(s)". The sentence the question's words match best may only say that "a specific
+ * option" does it.
+ */
+const OPTION_STATEMENT = /(?:^|[\s(“"‘'`])--?[A-Za-z][\w-]*/;
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -879,6 +893,7 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
   if (asked.default) return DEFAULT_STATEMENT;
   if (asked.bound) return LIMIT_STATEMENT;
   if (asked.place) return PLACE_STATEMENT;
+  if (asked.option) return OPTION_STATEMENT;
   return undefined;
 }
 
@@ -1048,6 +1063,8 @@ export interface AskedFor {
   since: boolean;
   /** Where something is kept ("Where is a user's crontab stored?"), when it does not ask for a default place. */
   place: boolean;
+  /** Which command-line option does something: "Which gplc option produces a WAM file for byte-code?". */
+  option: boolean;
   /** What an entry is or does ("What does %h log?"), not one of its values. */
   whatItIs: boolean;
   /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
@@ -1093,6 +1110,7 @@ export function classifyQuestion(question: string): AskedFor {
     unit: ASKS_FOR_UNIT.test(question),
     since: ASKS_SINCE_WHEN.test(question),
     place: ASKS_WHERE.test(question) && !asksDefault,
+    option: ASKS_FOR_OPTION.test(question) && !ASKS_WHAT_IT_IS.test(question),
     whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
     ...(action ? { action } : {}),
     summary: SUMMARY_REQUEST.test(question),

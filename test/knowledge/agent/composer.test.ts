@@ -1313,6 +1313,43 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     expect(classifyQuestion('With line breaking on, how do I keep words whole?').action).toBe('instruction');
   });
 
+  it('quotes the row naming an option when asked which option does something', () => {
+    // The GNU Prolog manual: the sentence sharing the question's words says "a specific option";
+    // the option table's row naming it shares fewer, below half the best sentence's score.
+    const { body } = answerTo(
+      'Which gplc option produces a WAM file for byte-code that I can later load with load/1?',
+      [
+        page(
+          'Byte-code compilation: the same compiler can be used to compile a source Prolog file for byte-code. ' +
+            'In that case the Prolog to WAM compiler is invoked using a specific option and produces a WAM for ' +
+            'byte-code source file (suffixed .wbc) that can be later loaded using load/1.',
+          'Compilation scheme',
+        ),
+        page(
+          'When consult/1 is invoked on a Prolog file it first runs the GNU Prolog compiler as a child process to ' +
+            'generate a temporary WAM file for byte-code. If the compilation succeeds, the produced file is loaded ' +
+            'into memory using load/1.',
+          'Consulting a Prolog program',
+        ),
+        page(
+          'By default the GNU Prolog compiler produces native-code but via a command-line option it can produce a ' +
+            'file ready for byte-code loading. Byte-code can be debugged, native code cannot.',
+          'Different kinds of codes',
+        ),
+        page(
+          'General options:\n\n' +
+            '-o FILE, --output FILE | use FILE as the name of the output file\n\n' +
+            '-W, --wam-for-native | stop after producing WAM file(s)\n\n' +
+            '-w, --wam-for-byte-code | stop after producing WAM for byte-code file(s) (force --no-call-c)\n\n' +
+            '-M, --mini-assembly | stop after producing mini-assembly file(s)',
+          'Using the compiler',
+        ),
+      ],
+    );
+    expect(body).toContain('-w, --wam-for-byte-code | stop after producing WAM for byte-code file(s)');
+    expect(classifyQuestion('What does the command line option -p do?').option).toBe(false);
+  });
+
   it('quotes the key combination after the sentence naming what the key does when a shortcut is asked', () => {
     const { body } = answerTo('Which keyboard accelerator opens the Search & Replace panel?', [
       page(
