@@ -878,6 +878,16 @@ const ASKS_FOR_OPTION = /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:command[- ]line
  */
 const OPTION_STATEMENT = /(?:^|[\s(“"‘'`])--?[A-Za-z][\w-]*/;
 
+/** A question asking in what order things happen: "In what order do the goals run?", "in which order?". */
+const ASKS_FOR_ORDER = /\b(?:what|which)\s+order\b/i;
+/**
+ * A sentence ordering things: "all init goals are executed before all entry goals", "first …, then
+ * …", "in alphabetical order". The sentence sharing the question's words may only say that there
+ * is an order ("The above order is the order in which each kind of goal is executed.").
+ */
+const ORDER_STATEMENT =
+  /\b(?:before|after|then|followed\s+by|in\s+(?:alphabetical|reverse|lexical|numerical|ascending|descending)\s+order)\b/i;
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -894,6 +904,7 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
   if (asked.bound) return LIMIT_STATEMENT;
   if (asked.place) return PLACE_STATEMENT;
   if (asked.option) return OPTION_STATEMENT;
+  if (asked.order) return ORDER_STATEMENT;
   return undefined;
 }
 
@@ -1065,6 +1076,8 @@ export interface AskedFor {
   place: boolean;
   /** Which command-line option does something: "Which gplc option produces a WAM file for byte-code?". */
   option: boolean;
+  /** In what order things happen: "In what order do the goals run?". */
+  order: boolean;
   /** What an entry is or does ("What does %h log?"), not one of its values. */
   whatItIs: boolean;
   /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
@@ -1111,6 +1124,7 @@ export function classifyQuestion(question: string): AskedFor {
     since: ASKS_SINCE_WHEN.test(question),
     place: ASKS_WHERE.test(question) && !asksDefault,
     option: ASKS_FOR_OPTION.test(question) && !ASKS_WHAT_IT_IS.test(question),
+    order: ASKS_FOR_ORDER.test(question),
     whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
     ...(action ? { action } : {}),
     summary: SUMMARY_REQUEST.test(question),

@@ -1350,6 +1350,36 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     expect(classifyQuestion('What does the command line option -p do?').option).toBe(false);
   });
 
+  it('quotes the sentence ordering things when asked in what order they happen', () => {
+    // The GNU Prolog manual: "The above order …" shares the question's words but says only that
+    // there is an order; the sentence after it orders the goals, and the answer has no room for it.
+    const { body } = answerTo(
+      'If I give gprolog --query-goal, --entry-goal and --init-goal together, in what order do the goals run?',
+      [
+        page(
+          'The above order is thus the order in which each kind of goal (init, entry, query) is executed. If there ' +
+            'are several goals of a same kind they are executed in the order of appearance. Thus, all init goals ' +
+            'are executed (in the order of appearance) before all entry goals and all entry goals are executed ' +
+            'before all query goals.',
+          'The top-level',
+        ),
+        page(
+          '--init-goal GOAL | execute GOAL before entering the top-level\n\n' +
+            '--entry-goal GOAL | execute GOAL inside the top-level\n\n' +
+            '--query-goal GOAL | execute GOAL as a query for the top-level',
+          'Options of the top-level',
+        ),
+        page(
+          'Here is an example of using execution goal options: the --init-goal, --entry-goal and --query-goal ' +
+            'options each run one goal. Each GOAL is passed as a shell argument and should not contain a terminal ' +
+            'dot. The --query-goal option executes the GOAL as if the user has typed it in.',
+          'The top-level',
+        ),
+      ],
+    );
+    expect(body).toContain('all init goals are executed (in the order of appearance) before all entry goals');
+  });
+
   it('quotes the key combination after the sentence naming what the key does when a shortcut is asked', () => {
     const { body } = answerTo('Which keyboard accelerator opens the Search & Replace panel?', [
       page(
