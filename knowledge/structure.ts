@@ -19,7 +19,8 @@ export function tableRowText(headers: readonly string[], cells: readonly string[
   const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
   return cells
     .map((cell, i) => {
-      const header = flat(headers[i] ?? '');
+      // A header written with its colon ("Handled by:") labels its cell once: "Handled by: fd2c".
+      const header = flat(headers[i] ?? '').replace(/\s*:$/, '');
       return header && flat(cell) ? `${header}: ${flat(cell)}` : flat(cell);
     })
     .filter((cell) => cell !== '')

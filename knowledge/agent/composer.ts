@@ -514,11 +514,18 @@ const LABELLED_ITEM = /^\s*(?:[-*+•◦▪●]|\d{1,9}[.)])\s+([A-Za-z][\w.-]{0
 
 /**
  * Whether the question quotes the word a list item opens with ("What does the 'resting' value
- * mean?"): that item is the one asked about, though a plain word is no literal of its own.
+ * mean?"), or passes it to a call ("Which ports does leash(half) stop at?" over the list of
+ * leash/1's shorthands, `• half: equivalent to [call, redo]`): that item is the one asked about,
+ * though a plain word is no literal of its own.
  */
-const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean =>
-  candidate.itemLabel !== undefined &&
-  new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(asked.text);
+const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean => {
+  if (candidate.itemLabel === undefined) return false;
+  const label = escapeRegExp(candidate.itemLabel);
+  return (
+    new RegExp(`[\`'"‘“]${label}[\`'"’”]`).test(asked.text) ||
+    new RegExp(`\\b[A-Za-z_][\\w.]*\\((?:[^()]*,\\s*)?${label}\\s*(?:,[^()]*)?\\)`).test(asked.text)
+  );
+};
 
 /** A definition this short, one name (`‘cy’: Welsh.`), may be what the question names its entry by. */
 const MAX_NAME_DEFINITION_CHARS = 40;
@@ -851,6 +858,44 @@ const ASKS_SINCE_WHEN =
 const SINCE_STATEMENT =
   /\b(?:new|added|introduced|available)\s+(?:in|since)\s+(?:\w+\s+)?(?:version\s+|v)?\d|\bsince\s+(?:version\s+|v)\d|\bsince\s+\d+\.\d+\.\d+\b/i;
 
+/**
+ * A question asking where something is kept: "Where is a user's crontab stored?", "On Windows,
+ * where in the registry does it look for its settings?". "where" opening a clause of the question
+ * ("continue the numbers where the previous listing stopped") asks for no place.
+ */
+const ASKS_WHERE =
+  /(?:^|[,:;]\s*)where\s+(?:in\s+(?:the\s+)?\w+\s+)?(?:is|are|was|were|does|do|did|can|will|would|should)\b/i;
+/**
+ * A sentence saying where something is kept: "The keys are stored in HKEY_CURRENT_USER\Software\…",
+ * "The configuration files are located in /etc/ups".
+ */
+const PLACE_STATEMENT =
+  /\b(?:stored|located|kept|placed|saved|installed|resides?|lives?)\s+(?:in(?:to|side)?|under|at|on|below)\b/i;
+
+/**
+ * A question asking which option of a command does something: "Which gplc option produces a WAM
+ * file for byte-code?", "Which configure option turns on caching?". Not "What does the option -p
+ * do?", which names the option it asks about.
+ */
+const ASKS_FOR_OPTION = /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:command[- ]line\s+)?options?\b/i;
+/**
+ * A sentence naming a command-line option: "To generate a WAM file for byte-code use the
+ * --wam-for-byte-code option.", a row "-w, --wam-for-byte-code | stop after producing WAM for
+ * byte-code file(s)". The sentence the question's words match best may only say that "a specific
+ * option" does it.
+ */
+const OPTION_STATEMENT = /(?:^|[\s(“"‘'`])--?[A-Za-z][\w-]*/;
+
+/** A question asking in what order things happen: "In what order do the goals run?", "in which order?". */
+const ASKS_FOR_ORDER = /\b(?:what|which)\s+order\b/i;
+/**
+ * A sentence ordering things: "all init goals are executed before all entry goals", "first …, then
+ * …", "in alphabetical order". The sentence sharing the question's words may only say that there
+ * is an order ("The above order is the order in which each kind of goal is executed.").
+ */
+const ORDER_STATEMENT =
+  /\b(?:before|after|then|followed\s+by|in\s+(?:alphabetical|reverse|lexical|numerical|ascending|descending)\s+order)\b/i;
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -865,6 +910,9 @@ function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined 
   if (asked.since) return SINCE_STATEMENT;
   if (asked.default) return DEFAULT_STATEMENT;
   if (asked.bound) return LIMIT_STATEMENT;
+  if (asked.place) return PLACE_STATEMENT;
+  if (asked.option) return OPTION_STATEMENT;
+  if (asked.order) return ORDER_STATEMENT;
   return undefined;
 }
 
@@ -881,7 +929,9 @@ const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
 const ASKS_WHEN_UNSET =
   /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b|(?:give|specify|set|pass|choose|pick|select)\s+no\b)/i;
 /** The words of such a phrase that say what is asked ("specify", "told", "choose"), not what about. */
-const UNSET_WORDS = distinctTerms('give specify set pass choose pick select unless told otherwise ask say another');
+const UNSET_WORDS = distinctTerms(
+  'give specify set pass choose pick select unless told otherwise ask say another',
+);
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */
 const ASKS_FOR_VALUE =
@@ -940,9 +990,10 @@ const holdsNewNumber = (candidate: Candidate, questionTerms: ReadonlySet<string>
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
-  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount'>,
+  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount'> & { place?: boolean },
 ): boolean {
   if (wanted.unit) return UNIT_STATEMENT.test(candidate.sentence);
+  if (wanted.place) return PLACE_STATEMENT.test(candidate.sentence);
   if (wanted.amount && !holdsNewNumber(candidate, questionTerms, true)) return false;
   if (wanted.default)
     return (
@@ -978,15 +1029,19 @@ function neighbours(
 
 /**
  * A question asking how to do something: "How do I enable trading accounts?", "How can I make the
- * invoice numbers start at 100?", "How to resize a figure?".
+ * invoice numbers start at 100?", "How to resize a figure?", also after what the user did ("I
+ * linked my own top-level with gplc; how do I make it accept --init-goal?").
  */
-const ASKS_HOW_TO = /^\s*how\s+(?:do|can|should|could|would|may)\s+(?:i|you|we|one)\b|^\s*how\s+to\b/i;
+const ASKS_HOW_TO =
+  /(?:^|[;:,]\s)\s*how\s+(?:do|can|should|could|would|may)\s+(?:i|you|we|one)\b|^\s*how\s+to\b/i;
 /**
  * A sentence telling what to do: it follows a menu path (`File → Properties`) or opens, perhaps
- * after its purpose ("To change it, …"), with a verb of doing ("Use", "Select", "Click", "Run").
+ * after its purpose ("To change it, …"), with a verb of doing ("Use", "Select", "Click", "Run"), or
+ * says how what the sentence before wants is done ("This can be achieved passing the
+ * --new-top-level to gplc:", "This is done by setting …").
  */
 const INSTRUCTION =
-  /→|^(?:[-•*]\s*)?(?:to\s[^,]{1,80},\s*)?(?:use|select|click|choose|go\s+to|open|run|type|press|enter|set|check|uncheck|enable|disable|add|remove|navigate|pick|tick|invoke|install|specify|pass|write)\b/i;
+  /→|^(?:[-•*]\s*)?(?:to\s[^,]{1,80},\s*)?(?:use|select|click|choose|go\s+to|open|run|type|press|enter|set|check|uncheck|enable|disable|add|remove|navigate|pick|tick|invoke|install|specify|pass|write)\b|^(?:this|that|it)\s+(?:can|may|could|is)\s+(?:be\s+)?(?:achieved|done|obtained|accomplished)\s+(?:by|using|with|via|through|passing|setting|adding|calling|giving)\b/i;
 
 /** A question asking for a key: "Which keyboard shortcut saves the file?", "Which accelerator opens the panel?". */
 const ASKS_FOR_KEY =
@@ -1029,6 +1084,12 @@ export interface AskedFor {
   unit: boolean;
   /** The version something appeared in: "Since which version is X available?". */
   since: boolean;
+  /** Where something is kept ("Where is a user's crontab stored?"), when it does not ask for a default place. */
+  place: boolean;
+  /** Which command-line option does something: "Which gplc option produces a WAM file for byte-code?". */
+  option: boolean;
+  /** In what order things happen: "In what order do the goals run?". */
+  order: boolean;
   /** What an entry is or does ("What does %h log?"), not one of its values. */
   whatItIs: boolean;
   /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
@@ -1065,14 +1126,18 @@ export function classifyQuestion(question: string): AskedFor {
       : ASKS_FOR_COMMAND.test(question)
         ? 'command'
         : undefined;
+  const asksDefault = ASKS_FOR_DEFAULT.test(question) || unset !== undefined;
   const asked: Omit<AskedFor, 'statement'> = {
     text: question,
-    default: ASKS_FOR_DEFAULT.test(question) || unset !== undefined,
+    default: asksDefault,
     value,
     amount: ASKS_FOR_AMOUNT.test(question),
     bound: ASKS_FOR_BOUND.test(question),
     unit: ASKS_FOR_UNIT.test(question),
     since: ASKS_SINCE_WHEN.test(question),
+    place: ASKS_WHERE.test(question) && !asksDefault,
+    option: ASKS_FOR_OPTION.test(question) && !ASKS_WHAT_IT_IS.test(question),
+    order: ASKS_FOR_ORDER.test(question),
     whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
     ...(action ? { action } : {}),
     summary: SUMMARY_REQUEST.test(question),
@@ -1147,7 +1212,7 @@ function valueNeighbour(
   questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
   const picked = candidates[index]!;
-  if (!asked.value && !asked.unit) return undefined;
+  if (!asked.value && !asked.unit && !asked.place) return undefined;
   if (holdsValue(picked, questionTerms, asked)) return undefined;
   const following: Candidate[] = [];
   for (const next of candidates.slice(index + 1, index + 1 + NEIGHBOUR_REACH)) {

@@ -673,12 +673,22 @@ const MIN_LEADING_EM = 0.95;
 /** A size with fewer line gaps than this takes the block's usual gap, scaled to the size. */
 const MIN_SIZE_GAPS = 3;
 
-/** A block's lines, top-down, each with its cells. */
+/**
+ * A glyph that opens a line, set apart from its text, and that the font maps to a C1 control
+ * character: a symbol font's bullet without a Unicode name (the GNU Prolog manual's Type 3 bullet
+ * reads as U+0088, in pdftotext too). No text opens a line with a control character.
+ */
+const UNNAMED_BULLET = /^[\u0080-\u009F](?=\s)/;
+
+/** A block's lines, top-down, each with its cells; a line opening with an unnamed bullet opens with "•". */
 function laidLines(block: Segment[]): LaidLine[] {
   return groupRows(block, (s) => s).map((row) => {
     row.sort((a, b) => a.x - b.x);
     const first = row[0] as Segment;
-    const spans = row.map((s) => ({ text: s.text.trim(), x: s.x, end: s.end }));
+    const spans = row.map((s, i) => {
+      const text = s.text.trim();
+      return { text: i === 0 ? text.replace(UNNAMED_BULLET, '•') : text, x: s.x, end: s.end };
+    });
     const cells = spans.map((span) => span.text);
     return { text: cells.join(' '), y: first.y, size: first.size, x: first.x, cells, spans };
   });
@@ -962,8 +972,11 @@ const MAX_HEADER_CELL_CHARS = 40;
 /**
  * A first row of short words without figures, over rows most of which hold a number in one of its
  * columns, names the columns ("Bit | plot | splot" over "4096 | polar | no effect"): its cells
- * label every row's, as an HTML table's header does. A list of names (colours) or of options
- * ("-p | --persist" over "-e | "command1; …"") has none.
+ * label every row's, as an HTML table's header does. So does a first row of capitalised words over
+ * rows nearly all of which open one of its columns otherwise, in lowercase or with a symbol
+ * ("Suffix of the file | Type of the file | Handled by:" over ".pl, .pro, .prolog | Prolog source
+ * file | pl2wam"; "Type | Speed" over "byte-code | medium"). A list of names (colours) or of
+ * options ("-p | --persist" over "-e | "command1; …"") has none.
  */
 function columnHeaders(rows: readonly string[][]): string[] | undefined {
   const [first, ...below] = rows;
@@ -972,11 +985,14 @@ function columnHeaders(rows: readonly string[][]): string[] | undefined {
     (cell) => cell.length <= MAX_HEADER_CELL_CHARS && /^\p{L}/u.test(cell) && !/\d/.test(cell),
   );
   if (!names) return undefined;
-  const figures = first.some((_, column) => {
-    const withFigures = below.filter((row) => /^[-+]?\d/.test(row[column] ?? '')).length;
-    return withFigures * 2 >= below.length;
+  const capitalised = first.every((cell) => /^\p{Lu}/u.test(cell));
+  const named = first.some((_, column) => {
+    const values = below.map((row) => row[column] ?? '');
+    const withFigures = values.filter((value) => /^[-+]?\d/.test(value)).length;
+    const uncapitalised = values.filter((value) => /^[^\p{Lu}\s]/u.test(value)).length;
+    return withFigures * 2 >= below.length || (capitalised && uncapitalised * 4 >= below.length * 3);
   });
-  return figures ? first : undefined;
+  return named ? first : undefined;
 }
 
 /**

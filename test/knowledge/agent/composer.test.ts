@@ -1287,6 +1287,37 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     source: { documentId: title, title, heading: headingPath.at(-1), headingPath },
   });
 
+  it('quotes the sentence saying where, after the one the question words match, when the question asks where', () => {
+    // The GNU Prolog manual: the sentence naming Windows and the registry says keys are consulted;
+    // the one after it says where they are, and shares no word with the question. Other passages
+    // about stack sizes fill the answer before the best sentence's next one gets room.
+    const { body } = answerTo(
+      'On Windows, where in the registry does GNU Prolog look for stack size settings?',
+      [
+        page(
+          'Stack: atoms | Default: 32768 | Environment: MAX ATOM | Description: atom table\n\n' +
+            'In addition, under Windows (since version 1.4.0), registry keys are consulted (key names are the same ' +
+            'as environment names). The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.\n\n' +
+            'If the size of a stack is too small an overflow will occur during the execution.',
+          'Adjusting the size of Prolog data',
+        ),
+        page(
+          'GNU Prolog uses several stacks to execute a Prolog program. Each stack has a static size and cannot be ' +
+            'dynamically increased. For each stack there is a default size but the user can define a new size by ' +
+            'setting an environment variable. The following table presents each stack of GNU Prolog with its default ' +
+            'size and the name of its associated environment variable:',
+          'Adjusting the size of Prolog data',
+        ),
+        page(
+          'Finally note that GNU Prolog stacks are virtually allocated. Thus it is possible to define very large ' +
+            'stacks. This method allows the user to adjust the size of Prolog stacks on Windows and Unix.',
+          'Adjusting the size of Prolog data',
+        ),
+      ],
+    );
+    expect(body).toContain('The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.');
+  });
+
   it('quotes what a sentence ending in a colon announces with it', () => {
     const { body } = answerTo('Which values can CMAKE_FIND_PACKAGE_SORT_DIRECTION assume?', [
       page(
@@ -1332,6 +1363,105 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
       ),
     ]);
     expect(body).toContain('access the Counters tab');
+  });
+
+  it('quotes the sentence saying how what the one before wants is achieved, when asked how after what the user did', () => {
+    // The GNU Prolog manual: the question opens with what the user did, then asks how; the
+    // sentence its words match says what is desirable, the one after how it is achieved.
+    const { body } = answerTo(
+      'I linked my own top-level with gplc; how do I make it accept --init-goal and the other top-level command-line options?',
+      [
+        page(
+          'Here is the compilation command: % gplc -o my top level prog.pl utils.c\n\n' +
+            'To obtain a fully extended executable, it is desirable to accept the same set of opions as the original ' +
+            'top-level, see (section 4.2, page 13), e.g. --init-goal. For this it is necessary to link main() function ' +
+            'used by the original top-level. This can be achieved passing the --new-top-level to gplc:',
+          'Defining a new top-level',
+        ),
+        page(
+          '--init-goal GOAL | execute GOAL before entering the top-level\n\n' +
+            '--entry-goal GOAL | execute GOAL inside the top-level\n\n' +
+            '--query-goal GOAL | execute GOAL as a query for the top-level',
+          'The GNU Prolog interactive interpreter',
+        ),
+        page(
+          'Several options are provided to execute a goal before entering the interaction with the user:\n\n' +
+            '• The --init-goal option executes the GOAL as soon as it is encountered (while the command-line is ' +
+            'processed). GOAL is thus executed before entering top level/0.\n\n' +
+            '• The --entry-goal option executes the GOAL at the entry of top level/0.',
+          'The GNU Prolog interactive interpreter',
+        ),
+      ],
+    );
+    expect(body).toContain('This can be achieved passing the --new-top-level to gplc:');
+    expect(classifyQuestion('With line breaking on, how do I keep words whole?').action).toBe('instruction');
+  });
+
+  it('quotes the row naming an option when asked which option does something', () => {
+    // The GNU Prolog manual: the sentence sharing the question's words says "a specific option";
+    // the option table's row naming it shares fewer, below half the best sentence's score.
+    const { body } = answerTo(
+      'Which gplc option produces a WAM file for byte-code that I can later load with load/1?',
+      [
+        page(
+          'Byte-code compilation: the same compiler can be used to compile a source Prolog file for byte-code. ' +
+            'In that case the Prolog to WAM compiler is invoked using a specific option and produces a WAM for ' +
+            'byte-code source file (suffixed .wbc) that can be later loaded using load/1.',
+          'Compilation scheme',
+        ),
+        page(
+          'When consult/1 is invoked on a Prolog file it first runs the GNU Prolog compiler as a child process to ' +
+            'generate a temporary WAM file for byte-code. If the compilation succeeds, the produced file is loaded ' +
+            'into memory using load/1.',
+          'Consulting a Prolog program',
+        ),
+        page(
+          'By default the GNU Prolog compiler produces native-code but via a command-line option it can produce a ' +
+            'file ready for byte-code loading. Byte-code can be debugged, native code cannot.',
+          'Different kinds of codes',
+        ),
+        page(
+          'General options:\n\n' +
+            '-o FILE, --output FILE | use FILE as the name of the output file\n\n' +
+            '-W, --wam-for-native | stop after producing WAM file(s)\n\n' +
+            '-w, --wam-for-byte-code | stop after producing WAM for byte-code file(s) (force --no-call-c)\n\n' +
+            '-M, --mini-assembly | stop after producing mini-assembly file(s)',
+          'Using the compiler',
+        ),
+      ],
+    );
+    expect(body).toContain('-w, --wam-for-byte-code | stop after producing WAM for byte-code file(s)');
+    expect(classifyQuestion('What does the command line option -p do?').option).toBe(false);
+  });
+
+  it('quotes the sentence ordering things when asked in what order they happen', () => {
+    // The GNU Prolog manual: "The above order …" shares the question's words but says only that
+    // there is an order; the sentence after it orders the goals, and the answer has no room for it.
+    const { body } = answerTo(
+      'If I give gprolog --query-goal, --entry-goal and --init-goal together, in what order do the goals run?',
+      [
+        page(
+          'The above order is thus the order in which each kind of goal (init, entry, query) is executed. If there ' +
+            'are several goals of a same kind they are executed in the order of appearance. Thus, all init goals ' +
+            'are executed (in the order of appearance) before all entry goals and all entry goals are executed ' +
+            'before all query goals.',
+          'The top-level',
+        ),
+        page(
+          '--init-goal GOAL | execute GOAL before entering the top-level\n\n' +
+            '--entry-goal GOAL | execute GOAL inside the top-level\n\n' +
+            '--query-goal GOAL | execute GOAL as a query for the top-level',
+          'Options of the top-level',
+        ),
+        page(
+          'Here is an example of using execution goal options: the --init-goal, --entry-goal and --query-goal ' +
+            'options each run one goal. Each GOAL is passed as a shell argument and should not contain a terminal ' +
+            'dot. The --query-goal option executes the GOAL as if the user has typed it in.',
+          'The top-level',
+        ),
+      ],
+    );
+    expect(body).toContain('all init goals are executed (in the order of appearance) before all entry goals');
   });
 
   it('quotes the key combination after the sentence naming what the key does when a shortcut is asked', () => {
@@ -1424,6 +1554,35 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
       ),
     ]);
     expect(body).toContain('• resting: the battery is fully charged, and not charging nor discharging.');
+  });
+
+  it('quotes the list item opening with the value the question passes to a call', () => {
+    // The GNU Prolog manual lists leash/1's shorthands as items; "tight" shares more of the
+    // question's words (redo, call) with the sentences around the list than "half" does.
+    const { body } = answerTo('Which ports does leash(half) make the debugger stop at?', [
+      page(
+        'leash(Ports) requests the debugger to prompt the user, as he creeps through the program, for every port ' +
+          'defined in the Ports list. Each element of Ports is an atom in call, exit, redo, fail, exception. Ports can ' +
+          'also be an atom defining a shorthand:\n\n' +
+          '• full: equivalent to [call, exit, redo, fail, exception]\n\n' +
+          '• half: equivalent to [call, redo]\n\n' +
+          '• loose: equivalent to [call]\n\n' +
+          '• none: equivalent to []\n\n' +
+          '• tight: equivalent to [call, redo, fail, exception]\n\n' +
+          'When an unleashed port is encountered the debugger continues to show the associated goal but does not ' +
+          'stop the execution to prompt the user.',
+        'Leashing ports',
+      ),
+      page(
+        'When the debugger reaches a leashed port it shows the current goal followed by the ? prompt. ' +
+          'It is possible to select the ports at which the debugger will stop using leash/1. ' +
+          'The debugger shows every port for every predicate encountered during the execution. ' +
+          'debugging/0 prints the debugger state: whether the debugger is on, the leashed ports, the spy-points. ' +
+          'A spy-point makes the debugger stop at every port of its predicate, whatever the leashed ports.',
+        'Debugging',
+      ),
+    ]);
+    expect(body).toContain('• half: equivalent to [call, redo]');
   });
 
   it('quotes a sentence pointing back at the one before it, which the question words match, with it', () => {
@@ -1621,6 +1780,26 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('What does %h log?')).toMatchObject({ whatItIs: true, value: false });
     expect(classifyQuestion('Since which version is the option available?').since).toBe(true);
     expect(classifyQuestion('summarize the installation chapter').summary).toBe(true);
+  });
+
+  it('reads "where is … stored" as asking for a place, and "where" opening a clause not', () => {
+    const asked = classifyQuestion(
+      'On Windows, where in the registry does GNU Prolog look for stack size settings?',
+    );
+    expect(asked.place).toBe(true);
+    expect(asked.statement?.test('The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.')).toBe(
+      true,
+    );
+    expect(classifyQuestion("Where is a user's crontab stored once edited?").place).toBe(true);
+    expect(
+      classifyQuestion(
+        'How do I make a listing continue the line numbers where the previous listing stopped?',
+      ).place,
+    ).toBe(false);
+    expect(classifyQuestion('Where does it store cache files by default?')).toMatchObject({
+      place: false,
+      default: true,
+    });
   });
 
   it('reads what holds when the user gives none ("when I don\'t specify one") as asking for the default', () => {

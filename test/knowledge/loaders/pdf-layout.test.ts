@@ -321,6 +321,26 @@ describe('PDF page reading order', () => {
     );
   });
 
+  it('reads a bullet that the font maps to a control character as a bullet', () => {
+    // The GNU Prolog manual (a LaTeX PDF) draws its bullets from a Type 3 font without Unicode
+    // names: pdf.js (and pdftotext) read each as U+0088, a run of its own left of the item's text.
+    const bullet = (y: number): PositionedText => ({ text: '\u0088', x: 80, y, width: 5, size: 10 });
+    const runs = [
+      ...lines(70, 700, ['Ports can also be an atom defining a shorthand:']),
+      bullet(680),
+      ...lines(90, 680, ['full: equivalent to [call, exit, redo, fail, exception]']),
+      bullet(660),
+      ...lines(90, 660, ['half: equivalent to [call, redo]']),
+      ...lines(70, 630, ['When an unleashed port is encountered the debugger continues.']),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Ports can also be an atom defining a shorthand:',
+      '• full: equivalent to [call, exit, redo, fail, exception]',
+      '• half: equivalent to [call, redo]',
+      'When an unleashed port is encountered the debugger continues.',
+    ]);
+  });
+
   it('makes each term of a definition list hanging out of its indented description the term it defines', () => {
     // htmldoc's X resources: 11-point lines 13.2 apart, no space between entries, each term at
     // x 72 and its description, option and default at x 108; prose at x 72 after a wider gap.
@@ -853,6 +873,38 @@ describe('tables of a PDF page', () => {
         'Bit: 2 | plot: left | splot: bottom left back\n\n' +
         'Bit: 4096 | plot: polar | splot: no effect',
     );
+  });
+
+  it('label each row by a first row of capitalised words over a column of suffixes or lowercase names', () => {
+    // The GNU Prolog manual's table of file types: no figures below the header, whose last
+    // column's name ends with a colon ("Handled by:"), written once before its cell.
+    const runs = [
+      ...row(700, [
+        [90, 'Suffix of the file'],
+        [200, 'Type of the file'],
+        [400, 'Handled by:'],
+      ]),
+      ...row(687, [
+        [90, '.pl, .pro, .prolog'],
+        [200, 'Prolog source file'],
+        [400, 'pl2wam'],
+      ]),
+      ...row(674, [
+        [90, '.wam'],
+        [200, 'WAM source file'],
+        [400, 'wam2ma'],
+      ]),
+      ...row(661, [
+        [90, '.fd'],
+        [200, 'Finite Domain constraint source file'],
+        [400, 'fd2c'],
+      ]),
+    ];
+    expect(pageText(runs).split('\n\n')).toEqual([
+      'Suffix of the file: .pl, .pro, .prolog | Type of the file: Prolog source file | Handled by: pl2wam',
+      'Suffix of the file: .wam | Type of the file: WAM source file | Handled by: wam2ma',
+      'Suffix of the file: .fd | Type of the file: Finite Domain constraint source file | Handled by: fd2c',
+    ]);
   });
 
   it('take no header over rows without numbers, or over options', () => {
