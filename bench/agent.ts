@@ -368,6 +368,7 @@ try {
       rankingRm3Feedback: Math.max(0, micros.withFeedback - micros.withProximity),
       engineSearch: micros.engine,
       snippets: Math.max(0, micros.withSnippets - micros.engine),
+      engineSearchWithSnippets: micros.withSnippets,
       httpValidationJsonUnderLoadBeyondNoop: Math.round(replayCpuMicros - noopCpuMicros),
       responseBytes,
       searchDocsWithHitsReplayedCpuUnderLoad: Math.round(replayCpuMicros),
@@ -446,6 +447,8 @@ try {
       'ranking: RM3 feedback (second pass)': breakdown.rankingRm3Feedback,
       'engine search, no snippets': breakdown.engineSearch,
       'snippets (6 results)': breakdown.snippets,
+      'engine search with snippets (what a searchDocs request runs), alone':
+        breakdown.engineSearchWithSnippets,
       'under load, replayed searchDocs beyond the no-op (request body, validation, JSON, response bytes)':
         breakdown.httpValidationJsonUnderLoadBeyondNoop,
       'response size (bytes)': breakdown.responseBytes,

@@ -38,6 +38,7 @@ export interface ChunkSearchOptions {
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 1000;
 const MAX_QUERY_TERMS = 64;
+const NO_TERMS: readonly number[] = [];
 /**
  * A page's key for one result per page is its document's number times this, plus the page: exact
  * in a double for document numbers below 2^32. Pages past it share the last key of their document.
@@ -379,14 +380,26 @@ export class SearchIndex implements ChunkIndex {
    * live chunk is in no chunk's text).
    */
   private queryTerms(query: string): { weighted: WeightedTerm[]; known: number[] } {
-    const counts = new Map<number, number>();
-    for (const term of this.tokenizer.terms(query)) {
-      const termId = this.index.termId(term);
-      if (termId !== undefined && this.index.documentFrequency(termId) > 0)
-        counts.set(termId, (counts.get(termId) ?? 0) + 1);
+    // Each known term's place in `terms`, marked by term id: no Map, and the terms come out ready.
+    const { termMarks } = this.scratch.accumulator;
+    const placeOf = termMarks.mark(NO_TERMS, this.index.termCount);
+    const terms: WeightedTerm[] = [];
+    const known: number[] = [];
+    try {
+      for (const term of this.tokenizer.terms(query)) {
+        const termId = this.index.termId(term);
+        if (termId === undefined || this.index.documentFrequency(termId) === 0) continue;
+        const place = placeOf[termId] as number;
+        if (place >= 0) (terms[place] as WeightedTerm).weight++;
+        else {
+          placeOf[termId] = known.length;
+          known.push(termId);
+          terms.push({ termId, weight: 1 });
+        }
+      }
+    } finally {
+      termMarks.unmark(known);
     }
-    const terms = [...counts].map(([termId, weight]) => ({ termId, weight }));
-    const known = [...counts.keys()];
     if (terms.length <= MAX_QUERY_TERMS) return { weighted: terms, known };
     const { liveCount } = this.index;
     const importance = (term: WeightedTerm) =>

@@ -163,20 +163,17 @@ export function rankSlots(
 
     const seen = new Set<number>();
     const results: RankedSlot[] = [];
-    const takeFirstPerDocument = (candidates: readonly RankedSlot[]): void => {
-      for (const candidate of candidates) {
-        if (results.length === limit) return;
-        const document = documentOf(candidate.slot);
-        if (seen.has(document)) continue;
-        seen.add(document);
-        results.push(candidate);
-      }
-    };
-    takeFirstPerDocument(ranked);
+    takeFirstPerDocument(ranked, documentOf, limit, seen, results);
     if (results.length < limit && accumulator.count > depth) {
       // Documents with many matching chunks filled the re-ranked depth: look through the rest,
       // whose scores are all below the re-ranked ones (the proximity bonus only adds).
-      takeFirstPerDocument(scored(accumulator, bestSlots(accumulator, accumulator.count).slice(depth)));
+      takeFirstPerDocument(
+        scored(accumulator, bestSlots(accumulator, accumulator.count).slice(depth)),
+        documentOf,
+        limit,
+        seen,
+        results,
+      );
     }
     return results;
   } finally {
@@ -203,6 +200,26 @@ function confident(
   for (const slot of firstBest) best = Math.max(best, accumulator.score(slot));
   const ceiling = query.reduce((sum, term) => sum + scorer.termFactor(term), 0);
   return best >= minConfidence * ceiling;
+}
+
+/**
+ * Appends to `results`, up to `limit`, each candidate whose document is not `seen` yet. A function
+ * of the module rather than a closure per query (tsx names each closure it makes).
+ */
+function takeFirstPerDocument(
+  candidates: readonly RankedSlot[],
+  documentOf: (slot: number) => number,
+  limit: number,
+  seen: Set<number>,
+  results: RankedSlot[],
+): void {
+  for (const candidate of candidates) {
+    if (results.length === limit) return;
+    const document = documentOf(candidate.slot);
+    if (seen.has(document)) continue;
+    seen.add(document);
+    results.push(candidate);
+  }
 }
 
 function scored(accumulator: ScoreAccumulator, slots: readonly number[]): RankedSlot[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeSnippet } from '../../../knowledge/search/index.js';
+import { collapse } from '../../../knowledge/search/snippet.js';
 
 const representative: [text: string, query: string, maxLength?: number][] = [
   [
@@ -36,6 +37,19 @@ describe('makeSnippet', () => {
     for (const space of spaces) {
       for (const text of [`wing${space}loads`, ` wing loads${space}`, `${space}wing loads in gusts `]) {
         expect(makeSnippet(text, 'wing')).toBe(text.replace(/\s+/g, ' ').trim());
+      }
+    }
+  });
+
+  it('collapses whitespace in a window cut from a longer text as the expression over its slice would', () => {
+    // Runs of every kind at the window's edges and inside it, cut anywhere: each window a slice of
+    // a longer text (as a chunk's text is of its document's).
+    const spaces = [' ', '  ', '\n\n', ' \n ', '\t', '\u00a0', '\u2028', '\ufeff ', '\r\n  '];
+    const long = Array.from({ length: 60 }, (_, i) => `w${i}${spaces[i % spaces.length]}`).join('');
+    for (let start = 0; start < 40; start += 3) {
+      for (let end = start; end <= long.length; end += 7) {
+        const window = long.slice(start, end);
+        expect(collapse(window)).toBe(window.replace(/\s+/g, ' ').trim());
       }
     }
   });
