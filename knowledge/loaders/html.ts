@@ -197,8 +197,17 @@ function isProse(lines: readonly string[]): boolean {
 function preformattedText(text: string, term?: string): string {
   const lines = text.split('\n');
   const margin = Math.min(...lines.filter((line) => line.trim() !== '').map(indentOf));
+  const marginColumn = Math.min(...lines.filter((line) => line.trim() !== '').map(columnOf));
+  // A text file indented with tabs (a help file), not a listing indented with spaces.
+  const indented = lines.filter((line) => line.trim() !== '' && columnOf(line) > marginColumn);
+  const tabbed =
+    term === undefined &&
+    indented.length > 0 &&
+    indented.filter((line) => line.startsWith('\t')).length >= indented.length * TABBED_SHARE;
   const out: string[] = [];
   let defining = false;
+  // Within a help entry: a paragraph indented under its term goes on describing it.
+  let inEntry = false;
   let code: string[] = [];
   const flushCode = () => {
     while (code.at(-1)?.trim() === '') code.pop();
@@ -220,6 +229,30 @@ function preformattedText(text: string, term?: string): string {
       paragraph = paragraph.slice(2);
       if (paragraph.length === 0) continue;
     }
+    // A title alone at the margin in capitals ("EURO", "ROUBLE"), a help file's subsection.
+    if (
+      tabbed &&
+      paragraph.length === 1 &&
+      columnOf(paragraph[0]!) === marginColumn &&
+      paragraph[0]!.trim().length <= MAX_CAPITALS_TITLE_CHARS &&
+      SECTION_NAME.test(paragraph[0]!.trim()) &&
+      /^[A-Z][A-Z ]+$/.test(paragraph[0]!.trim())
+    ) {
+      flushCode();
+      inEntry = false;
+      out.push(`\n\n### ${paragraph[0]!.trim()}\n\n`);
+      continue;
+    }
+    // A help file's entry (Vim's): its term at the margin, the description indented under it.
+    const entry = term === undefined ? helpEntry(paragraph, marginColumn) : undefined;
+    if (entry) {
+      flushCode();
+      out.push(`\n\n${entry.term}\n${DEFINITION_MARK}${entry.description}\n\n`);
+      inEntry = true;
+      if (entry.rest.length > 0) code.push(...entry.rest);
+      continue;
+    }
+    if (columnOf(paragraph[0]!) === marginColumn) inEntry = false;
     // "Example:" and the lines indented under it: the sentence is prose, the lines code.
     const under = paragraph.findIndex(
       (line, i) => i > 0 && /:\s*$/.test(paragraph[i - 1]!) && indentOf(line) > indentOf(paragraph[0]!),
@@ -233,7 +266,8 @@ function preformattedText(text: string, term?: string): string {
       const paragraphText = prose.map((line) => line.slice(indent).trimEnd()).join('\n');
       // An entry's description: its first paragraph under the term, each one with the mark.
       const opening = term !== undefined && out.length === 0 ? `${term}\n` : '';
-      const mark: string = term !== undefined && (opening !== '' || defining) ? DEFINITION_MARK : '';
+      const mark: string =
+        (term !== undefined && (opening !== '' || defining)) || inEntry ? DEFINITION_MARK : '';
       defining = mark !== '';
       out.push(`\n\n${opening}${mark}${paragraphText}\n\n`);
       paragraph = under < 0 ? [] : paragraph.slice(under);
@@ -244,6 +278,120 @@ function preformattedText(text: string, term?: string): string {
   // A description that does not open with prose keeps its term as a line of its own.
   if (term !== undefined && !defining) out.unshift(`\n\n${term}\n\n`);
   return out.join('');
+}
+
+/** A plain-text help file's tab stops (Vim's help, man pages and most text manuals use 8). */
+const TAB_STOP = 8;
+
+/** The column a line's text starts at, tabs expanded. */
+function columnOf(line: string): number {
+  let column = 0;
+  for (const char of line) {
+    if (char === '\t') column += TAB_STOP - (column % TAB_STOP);
+    else if (char === ' ') column += 1;
+    else break;
+  }
+  return column;
+}
+
+/** A line with its tabs expanded to spaces. */
+function expandTabs(line: string): string {
+  let out = '';
+  for (const char of line) out += char === '\t' ? ' '.repeat(TAB_STOP - (out.length % TAB_STOP)) : char;
+  return out;
+}
+
+/**
+ * A line of labels set far right with tabs, alone (Vim's help tags, `*'undoreload'* *'ur'*`,
+ * right-aligned above the entry they name): a few words without spaces, from this column on.
+ */
+const LABEL_COLUMN = 32;
+const MAX_LABELS = 6;
+const isLabelLine = (line: string): boolean => {
+  const words = line.trim().split(/\s+/);
+  return (
+    line.startsWith('\t') &&
+    columnOf(line) >= LABEL_COLUMN &&
+    words.length <= MAX_LABELS &&
+    words.every((word) => word.length <= 40) &&
+    !SENTENCE_END.test(line.trim())
+  );
+};
+
+/** An entry's term is a line or few, each at most this long (a signature, an option line). */
+const MAX_TERM_LINES = 3;
+const MAX_TERM_LINE_CHARS = 100;
+
+/** A `<pre>` is a text file indented with tabs when this share of its indented lines open with one. */
+const TABBED_SHARE = 0.5;
+/** A title in capitals is a few words. */
+const MAX_CAPITALS_TITLE_CHARS = 40;
+
+/** A man page's section name ("SECURITY", "SEE ALSO"): a heading, not a term. */
+const SECTION_NAME = /^[^a-z]*[A-Z]{2}[^a-z]*$/;
+
+/**
+ * An entry of a help file written as text (Vim's help; a man page's option list): labels set far
+ * right above it, its term at the margin (`'undoreload' 'ur'	number	(default 10000)`, lines
+ * indented deeper under it naming its scope, `			global`), then its description indented
+ * under the term (`	Save the whole buffer for undo when reloading it.`), or beside it after a
+ * gap and then under its first word (`--clean		Similar to "-u DEFAULTS -U NONE -i NONE":`).
+ * Labels above a description without a term at the margin (`*E326*`) are its term. The
+ * description must read as prose; the lines under a line ending in a colon are its example, left
+ * as code (`rest`).
+ */
+function helpEntry(
+  paragraph: readonly string[],
+  margin: number,
+): { term: string; description: string; rest: string[] } | undefined {
+  let labels = 0;
+  while (labels < paragraph.length - 1 && isLabelLine(paragraph[labels]!)) labels++;
+  const lines = paragraph.slice(labels);
+  let terms = 0;
+  while (terms < lines.length && columnOf(lines[terms]!) === margin) terms++;
+  if (terms === lines.length) {
+    // Labels over a paragraph at the margin: they name it.
+    const text = lines.map((line) => line.trimEnd());
+    if (labels === 0 || !isProse(text)) return undefined;
+    return { term: paragraph.slice(0, labels).map(flat).join(', '), description: text.join('\n'), rest: [] };
+  }
+  // Indented with tabs, as a text file's help is, not with spaces (a listing's body, a
+  // docstring, a man page's paragraphs as groff sets them).
+  if (!lines.slice(terms).every((line) => line.startsWith('\t'))) return undefined;
+  const termLines = lines.slice(0, terms).map((line) => expandTabs(line).slice(margin).trimEnd());
+  const body = lines.slice(terms).map((line) => expandTabs(line).slice(margin).trimEnd());
+  if (termLines.length === 0 && labels === 0) return undefined;
+  if (termLines.some((line) => SECTION_NAME.test(line.trim()))) return undefined;
+  // A line ending in a colon announces the block indented under it (`class Foo:`, "Example:").
+  if (/:\s*$/.test(termLines.at(-1) ?? '')) return undefined;
+  // The description beside the last term line, its next lines under its first word: the term
+  // ends where the column they start at opens a word of that line.
+  const last = termLines.at(-1);
+  const column = Math.min(...body.map(columnOf));
+  if (last !== undefined && column < last.length && /\s\S/.test(last.slice(column - 1, column + 1))) {
+    termLines[termLines.length - 1] = last.slice(0, column).trimEnd();
+    body.unshift(' '.repeat(column) + last.slice(column));
+  }
+  const indent = Math.min(...body.map(columnOf));
+  // A description is indented as a block is (a paragraph's wrapped lines or a list's are not),
+  // under a term of a line or few, short ones.
+  if (indent - margin < INDENTED_CODE || termLines.length > MAX_TERM_LINES) return undefined;
+  if (termLines.some((line) => line.trim().length > MAX_TERM_LINE_CHARS)) return undefined;
+  // Lines under the term deeper than the description (its type and scope) belong to the term.
+  let header = 0;
+  while (header < body.length && columnOf(body[header]!) > indent) header++;
+  const head = body.slice(0, header);
+  const described = body.slice(header);
+  const under = described.findIndex(
+    (line, i) => i > 0 && /:\s*$/.test(described[i - 1]!) && columnOf(line) > indent,
+  );
+  const prose = (under < 0 ? described : described.slice(0, under)).map((line) => line.slice(indent));
+  if (prose.length === 0 || !isProse(prose)) return undefined;
+  // The labels name what the term line names already; without one they are the term.
+  const term = [...(termLines.length > 0 ? [] : paragraph.slice(0, labels)), ...termLines, ...head]
+    .map(flat)
+    .join(', ');
+  return { term, description: prose.join('\n'), rest: under < 0 ? [] : described.slice(under) };
 }
 
 /** The attribute carrying, from before conversion, the term a `<pre>` describes. */

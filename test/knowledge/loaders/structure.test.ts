@@ -686,6 +686,77 @@ Example:
   });
 });
 
+describe("HTML manuals written as plain text indented with tabs (Vim's help)", () => {
+  // One <pre> per help file: tags set far right with tabs above an entry, its term at the margin,
+  // its scope under it, the description indented by a tab, or beside the term after a gap.
+  const tag = (name: string): string => `*<A NAME="${name}"></A><B>${name}</B>*`;
+  const page = `<PRE>
+\t\t\t\t\t\t${tag("'undoreload'")} ${tag("'ur'")}
+<A HREF="#'undoreload'">'undoreload'</A> 'ur'\tnumber\t(default 10000)
+\t\t\tglobal
+\tSave the whole buffer for undo when reloading it.  This applies to the
+\t":e!" command and reloading for when the buffer changed outside of
+\tVim.  The save only happens when the number of lines is smaller than
+\tthe value of this option.
+
+\tNote that this causes the whole buffer to be stored in memory.  Set
+\tthis option to a lower value if you run out of memory.
+
+\t\t\t\t\t\t\t${tag('--clean')}
+--clean\t\tSimilar to "-u DEFAULTS -U NONE -i NONE": the initializations
+\t\tfrom files and environment variables are skipped.
+
+\t\t\t\t\t\t\t${tag('E326')}
+\t   If the ".swp" file name already exists, the last character is
+\t   decremented until there is no file with that name or ".saa" is
+\t   reached.  In the last case, no swap file is created.
+
+EURO
+
+\t\t\t\t\t\t\t${tag('euro')}
+Exception: RFC1345 doesn't specify the euro sign.  In Vim the digraph =e was
+added for this.
+</PRE>`;
+
+  it('read an entry as its term and the description indented under or beside it', () => {
+    const text = html(page);
+    expect(text).toBe(
+      "'undoreload' 'ur' number (default 10000), global\n" +
+        ': Save the whole buffer for undo when reloading it.  This applies to the\n' +
+        '":e!" command and reloading for when the buffer changed outside of\n' +
+        'Vim.  The save only happens when the number of lines is smaller than\n' +
+        'the value of this option.\n\n' +
+        ': Note that this causes the whole buffer to be stored in memory.  Set\n' +
+        'this option to a lower value if you run out of memory.\n\n' +
+        '--clean\n: Similar to "-u DEFAULTS -U NONE -i NONE": the initializations\n' +
+        'from files and environment variables are skipped.\n\n' +
+        '*E326*\n: If the ".swp" file name already exists, the last character is\n' +
+        'decremented until there is no file with that name or ".saa" is\n' +
+        'reached.  In the last case, no swap file is created.\n\n' +
+        '### EURO\n\n' +
+        "*euro*\n: Exception: RFC1345 doesn't specify the euro sign.  In Vim the digraph =e was\n" +
+        'added for this.',
+    );
+    const definitions = passageBlocks(text).filter((block) => block.kind === 'definition');
+    expect(definitions.map((block) => block.term)).toEqual([
+      "'undoreload' 'ur' number (default 10000), global",
+      "'undoreload' 'ur' number (default 10000), global",
+      '--clean',
+      '*E326*',
+      '*euro*',
+    ]);
+  });
+
+  it('keep a listing indented with spaces, or a block announced by a colon, as code', () => {
+    const listing = 'class Foo:\n    def __getitem__(self, index):\n        return index';
+    expect(html(`<pre>${listing}</pre>`)).toBe(`\`\`\`\n${listing}\n\`\`\``);
+    const docstring = 'def pen_up():\n\tPull the pen up so that nothing is drawn when moving.';
+    expect(html(`<pre>${docstring}</pre>`)).toBe(`\`\`\`\n${docstring}\n\`\`\``);
+    const synopsis = 'CHECKPOINT\n\n    CHECKPOINT forces an immediate checkpoint when it is run.';
+    expect(html(`<pre>${synopsis}</pre>`)).toBe(`\`\`\`\n${synopsis}\n\`\`\``);
+  });
+});
+
 describe('HTML sections documenting one parameter each (Sphinx module pages)', () => {
   const parameter = (id: string, name: string, type: string, value: string, description: string): string =>
     `<section id="${id}"><span id="id2"></span><h3>${name}<a class="headerlink" href="#${id}">¶</a></h3>
