@@ -520,6 +520,28 @@ const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean =>
   candidate.itemLabel !== undefined &&
   new RegExp(`[\`'"‘“]${escapeRegExp(candidate.itemLabel)}[\`'"’”]`).test(asked.text);
 
+/** Most terms of what a list item says its name is for (`^` for "subsubsections"): a name, not a description. */
+const MAX_ITEM_PURPOSE_TERMS = 2;
+
+/**
+ * Whether the question names, by all the words of its description, a list item opening with a
+ * name in code and saying in a word or two what it is for: "Which character underlines
+ * subsubsections?" over Sphinx's heading convention (`` - `=` for sections ``, `` - `^` for
+ * subsubsections ``), as "What is the ISO 639 code for Welsh?" names `‘cy’: Welsh.`. The item is the
+ * entry asked about, though its one word weighs little beside a long sentence sharing more of the
+ * question's common words.
+ */
+const itemDescribedBy = (candidate: Candidate, questionTerms: ReadonlySet<string>): boolean => {
+  if (candidate.itemName === undefined) return false;
+  const named = distinctTerms(candidate.itemName);
+  const purpose = [...distinctTerms(candidate.sentence)].filter((term) => !named.has(term));
+  return (
+    purpose.length > 0 &&
+    purpose.length <= MAX_ITEM_PURPOSE_TERMS &&
+    purpose.every((term) => questionTerms.has(term))
+  );
+};
+
 /** A definition this short, one name (`‘cy’: Welsh.`), may be what the question names its entry by. */
 const MAX_NAME_DEFINITION_CHARS = 40;
 
@@ -745,6 +767,7 @@ function scoreSentences(
         rowNamedBy(candidate, queryTerms) ||
         itemNamedBy(candidate, asked) ||
         itemQuotedBy(candidate, asked) ||
+        itemDescribedBy(candidate, queryTerms) ||
         definitionNamedBy(candidate, asked) ||
         namesDefaultedParameter(candidate, asked) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))

@@ -1191,6 +1191,35 @@ describe('composeExtractiveAnswer on the version that changed a default (Sphinx\
   });
 });
 
+describe('composeExtractiveAnswer on a list of names in code, each with what it is for', () => {
+  it('quotes the item whose words the question names whole, not a long sentence sharing its common words', () => {
+    const { body } = answerTo(
+      "In Python's style convention for reST headings, which character underlines subsubsections?",
+      [
+        {
+          text:
+            '## Sections\n\nSection headers (ref) are created by underlining (and optionally overlining) the section title ' +
+            'with a punctuation character, at least as long as the text:\n\n```\n=================\nThis is a heading\n=================\n```\n\n' +
+            'Normally, there are no heading levels assigned to certain characters as the structure is determined from the ' +
+            'succession of headings. However, this convention is used in Python’s Style Guide for documenting which you may follow:\n\n' +
+            '-   `#` with overline, for parts\n\n-   `*` with overline, for chapters\n\n-   `=` for sections\n\n' +
+            '-   `-` for subsections\n\n-   `^` for subsubsections\n\n-   `"` for paragraphs\n\n' +
+            'Of course, you are free to use your own marker characters (see the reST documentation), and use a deeper nesting ' +
+            'level, but keep in mind that most target formats (HTML, LaTeX) have a limited supported nesting depth.',
+          score: 1,
+          source: {
+            documentId: 'sphinx-basics',
+            title: 'reStructuredText Primer — Sphinx documentation',
+            heading: 'Sections',
+            headingPath: ['reStructuredText Primer', 'Sections'],
+          },
+        },
+      ],
+    );
+    expect(body).toContain('- `^` for subsubsections [1]');
+  });
+});
+
 describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manuals)', () => {
   const commandPage = (documentId: string, heading: string, text: string): SearchHit => ({
     text: `## ${heading}\n\n${text}`,
