@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Citation, GenerateResponse, SearchResponse, SourceRef } from '../shared/agent.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
+import { displayed } from './displayed.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -68,16 +69,6 @@ function isExpected(source: Pick<SourceRef, 'path' | 'page'>, pages: readonly Pa
       : source.path !== undefined && relative(copy, source.path).split(sep).join('/') === page,
   );
 }
-
-/**
- * An answer as the widget shows it: inline code and emphasis marks are formatting, not text. An
- * emphasis ends at its first closing mark: "less than _N_. The default value of _N_ is 3." shows
- * "N" twice.
- */
-const displayed = (markdown: string): string =>
-  markdown
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/(^|[\s(])([_*]{1,2})(\S(?:.*?\S)??)\2(?=[\s).,;:!?]|$)/g, '$1$3');
 
 const percent = (count: number, total: number): number => Number(((100 * count) / total).toFixed(1));
 

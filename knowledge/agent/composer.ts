@@ -527,6 +527,28 @@ const itemQuotedBy = (candidate: Candidate, asked: AskedFor): boolean => {
   );
 };
 
+/** Most terms of what a list item says its name is for (`^` for "subsubsections"): a name, not a description. */
+const MAX_ITEM_PURPOSE_TERMS = 2;
+
+/**
+ * Whether the question names, by all the words of its description, a list item opening with a
+ * name in code and saying in a word or two what it is for: "Which character underlines
+ * subsubsections?" over Sphinx's heading convention (`` - `=` for sections ``, `` - `^` for
+ * subsubsections ``), as "What is the ISO 639 code for Welsh?" names `‘cy’: Welsh.`. The item is the
+ * entry asked about, though its one word weighs little beside a long sentence sharing more of the
+ * question's common words.
+ */
+const itemDescribedBy = (candidate: Candidate, questionTerms: ReadonlySet<string>): boolean => {
+  if (candidate.itemName === undefined) return false;
+  const named = distinctTerms(candidate.itemName);
+  const purpose = [...distinctTerms(candidate.sentence)].filter((term) => !named.has(term));
+  return (
+    purpose.length > 0 &&
+    purpose.length <= MAX_ITEM_PURPOSE_TERMS &&
+    purpose.every((term) => questionTerms.has(term))
+  );
+};
+
 /** A definition this short, one name (`‘cy’: Welsh.`), may be what the question names its entry by. */
 const MAX_NAME_DEFINITION_CHARS = 40;
 
@@ -754,6 +776,7 @@ function scoreSentences(
         rowNamedBy(candidate, queryTerms) ||
         itemNamedBy(candidate, asked) ||
         itemQuotedBy(candidate, asked) ||
+        itemDescribedBy(candidate, queryTerms) ||
         definitionNamedBy(candidate, asked) ||
         namesDefaultedParameter(candidate, asked) ||
         literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
@@ -896,6 +919,18 @@ const ASKS_FOR_ORDER = /\b(?:what|which)\s+order\b/i;
 const ORDER_STATEMENT =
   /\b(?:before|after|then|followed\s+by|in\s+(?:alphabetical|reverse|lexical|numerical|ascending|descending)\s+order)\b/i;
 
+/**
+ * A question asking in which version a default or a behaviour changed: "Since which version does
+ * autodoc drop the module names from type hints by default?", "In which version did X go back to
+ * being enabled by default?". Such a change is dated by the entry's later note, not by the one
+ * dating the entry: Sphinx's and Python's "Changed in version 5.0: The default setting was changed
+ * to 'short'", "Deprecated since version 3.4", Qt's "changed in 2.1".
+ */
+const ASKS_WHEN_CHANGED =
+  /\b(?:in|since|from)\s+(?:which|what)\s+(?:\w+\s+)?(?:version|release)\b.*\b(?:defaults?|changed?|changes|became|become|go(?:es)?\s+back|went\s+back|switch(?:ed)?|no\s+longer|deprecated|removed|renamed)\b/i;
+/** A note dating a change: "Changed in version 4.0.2: …", "Deprecated since version 3.4", "changed in 2.1". */
+const CHANGE_STATEMENT = /\b(?:changed|deprecated|removed|renamed)\s+(?:in|since)\s+(?:version\s+|v)?\d/i;
+
 /** A question asking for a bound: "the maximum number of columns", what an index can have "at most". */
 export const ASKS_FOR_BOUND =
   /\b(?:max(?:imum)?|min(?:imum)?|at (?:most|least)|largest|smallest|longest|limits?)\b/i;
@@ -907,6 +942,7 @@ export const ASKS_FOR_BOUND =
 function statementAsked(asked: Omit<AskedFor, 'statement'>): RegExp | undefined {
   if (asked.action) return ACTION_STATEMENTS[asked.action];
   if (asked.unit) return UNIT_STATEMENT;
+  if (asked.changed) return CHANGE_STATEMENT;
   if (asked.since) return SINCE_STATEMENT;
   if (asked.default) return DEFAULT_STATEMENT;
   if (asked.bound) return LIMIT_STATEMENT;
@@ -990,10 +1026,12 @@ const holdsNewNumber = (candidate: Candidate, questionTerms: ReadonlySet<string>
 function holdsValue(
   candidate: Candidate,
   questionTerms: ReadonlySet<string>,
-  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount'> & { place?: boolean },
+  wanted: Pick<AskedFor, 'default' | 'unit' | 'amount' | 'changed'> & { place?: boolean },
 ): boolean {
   if (wanted.unit) return UNIT_STATEMENT.test(candidate.sentence);
   if (wanted.place) return PLACE_STATEMENT.test(candidate.sentence);
+  // "Since which version … by default?" asks for the version a note dates the change by, not the default.
+  if (wanted.changed) return CHANGE_STATEMENT.test(candidate.sentence);
   if (wanted.amount && !holdsNewNumber(candidate, questionTerms, true)) return false;
   if (wanted.default)
     return (
@@ -1090,6 +1128,8 @@ export interface AskedFor {
   option: boolean;
   /** In what order things happen: "In what order do the goals run?". */
   order: boolean;
+  /** The version a default or a behaviour changed in: "In which version did X go back to being on by default?". */
+  changed: boolean;
   /** What an entry is or does ("What does %h log?"), not one of its values. */
   whatItIs: boolean;
   /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
@@ -1138,6 +1178,7 @@ export function classifyQuestion(question: string): AskedFor {
     place: ASKS_WHERE.test(question) && !asksDefault,
     option: ASKS_FOR_OPTION.test(question) && !ASKS_WHAT_IT_IS.test(question),
     order: ASKS_FOR_ORDER.test(question),
+    changed: ASKS_WHEN_CHANGED.test(question),
     whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
     ...(action ? { action } : {}),
     summary: SUMMARY_REQUEST.test(question),
@@ -1225,11 +1266,31 @@ function valueNeighbour(
   // The sentence stating the kind of value asked ("The default value is haut=2") beats an earlier
   // one that merely holds a number ("See Section 6.7.2 for details."); "The default format for
   // creating archives." is followed by "This is currently PAX_FORMAT.", which says no "default".
+  // Of an entry's change notes, the one about what the question asks ("Changed in version 4.0:
+  // Enabled by default.") beats an earlier one about something else ("Changed in version 2.3: Emits
+  // autodoc-skip-member event as autodoc does.").
+  const changeNote = asked.changed
+    ? following
+        .filter((next) => holdsValue(next, questionTerms, asked))
+        .reduce<Candidate | undefined>(
+          (best, next) =>
+            best === undefined || overlap(next.terms, questionTerms) > overlap(best.terms, questionTerms)
+              ? next
+              : best,
+          undefined,
+        )
+    : undefined;
   return (
+    changeNote ??
     following.find((next) => holdsValue(next, questionTerms, asked)) ??
     (asked.default && !asked.unit
       ? following.find((next) =>
-          holdsValue(next, questionTerms, { default: false, unit: false, amount: asked.amount }),
+          holdsValue(next, questionTerms, {
+            default: false,
+            unit: false,
+            amount: asked.amount,
+            changed: false,
+          }),
         )
       : undefined) ??
     entryRow(candidates, index, (row) => holdsValue(row, questionTerms, asked))
@@ -1293,6 +1354,21 @@ function outranksSiblingRow(candidate: Candidate, picked: readonly Candidate[]):
   );
 }
 
+/** The version a note dates its change or its entry by: "4.0.2" in "Changed in version 4.0.2: …". */
+const DATED_VERSION =
+  /\b(?:changed|deprecated|removed|renamed|new|added|introduced|available)\s+(?:in|since)\s+(?:version\s+|v)?(\d+(?:\.\d+)*)/i;
+
+/**
+ * Whether two notes date changes of different versions: "Changed in version 4.0: The default is
+ * changed to False from True." and "Changed in version 4.0.2: The default is changed to True from
+ * False again." share nearly all their words, yet each says what the other does not.
+ */
+function datedApart(one: Candidate, other: Candidate): boolean {
+  const version = DATED_VERSION.exec(one.sentence)?.[1];
+  const otherVersion = DATED_VERSION.exec(other.sentence)?.[1];
+  return version !== undefined && otherVersion !== undefined && version !== otherVersion;
+}
+
 /**
  * Picks the best sentences, skipping ones that say nearly the same as one already picked on its
  * own, each with its neighbour when that neighbour holds the value asked for, at most
@@ -1309,12 +1385,13 @@ function selectSentences(candidates: readonly Candidate[], maxSentences: number)
     picked.some(
       (other) =>
         other === candidate ||
-        overlap(other.terms, candidate.terms) /
-          Math.max(
-            1,
-            own.includes(other) ? Math.min(other.terms.size, candidate.terms.size) : candidate.terms.size,
-          ) >
-          0.8,
+        (!datedApart(other, candidate) &&
+          overlap(other.terms, candidate.terms) /
+            Math.max(
+              1,
+              own.includes(other) ? Math.min(other.terms.size, candidate.terms.size) : candidate.terms.size,
+            ) >
+            0.8),
     );
   let chosen = 0;
   const ranked = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);

@@ -1205,6 +1205,105 @@ describe('composeExtractiveAnswer on the version that added an entry', () => {
   });
 });
 
+describe('composeExtractiveAnswer on the version that changed a default (Sphinx\'s "Changed in version" notes)', () => {
+  const configuration = (text: string): SearchHit[] => [
+    {
+      text,
+      score: 1,
+      source: {
+        documentId: 'sphinx-configuration',
+        title: 'Configuration — Sphinx documentation',
+        heading: 'Options for manual page output',
+        headingPath: ['Configuration', 'Options for manual page output'],
+      },
+    },
+  ];
+
+  it('quotes the note dating the change, not the entry\'s list of values, for "since which version … by default"', () => {
+    const { body } = answerTo(
+      "Since which version does autodoc drop the module names from type hints (the 'short' format) by default?",
+      configuration(
+        'autodoc_typehints_format\n: This value controls the format of typehints. The setting takes the following values:\n\n' +
+          "-   `'fully-qualified'` – Show the module name and its name of typehints\n\n" +
+          "-   `'short'` – Suppress the leading module names of the typehints (ex. `io.StringIO` -> `StringIO`) (default)\n\n" +
+          ': New in version 4.4.\n\n' +
+          ": Changed in version 5.0: The default setting was changed to `'short'`\n\n" +
+          'autodoc_preserve_defaults\n: If True, the default argument values of functions will be not evaluated on generating document.\n',
+      ),
+    );
+    expect(body).toContain('Changed in version 5.0');
+  });
+
+  it('quotes each of two notes that date changes of different versions, though they share nearly all their words', () => {
+    const { body } = answerTo(
+      'In which version did man_make_section_directory go back to being enabled by default?',
+      configuration(
+        'man_show_urls\n: If true, add URL addresses after links. Default is `False`.\n\n: New in version 1.1.\n\n' +
+          'man_make_section_directory\n: If true, make a section directory on build man page. Default is True.\n\n' +
+          ': New in version 3.3.\n\n' +
+          ': Changed in version 4.0: The default is changed to `False` from `True`.\n\n' +
+          ': Changed in version 4.0.2: The default is changed to `True` from `False` again.\n',
+      ),
+    );
+    expect(body).toContain('Changed in version 4.0.2');
+  });
+
+  it("quotes, of an entry's change notes, the one about what the question asks, not the first", () => {
+    const { body } = answerTo(
+      'Since which Sphinx version is autosummary_generate turned on by default?',
+      configuration(
+        'autosummary_context\n: A dictionary of values to pass into the template engine’s context for autosummary stubs files.\n\n' +
+          ': New in version 3.1.\n\n' +
+          'autosummary_generate\n: Boolean indicating whether to scan all found documents for autosummary directives, ' +
+          'and to generate stub pages for each. It is enabled by default.\n\n' +
+          ': Can also be a list of documents for which stub pages should be generated.\n\n' +
+          ': The new files will be placed in the directories specified in the `:toctree:` options of the directives.\n\n' +
+          ': Changed in version 2.3: Emits `autodoc-skip-member` event as `autodoc` does.\n\n' +
+          ': Changed in version 4.0: Enabled by default.\n',
+      ),
+    );
+    expect(body).toContain('Changed in version 4.0: Enabled by default.');
+  });
+
+  it('reads a question asking in which version a default changed as asking for a change note', () => {
+    const asked = classifyQuestion(
+      'Since which Sphinx version is autosummary_generate turned on by default?',
+    );
+    expect(asked.changed).toBe(true);
+    expect(asked.statement?.test('Changed in version 4.0: Enabled by default.')).toBe(true);
+    expect(classifyQuestion('Since which version is the option available?').changed).toBe(false);
+  });
+});
+
+describe('composeExtractiveAnswer on a list of names in code, each with what it is for', () => {
+  it('quotes the item whose words the question names whole, not a long sentence sharing its common words', () => {
+    const { body } = answerTo(
+      "In Python's style convention for reST headings, which character underlines subsubsections?",
+      [
+        {
+          text:
+            '## Sections\n\nSection headers (ref) are created by underlining (and optionally overlining) the section title ' +
+            'with a punctuation character, at least as long as the text:\n\n```\n=================\nThis is a heading\n=================\n```\n\n' +
+            'Normally, there are no heading levels assigned to certain characters as the structure is determined from the ' +
+            'succession of headings. However, this convention is used in Python’s Style Guide for documenting which you may follow:\n\n' +
+            '-   `#` with overline, for parts\n\n-   `*` with overline, for chapters\n\n-   `=` for sections\n\n' +
+            '-   `-` for subsections\n\n-   `^` for subsubsections\n\n-   `"` for paragraphs\n\n' +
+            'Of course, you are free to use your own marker characters (see the reST documentation), and use a deeper nesting ' +
+            'level, but keep in mind that most target formats (HTML, LaTeX) have a limited supported nesting depth.',
+          score: 1,
+          source: {
+            documentId: 'sphinx-basics',
+            title: 'reStructuredText Primer — Sphinx documentation',
+            heading: 'Sections',
+            headingPath: ['reStructuredText Primer', 'Sections'],
+          },
+        },
+      ],
+    );
+    expect(body).toContain('- `^` for subsubsections [1]');
+  });
+});
+
 describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manuals)', () => {
   const commandPage = (documentId: string, heading: string, text: string): SearchHit => ({
     text: `## ${heading}\n\n${text}`,
