@@ -55,7 +55,7 @@ interface Candidate {
   referred?: string;
   /** The code of the example right above it that the sentence explains. */
   example?: string;
-  /** The short code a sentence ending in a colon announces, shown after it ("… instead use: `rsyslogd -N3`"). */
+  /** The code (a few lines) a sentence ending in a colon announces, shown after it ("… instead use: `rsyslogd -N3`"). */
   shows?: string;
   /** Terms of what it stands on that the question names (`referredText`). */
   referredTerms?: Set<string>;
@@ -148,15 +148,26 @@ const MAX_COMPLETING_CODE_LINES = 3;
  * punctuation, followed at once by a short code block. A sentence that ends (".", ":") is whole,
  * and what follows it an example.
  */
-function completingCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
+function completingCode(
+  sentence: string | undefined,
+  next: PassageBlock | undefined,
+  maxChars = MAX_COMPLETING_CODE_CHARS,
+  maxLines = MAX_COMPLETING_CODE_LINES,
+): string | undefined {
   if (sentence === undefined || next?.kind !== 'code' || /[.!?:;)\]"'”’]$/.test(sentence)) return undefined;
   const code = codeBody(next.text).trim();
-  if (code === '' || code.length > MAX_COMPLETING_CODE_CHARS || code.includes('`')) return undefined;
+  if (code === '' || code.length > maxChars || code.includes('`')) return undefined;
   const lines = code.split('\n');
-  return lines.length > MAX_COMPLETING_CODE_LINES
-    ? undefined
-    : `\`${lines.map((line) => line.trim()).join(' ')}\``;
+  return lines.length > maxLines ? undefined : `\`${lines.map((line) => line.trim()).join(' ')}\``;
 }
+
+/**
+ * A block a sentence announces may be a few lines longer than one finishing a sentence: the
+ * defines to change ("you increase the magnitude of the following in flexdef.h:" over four
+ * `#define` lines) are what the sentence is about, not an example beside it.
+ */
+const MAX_ANNOUNCED_CODE_CHARS = 320;
+const MAX_ANNOUNCED_CODE_LINES = 6;
 
 /**
  * The short code a sentence ending in a colon announces ("If you would like to check just an include
@@ -166,7 +177,7 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
  */
 function announcedCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
   return sentence !== undefined && ANNOUNCING.test(sentence)
-    ? completingCode(sentence.slice(0, -1), next)
+    ? completingCode(sentence.slice(0, -1), next, MAX_ANNOUNCED_CODE_CHARS, MAX_ANNOUNCED_CODE_LINES)
     : undefined;
 }
 

@@ -1785,6 +1785,24 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     );
   });
 
+  it('shows a block of a few lines a sentence ending in a colon announces, such as the defines to change', () => {
+    // A FAQ reply: the defines to raise are in the four-line block the sentence announces.
+    const { body } = answerTo('Which defines in flexdef.h do I raise for more than 32000 NFA states?', [
+      page(
+        'Yes. I have appended instructions on how.\n\n' +
+          'To increase the 32K limit (on a machine with 32 bit integers), you increase\n' +
+          'the magnitude of the following in flexdef.h:\n\n' +
+          '```\n#define JAMSTATE -32766 /* marks a reference to the state that always jams */\n' +
+          '#define MAXIMUM_MNS 31999\n#define BAD_SUBSCRIPT -32767\n#define MAX_SHORT 32700\n```\n\n' +
+          'Adding a 0 or two after each should do the trick.',
+        'Is backing up a big deal?',
+      ),
+    ]);
+    expect(body).toContain(
+      'the magnitude of the following in flexdef.h: `#define JAMSTATE -32766 /* marks a reference to the state that always jams */ #define MAXIMUM_MNS 31999 #define BAD_SUBSCRIPT -32767 #define MAX_SHORT 32700` [1]',
+    );
+  });
+
   it('reads a sentence opening "The two" with the sentence naming both', () => {
     // How the two shapes differ is said after the sentence naming them, in words the question lacks.
     const { body } = answerTo('How does an Mrecord node differ from a plain record?', [
