@@ -1068,7 +1068,7 @@ function neighbours(
   const value = valueNeighbour(candidates, index, asked, questionTerms);
   if (value) return [value];
   const next =
-    continuation(candidates, index, asked) ??
+    continuation(candidates, index, asked, questionTerms) ??
     instruction(candidates, index, asked) ??
     description(candidates, index);
   if (!next) return [];
@@ -1232,14 +1232,16 @@ const CONTINUATION_REACH = 4;
 /**
  * What a sentence announcing what follows it introduces ("It can assume one of the following
  * values:", "This is the procedure:"), quoted with it, since alone it says nothing: the sentence
- * right after it (a list item, a step, a definition) or, when the question asks for a
- * default, the first of the next few marking itself the default ("DEC: Default. Ordering is done
- * in descending mode."). A table's rows are ranked as siblings of their own: none continues it.
+ * right after it (a list item, a step, a definition), the later item of the list the question's
+ * words name better, or, when the question asks for a default, the first of the next few marking
+ * itself the default ("DEC: Default. Ordering is done in descending mode."). A table's rows are
+ * ranked as siblings of their own: none continues it.
  */
 function continuation(
   candidates: readonly Candidate[],
   index: number,
   asked: AskedFor,
+  questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
   const picked = candidates[index]!;
   if (picked.row || !ANNOUNCING.test(picked.sentence)) return undefined;
@@ -1250,7 +1252,18 @@ function continuation(
     ? following.find((next) => sentence(next) && DEFAULT_CHOICE.test(next.sentence))
     : undefined;
   const next = following[0];
-  return marked ?? (sentence(next) && next.block <= picked.block + 1 ? next : undefined);
+  if (marked || !sentence(next) || next.block > picked.block + 1) return marked;
+  // Of the list announced ("errno is set to one of the following values:" over "ENOMEM Memory
+  // allocation error." and "EINVAL Invalid argument."), the item sharing more of the question's
+  // words than the first, when the question asks about one of them ("… which errno value means I
+  // passed it a bad argument?").
+  if (!LIST_ITEM.test(next.sentence)) return next;
+  return following
+    .filter((item) => sentence(item) && LIST_ITEM.test(item.sentence))
+    .reduce(
+      (best, item) => (overlap(item.terms, questionTerms) > overlap(best.terms, questionTerms) ? item : best),
+      next,
+    );
 }
 
 /**

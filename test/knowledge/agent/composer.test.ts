@@ -1431,6 +1431,21 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     );
   });
 
+  it('quotes the item of the announced list the question names, not only the first', () => {
+    // A reentrant API page: the return codes listed after the sentence announcing them.
+    const { body } = answerTo('yylex_init failed; which errno value means I passed it a bad argument?', [
+      page(
+        'The reentrant version takes one argument, which is the value returned (via an argument) by `yylex_init`.\n\n' +
+          'Both `yylex_init` and `yylex_init_extra` returns 0 (zero) on success, or non-zero on failure, ' +
+          'in which case errno is set to one of the following values:\n\n' +
+          '-   ENOMEM Memory allocation error. See memory-management.\n-   EINVAL Invalid argument.\n\n' +
+          'The function `yylex_destroy` should be called to free resources used by the scanner.',
+        'Init and Destroy Functions',
+      ),
+    ]);
+    expect(body).toMatch(/set to one of the following values: \[1\] - EINVAL Invalid argument\. \[1\]/);
+  });
+
   it('quotes the sentence giving the number when the question asks how many, past one that only marks the default', () => {
     const { body } = answerTo(
       'With date completion in a sliding 12-month window, how many months back does it go by default?',
