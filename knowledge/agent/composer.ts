@@ -1228,6 +1228,8 @@ function instruction(
 const ANNOUNCING = /^(?=.*\p{Ll})\S+(?:\s+\S+){3,}:$/u;
 /** How many sentences after one announcing a list its continuation may be. */
 const CONTINUATION_REACH = 4;
+/** A list item this short names a value and says in a few words what it means ("- EINVAL Invalid argument."). */
+const MAX_VALUE_ITEM_CHARS = 60;
 
 /**
  * What a sentence announcing what follows it introduces ("It can assume one of the following
@@ -1257,9 +1259,14 @@ function continuation(
   // allocation error." and "EINVAL Invalid argument."), the item sharing more of the question's
   // words than the first, when the question asks about one of them ("… which errno value means I
   // passed it a bad argument?").
-  if (!LIST_ITEM.test(next.sentence)) return next;
+  // Only a list of values, each a name and a few words: a list of longer items (unit files, steps)
+  // is read in its order.
+  if (!LIST_ITEM.test(next.sentence) || next.sentence.length > MAX_VALUE_ITEM_CHARS) return next;
   return following
-    .filter((item) => sentence(item) && LIST_ITEM.test(item.sentence))
+    .filter(
+      (item) =>
+        sentence(item) && LIST_ITEM.test(item.sentence) && item.sentence.length <= MAX_VALUE_ITEM_CHARS,
+    )
     .reduce(
       (best, item) => (overlap(item.terms, questionTerms) > overlap(best.terms, questionTerms) ? item : best),
       next,
