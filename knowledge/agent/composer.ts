@@ -55,7 +55,7 @@ interface Candidate {
   referred?: string;
   /** The code of the example right above it that the sentence explains. */
   example?: string;
-  /** The short code a sentence ending in a colon announces, shown after it ("… instead use: `rsyslogd -N3`"). */
+  /** The code (a few lines) a sentence ending in a colon announces, shown after it ("… instead use: `rsyslogd -N3`"). */
   shows?: string;
   /** Terms of what it stands on that the question names (`referredText`). */
   referredTerms?: Set<string>;
@@ -148,15 +148,26 @@ const MAX_COMPLETING_CODE_LINES = 3;
  * punctuation, followed at once by a short code block. A sentence that ends (".", ":") is whole,
  * and what follows it an example.
  */
-function completingCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
+function completingCode(
+  sentence: string | undefined,
+  next: PassageBlock | undefined,
+  maxChars = MAX_COMPLETING_CODE_CHARS,
+  maxLines = MAX_COMPLETING_CODE_LINES,
+): string | undefined {
   if (sentence === undefined || next?.kind !== 'code' || /[.!?:;)\]"'”’]$/.test(sentence)) return undefined;
   const code = codeBody(next.text).trim();
-  if (code === '' || code.length > MAX_COMPLETING_CODE_CHARS || code.includes('`')) return undefined;
+  if (code === '' || code.length > maxChars || code.includes('`')) return undefined;
   const lines = code.split('\n');
-  return lines.length > MAX_COMPLETING_CODE_LINES
-    ? undefined
-    : `\`${lines.map((line) => line.trim()).join(' ')}\``;
+  return lines.length > maxLines ? undefined : `\`${lines.map((line) => line.trim()).join(' ')}\``;
 }
+
+/**
+ * A block a sentence announces may be a few lines longer than one finishing a sentence: the
+ * defines to change ("you increase the magnitude of the following in flexdef.h:" over four
+ * `#define` lines) are what the sentence is about, not an example beside it.
+ */
+const MAX_ANNOUNCED_CODE_CHARS = 320;
+const MAX_ANNOUNCED_CODE_LINES = 6;
 
 /**
  * The short code a sentence ending in a colon announces ("If you would like to check just an include
@@ -166,7 +177,7 @@ function completingCode(sentence: string | undefined, next: PassageBlock | undef
  */
 function announcedCode(sentence: string | undefined, next: PassageBlock | undefined): string | undefined {
   return sentence !== undefined && ANNOUNCING.test(sentence)
-    ? completingCode(sentence.slice(0, -1), next)
+    ? completingCode(sentence.slice(0, -1), next, MAX_ANNOUNCED_CODE_CHARS, MAX_ANNOUNCED_CODE_LINES)
     : undefined;
 }
 
@@ -1057,7 +1068,7 @@ function neighbours(
   const value = valueNeighbour(candidates, index, asked, questionTerms);
   if (value) return [value];
   const next =
-    continuation(candidates, index, asked) ??
+    continuation(candidates, index, asked, questionTerms) ??
     instruction(candidates, index, asked) ??
     description(candidates, index);
   if (!next) return [];
@@ -1217,18 +1228,22 @@ function instruction(
 const ANNOUNCING = /^(?=.*\p{Ll})\S+(?:\s+\S+){3,}:$/u;
 /** How many sentences after one announcing a list its continuation may be. */
 const CONTINUATION_REACH = 4;
+/** A list item this short names a value and says in a few words what it means ("- EINVAL Invalid argument."). */
+const MAX_VALUE_ITEM_CHARS = 60;
 
 /**
  * What a sentence announcing what follows it introduces ("It can assume one of the following
  * values:", "This is the procedure:"), quoted with it, since alone it says nothing: the sentence
- * right after it (a list item, a step, a definition) or, when the question asks for a
- * default, the first of the next few marking itself the default ("DEC: Default. Ordering is done
- * in descending mode."). A table's rows are ranked as siblings of their own: none continues it.
+ * right after it (a list item, a step, a definition), the later item of the list the question's
+ * words name better, or, when the question asks for a default, the first of the next few marking
+ * itself the default ("DEC: Default. Ordering is done in descending mode."). A table's rows are
+ * ranked as siblings of their own: none continues it.
  */
 function continuation(
   candidates: readonly Candidate[],
   index: number,
   asked: AskedFor,
+  questionTerms: ReadonlySet<string>,
 ): Candidate | undefined {
   const picked = candidates[index]!;
   if (picked.row || !ANNOUNCING.test(picked.sentence)) return undefined;
@@ -1239,7 +1254,23 @@ function continuation(
     ? following.find((next) => sentence(next) && DEFAULT_CHOICE.test(next.sentence))
     : undefined;
   const next = following[0];
-  return marked ?? (sentence(next) && next.block <= picked.block + 1 ? next : undefined);
+  if (marked || !sentence(next) || next.block > picked.block + 1) return marked;
+  // Of the list announced ("errno is set to one of the following values:" over "ENOMEM Memory
+  // allocation error." and "EINVAL Invalid argument."), the item sharing more of the question's
+  // words than the first, when the question asks about one of them ("… which errno value means I
+  // passed it a bad argument?").
+  // Only a list of values, each a name and a few words: a list of longer items (unit files, steps)
+  // is read in its order.
+  if (!LIST_ITEM.test(next.sentence) || next.sentence.length > MAX_VALUE_ITEM_CHARS) return next;
+  return following
+    .filter(
+      (item) =>
+        sentence(item) && LIST_ITEM.test(item.sentence) && item.sentence.length <= MAX_VALUE_ITEM_CHARS,
+    )
+    .reduce(
+      (best, item) => (overlap(item.terms, questionTerms) > overlap(best.terms, questionTerms) ? item : best),
+      next,
+    );
 }
 
 /**

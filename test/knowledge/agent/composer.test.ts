@@ -1431,6 +1431,21 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     );
   });
 
+  it('quotes the item of the announced list the question names, not only the first', () => {
+    // A reentrant API page: the return codes listed after the sentence announcing them.
+    const { body } = answerTo('yylex_init failed; which errno value means I passed it a bad argument?', [
+      page(
+        'The reentrant version takes one argument, which is the value returned (via an argument) by `yylex_init`.\n\n' +
+          'Both `yylex_init` and `yylex_init_extra` returns 0 (zero) on success, or non-zero on failure, ' +
+          'in which case errno is set to one of the following values:\n\n' +
+          '-   ENOMEM Memory allocation error. See memory-management.\n-   EINVAL Invalid argument.\n\n' +
+          'The function `yylex_destroy` should be called to free resources used by the scanner.',
+        'Init and Destroy Functions',
+      ),
+    ]);
+    expect(body).toMatch(/set to one of the following values: \[1\] - EINVAL Invalid argument\. \[1\]/);
+  });
+
   it('quotes the sentence giving the number when the question asks how many, past one that only marks the default', () => {
     const { body } = answerTo(
       'With date completion in a sliding 12-month window, how many months back does it go by default?',
@@ -1782,6 +1797,24 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
     ]);
     expect(body).toContain(
       'If you would like to check just an include file, instead use: `$ /path/to/rsyslogd -f/path/to/config-file -N3` [1]',
+    );
+  });
+
+  it('shows a block of a few lines a sentence ending in a colon announces, such as the defines to change', () => {
+    // A FAQ reply: the defines to raise are in the four-line block the sentence announces.
+    const { body } = answerTo('Which defines in flexdef.h do I raise for more than 32000 NFA states?', [
+      page(
+        'Yes. I have appended instructions on how.\n\n' +
+          'To increase the 32K limit (on a machine with 32 bit integers), you increase\n' +
+          'the magnitude of the following in flexdef.h:\n\n' +
+          '```\n#define JAMSTATE -32766 /* marks a reference to the state that always jams */\n' +
+          '#define MAXIMUM_MNS 31999\n#define BAD_SUBSCRIPT -32767\n#define MAX_SHORT 32700\n```\n\n' +
+          'Adding a 0 or two after each should do the trick.',
+        'Is backing up a big deal?',
+      ),
+    ]);
+    expect(body).toContain(
+      'the magnitude of the following in flexdef.h: `#define JAMSTATE -32766 /* marks a reference to the state that always jams */ #define MAXIMUM_MNS 31999 #define BAD_SUBSCRIPT -32767 #define MAX_SHORT 32700` [1]',
     );
   });
 
