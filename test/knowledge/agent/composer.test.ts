@@ -1926,3 +1926,43 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('Which style do I ask for to get a tree?').default).toBe(false);
   });
 });
+
+describe('composeExtractiveAnswer on release notes', () => {
+  const notes = (text: string, headingPath: string[], score: number): SearchHit => ({
+    text,
+    score,
+    source: { documentId: 'news', title: 'Plotter manual', heading: headingPath.at(-1)!, headingPath },
+  });
+
+  it('names the release whose notes add what a "which version added" question asks about', () => {
+    // Gri's news: each release's heading over "New Features" and its items, no item naming the release.
+    const { body } = answerTo('Which version added GNU readline support for command history?', [
+      notes(
+        'New Features\n\n• Add GNU readline support so that interactive mode will have history, command editing, etc.',
+        [
+          '13 Gri Versions',
+          '13.1.1 Version 2.12',
+          '13.1.1.10 Version 2.12.17 [2008 May 29 Oak Apple Day (England) (http://en.wikipedia.org/wiki/Oak_Apple_Day)]',
+        ],
+        3,
+      ),
+      notes(
+        'Add readline support, to handle history, command-line editing, etc, for interactive usage.',
+        ['14 Plans'],
+        2,
+      ),
+    ]);
+    expect(body).toMatch(/Version 2\.12\.17\b.*GNU readline support/);
+  });
+
+  it('reads a section number or a chapter of prose as no release', () => {
+    const { body } = answerTo('Which version added GNU readline support for command history?', [
+      notes(
+        'Add GNU readline support so that interactive mode will have history.',
+        ['13.1 Stable Stream'],
+        3,
+      ),
+    ]);
+    expect(body).not.toContain('Stable Stream');
+  });
+});
