@@ -828,7 +828,7 @@ function scoreSentences(
  * history size 500", "The default value of render is -1", "(the default)", "[default: yes]".
  */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])|\bdefault\s+(?:[a-z-]+\s+){1,3}(?:is|to)\s+[^\s,;]*\d/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])|\bdefault\s+(?:[a-z-]+\s+){1,3}(?:is|to)\s+[^\s,;]*\d|\bdefault\s+of\s+\.?\d/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
@@ -991,10 +991,10 @@ const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
  * option is given" speaks the manual's own words ("If PS3 is not set, select prompts …").
  */
 const ASKS_WHEN_UNSET =
-  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b|(?:give|specify|set|pass|choose|pick|select)\s+no\b)/i;
+  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else)|change\s+(?:it|them|that|this)\b))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not|haven['’]t|have\s+not)\s+(?:give|given|specify|specified|set|pass|passed|choose|chosen|pick|picked|select|selected|name|named)\b|(?:give|specify|set|pass|choose|pick|select|name)\s+no\b)/i;
 /** The words of such a phrase that say what is asked ("specify", "told", "choose"), not what about. */
 const UNSET_WORDS = distinctTerms(
-  'give specify set pass choose pick select unless told otherwise ask say another',
+  'give given specify specified set pass passed choose chosen pick picked select selected name named unless told otherwise ask say another change',
 );
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */

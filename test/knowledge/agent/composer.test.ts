@@ -1966,3 +1966,49 @@ describe('composeExtractiveAnswer on release notes', () => {
     expect(body).not.toContain('Stable Stream');
   });
 });
+
+describe('composeExtractiveAnswer on defaults a command form states', () => {
+  const reference = (text: string, heading: string, score: number): SearchHit => ({
+    text,
+    score,
+    source: { documentId: 'ref', title: 'Plotter manual', heading, headingPath: ['9 Commands', heading] },
+  });
+
+  it('reads "unless I change them", "when I don\'t name one", "if I haven\'t set" as asking for a default', () => {
+    expect(classifyQuestion('How long are the tic marks on the axes unless I change them?').default).toBe(
+      true,
+    );
+    expect(classifyQuestion("Which method does the grid command use when I don't name one?").default).toBe(
+      true,
+    );
+    expect(classifyQuestion("Where does open look for files when I haven't set a path?").default).toBe(true);
+    expect(classifyQuestion('How long are the tic marks on the axes?').default).toBe(false);
+  });
+
+  it('quotes the command form that resets to "the default of 0.2 cm" beside a sibling sharing more words', () => {
+    // Gri's `set axes style` entry, whose items speak of tic marks on axes, over the `set tic size` entry.
+    const { body } = answerTo('How long are the tic marks on the axes unless I change them?', [
+      reference(
+        '• set axes style 0 Set axes to be rectangular, with an x-y axis frame labelled at the left and bottom and tic marks on all axes.\n\n' +
+          '• set axes style 1 As style 0, but only put tics on the lower and left axes.\n\n' +
+          '• set axes style 2 As style 0 but without labels or tics on any axis, i.e. just an axis frame.',
+        '9.3.41.1 set axes style',
+        3,
+      ),
+      reference(
+        '#### 9.3.41.42 set tic size\n\n‘set tic size .size.|default’\n\nControl size of tics on axes.\n\n' +
+          '• set tic size .size. Set tic size to .size. centimetres.\n\n• set tic size default Set tic size to default of 0.2 cm.\n\n' +
+          '• set tics in|out Make axis tics point inward or outward. The default is outward.',
+        '9.3.41.42 set tic size',
+        2,
+      ),
+      reference(
+        'The value of .style. determines the style of axes:\n\n• .style. = 0 Draw x-y axes frame labelled at left and bottom. ' +
+          "Since this is the default, it's best to leave it out altogether.\n\n• .style. = 1 Draw axes without tics at top and right",
+        '9.3.9.5 draw axes',
+        1,
+      ),
+    ]);
+    expect(body).toContain('default of 0.2 cm');
+  });
+});
