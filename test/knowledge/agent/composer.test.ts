@@ -2011,4 +2011,38 @@ describe('composeExtractiveAnswer on defaults a command form states', () => {
     ]);
     expect(body).toContain('default of 0.2 cm');
   });
+
+  it('takes what a setting "is set to at startup time" as its default', () => {
+    // Gri's `set path`: the default search path is stated only as the value set at startup.
+    const { body } = answerTo(
+      "Where does open look for data files when I haven't set a path with set path?",
+      [
+        reference(
+          '#### 9.3.41.39 set path\n\nset path to "\\path"|default for data|commands\n\n' +
+            'Set the directory path that open will search for data files, or that insert will search for command files. ' +
+            'This search will not be done if the filename starts with a /, ~, or . character.\n\n' +
+            'The path is formatted in a colon-separated manner, following the normal Unix convention, and searching is from left to right. ' +
+            'For example, the path ".:/usr/lib/gri" tells Gri to search for the file first in the local directory (named .), ' +
+            'and if it is not found there, to look next in the directory named /usr/lib/gri.\n\n' +
+            'The indicated path is stored in either \\.path_data. or \\.path_commands., as appropriate. ' +
+            'At startup time, each of these paths is set to ".", the current directory, and this value is reset if the default keyword is provided to this command.\n\n' +
+            'If you need to know where the file was eventually found, save the \\.return_value. just after the open command was executed.',
+          '9.3.41.39 set path',
+          3,
+        ),
+        reference(
+          'set path to "/atlases/world:/atlases/northern_hemisphere" for data open britain.dat # we don\'t know where file is ... \\gb = "\\.return_value."',
+          '9.3.28.1 Opening Simple Files',
+          2,
+        ),
+        reference(
+          'ability to search for files in a "path" (Section 9.3.41.39 [Set Path To], page 127), you may not have specified an exact path name; ' +
+            'this is why the open command provides a return value which names the full pathname (Section 9.3.28.1 [Opening Simple Files], page 101).',
+          '9.3.33.8 read from \\filename',
+          1,
+        ),
+      ],
+    );
+    expect(body).toContain('At startup time, each of these paths is set to');
+  });
 });
