@@ -45,6 +45,8 @@ interface Candidate {
   setting?: string;
   /** The heading of the passage's section when it names what the question names (`(5) SQLITE_BUSY`). */
   heading?: string;
+  /** The heading is the release the passage's notes are of ("Version 2.12.17 [2008 May 29]"). */
+  release?: boolean;
   /** For a table row: its table, which may span several passages of a page. */
   table?: string;
   /** Terms of the sentence and of its label. */
@@ -728,6 +730,13 @@ function scoreSentences(
       candidate.heading = heading;
       for (const term of distinctTerms(heading)) candidate.terms.add(term);
     }
+    // A release note says what its release added, not which release that was: its heading does.
+    const release =
+      asked.since && candidate.label === undefined ? releaseHeading(hits[candidate.hitIndex]!) : undefined;
+    if (release !== undefined) {
+      candidate.heading = release;
+      candidate.release = true;
+    }
   }
   // "Red Hat" in the question, "RedHat" in the manual: the joined word holds both terms.
   const holds = (terms: ReadonlySet<string>, term: string): boolean =>
@@ -799,7 +808,9 @@ function scoreSentences(
         (namesEntry(candidate, entryNamesAsked) || literals.some((literal) => literal.test(candidate.label!)))
           ? DEFINITION_BONUS
           : 0) +
-        (statement && [candidate, ...candidate.neighbours].some((quoted) => statement.test(quoted.sentence))
+        (statement &&
+        (candidate.release ||
+          [candidate, ...candidate.neighbours].some((quoted) => statement.test(quoted.sentence)))
           ? STATEMENT_BONUS
           : 0) +
         (asked.default &&
@@ -828,7 +839,7 @@ function scoreSentences(
  * history size 500", "The default value of render is -1", "(the default)", "[default: yes]".
  */
 const DEFAULT_STATEMENT =
-  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])|\bdefault\s+(?:[a-z-]+\s+){1,3}(?:is|to)\s+[^\s,;]*\d/i;
+  /\bdefaults?\b(?:\s+(?:values?|settings?))?(?:\s+of\s+[\w.-]+)?\s*(?:is|was|are|to|:|=)|\(\s*(?:the\s+)?default\b|\bis\s+the\s+default\b|\bby\s+default\b|\[default\b(?!\])|\bdefault\s+(?:[a-z-]+\s+){1,3}(?:is|to)\s+[^\s,;]*\d|\bdefault\s+of\s+\.?\d|\bat\s+start-?up(?:\s+time)?\b.*\b(?:is|are)\s+(?:set|initiali[sz]ed)\s+to\b/i;
 /**
  * A sentence marking its entry as the default choice among its siblings: "p, plain: Output a
  * plain-text SQL script file (the default).", "lifo: … This is the default.": the entry's name is
@@ -891,6 +902,23 @@ const ASKS_SINCE_WHEN =
  */
 const SINCE_STATEMENT =
   /\b(?:new|added|introduced|available)\s+(?:in|since)\s+(?:\w+\s+)?(?:version\s+|v)?\d|\bsince\s+(?:version\s+|v)\d|\bsince\s+\d+\.\d+\.\d+\b/i;
+
+/**
+ * The heading of a release's notes: "Version 2.12.17 [2008 May 29 …]" (Gri's news, with its
+ * section number), "Release 3.1", "Changes in version 2.0", "v1.4.0", "2.12.5 (2003-05-19)".
+ */
+const RELEASE_HEADING =
+  /^(?:\d+(?:\.\d+)*\.?\s+)?(?:(?:(?:changes\s+in\s+)?(?:version|release)|what'?s\s+new\s+in)\s+v?\d+(?:\.\d+)+\b|v?\d+\.\d+(?:\.\d+)*\s*(?:$|[[(:–—-]))/i;
+
+/**
+ * The innermost heading over a passage that names a release, when a question asks which version
+ * added something: release notes list what each release added under its heading ("Version
+ * 2.12.17" over "New Features" over "• Add GNU readline support …"), where no note repeats it.
+ */
+function releaseHeading(hit: SearchHit): string | undefined {
+  const path = hit.source.headingPath ?? (hit.source.heading ? [hit.source.heading] : []);
+  return [...path].reverse().find((heading) => RELEASE_HEADING.test(heading.trim()));
+}
 
 /**
  * A question asking where something is kept: "Where is a user's crontab stored?", "On Windows,
@@ -974,10 +1002,10 @@ const ASKS_FOR_DEFAULT = /\bdefaults?\b/i;
  * option is given" speaks the manual's own words ("If PS3 is not set, select prompts …").
  */
 const ASKS_WHEN_UNSET =
-  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not)\s+(?:give|specify|set|pass|choose|pick|select)\b|(?:give|specify|set|pass|choose|pick|select)\s+no\b)/i;
+  /\bunless\s+(?:told\s+otherwise|(?:I|you|we)\s+(?:(?:ask|say)\s+(?:for\s+)?(?:another|otherwise|something\s+else)|change\s+(?:it|them|that|this)\b))\b|\b(?:if|when)\s+(?:I|you|we)\s+(?:(?:don['’]t|do\s+not|haven['’]t|have\s+not)\s+(?:give|given|specify|specified|set|pass|passed|choose|chosen|pick|picked|select|selected|name|named)\b|(?:give|specify|set|pass|choose|pick|select|name)\s+no\b)/i;
 /** The words of such a phrase that say what is asked ("specify", "told", "choose"), not what about. */
 const UNSET_WORDS = distinctTerms(
-  'give specify set pass choose pick select unless told otherwise ask say another',
+  'give given specify specified set pass passed choose chosen pick picked select selected name named unless told otherwise ask say another change',
 );
 
 /** Questions that ask for a value: a default, a limit, a size, a count, a port, a version. */

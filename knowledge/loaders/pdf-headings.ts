@@ -158,11 +158,15 @@ interface TitleSplit {
 /** The paragraph's lines split after the title they start with, if they do. */
 function titleSplit(lines: readonly PdfLine[], wanted: ReadonlySet<string>): TitleSplit | undefined {
   const longest = Math.max(...[...wanted].map((key) => key.length));
+  let matched = 0;
   for (let n = 1; n <= Math.min(MAX_TITLE_LINES, lines.length); n++) {
     const keys = titleKeys(linesText(lines.slice(0, n)));
-    if ([...keys].some((key) => wanted.has(key))) return { title: lines.slice(0, n), rest: lines.slice(n) };
+    // A line that adds only what the comparison leaves out (a link's address) is the title's too.
+    if ([...keys].some((key) => wanted.has(key))) matched = n;
+    else if (matched > 0) break;
     if ((keys.values().next().value ?? '').length > longest + 16) break;
   }
+  if (matched > 0) return { title: lines.slice(0, matched), rest: lines.slice(matched) };
   const first = lines[0] as PdfLine;
   const end = runInEnd(first.text, wanted);
   if (end === undefined) return undefined;
@@ -200,9 +204,18 @@ const titleKey = (text: string): string =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** A title's spellings to compare, with and without its label. */
+/**
+ * A web address in a title. Texinfo writes a link's address and its text into the outline
+ * ("[2008 May 29 http://en.wikipedia.org/wiki/Oak_Apple_Day, Oak Apple Day (England)]") but prints
+ * the text with the address after it in parentheses ("Oak Apple Day (England)
+ * (http://en.wikipedia.org/wiki/Oak_Apple_Day)]"): the two spellings compare without it.
+ */
+const TITLE_URL = /\b(?:https?|ftp):\/\/[^\s,()\]]*(?:\([^\s()]*\)[^\s,()\]]*)*/g;
+
+/** A title's spellings to compare, with and without its label, and without its web addresses. */
 function titleKeys(title: string): Set<string> {
-  const keys = new Set([titleKey(title), titleKey(title.replace(TITLE_LABEL, ''))]);
+  const spellings = [title, title.replace(TITLE_LABEL, '')];
+  const keys = new Set([...spellings, ...spellings.map((t) => t.replace(TITLE_URL, ''))].map(titleKey));
   keys.delete('');
   return keys;
 }

@@ -1959,3 +1959,123 @@ describe('classifyQuestion', () => {
     expect(classifyQuestion('Which style do I ask for to get a tree?').default).toBe(false);
   });
 });
+
+describe('composeExtractiveAnswer on release notes', () => {
+  const notes = (text: string, headingPath: string[], score: number): SearchHit => ({
+    text,
+    score,
+    source: { documentId: 'news', title: 'Plotter manual', heading: headingPath.at(-1)!, headingPath },
+  });
+
+  it('names the release whose notes add what a "which version added" question asks about', () => {
+    // Gri's news: each release's heading over "New Features" and its items, no item naming the release.
+    const { body } = answerTo('Which version added GNU readline support for command history?', [
+      notes(
+        'New Features\n\n• Add GNU readline support so that interactive mode will have history, command editing, etc.',
+        [
+          '13 Gri Versions',
+          '13.1.1 Version 2.12',
+          '13.1.1.10 Version 2.12.17 [2008 May 29 Oak Apple Day (England) (http://en.wikipedia.org/wiki/Oak_Apple_Day)]',
+        ],
+        3,
+      ),
+      notes(
+        'Add readline support, to handle history, command-line editing, etc, for interactive usage.',
+        ['14 Plans'],
+        2,
+      ),
+    ]);
+    expect(body).toMatch(/Version 2\.12\.17\b.*GNU readline support/);
+  });
+
+  it('reads a section number or a chapter of prose as no release', () => {
+    const { body } = answerTo('Which version added GNU readline support for command history?', [
+      notes(
+        'Add GNU readline support so that interactive mode will have history.',
+        ['13.1 Stable Stream'],
+        3,
+      ),
+    ]);
+    expect(body).not.toContain('Stable Stream');
+  });
+});
+
+describe('composeExtractiveAnswer on defaults a command form states', () => {
+  const reference = (text: string, heading: string, score: number): SearchHit => ({
+    text,
+    score,
+    source: { documentId: 'ref', title: 'Plotter manual', heading, headingPath: ['9 Commands', heading] },
+  });
+
+  it('reads "unless I change them", "when I don\'t name one", "if I haven\'t set" as asking for a default', () => {
+    expect(classifyQuestion('How long are the tic marks on the axes unless I change them?').default).toBe(
+      true,
+    );
+    expect(classifyQuestion("Which method does the grid command use when I don't name one?").default).toBe(
+      true,
+    );
+    expect(classifyQuestion("Where does open look for files when I haven't set a path?").default).toBe(true);
+    expect(classifyQuestion('How long are the tic marks on the axes?').default).toBe(false);
+  });
+
+  it('quotes the command form that resets to "the default of 0.2 cm" beside a sibling sharing more words', () => {
+    // Gri's `set axes style` entry, whose items speak of tic marks on axes, over the `set tic size` entry.
+    const { body } = answerTo('How long are the tic marks on the axes unless I change them?', [
+      reference(
+        '• set axes style 0 Set axes to be rectangular, with an x-y axis frame labelled at the left and bottom and tic marks on all axes.\n\n' +
+          '• set axes style 1 As style 0, but only put tics on the lower and left axes.\n\n' +
+          '• set axes style 2 As style 0 but without labels or tics on any axis, i.e. just an axis frame.',
+        '9.3.41.1 set axes style',
+        3,
+      ),
+      reference(
+        '#### 9.3.41.42 set tic size\n\n‘set tic size .size.|default’\n\nControl size of tics on axes.\n\n' +
+          '• set tic size .size. Set tic size to .size. centimetres.\n\n• set tic size default Set tic size to default of 0.2 cm.\n\n' +
+          '• set tics in|out Make axis tics point inward or outward. The default is outward.',
+        '9.3.41.42 set tic size',
+        2,
+      ),
+      reference(
+        'The value of .style. determines the style of axes:\n\n• .style. = 0 Draw x-y axes frame labelled at left and bottom. ' +
+          "Since this is the default, it's best to leave it out altogether.\n\n• .style. = 1 Draw axes without tics at top and right",
+        '9.3.9.5 draw axes',
+        1,
+      ),
+    ]);
+    expect(body).toContain('default of 0.2 cm');
+  });
+
+  it('takes what a setting "is set to at startup time" as its default', () => {
+    // Gri's `set path`: the default search path is stated only as the value set at startup.
+    const { body } = answerTo(
+      "Where does open look for data files when I haven't set a path with set path?",
+      [
+        reference(
+          '#### 9.3.41.39 set path\n\nset path to "\\path"|default for data|commands\n\n' +
+            'Set the directory path that open will search for data files, or that insert will search for command files. ' +
+            'This search will not be done if the filename starts with a /, ~, or . character.\n\n' +
+            'The path is formatted in a colon-separated manner, following the normal Unix convention, and searching is from left to right. ' +
+            'For example, the path ".:/usr/lib/gri" tells Gri to search for the file first in the local directory (named .), ' +
+            'and if it is not found there, to look next in the directory named /usr/lib/gri.\n\n' +
+            'The indicated path is stored in either \\.path_data. or \\.path_commands., as appropriate. ' +
+            'At startup time, each of these paths is set to ".", the current directory, and this value is reset if the default keyword is provided to this command.\n\n' +
+            'If you need to know where the file was eventually found, save the \\.return_value. just after the open command was executed.',
+          '9.3.41.39 set path',
+          3,
+        ),
+        reference(
+          'set path to "/atlases/world:/atlases/northern_hemisphere" for data open britain.dat # we don\'t know where file is ... \\gb = "\\.return_value."',
+          '9.3.28.1 Opening Simple Files',
+          2,
+        ),
+        reference(
+          'ability to search for files in a "path" (Section 9.3.41.39 [Set Path To], page 127), you may not have specified an exact path name; ' +
+            'this is why the open command provides a return value which names the full pathname (Section 9.3.28.1 [Opening Simple Files], page 101).',
+          '9.3.33.8 read from \\filename',
+          1,
+        ),
+      ],
+    );
+    expect(body).toContain('At startup time, each of these paths is set to');
+  });
+});
