@@ -21,7 +21,11 @@ export type Block =
   | { kind: 'list'; ordered: boolean; start: number; items: Inline[][] }
   | { kind: 'rule' };
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * A code fence; a backtick fence's info string holds no backtick (CommonMark), so a line opening
+ * with a code span of three backticks (`` ``` 2>&1 ``` [1] ``) is a paragraph, not a fence.
+ */
+const FENCE = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const QUOTE = /^ {0,3}> ?/;
 const BULLET = /^ {0,3}[-*+]\s+(.*)$/;

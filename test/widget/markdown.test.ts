@@ -28,6 +28,18 @@ describe('markdown blocks', () => {
     ]);
   });
 
+  it('read a line opening with a code span of three backticks as a paragraph, not a fence', () => {
+    expect(parseMarkdown('``` postconf compatibility_level=N ``` [1] Sites may set 9999. [1]')).toEqual([
+      {
+        kind: 'paragraph',
+        children: [
+          { kind: 'code', text: 'postconf compatibility_level=N' },
+          { kind: 'text', text: ' [1] Sites may set 9999. [1]' },
+        ],
+      },
+    ]);
+  });
+
   it('read headings, quotes and rules', () => {
     expect(parseMarkdown('## Title\n> quoted\n\n---').map((b) => b.kind)).toEqual([
       'heading',
