@@ -6,8 +6,8 @@
  * - ingest time of the folder;
  * - search hit@5: an expected page among searchDocs' first five results;
  * - cites expected: the answer cites an expected page (a file of the manual, or a PDF page number);
- * - answer hits: the answer's text (before `Sources:`, as displayed: without inline Markdown marks)
- *   matches the answer pattern AND it cites an expected page.
+ * - answer hits: the answer's text before `Sources:`, as the widget shows it (`markdownToPlainText`,
+ *   without Markdown marks), matches the answer pattern AND the answer cites an expected page.
  * - citation marks per answer (median/max): ` [n]` marks in the answer's text; the composer quotes
  *   at most 5 sentences, one mark each, but a quoted row may hold a document's own `[1]`.
  * Prints a table and writes bench/results/answers.json with the misses listed.
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Citation, GenerateResponse, SearchResponse, SourceRef } from '../shared/agent.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
-import { displayed } from './displayed.js';
+import { markdownToPlainText } from '../widget/markdown.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -143,7 +143,7 @@ try {
       });
       generateMs.push(performance.now() - start);
       const cited = generated.sources.some((source: Citation) => isExpected(source, pages, copy));
-      const body = displayed(generated.text.split(/\n\nSources:\n/)[0] ?? '');
+      const body = markdownToPlainText(generated.text.split(/\n\nSources:\n/)[0] ?? '');
       const hit = cited && new RegExp(answer, 'i').test(body);
       citationMarks.push(body.match(/ \[\d+\](?= |$)/g)?.length ?? 0);
       searchHits += Number(searchHit);

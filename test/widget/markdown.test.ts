@@ -108,4 +108,14 @@ describe('plain text of markdown', () => {
       'Open Settings and read one two',
     );
   });
+
+  it('drops inline code and emphasis marks, as the answer bench reads an answer', () => {
+    expect(markdownToPlainText('Default is `False`. Set _N_ to **3**.')).toBe(
+      'Default is False. Set N to 3.',
+    );
+  });
+
+  it("shows the backtick a double-backtick code span holds (Sphinx's text_sectionchars)", () => {
+    expect(markdownToPlainText("The default is ``'*=-~\"+`'``. [1]")).toBe("The default is '*=-~\"+`'. [1]");
+  });
 });
