@@ -240,6 +240,59 @@ describe('rerankByProximity with a closeness memo', () => {
       expect(knowing.length).toBeLessThan(blind.length);
     });
 
+    it('leaves still more candidates out bounding the bonus by the score through the field norms, and ranks the wanted best the same', () => {
+      const knowing = rerank({ count: 10, heldTerms: accumulator.bits });
+      const bounded = rerank({ count: 10, heldTerms: accumulator.bits, norms });
+      expect(bounded.slice(0, 10)).toEqual(knowing.slice(0, 10));
+      expect(bounded.length).toBeLessThan(knowing.length);
+    });
+
+    it('never bounds the bonus below what a chunk earns, however densely and often the query terms occur in it', () => {
+      // Few words, repeated in titles and bodies of every length: closeness sums as large as they get.
+      for (const [seed, wordCount, titleWeight] of [
+        [3, 2, 2],
+        [5, 4, 2],
+        [8, 6, 0.5],
+        [13, 12, 5],
+        [21, 4, 1],
+      ] as const) {
+        const draw = random(seed);
+        const settings = { ...ranking, titleWeight };
+        const dense = new InvertedIndex();
+        for (let slot = 0; slot < 400; slot++) {
+          const titleLength = Math.floor(draw() * 8);
+          const length = titleLength + 1 + Math.floor(draw() * (draw() < 0.5 ? 12 : 200));
+          const terms = Array.from({ length }, () => words[Math.floor(draw() * wordCount)] as string);
+          dense.addSlot(terms.slice(0, titleLength), terms.slice(titleLength));
+        }
+        const denseQuery = words
+          .slice(0, Math.min(wordCount, 4))
+          .map((word, at) => ({ termId: dense.termId(word) as number, weight: 1 + at }));
+        const denseScores = new ScoreAccumulator();
+        denseScores.prepare(dense.slotCount);
+        const denseNorms = new FieldNorms(settings);
+        new Bm25fScorer(dense, settings, denseNorms).accumulate(denseQuery, denseScores);
+        const denseCandidates = bestSlots(denseScores, 200);
+        const denseRerank = (wanted?: Parameters<typeof rerankByProximity>[7]) =>
+          rerankByProximity(
+            dense,
+            denseCandidates,
+            denseScores.scores,
+            denseQuery,
+            settings,
+            new TermMarks(),
+            new ClosenessMemo(),
+            wanted,
+          );
+        const full = denseRerank();
+        for (const count of [1, 3, 10]) {
+          expect(
+            denseRerank({ count, heldTerms: denseScores.bits, norms: denseNorms }).slice(0, count),
+          ).toEqual(full.slice(0, count));
+        }
+      }
+    });
+
     it('counts the wanted best one per document when given documents', () => {
       // Ten slots per document.
       const documentOf = (slot: number) => Math.floor(slot / 10);
