@@ -52,6 +52,39 @@ describe('bestSlots', () => {
   });
 });
 
+describe('bestSlots among a few times k slots (a floor read from a sample of them)', () => {
+  const sorted = (accumulator: ScoreAccumulator) =>
+    Array.from(accumulator.touched.subarray(0, accumulator.count)).sort(
+      (a, b) => accumulator.score(b) - accumulator.score(a) || a - b,
+    );
+
+  it('returns what sorting returns, ties at the floor included', () => {
+    const next = random(17);
+    for (const distinct of [3, 40, 100000]) {
+      const accumulator = new ScoreAccumulator();
+      accumulator.prepare(4000);
+      for (let i = 0; i < 1500; i++)
+        accumulator.add(Math.floor(next() * 4000), 1 + Math.floor(next() * distinct) + next() * next());
+      const reference = sorted(accumulator);
+      for (const k of [20, 100, 300]) expect(bestSlots(accumulator, k)).toEqual(reference.slice(0, k));
+    }
+  });
+
+  it('returns what sorting returns when fewer than k slots reach the sampled floor', () => {
+    // Every fourth touched slot, the ones a sample reads, scores high; the others low.
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(1000);
+    for (let slot = 0; slot < 800; slot++)
+      accumulator.add(slot, slot % 4 === 0 ? 100 + slot : 1 + slot / 1000);
+    expect(bestSlots(accumulator, 100)).toEqual(sorted(accumulator).slice(0, 100));
+    expect([...topSlots(accumulator, 100)].sort((a, b) => a - b)).toEqual(
+      sorted(accumulator)
+        .slice(0, 100)
+        .sort((a, b) => a - b),
+    );
+  });
+});
+
 describe('bestOf', () => {
   it('returns the k best of a list of touched slots in the order sorting the whole list gives (ties: the earlier slot)', () => {
     const next = random(11);
