@@ -137,9 +137,9 @@ export function topSlots(accumulator: ScoreAccumulator, k: number, likely: reado
  * how many it holds. Most slots are turned away by one comparison with the root. `likely`
  * (distinct touched slots, such as the best before the scores last grew) sets a floor: at least k
  * slots score no less than its k-th best, so no slot below that is among the best, and the heap
- * meets only the few above it. Without it, a count of the slots per score range sets one when the
- * slots are a few times k (then the heap would take in many of them; among many more, one
- * comparison turns most away and the count's two passes would cost more than they save).
+ * meets only the few above it. Without it, when the slots are a few times k (the heap would take
+ * in many of them), a floor read from a sample of them picks out those the heap meets (among many
+ * more, one comparison turns most away, and the pass that picks would cost more than it saves).
  */
 function fillHeap(
   scores: Float64Array,
@@ -159,8 +159,32 @@ function fillHeap(
     const likelyScores = new Float64Array(likely.length);
     likely.forEach((slot, at) => (likelyScores[at] = scores[slot] as number));
     floor = likelyScores.sort()[likely.length - size] as number;
-  } else if (count >= 4 * size && count <= 20 * size) {
-    floor = histogramFloor(scores, touched, count, size);
+  }
+  let candidates = touched;
+  let candidateCount = count;
+  if (likely.length < size && count >= 4 * size && count <= 20 * size) {
+    // A floor read from a sample of the slots, aimed a little below the k-th best: one pass keeps
+    // the slots that reach it, and the heap meets only those. When at least k reach it the k best
+    // are all among them; otherwise the heap meets every slot.
+    const sampledFloor = histogramFloor(
+      scores,
+      touched,
+      count,
+      Math.ceil((SAMPLE_MARGIN * size) / SAMPLE_STRIDE),
+      SAMPLE_STRIDE,
+    );
+    // One more than the slots: a slot is written before it is known to reach the floor.
+    aboveFloor = ensureLength(aboveFloor, count + 1);
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i] as number;
+      aboveFloor[kept] = slot;
+      kept += +((scores[slot] as number) >= sampledFloor);
+    }
+    if (kept >= size) {
+      candidates = aboveFloor;
+      candidateCount = kept;
+    }
   }
   if (heap.slots.length < size) {
     heap.slots = new Int32Array(size);
@@ -168,8 +192,8 @@ function fillHeap(
   }
   const { slots: heapSlots, scores: heapScores } = heap;
   let filled = 0;
-  for (let i = 0; i < count; i++) {
-    const slot = touched[i] as number;
+  for (let i = 0; i < candidateCount; i++) {
+    const slot = candidates[i] as number;
     const score = scores[slot] as number;
     if (score < floor) continue;
     if (filled < size) {
@@ -194,20 +218,34 @@ function fillHeap(
 /** The heap's arrays, reused by every call: a call returns its result as a fresh array. */
 const heap = { slots: new Int32Array(128), scores: new Float64Array(128) };
 
+/** The sampled floor reads every SAMPLE_STRIDE-th slot… */
+const SAMPLE_STRIDE = 4;
+/** …and aims at the (SAMPLE_MARGIN·k)-th best, so that k slots reach it nearly always. */
+const SAMPLE_MARGIN = 1.5;
+/** The slots that reach the sampled floor, reused by every call. */
+let aboveFloor = new Int32Array(128);
+
 const BINS = 64;
 /** One more than BINS: the best score itself lands in the last, counted with the one below. */
 const bins = new Int32Array(BINS + 1);
 
 /**
- * A score that at least `size` of the touched slots reach: the lower edge of the highest of 64
- * equal score ranges (up to the best score) that holds them, read from a count of slots per range.
+ * A score that at least `size` of every `stride`-th of the touched slots reach: the lower edge of
+ * the highest of 64 equal score ranges (up to their best score) that holds them, read from a count
+ * of those slots per range.
  */
-function histogramFloor(scores: Float64Array, touched: Int32Array, count: number, size: number): number {
+function histogramFloor(
+  scores: Float64Array,
+  touched: Int32Array,
+  count: number,
+  size: number,
+  stride: number,
+): number {
   let best = 0;
-  for (let i = 0; i < count; i++) best = Math.max(best, scores[touched[i] as number] as number);
+  for (let i = 0; i < count; i += stride) best = Math.max(best, scores[touched[i] as number] as number);
   const scale = BINS / best;
   bins.fill(0);
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count; i += stride) {
     // Scores are positive, so truncation is the floor.
     const bin = ((scores[touched[i] as number] as number) * scale) | 0;
     bins[bin] = (bins[bin] as number) + 1;

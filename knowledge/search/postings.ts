@@ -18,7 +18,7 @@ const ENTRY = 2;
 const MIN_BLOCK = 2;
 const MAX_BLOCK = 4096;
 /** Term frequencies are kept per field, 16 bits each, in one 32-bit word. */
-const MAX_TF = 0xffff;
+export const MAX_TF = 0xffff;
 
 export function packTf(titleTf: number, bodyTf: number): number {
   return ((Math.min(titleTf, MAX_TF) << 16) | Math.min(bodyTf, MAX_TF)) >>> 0;

@@ -1,7 +1,9 @@
 import { inverseDocumentFrequency, type WeightedTerm } from './bm25f.js';
 import { HELD_TERM_BITS, type TermMarks } from './accumulator.js';
+import type { FieldNorms } from './field-norms.js';
 import { ensureLength } from './growable.js';
 import type { InvertedIndex } from './inverted-index.js';
+import { MAX_TF } from './postings.js';
 import type { RankingSettings } from './settings.js';
 
 export interface RankedSlot {
@@ -19,6 +21,13 @@ export interface WantedResults {
    * HELD_TERM_BITS terms (later ones count as held by every candidate). Without it every term does.
    */
   heldTerms?: Int32Array;
+  /**
+   * With `heldTerms`: the field norms the candidates' scores were saturated with, when each
+   * candidate's score is at least the sum, over the query terms it holds, of the term's saturated
+   * BM25F frequency there times (k1 + 1)·w·idf (w its weight here). The score then bounds how often
+   * the terms occur, and so the bonus (see `closenessShareBound`).
+   */
+  norms?: FieldNorms;
 }
 
 /**
@@ -108,6 +117,17 @@ export class ClosenessMemo {
   queue = new Int32Array(128);
   /** The best scores found so far by a re-rank that wants only a few. */
   readonly leading = new LeadingScores();
+  /** harmonics[n] = 1 + 1/2² + … + 1/n², up to the window of the last re-rank. */
+  private harmonics = new Float64Array(1);
+
+  harmonicsUpTo(window: number): Float64Array {
+    if (this.harmonics.length !== window + 1) {
+      this.harmonics = new Float64Array(window + 1);
+      for (let distance = 1; distance <= window; distance++)
+        this.harmonics[distance] = (this.harmonics[distance - 1] as number) + 1 / (distance * distance);
+    }
+    return this.harmonics;
+  }
 
   /** Forgets every row: a new query, or the index changed. */
   clear(): void {
@@ -200,6 +220,7 @@ export function rerankByProximity(
   const { k1, b } = ranking;
   const width = queryTerms.length;
   const heldTerms = wanted?.heldTerms;
+  const norms = heldTerms && wanted?.norms;
   // Per query term its id, its weight times idf and what its saturated closeness can add at most,
   // in one loop; terms past the held-term bits count as held by every candidate.
   const termIds: number[] = [];
@@ -229,6 +250,7 @@ export function rerankByProximity(
   const { occurrenceAt, occurrenceTerm, metBy, sums: closeness, lengths } = memo;
   const { rankedOrder: order, rankedSlots: slots, rankedScores: rankedScores, bounds, exact, queue } = memo;
   const bonusTerms: BonusTerms = { termWeights, width, k1, b, averageLength, weight };
+  const harmonics = memo.harmonicsUpTo(window);
   // Each candidate's bound: the most its score can become; exact for a chunk whose sums the memo
   // holds and for one holding fewer than two of the terms (no pair, no bonus).
   for (let at = 0; at < count; at++) {
@@ -246,8 +268,20 @@ export function rerankByProximity(
       most += mostPerTerm[31 - Math.clz32(bits & -bits)] as number;
     }
     const score = scores[slot] as number;
+    const share =
+      norms && held >= 2
+        ? closenessShareBound(
+            bonusTerms,
+            norms,
+            slot,
+            titleLength[slot] as number,
+            bodyLength[slot] as number,
+            (harmonics[Math.min(held - 1, window)] as number) + (harmonics[window] as number),
+            score / most,
+          )
+        : 1;
     // A hair above the bound, so rounding cannot make it fall below the bonus.
-    bounds[at] = held < 2 ? score : score + weight * most * (1 + 1e-9);
+    bounds[at] = held < 2 ? score : score + weight * most * share * (1 + 1e-9);
     exact[at] = held < 2 ? 1 : 0;
   }
   // The candidates in a heap, highest bound at the root.
@@ -348,6 +382,45 @@ function withBonus(terms: BonusTerms, memo: ClosenessMemo, row: number, score: n
     if (close > 0) bonus += ((termWeights[position] as number) * close * (k1 + 1)) / (saturation + close);
   }
   return score + weight * bonus;
+}
+
+/**
+ * At most what share of its most (the sum of (k1 + 1)·w·idf over the query terms it holds) a
+ * candidate's bonus can be, from its score, without reading its terms. The bonus is the
+ * weighted sum of each held term's c/(S + c), c the term's closeness sum and S the chunk's
+ * length saturation. Each occurrence of a term adds to its closeness at most
+ * `closenessPerOccurrence`: looking back, it meets each other held term once at most, at distinct
+ * distances (at most 1 + 1/2² + … over held - 1 of them); looking forward, it is met by later
+ * occurrences at distinct distances within the window. So c ≤ κ·tf, and tf ≤ tf'/m, tf' the
+ * term's BM25F frequency (field counts times field norms) and m the chunk's smaller field norm;
+ * tf' = k1·s/(1 - s), s the term's saturated frequency. Hence c/(S + c) ≤ φ(s) = A·s/(S + (A - S)·s)
+ * with A = κ·k1/m: concave in s when A > S, so the weighted sum of φ(s) is at most `most` times
+ * φ of the weighted mean of s, which is at most the score over `most` (the score holds each held
+ * term's weight times s, and perhaps more). When A ≤ S, φ(s) ≤ s. At most 1 (each c/(S + c) is).
+ */
+function closenessShareBound(
+  { k1, b, averageLength }: BonusTerms,
+  norms: FieldNorms,
+  slot: number,
+  titleLength: number,
+  bodyLength: number,
+  closenessPerOccurrence: number,
+  meanSaturation: number,
+): number {
+  const length = titleLength + bodyLength;
+  // Frequencies above MAX_TF are kept as MAX_TF: the score would understate them.
+  if (length > MAX_TF) return 1;
+  const body = norms.body[slot] as number;
+  const smallerNorm = titleLength > 0 ? Math.min(body, norms.title[slot] as number) : body;
+  if (!(smallerNorm > 0)) return 1;
+  const saturation = k1 * (1 - b + (b * length) / averageLength);
+  const steepness = (closenessPerOccurrence * k1) / smallerNorm;
+  // The stored saturated frequencies are 32-bit floats, a little below the true ones at most by
+  // far less than this.
+  const mean = Math.min(1, meanSaturation + 1e-6);
+  const share =
+    steepness > saturation ? (steepness * mean) / (saturation + (steepness - saturation) * mean) : mean;
+  return Math.min(1, share);
 }
 
 /** Sifts `queue[at]` down the heap of the first `size` entries, highest of `bounds` at the root. */

@@ -75,7 +75,7 @@ export function rankSlots(
         ranking,
         accumulator.termMarks,
         closeness,
-        { count: documents, heldTerms },
+        { count: documents, heldTerms, norms: scratch.norms },
       );
       // RM3's query is λ·q(t)/|q| + (1-λ)·feedback(t). BM25F is linear in the term weights, so
       // the first-pass scores already hold the original part; multiplied through by |q|/λ, the
@@ -156,7 +156,7 @@ export function rankSlots(
         ranking,
         accumulator.termMarks,
         closeness,
-        { count: limit, documentOf, heldTerms },
+        { count: limit, documentOf, heldTerms, norms: scratch.norms },
       );
     }
     if (!documentOf) return ranked.slice(0, limit);

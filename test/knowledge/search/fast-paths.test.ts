@@ -52,6 +52,39 @@ describe('bestSlots', () => {
   });
 });
 
+describe('bestSlots among a few times k slots (a floor read from a sample of them)', () => {
+  const sorted = (accumulator: ScoreAccumulator) =>
+    Array.from(accumulator.touched.subarray(0, accumulator.count)).sort(
+      (a, b) => accumulator.score(b) - accumulator.score(a) || a - b,
+    );
+
+  it('returns what sorting returns, ties at the floor included', () => {
+    const next = random(17);
+    for (const distinct of [3, 40, 100000]) {
+      const accumulator = new ScoreAccumulator();
+      accumulator.prepare(4000);
+      for (let i = 0; i < 1500; i++)
+        accumulator.add(Math.floor(next() * 4000), 1 + Math.floor(next() * distinct) + next() * next());
+      const reference = sorted(accumulator);
+      for (const k of [20, 100, 300]) expect(bestSlots(accumulator, k)).toEqual(reference.slice(0, k));
+    }
+  });
+
+  it('returns what sorting returns when fewer than k slots reach the sampled floor', () => {
+    // Every fourth touched slot, the ones a sample reads, scores high; the others low.
+    const accumulator = new ScoreAccumulator();
+    accumulator.prepare(1000);
+    for (let slot = 0; slot < 800; slot++)
+      accumulator.add(slot, slot % 4 === 0 ? 100 + slot : 1 + slot / 1000);
+    expect(bestSlots(accumulator, 100)).toEqual(sorted(accumulator).slice(0, 100));
+    expect([...topSlots(accumulator, 100)].sort((a, b) => a - b)).toEqual(
+      sorted(accumulator)
+        .slice(0, 100)
+        .sort((a, b) => a - b),
+    );
+  });
+});
+
 describe('bestOf', () => {
   it('returns the k best of a list of touched slots in the order sorting the whole list gives (ties: the earlier slot)', () => {
     const next = random(11);
@@ -238,6 +271,59 @@ describe('rerankByProximity with a closeness memo', () => {
       const blind = rerank({ count: 10 });
       expect(knowing.slice(0, 10)).toEqual(blind.slice(0, 10));
       expect(knowing.length).toBeLessThan(blind.length);
+    });
+
+    it('leaves still more candidates out bounding the bonus by the score through the field norms, and ranks the wanted best the same', () => {
+      const knowing = rerank({ count: 10, heldTerms: accumulator.bits });
+      const bounded = rerank({ count: 10, heldTerms: accumulator.bits, norms });
+      expect(bounded.slice(0, 10)).toEqual(knowing.slice(0, 10));
+      expect(bounded.length).toBeLessThan(knowing.length);
+    });
+
+    it('never bounds the bonus below what a chunk earns, however densely and often the query terms occur in it', () => {
+      // Few words, repeated in titles and bodies of every length: closeness sums as large as they get.
+      for (const [seed, wordCount, titleWeight] of [
+        [3, 2, 2],
+        [5, 4, 2],
+        [8, 6, 0.5],
+        [13, 12, 5],
+        [21, 4, 1],
+      ] as const) {
+        const draw = random(seed);
+        const settings = { ...ranking, titleWeight };
+        const dense = new InvertedIndex();
+        for (let slot = 0; slot < 400; slot++) {
+          const titleLength = Math.floor(draw() * 8);
+          const length = titleLength + 1 + Math.floor(draw() * (draw() < 0.5 ? 12 : 200));
+          const terms = Array.from({ length }, () => words[Math.floor(draw() * wordCount)] as string);
+          dense.addSlot(terms.slice(0, titleLength), terms.slice(titleLength));
+        }
+        const denseQuery = words
+          .slice(0, Math.min(wordCount, 4))
+          .map((word, at) => ({ termId: dense.termId(word) as number, weight: 1 + at }));
+        const denseScores = new ScoreAccumulator();
+        denseScores.prepare(dense.slotCount);
+        const denseNorms = new FieldNorms(settings);
+        new Bm25fScorer(dense, settings, denseNorms).accumulate(denseQuery, denseScores);
+        const denseCandidates = bestSlots(denseScores, 200);
+        const denseRerank = (wanted?: Parameters<typeof rerankByProximity>[7]) =>
+          rerankByProximity(
+            dense,
+            denseCandidates,
+            denseScores.scores,
+            denseQuery,
+            settings,
+            new TermMarks(),
+            new ClosenessMemo(),
+            wanted,
+          );
+        const full = denseRerank();
+        for (const count of [1, 3, 10]) {
+          expect(
+            denseRerank({ count, heldTerms: denseScores.bits, norms: denseNorms }).slice(0, count),
+          ).toEqual(full.slice(0, count));
+        }
+      }
     });
 
     it('counts the wanted best one per document when given documents', () => {
