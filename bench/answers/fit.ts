@@ -16,11 +16,14 @@
  * in name order): each fold is scored with the weights fitted on the others, and with the current
  * weights; only that gain says what the fit would do on manuals nobody tuned on.
  *
- *   npx tsx bench/answers/fit.ts [--only a,b] [--folds 4] [--rounds 3] [--hits /tmp/hits.json]
- *     [--ranks]
+ *   npx tsx bench/answers/fit.ts [--only a,b] [--folds 4] [--rounds 3] [--penalty 0.5] [--floor]
+ *     [--hits /tmp/hits.json] [--ranks]
  *
- * --ranks reports, for the misses whose fact (the answer pattern) is in a sentence of an expected
- * passage read, where that sentence ranks under the current weights.
+ * --penalty p charges p for each answer the current weights hit that a weighting loses (0.5 fitted
+ * SENTENCE_SCORING); --floor fits the relative floor too; --hits reads the retrieved passages from
+ * the file, or writes them there when it does not exist; --ranks reports, for the misses whose
+ * fact (the answer pattern) is in a sentence of an expected passage read, where that sentence
+ * ranks under the current weights.
  */
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
