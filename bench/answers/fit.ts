@@ -242,12 +242,7 @@ const GRID: Partial<Record<Exclude<Parameter, 'coverage'>, readonly number[]>> =
   statement: [0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6],
   defaultChoice: [0, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6],
   rank: [0, 0.05, 0.1, 0.2, 0.3, 0.45],
-  valueKind: [0, 0.05, 0.1, 0.2, 0.3, 0.45],
-  novelty: [-0.2, -0.1, 0, 0.1, 0.2, 0.3],
-  previous: [0, 0.1, 0.2, 0.3, 0.5],
-  position: [-0.1, 0, 0.05, 0.1, 0.2],
   retrieval: [0, 0.05, 0.1, 0.2, 0.3],
-  length: [-0.2, -0.1, 0, 0.1, 0.2],
   ...(values.floor ? { relativeFloor: [0.3, 0.4, 0.5, 0.6, 0.7, 0.8] } : {}),
 };
 

@@ -118,18 +118,8 @@ export interface SentenceFeatures {
   defaultChoice: number;
   /** 1 / (1 + the rank of its passage among the relevant ones). */
   rank: number;
-  /** 1 when it (or its neighbour) holds a value of the kind asked that the question does not (`valueKindsAsked`). */
-  valueKind: number;
-  /** Share of its terms the question does not hold: a sentence only restating the question answers nothing. */
-  novelty: number;
-  /** The coverage of the sentence right before it in its paragraph: a fact often follows the sentence naming its subject. */
-  previous: number;
-  /** 1 / (1 + its place among its passage's sentences). */
-  position: number;
   /** Its passage's retrieval score, as a share of the best passage's. */
   retrieval: number;
-  /** Its length, as a share of MAX_SENTENCE_CHARS. */
-  length: number;
 }
 
 /** How much each feature adds to a sentence's score. */
@@ -162,12 +152,7 @@ export const SENTENCE_SCORING: SentenceScoring = {
     statement: 0.2,
     defaultChoice: 0.2,
     rank: 0.1,
-    valueKind: 0,
-    novelty: 0,
-    previous: 0,
-    position: 0,
     retrieval: 0.05,
-    length: 0,
   },
   relativeFloor: 0.5,
 };
@@ -838,8 +823,6 @@ function sentenceFeatures(
   const statement = asked.statement;
   const rank = (candidate: Candidate): number => 1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, asked)));
-  const kinds = valueKindsAsked(asked);
-  const askedTerms = distinctTerms(asked.text);
   const bestRetrieval = Math.max(0, ...relevant.map((hitIndex) => hits[hitIndex]!.score));
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
@@ -903,89 +886,10 @@ function sentenceFeatures(
             (LIST_ITEM.test(candidate.sentence) && DEFAULT_CHOICE.test(candidate.sentence))),
       ),
       rank: rank(candidate),
-      valueKind: Number(
-        kinds.length > 0 &&
-          [candidate, ...candidate.neighbours].some((quoted) =>
-            holdsValueOfKind(quoted.sentence, kinds, askedTerms),
-          ),
-      ),
-      novelty: novelty(candidate.terms, askedTerms),
-      previous: 0,
-      position: 1 / (1 + candidate.position),
       retrieval: bestRetrieval > 0 ? Math.max(0, hits[candidate.hitIndex]!.score) / bestRetrieval : 0,
-      length: Math.min(1, candidate.sentence.length / MAX_SENTENCE_CHARS),
     };
   }
-  for (const [index, candidate] of candidates.entries()) {
-    const before = candidates[index - 1];
-    if (
-      candidate.features !== undefined &&
-      before?.features !== undefined &&
-      before.hitIndex === candidate.hitIndex &&
-      before.block === candidate.block
-    )
-      candidate.features.previous = before.features.coverage;
-  }
   return candidates;
-}
-
-/** The kinds of value a sentence answering a question holds. */
-export type ValueKind = 'number' | 'code' | 'version';
-
-/** A question asking for a name in code: "Which option …", "What file …", "Which environment variable …". */
-const ASKS_FOR_NAME =
-  /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:options?|flags?|switch(?:es)?|files?|commands?|functions?|variables?|directives?|macros?|keywords?|parameters?|properties|property|settings?|fields?|attributes?|methods?|modules?|packages?|classes|class|tags?|elements?|keys?|arguments?|programs?|paths?|directory|directories|extensions?|names?|codes?|constants?|sequences?|escapes?|characters?|symbols?)\b/i;
-
-/**
- * The kinds of value that answer a question: a number for an amount, a bound, a size or a default
- * ("How many …", "What is the maximum …"), a name in code for an option, a file or a command, a
- * version for when something appeared or changed. A default may be either a number or a name.
- */
-export function valueKindsAsked(asked: AskedFor): ValueKind[] {
-  if (asked.since || asked.changed) return ['version'];
-  const kinds: ValueKind[] = [];
-  if (asked.amount || asked.bound || asked.value || asked.default) kinds.push('number');
-  if (asked.option || asked.default || asked.action === 'command' || ASKS_FOR_NAME.test(asked.text))
-    kinds.push('code');
-  return kinds;
-}
-
-/** A version: "3.20", "v2.4.1", "version 4". */
-const VERSION_VALUE = /\b(?:v?\d+\.\d+(?:\.\d+)*|version\s+\d+)\b/gi;
-/**
- * A name in code: in code marks or quotes, an option (`--depth`, `-n`), a path (`/etc/ups`,
- * `~/.vimrc`), a dotted, snake_case or camelCase identifier, a name in capitals (`HISTSIZE`), a
- * TeX macro (`\bfseries`), a call (`rand()`).
- */
-const CODE_VALUE =
-  /`[^`]+`|[‘“"'][^\s‘’“”"']{1,40}[’”"']|(?<![\w-])--?[A-Za-z][\w-]*|(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*|\b[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+\b|\b[A-Za-z][A-Za-z\d]*(?:_[A-Za-z\d]+)+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][A-Z\d_]{2,}\b|\\[A-Za-z]+|\b[A-Za-z_]\w*\(\)/g;
-
-/**
- * Whether a sentence holds a value of one of the kinds asked that the question does not name:
- * "The default is 4MB." for "What is the default size of …?", "Use the --depth option." for
- * "Which option makes a shallow clone?". A sentence naming only what the question names holds
- * none.
- */
-export function holdsValueOfKind(
-  sentence: string,
-  kinds: readonly ValueKind[],
-  questionTerms: ReadonlySet<string>,
-): boolean {
-  const isNew = (value: string): boolean =>
-    [...distinctTerms(value)].some((term) => !questionTerms.has(term)) || distinctTerms(value).size === 0;
-  return kinds.some((kind) => {
-    if (kind === 'number')
-      return [...distinctTerms(sentence)].some(
-        (term) => (/\d/.test(term) || NUMBER_WORDS.has(term)) && !questionTerms.has(term),
-      );
-    const found = sentence.match(kind === 'version' ? VERSION_VALUE : CODE_VALUE) ?? [];
-    return found.some(isNew);
-  });
-}
-
-/** Share of a sentence's terms the question does not hold; 0 for a sentence without terms. */
-export function novelty(terms: ReadonlySet<string>, questionTerms: ReadonlySet<string>): number {
-  return terms.size === 0 ? 0 : 1 - overlap(terms, questionTerms) / terms.size;
 }
 
 /**

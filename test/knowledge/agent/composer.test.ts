@@ -3,12 +3,8 @@ import type { SearchHit } from '../../../shared/agent.js';
 import {
   classifyQuestion,
   composeExtractiveAnswer,
-  holdsValueOfKind,
-  novelty,
   prepareExtractiveAnswer,
-  valueKindsAsked,
 } from '../../../knowledge/agent/composer.js';
-import { distinctTerms } from '../../../knowledge/agent/terms.js';
 
 const hits: SearchHit[] = [
   {
@@ -2089,52 +2085,7 @@ describe('composeExtractiveAnswer on defaults a command form states', () => {
 });
 
 describe('the features a sentence is scored by', () => {
-  const terms = (text: string) => distinctTerms(text);
-
-  it('asks a number of an amount, a name in code of an option or file, a version of when', () => {
-    expect(valueKindsAsked(classifyQuestion('How many connections does the server accept?'))).toEqual([
-      'number',
-    ]);
-    expect(valueKindsAsked(classifyQuestion('Which option makes the clone shallow?'))).toEqual(['code']);
-    expect(valueKindsAsked(classifyQuestion('What file holds the user settings?'))).toEqual(['code']);
-    expect(valueKindsAsked(classifyQuestion('What is the default paper size?'))).toEqual(['number', 'code']);
-    expect(valueKindsAsked(classifyQuestion('In which version was the json module added?'))).toEqual([
-      'version',
-    ]);
-    expect(valueKindsAsked(classifyQuestion('Why does the build fail on a read-only tree?'))).toEqual([]);
-  });
-
-  it('finds a value of the kind asked only when the question does not already name it', () => {
-    const question = terms('How many connections does the server accept at most, 16?');
-    expect(holdsValueOfKind('The server accepts up to 256 connections.', ['number'], question)).toBe(true);
-    expect(holdsValueOfKind('It accepts sixteen or more, up to twelve per host.', ['number'], question)).toBe(
-      true,
-    );
-    expect(holdsValueOfKind('The server accepts at most 16 connections.', ['number'], question)).toBe(false);
-    expect(holdsValueOfKind('The server accepts many connections.', ['number'], question)).toBe(false);
-    const option = terms('Which option of clone makes a shallow clone?');
-    expect(holdsValueOfKind('Pass --depth to make a shallow clone.', ['code'], option)).toBe(true);
-    expect(holdsValueOfKind('Settings are read from /etc/app/app.conf at start.', ['code'], option)).toBe(
-      true,
-    );
-    expect(holdsValueOfKind('Set `work_mem` first.', ['code'], option)).toBe(true);
-    expect(holdsValueOfKind('A shallow clone holds only the latest commits.', ['code'], option)).toBe(false);
-    const since = terms('In which version was the json module added?');
-    expect(holdsValueOfKind('New in version 2.6.', ['version'], since)).toBe(true);
-    expect(holdsValueOfKind('The json module encodes objects.', ['version'], since)).toBe(false);
-  });
-
-  it('measures how much of a sentence the question does not already say', () => {
-    const question = terms('What does the shallow clone option do?');
-    expect(novelty(terms('The shallow clone option.'), question)).toBe(0);
-    // Two of its terms ("shallow", "clone") are the question's.
-    const fetches = terms('A shallow clone fetches only recent history.');
-    expect(fetches.size).toBeGreaterThan(2);
-    expect(novelty(fetches, question)).toBe(1 - 2 / fetches.size);
-    expect(novelty(new Set(), question)).toBe(0);
-  });
-
-  it('gives each sentence its place in the passage, the score of the one before, its passage retrieval share and its length', () => {
+  it('gives each sentence its passage retrieval score as a share of the best passage', () => {
     const passages: SearchHit[] = [
       {
         text:
@@ -2155,12 +2106,8 @@ describe('the features a sentence is scored by', () => {
       namespace: 'docs',
       hits: passages,
     });
-    const [holds, emptied, , moved] = sentences;
-    expect(holds?.features).toMatchObject({ position: 1, previous: 0, retrieval: 1 });
-    expect(emptied?.features?.position).toBe(1 / 2);
-    expect(emptied?.features?.previous).toBe(holds?.features?.coverage);
-    expect(emptied?.features?.previous).toBeGreaterThan(0);
+    const [holds, , , moved] = sentences;
+    expect(holds?.features?.retrieval).toBe(1);
     expect(moved?.features?.retrieval).toBe(2 / 8);
-    expect(moved?.features?.length).toBeCloseTo(moved!.sentence.length / 600);
   });
 });
