@@ -98,6 +98,24 @@ const retrievalText = (query: string): string => {
 };
 
 /**
+ * The passages an answer is composed from: the ranked chunks for the retrieval query, read
+ * around the best `passages` pages. The answer bench's weight fit (bench/answers/fit.ts) caches
+ * them, since they do not depend on how the composer ranks sentences.
+ */
+export async function retrievePassages(
+  retriever: PassageRetriever,
+  namespace: string,
+  retrievalQuery: string,
+  passages: number,
+): Promise<SearchHit[]> {
+  const ranked = await retriever.search(namespace, retrievalText(retrievalQuery), {
+    limit: passages * WIDER_SEARCH,
+    onePerDocument: false,
+  });
+  return readAround(ranked, passages);
+}
+
+/**
  * The generate path: mention gating, follow-up resolution, retrieval on the namespace, then an
  * answer from the retrieved passages only: written by the configured language model (its
  * citations checked), or composed offline, which is also the fallback when the model fails.
@@ -115,13 +133,7 @@ export async function answerChat(
   }
   const resolved = resolveQuestion(request.messages, settings.mentionNames) as ResolvedQuestion;
   const namespace = request.toolParams?.namespace ?? DEFAULT_NAMESPACE;
-  const hits = readAround(
-    await retriever.search(namespace, retrievalText(resolved.retrievalQuery), {
-      limit: settings.passages * WIDER_SEARCH,
-      onePerDocument: false,
-    }),
-    settings.passages,
-  );
+  const hits = await retrievePassages(retriever, namespace, resolved.retrievalQuery, settings.passages);
   const extractive = composeExtractiveAnswer({ ...resolved, namespace, hits });
   const offline: ChatAnswer = { ...unanswered(true), ...extractive };
   if (!settings.languageModel || !extractive.answered) return offline;

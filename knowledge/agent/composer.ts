@@ -14,6 +14,8 @@ export interface ComposeOptions {
   maxSentences?: number;
   /** Share of the question's terms (of at most COVERAGE_TERMS) a passage must contain to count as relevant. */
   minCoverage?: number;
+  /** How sentences are scored and which are quoted: SENTENCE_SCORING unless given. */
+  scoring?: SentenceScoring;
 }
 
 export interface ComposedAnswer {
@@ -67,6 +69,9 @@ interface Candidate {
    * that sentence does not).
    */
   neighbours: Candidate[];
+  /** What its score weighs, when it holds a question term or literal: set once per question. */
+  features?: SentenceFeatures;
+  /** Its features weighed, or its place when no sentence has features; 0 when it is not quoted. */
   score: number;
 }
 
@@ -83,24 +88,82 @@ const MIN_QUOTED_CHARS = 12;
 const COVERAGE_TERMS = 5;
 /** Most sentences an answer quotes, neighbours included. */
 const MAX_ANSWER_SENTENCES = 5;
-/** A sentence scoring below this share of the best one answers something else: it is not quoted. */
-const RELATIVE_FLOOR = 0.5;
 /** A row scoring at least this share of a better row of its table is a tie, not a sibling. */
 const SIBLING_ROW_TIE = 0.9;
-/** Added to a sentence's score (question terms held, 0 to 1) when it spells all the question's literals. */
-const LITERAL_BONUS = 0.3;
-/** Added when the definition holding the sentence is the entry the question names (`work_mem`, not `hash_mem_multiplier`). */
-const ENTRY_BONUS = 0.3;
-/** Added when the passage's page documents the one thing the question names (`git-clone(1)` for "git clone --depth"). */
-const PAGE_BONUS = 0.4;
-/** Added when the sentence (or its neighbour) states what kind of value the question asks for: a default, a limit. */
-const STATEMENT_BONUS = 0.2;
+
 /**
- * Added to the first sentence of the definition the question names when it asks what the entry is
- * or does ("What does %h log?"): "This is the IP address of the client" under `127.0.0.1 (%h)`,
- * where the sentences after it qualify it and may share more of the question's words.
+ * What a sentence's score weighs, each from 0 to 1. A sentence gets features (and a score) only
+ * when it holds a question term or spells one of the question's literals.
  */
-const DEFINITION_BONUS = 0.3;
+export interface SentenceFeatures {
+  /** The question terms it holds (with its label, what it points back at and its neighbours), rarer ones weighing more. */
+  coverage: number;
+  /** The question terms only its passage's title or headings hold, weighed alike. */
+  context: number;
+  /** Share of the question's literals (`%j`, `work_mem`, `uuid5`) it spells exactly. */
+  literal: number;
+  /** 1 when the definition, row, list item or section holding it is the entry the question names (`work_mem`, not `hash_mem_multiplier`). */
+  entry: number;
+  /** 1 when its passage's page documents the one thing the question names (`git-clone(1)` for "git clone --depth"). */
+  page: number;
+  /**
+   * 1 for the first sentence of the definition the question names when it asks what the entry is
+   * or does ("What does %h log?"): "This is the IP address of the client" under `127.0.0.1 (%h)`,
+   * where the sentences after it qualify it and may share more of the question's words.
+   */
+  definition: number;
+  /** 1 when it (or its neighbour) states the kind of value the question asks for: a default, a limit, a unit. */
+  statement: number;
+  /** 1 when a question asking for a default meets the entry marking itself the default choice ("(the default)"). */
+  defaultChoice: number;
+  /** 1 / (1 + the rank of its passage among the relevant ones). */
+  rank: number;
+  /** Its passage's retrieval score, as a share of the best passage's. */
+  retrieval: number;
+}
+
+/** How much each feature adds to a sentence's score. */
+export type SentenceWeights = Readonly<Record<keyof SentenceFeatures, number>>;
+
+export interface SentenceScoring {
+  weights: SentenceWeights;
+  /** A sentence scoring below this share of the best one answers something else: it is not quoted. */
+  relativeFloor: number;
+}
+
+/**
+ * The weights of a sentence's features. The first nine were set by hand while tuning on the answer
+ * bench's manuals, one manual at a time; then `npx tsx bench/answers/fit.ts --penalty 0.5` fitted
+ * all fifteen on the 38 tuned question sets (coordinate ascent from the hand weights, coverage
+ * fixed at 1, each answer the hand weights hit and a weighting loses counting half against it),
+ * which kept the hand weights but gave the passage's retrieval share 0.05. Cross-validated over 4
+ * folds of manuals, that fit hits 1,292 of 1,485 answers where the hand weights hit 1,289. The
+ * relative floor is not fitted (see fit.ts). See "Fitting the sentence weights" in
+ * bench/answers/README.md.
+ */
+export const SENTENCE_SCORING: SentenceScoring = {
+  weights: {
+    coverage: 1,
+    context: 0.3,
+    literal: 0.3,
+    entry: 0.3,
+    page: 0.4,
+    definition: 0.3,
+    statement: 0.2,
+    defaultChoice: 0.2,
+    rank: 0.1,
+    retrieval: 0.05,
+  },
+  relativeFloor: 0.5,
+};
+
+/** A sentence's score: its features, weighed. */
+export function sentenceScore(features: SentenceFeatures, weights: SentenceWeights): number {
+  let score = 0;
+  for (const name of Object.keys(weights) as (keyof SentenceFeatures)[])
+    score += weights[name] * features[name];
+  return score;
+}
 /** "What does X do / mean / log?", "What is X?": asks what an entry is, not for one of its values. */
 const ASKS_WHAT_IT_IS = /^\s*what\s+(?:does|do|is|are)\b/i;
 /** How far after a sentence its neighbour holding the value asked for may be. */
@@ -691,14 +754,13 @@ function namingHeading(
 }
 
 /**
- * Scores every sentence of the relevant passages by the question terms it (with the term it
- * defines and the neighbour holding the value asked for) holds, rarer terms weighing more and
- * names with digits twice, plus a bonus for spelling the question's literals exactly, a little
- * for terms only the passage's title or headings hold and for the passage's rank. When no
- * sentence holds any term (the passages matched through their titles, as in "summarize
- * <title>"), each passage offers its opening sentences instead.
+ * The sentences of the relevant passages, each holding a question term or literal with its
+ * features: the question terms it (with the term it defines and the neighbour holding the value
+ * asked for) holds, rarer terms weighing more and names with digits twice, the question's
+ * literals it spells exactly, the terms only the passage's title or headings hold, whether it is
+ * the entry the question names or states what it asks for, and the passage's rank.
  */
-function scoreSentences(
+function sentenceFeatures(
   hits: readonly SearchHit[],
   relevant: readonly number[],
   queryTerms: ReadonlySet<string>,
@@ -759,8 +821,9 @@ function scoreSentences(
     relevant.map((hitIndex) => [hitIndex, distinctTerms(passageContext(hits[hitIndex]!))]),
   );
   const statement = asked.statement;
-  const rankBonus = (candidate: Candidate): number => 0.1 / (1 + relevant.indexOf(candidate.hitIndex));
+  const rank = (candidate: Candidate): number => 1 / (1 + relevant.indexOf(candidate.hitIndex));
   const namedPages = new Set(relevant.filter((hitIndex) => pageNamedBy(hits[hitIndex]!, asked)));
+  const bestRetrieval = Math.max(0, ...relevant.map((hitIndex) => hits[hitIndex]!.score));
   for (const candidate of candidates) {
     // A short definition is a whole entry: the answer when the question names its term ("-0:
     // CORRECT" for "-0") or spells the definition ("-4: GLOB_DOTS" for GLOB_DOTS).
@@ -787,51 +850,69 @@ function scoreSentences(
     // A sentence spelling the question's literal ("%j", "-n") answers it even with no other word in common.
     // A definition in a section named by a literal (a value of the `CXX_STANDARD` property) spells it too.
     const literal = literalShare(candidate, literalNames, literals, namingHeadings.get(candidate.hitIndex));
-    if (matched > 0 || literal > 0)
-      candidate.score =
-        (matched + 0.3 * context) / (total || 1) +
-        LITERAL_BONUS * literal +
-        (namesEntry(candidate, entryNamesAsked) ||
-        (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
-        rowNamedBy(candidate, queryTerms) ||
-        itemNamedBy(candidate, asked) ||
-        itemQuotedBy(candidate, asked) ||
-        itemDescribedBy(candidate, queryTerms) ||
-        definitionNamedBy(candidate, asked) ||
-        namesDefaultedParameter(candidate, asked) ||
-        literalNames.some((literal) => rowNamedByLiteral(candidate, literal))
-          ? ENTRY_BONUS
-          : 0) +
-        (namedPages.has(candidate.hitIndex) ? PAGE_BONUS : 0) +
-        (candidate.opensDefinition &&
-        asked.whatItIs &&
-        (namesEntry(candidate, entryNamesAsked) || literals.some((literal) => literal.test(candidate.label!)))
-          ? DEFINITION_BONUS
-          : 0) +
-        (statement &&
-        (candidate.release ||
-          [candidate, ...candidate.neighbours].some((quoted) => statement.test(quoted.sentence)))
-          ? STATEMENT_BONUS
-          : 0) +
-        (asked.default &&
-        ((candidate.label !== undefined &&
-          ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
-            DEFAULT_CHOICE.test(candidate.label))) ||
-          (LIST_ITEM.test(candidate.sentence) && DEFAULT_CHOICE.test(candidate.sentence)))
-          ? STATEMENT_BONUS
-          : 0) +
-        rankBonus(candidate);
+    if (matched === 0 && literal === 0) continue;
+    candidate.features = {
+      coverage: matched / (total || 1),
+      context: context / (total || 1),
+      literal,
+      entry: Number(
+        namesEntry(candidate, entryNamesAsked) ||
+          (candidate.heading !== undefined && literals.some((literal) => literal.test(candidate.heading!))) ||
+          rowNamedBy(candidate, queryTerms) ||
+          itemNamedBy(candidate, asked) ||
+          itemQuotedBy(candidate, asked) ||
+          itemDescribedBy(candidate, queryTerms) ||
+          definitionNamedBy(candidate, asked) ||
+          namesDefaultedParameter(candidate, asked) ||
+          literalNames.some((literal) => rowNamedByLiteral(candidate, literal)),
+      ),
+      page: Number(namedPages.has(candidate.hitIndex)),
+      definition: Number(
+        candidate.opensDefinition === true &&
+          asked.whatItIs &&
+          (namesEntry(candidate, entryNamesAsked) ||
+            literals.some((literal) => literal.test(candidate.label!))),
+      ),
+      statement: Number(
+        statement !== undefined &&
+          (candidate.release === true ||
+            [candidate, ...candidate.neighbours].some((quoted) => statement.test(quoted.sentence))),
+      ),
+      defaultChoice: Number(
+        asked.default &&
+          ((candidate.label !== undefined &&
+            ([candidate, ...candidate.neighbours].some((quoted) => DEFAULT_CHOICE.test(quoted.sentence)) ||
+              DEFAULT_CHOICE.test(candidate.label))) ||
+            (LIST_ITEM.test(candidate.sentence) && DEFAULT_CHOICE.test(candidate.sentence))),
+      ),
+      rank: rank(candidate),
+      retrieval: bestRetrieval > 0 ? Math.max(0, hits[candidate.hitIndex]!.score) / bestRetrieval : 0,
+    };
   }
-  const matching = candidates.filter((candidate) => candidate.score > 0);
-  if (matching.length > 0) return candidates;
-  for (const candidate of candidates)
-    if (
-      candidate.position < 2 &&
-      candidate.sentence.length >= MIN_QUOTED_CHARS &&
-      candidate.setting === undefined
-    )
-      candidate.score = rankBonus(candidate) - candidate.position * 0.01;
   return candidates;
+}
+
+/**
+ * Scores the sentences by their features weighed. When no sentence has features (the passages
+ * matched through their titles, as in "summarize <title>"), each passage offers its opening
+ * sentences instead, in the passages' order.
+ */
+function scoreCandidates(
+  candidates: readonly Candidate[],
+  relevant: readonly number[],
+  weights: SentenceWeights,
+): void {
+  const featured = candidates.some((candidate) => candidate.features !== undefined);
+  for (const candidate of candidates) {
+    if (featured) candidate.score = candidate.features ? sentenceScore(candidate.features, weights) : 0;
+    else
+      candidate.score =
+        candidate.position < 2 &&
+        candidate.sentence.length >= MIN_QUOTED_CHARS &&
+        candidate.setting === undefined
+          ? 0.1 / (1 + relevant.indexOf(candidate.hitIndex)) - candidate.position * 0.01
+          : 0;
+  }
 }
 
 /**
@@ -1436,7 +1517,11 @@ function datedApart(one: Candidate, other: Candidate): boolean {
  * little more than it, not of one that holds its words and more ("• resting: the battery is fully
  * charged, and not charging nor discharging.").
  */
-function selectSentences(candidates: readonly Candidate[], maxSentences: number): Candidate[] {
+function selectSentences(
+  candidates: readonly Candidate[],
+  maxSentences: number,
+  relativeFloor: number,
+): Candidate[] {
   const picked: Candidate[] = [];
   // The sentences picked on their own, not as another's neighbour.
   const own: Candidate[] = [];
@@ -1454,7 +1539,7 @@ function selectSentences(candidates: readonly Candidate[], maxSentences: number)
     );
   let chosen = 0;
   const ranked = candidates.filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
-  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  const floor = (ranked[0]?.score ?? 0) * relativeFloor;
   for (const candidate of ranked) {
     if (candidate.score < floor) break;
     if (chosen >= maxSentences || picked.length >= MAX_ANSWER_SENTENCES) break;
@@ -1560,6 +1645,38 @@ export function composeExtractiveAnswer(
   input: { question: string; retrievalQuery: string; namespace: string; hits: readonly SearchHit[] },
   options: ComposeOptions = {},
 ): ComposedAnswer {
+  return prepareExtractiveAnswer(input, options).compose(options.scoring ?? SENTENCE_SCORING);
+}
+
+/** A sentence an answer may quote, as the composer weighed it. */
+export interface ScoredSentence {
+  /** The retrieved passage it is read from. */
+  hitIndex: number;
+  sentence: string;
+  /** The definition term it is quoted under. */
+  label?: string;
+  features?: SentenceFeatures;
+  /** Its score in the answer composed last. */
+  score: number;
+}
+
+/** An answer read up to the weighing of its sentences' features. */
+export interface PreparedAnswer {
+  compose(scoring: SentenceScoring): ComposedAnswer;
+  /** The sentences weighed, in reading order; none for a summary, which quotes passages in order. */
+  sentences: readonly ScoredSentence[];
+}
+
+/**
+ * The offline answer up to the weighing of its sentences' features, composed with given weights
+ * on demand. Reading the passages and the features of their sentences does not depend on the
+ * weights, so the answer bench's fit (bench/answers/fit.ts) prepares each answer once and
+ * composes it with every weighting it tries.
+ */
+export function prepareExtractiveAnswer(
+  input: { question: string; retrievalQuery: string; namespace: string; hits: readonly SearchHit[] },
+  options: Omit<ComposeOptions, 'scoring'> = {},
+): PreparedAnswer {
   const { maxSentences = 4, minCoverage = 0.5 } = options;
   const asked = classifyQuestion(input.question);
   const questionTerms = distinctTerms(input.question);
@@ -1571,12 +1688,39 @@ export function composeExtractiveAnswer(
   const candidates =
     asked.summary && relevant.length > 0
       ? undefined
-      : scoreSentences(input.hits, relevant, queryTerms, asked, relevanceTerms);
-  const picked = candidates
-    ? orderForReading(
-        withNextSentence(selectSentences(candidates, maxSentences), candidates, asked, relevanceTerms),
-      )
-    : summarySentences(input.hits, relevant, maxSentences);
+      : sentenceFeatures(input.hits, relevant, queryTerms, asked, relevanceTerms);
+  if (!candidates) {
+    const summary = quote(input, summarySentences(input.hits, relevant, maxSentences));
+    return { compose: () => summary, sentences: [] };
+  }
+  // Weightings that pick the same sentences compose the same answer.
+  const composed = new Map<string, ComposedAnswer>();
+  const compose = (scoring: SentenceScoring): ComposedAnswer => {
+    scoreCandidates(candidates, relevant, scoring.weights);
+    const picked = orderForReading(
+      withNextSentence(
+        selectSentences(candidates, maxSentences, scoring.relativeFloor),
+        candidates,
+        asked,
+        relevanceTerms,
+      ),
+    );
+    const key = picked.map((candidate) => `${candidate.hitIndex}:${candidate.position}`).join(' ');
+    let answer = composed.get(key);
+    if (answer === undefined) {
+      answer = quote(input, picked);
+      composed.set(key, answer);
+    }
+    return answer;
+  };
+  return { compose, sentences: candidates };
+}
+
+/** The picked sentences, each followed by the `[n]` of its passage, then the `Sources:` list. */
+function quote(
+  input: { question: string; namespace: string; hits: readonly SearchHit[] },
+  picked: readonly Candidate[],
+): ComposedAnswer {
   if (picked.length === 0) {
     return { text: noAnswerText(input.question, input.namespace), citations: [], answered: false };
   }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../shared/agent.js';
-import { classifyQuestion, composeExtractiveAnswer } from '../../../knowledge/agent/composer.js';
+import {
+  classifyQuestion,
+  composeExtractiveAnswer,
+  prepareExtractiveAnswer,
+} from '../../../knowledge/agent/composer.js';
 
 const hits: SearchHit[] = [
   {
@@ -2077,5 +2081,33 @@ describe('composeExtractiveAnswer on defaults a command form states', () => {
       ],
     );
     expect(body).toContain('At startup time, each of these paths is set to');
+  });
+});
+
+describe('the features a sentence is scored by', () => {
+  it('gives each sentence its passage retrieval score as a share of the best passage', () => {
+    const passages: SearchHit[] = [
+      {
+        text:
+          'The cache directory holds compiled files. It is emptied on every upgrade of the cache.\n\n' +
+          'Other directories are listed below.',
+        score: 8,
+        source: { documentId: 'a', title: 'Cache' },
+      },
+      {
+        text: 'The cache directory may be moved with the CACHE_DIR variable.',
+        score: 2,
+        source: { documentId: 'b', title: 'Variables' },
+      },
+    ];
+    const { sentences } = prepareExtractiveAnswer({
+      question: 'Where is the cache directory?',
+      retrievalQuery: 'Where is the cache directory?',
+      namespace: 'docs',
+      hits: passages,
+    });
+    const [holds, , , moved] = sentences;
+    expect(holds?.features?.retrieval).toBe(1);
+    expect(moved?.features?.retrieval).toBe(2 / 8);
   });
 });
