@@ -14,71 +14,23 @@
  *
  *   npx tsx bench/answers.ts [--only python-library,git] [--verbose]
  */
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import type { Citation, GenerateResponse, SearchResponse, SourceRef } from '../shared/agent.js';
+import type { Citation, GenerateResponse, SearchResponse } from '../shared/agent.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../knowledge/server/index.js';
-import { markdownToPlainText } from '../widget/markdown.js';
+import { copyManual, displayedAnswer, isExpected, readSet, setNames as listSets } from './answer-sets.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } },
 });
 
-const QuestionSet = z.object({
-  manual: z.string(),
-  package: z.string(),
-  /** How to make the manual available when `apt-get install <package>` is not the way. */
-  install: z.string().optional(),
-  root: z.string(),
-  include: z.string(),
-  /** A set written to check tuning, not to tune on: reported apart from the others, its misses not printed. */
-  heldOut: z.boolean().default(false),
-  questions: z
-    .array(
-      z.object({
-        question: z.string().min(1),
-        pages: z.array(z.union([z.string(), z.number().int().positive()])).min(1),
-        answer: z.string().min(1),
-      }),
-    )
-    .min(1),
-});
-type QuestionSet = z.infer<typeof QuestionSet>;
-type Page = QuestionSet['questions'][number]['pages'][number];
-
-/** Files under `root` whose path relative to it matches `include`, in a stable order. */
-async function manualFiles(root: string, include: RegExp): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .filter((path) => include.test(path))
-    .sort();
-}
-
-/** Whether a passage's source is one of the expected pages: a file of the manual, or a PDF page. */
-function isExpected(source: Pick<SourceRef, 'path' | 'page'>, pages: readonly Page[], copy: string): boolean {
-  return pages.some((page) =>
-    typeof page === 'number'
-      ? source.page === page
-      : source.path !== undefined && relative(copy, source.path).split(sep).join('/') === page,
-  );
-}
-
 const percent = (count: number, total: number): number => Number(((100 * count) / total).toFixed(1));
 
-const setsDir = join(repo, 'bench/answers');
-const only = values.only?.split(',').map((name) => name.trim());
-const setNames = (await readdir(setsDir))
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => basename(name, '.json'))
-  .filter((name) => !only || only.includes(name))
-  .sort();
+const setNames = await listSets(values.only?.split(',').map((name) => name.trim()));
 
 const root = await mkdtemp(join(tmpdir(), 'parley-bench-answers-'));
 const dataDir = join(root, 'data');
@@ -100,7 +52,7 @@ const manuals: Record<string, unknown>[] = [];
 const rows: Record<string, Record<string, string | number>> = {};
 try {
   for (const name of setNames) {
-    const set = QuestionSet.parse(JSON.parse(await readFile(join(setsDir, `${name}.json`), 'utf8')));
+    const set = await readSet(name);
     if (!(await stat(set.root).catch(() => undefined))) {
       const install = set.install ?? `sudo apt-get install ${set.package}`;
       console.log(`${name}: ${set.root} is missing — install it with: ${install}`);
@@ -109,11 +61,7 @@ try {
     }
     // A copy holding only the included files, so the folder ingested is exactly the manual.
     const copy = join(root, name);
-    const files = await manualFiles(set.root, new RegExp(set.include));
-    for (const file of files) {
-      await mkdir(dirname(join(copy, file)), { recursive: true });
-      await copyFile(join(set.root, file), join(copy, file));
-    }
+    const files = await copyManual(set, copy);
     const namespace = name.replace(/[^a-z0-9._-]/g, '-');
     const ingestStart = performance.now();
     const ingested = await post<{ results: { status: string }[] }>('/tools/ingestSources', {
@@ -143,7 +91,7 @@ try {
       });
       generateMs.push(performance.now() - start);
       const cited = generated.sources.some((source: Citation) => isExpected(source, pages, copy));
-      const body = markdownToPlainText(generated.text.split(/\n\nSources:\n/)[0] ?? '');
+      const body = displayedAnswer(generated.text);
       const hit = cited && new RegExp(answer, 'i').test(body);
       citationMarks.push(body.match(/ \[\d+\](?= |$)/g)?.length ?? 0);
       searchHits += Number(searchHit);

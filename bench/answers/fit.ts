@@ -25,12 +25,11 @@
  * fact (the answer pattern) is in a sentence of an expected passage read, where that sentence
  * ranks under the current weights.
  */
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Citation, SearchHit } from '../../shared/agent.js';
+import type { SearchHit } from '../../shared/agent.js';
 import { retrievePassages } from '../../knowledge/agent/answer.js';
 import {
   prepareExtractiveAnswer,
@@ -43,9 +42,16 @@ import {
 import { resolveQuestion } from '../../knowledge/agent/question.js';
 import { agentConfigFromEnv, openAgentEngine, startAgentServer } from '../../knowledge/server/index.js';
 import { markdownToPlainText } from '../../widget/markdown.js';
+import {
+  copyManual,
+  displayedAnswer,
+  isExpected,
+  readSet,
+  setNames,
+  type Page,
+  type QuestionSet,
+} from '../answer-sets.js';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const setsDir = join(repo, 'bench/answers');
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
@@ -58,48 +64,24 @@ const { values } = parseArgs({
   },
 });
 
-interface QuestionSet {
-  manual: string;
-  root: string;
-  include: string;
-  install?: string;
-  package: string;
-  heldOut?: boolean;
-  questions: { question: string; pages: (string | number)[]; answer: string }[];
-}
-
 /** One question with the passages retrieved for it: what composing its answer needs. */
 interface Retrieved {
   set: string;
   question: string;
   retrievalQuery: string;
-  pages: (string | number)[];
+  pages: Page[];
   answer: string;
   /** The folder the manual was copied to and ingested from: expected pages are relative to it. */
   copy: string;
   hits: SearchHit[];
 }
 
-/** Files under `root` whose path relative to it matches `include`, in a stable order. */
-async function manualFiles(root: string, include: RegExp): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .filter((path) => include.test(path))
-    .sort();
-}
-
-const setNames = (await readdir(setsDir))
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => basename(name, '.json'))
-  .sort();
 const only = values.only?.split(',').map((name) => name.trim());
 const sets = new Map<string, QuestionSet>();
-for (const name of setNames) {
-  const set = JSON.parse(await readFile(join(setsDir, `${name}.json`), 'utf8')) as QuestionSet;
+for (const name of await setNames(only)) {
+  const set = await readSet(name);
   // Held-out sets are never fitted on.
-  if (!set.heldOut && (!only || only.includes(name))) sets.set(name, set);
+  if (!set.heldOut) sets.set(name, set);
 }
 
 /** Ingests every manual and retrieves every question's passages, through the agent as the bench does. */
@@ -117,10 +99,7 @@ async function retrieveAll(): Promise<Retrieved[]> {
         continue;
       }
       const copy = join(root, name);
-      for (const file of await manualFiles(set.root, new RegExp(set.include))) {
-        await mkdir(dirname(join(copy, file)), { recursive: true });
-        await copyFile(join(set.root, file), join(copy, file));
-      }
+      await copyManual(set, copy);
       const namespace = name.replace(/[^a-z0-9._-]/g, '-');
       const response = await fetch(`${server.apiUrl}/tools/ingestSources`, {
         method: 'POST',
@@ -155,14 +134,6 @@ if (cached !== undefined) {
   if (values.hits) await writeFile(values.hits, JSON.stringify(retrieved));
 }
 
-/** Whether a source is one of the expected pages: a file of the manual, or a PDF page. */
-const isExpected = (source: Pick<Citation, 'path' | 'page'>, question: Retrieved): boolean =>
-  question.pages.some((page) =>
-    typeof page === 'number'
-      ? source.page === page
-      : source.path !== undefined && relative(question.copy, source.path).split(sep).join('/') === page,
-  );
-
 interface Prepared {
   question: Retrieved;
   prepared: PreparedAnswer;
@@ -183,8 +154,8 @@ function hits({ question, prepared: answer, pattern }: Prepared, scoring: Senten
   let hit = outcomes.get(composed);
   if (hit === undefined) {
     hit =
-      composed.citations.some((citation) => isExpected(citation, question)) &&
-      pattern.test(markdownToPlainText(composed.text.split(/\n\nSources:\n/)[0] ?? ''));
+      composed.citations.some((citation) => isExpected(citation, question.pages, question.copy)) &&
+      pattern.test(displayedAnswer(composed.text));
     outcomes.set(composed, hit);
   }
   return hit;
@@ -205,7 +176,7 @@ if (values.ranks) {
     const ranked = sentences.filter((sentence) => sentence.score > 0).sort((a, b) => b.score - a.score);
     const holdsFact = sentences.filter(
       (sentence) =>
-        isExpected(item.question.hits[sentence.hitIndex]!.source, item.question) &&
+        isExpected(item.question.hits[sentence.hitIndex]!.source, item.question.pages, item.question.copy) &&
         item.pattern.test(markdownToPlainText(`${sentence.label ?? ''} ${sentence.sentence}`)),
     );
     let bucket = 'no sentence of an expected passage holds it';
