@@ -34,7 +34,6 @@ import { retrievePassages } from '../../knowledge/agent/answer.js';
 import {
   prepareExtractiveAnswer,
   SENTENCE_SCORING,
-  type ComposedAnswer,
   type PreparedAnswer,
   type SentenceFeatures,
   type SentenceScoring,
@@ -138,25 +137,28 @@ interface Prepared {
   question: Retrieved;
   prepared: PreparedAnswer;
   pattern: RegExp;
+  /** Whether each answer text composed hits: most weightings pick the same sentences. */
+  outcomes: Map<string, boolean>;
 }
 const prepared: Prepared[] = retrieved.map((question) => ({
   question,
   prepared: prepareExtractiveAnswer({ ...question, namespace: question.set, hits: question.hits }),
   pattern: new RegExp(question.answer, 'i'),
+  outcomes: new Map(),
 }));
 
-/** Whether each answer composed hits: a weighting picking the same sentences composes the same answer. */
-const outcomes = new WeakMap<ComposedAnswer, boolean>();
-
 /** The bench's rule: the answer as the widget shows it holds the pattern, and it cites an expected page. */
-function hits({ question, prepared: answer, pattern }: Prepared, scoring: SentenceScoring): boolean {
+function hits(
+  { question, prepared: answer, pattern, outcomes }: Prepared,
+  scoring: SentenceScoring,
+): boolean {
   const composed = answer.compose(scoring);
-  let hit = outcomes.get(composed);
+  let hit = outcomes.get(composed.text);
   if (hit === undefined) {
     hit =
       composed.citations.some((citation) => isExpected(citation, question.pages, question.copy)) &&
       pattern.test(displayedAnswer(composed.text));
-    outcomes.set(composed, hit);
+    outcomes.set(composed.text, hit);
   }
   return hit;
 }

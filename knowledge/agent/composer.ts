@@ -1694,25 +1694,19 @@ export function prepareExtractiveAnswer(
     const summary = quote(input, summarySentences(input.hits, relevant, maxSentences));
     return { compose: () => summary, sentences: [] };
   }
-  // Weightings that pick the same sentences compose the same answer.
-  const composed = new Map<string, ComposedAnswer>();
   const compose = (scoring: SentenceScoring): ComposedAnswer => {
     scoreCandidates(candidates, relevant, scoring.weights);
-    const picked = orderForReading(
-      withNextSentence(
-        selectSentences(candidates, maxSentences, scoring.relativeFloor),
-        candidates,
-        asked,
-        relevanceTerms,
+    return quote(
+      input,
+      orderForReading(
+        withNextSentence(
+          selectSentences(candidates, maxSentences, scoring.relativeFloor),
+          candidates,
+          asked,
+          relevanceTerms,
+        ),
       ),
     );
-    const key = picked.map((candidate) => `${candidate.hitIndex}:${candidate.position}`).join(' ');
-    let answer = composed.get(key);
-    if (answer === undefined) {
-      answer = quote(input, picked);
-      composed.set(key, answer);
-    }
-    return answer;
   };
   return { compose, sentences: candidates };
 }

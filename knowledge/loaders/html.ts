@@ -283,23 +283,15 @@ function preformattedText(text: string, term?: string): string {
 /** A plain-text help file's tab stops (Vim's help, man pages and most text manuals use 8). */
 const TAB_STOP = 8;
 
-/** The column a line's text starts at, tabs expanded. */
-function columnOf(line: string): number {
-  let column = 0;
-  for (const char of line) {
-    if (char === '\t') column += TAB_STOP - (column % TAB_STOP);
-    else if (char === ' ') column += 1;
-    else break;
-  }
-  return column;
-}
-
 /** A line with its tabs expanded to spaces. */
 function expandTabs(line: string): string {
   let out = '';
   for (const char of line) out += char === '\t' ? ' '.repeat(TAB_STOP - (out.length % TAB_STOP)) : char;
   return out;
 }
+
+/** The column a line's text starts at, tabs expanded. */
+const columnOf = (line: string): number => /^ */.exec(expandTabs(line))![0].length;
 
 /**
  * A line of labels set far right with tabs, alone (Vim's help tags, `*'undoreload'* *'ur'*`,
