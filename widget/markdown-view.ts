@@ -17,14 +17,16 @@ function renderBlock(block: Block): TemplateResult {
       return html`<pre><code>${block.text}</code></pre>`;
     case 'quote':
       return html`<blockquote>${renderBlocks(block.children)}</blockquote>`;
-    case 'list':
+    case 'list': {
+      const items = block.items.map((item) => html`<li>${renderInline(item)}</li>`);
       return block.ordered
         ? html`<ol start=${block.start === 1 ? nothing : block.start}>
-            ${block.items.map((item) => html`<li>${renderInline(item)}</li>`)}
+            ${items}
           </ol>`
         : html`<ul>
-            ${block.items.map((item) => html`<li>${renderInline(item)}</li>`)}
+            ${items}
           </ul>`;
+    }
     case 'rule':
       return html`<hr />`;
   }

@@ -25,7 +25,7 @@ export type Block =
  * A code fence; a backtick fence's info string holds no backtick (CommonMark), so a line opening
  * with a code span of three backticks (`` ``` 2>&1 ``` [1] ``) is a paragraph, not a fence.
  */
-const FENCE = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
+const FENCE = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const QUOTE = /^ {0,3}> ?/;
 const BULLET = /^ {0,3}[-*+]\s+(.*)$/;
@@ -35,7 +35,7 @@ const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 /** Only these schemes become links; anything else (javascript:, data:, …) stays text. */
 export function safeHref(url: string): string | undefined {
   const trimmed = url.trim();
-  return /^(https?:\/\/|mailto:)[^\s]+$/i.test(trimmed) ? trimmed : undefined;
+  return /^(https?:\/\/|mailto:)\S+$/i.test(trimmed) ? trimmed : undefined;
 }
 
 function startsBlock(line: string): boolean {
@@ -136,7 +136,7 @@ export function parseInline(source: string): Inline[] {
     text(rest.slice(0, match.index));
     rest = rest.slice(match.index + match[0].length);
     const [whole, , code, linkText, linkUrl, bareUrl, , strong, , em] = match;
-    if (code !== undefined) out.push({ kind: 'code', text: code.trim() === '' ? code : code.trim() });
+    if (code !== undefined) out.push({ kind: 'code', text: code.trim() || code });
     else if (linkText !== undefined) {
       const href = safeHref(linkUrl!);
       if (href) out.push({ kind: 'link', href, children: parseInline(linkText) });
