@@ -754,6 +754,21 @@ function namingHeading(
     : undefined;
 }
 
+/** An entry's name as a heading: one word in lower case or spelled as code (`ids`, `\\pno`, `--threshold`, `gc.auto`). */
+const ENTRY_HEADING = /^(?:[\\@%-]{0,2}[a-z_][\w.:@-]*|[\\@%-]{0,2}[A-Za-z_]*[_.:@\d\\][\w.:@\\-]*)$/;
+
+/**
+ * The heading of a passage's own section when it is the name of the entry the passage describes
+ * (LaTeX and Texinfo manuals set an entry's name in the margin beside its description, which the
+ * PDF loader makes a heading): quoted beside a sentence of the entry when the question asks for a
+ * name, it is the answer ("biburlnumpenalty: If this counter is set …").
+ */
+function entryHeading(hit: SearchHit): string | undefined {
+  if (openTerm(hit) !== undefined) return undefined;
+  const heading = hit.source.headingPath?.at(-1) ?? hit.source.heading;
+  return heading !== undefined && ENTRY_HEADING.test(heading) ? heading : undefined;
+}
+
 /**
  * The sentences of the relevant passages, each holding a question term or literal with its
  * features: the question terms it (with the term it defines and the neighbour holding the value
@@ -784,7 +799,11 @@ function sentenceFeatures(
       candidate.referred = referred;
       candidate.referredTerms = distinctTerms(referred);
     }
-    const heading = candidate.label === undefined ? namingHeadings.get(candidate.hitIndex) : undefined;
+    const heading =
+      candidate.label === undefined
+        ? (namingHeadings.get(candidate.hitIndex) ??
+          (asked.name ? entryHeading(hits[candidate.hitIndex]!) : undefined))
+        : undefined;
     // A heading named by its words, not by a literal, lends them only to a sentence that says
     // something asked of its own: "The SQL query in the following example is one solution." under
     // "Joins" answers nothing about joins.
@@ -1031,6 +1050,9 @@ const ASKS_FOR_OPTION = /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:command[- ]line
 const OPTION_STATEMENT = /(?:^|[\s(“"‘'`])--?[A-Za-z][\w-]*/;
 
 /** A question asking in what order things happen: "In what order do the goals run?", "in which order?". */
+/** "Which counter …", "What field …": a name is asked for (not "what is/does …", a description). */
+const ASKS_FOR_NAME =
+  /\b(?:which|what)\s+(?!(?:is|are|was|were|does|do|did|can|could|should|would|will|happens|if)\b)[a-z]/i;
 const ASKS_FOR_ORDER = /\b(?:what|which)\s+order\b/i;
 /**
  * A sentence ordering things: "all init goals are executed before all entry goals", "first …, then
@@ -1253,6 +1275,8 @@ export interface AskedFor {
   changed: boolean;
   /** What an entry is or does ("What does %h log?"), not one of its values. */
   whatItIs: boolean;
+  /** The name of something: "Which counter lets biblatex break URLs after numbers?". */
+  name: boolean;
   /** What to do ("How do I enable …?": an instruction), the key doing it ("Which shortcut saves …?") or the command. */
   action?: keyof typeof ACTION_STATEMENTS;
   /** A summary of what the passages say: "summarize X". */
@@ -1301,6 +1325,7 @@ export function classifyQuestion(question: string): AskedFor {
     order: ASKS_FOR_ORDER.test(question),
     changed: ASKS_WHEN_CHANGED.test(question),
     whatItIs: ASKS_WHAT_IT_IS.test(question) && !value,
+    name: ASKS_FOR_NAME.test(question) && !value,
     ...(action ? { action } : {}),
     summary: SUMMARY_REQUEST.test(question),
     // "many" in "how many columns", "long" in "how long": the measure asked for, not the subject.

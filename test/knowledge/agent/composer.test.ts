@@ -1327,6 +1327,36 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toContain('Default value of the string is "#!" on VMS and "#" otherwise. [1]');
   });
 
+  /** An entry whose name a LaTeX manual sets in the margin, which the PDF loader makes its heading. */
+  const marginEntry = (name: string, text: string): SearchHit => ({
+    text: `#### ${name}\n\n${text}`,
+    score: 1,
+    source: {
+      documentId: 'biblatex',
+      title: 'biblatex',
+      page: 135,
+      heading: name,
+      headingPath: ['3 User Guide', '3.12.4 Lengths and Counters', name],
+    },
+  });
+  const urlCounter =
+    'If this counter is set to a value greater than zero, biblatex will permit linebreaks after numbers ' +
+    'in all strings formatted with the \\url command. Setting the counter to zero disables this feature.';
+
+  it('names the entry a sentence describes, from its heading, when the question asks which one', () => {
+    const { body } = answerTo('Which counter lets biblatex break URLs after numbers?', [
+      marginEntry('biburlnumpenalty', urlCounter),
+    ]);
+    expect(body).toMatch(/^biburlnumpenalty: If this counter is set to a value greater than zero/);
+  });
+
+  it('does not take a heading of plain words for an entry name', () => {
+    const { body } = answerTo('Which counter lets biblatex break URLs after numbers?', [
+      marginEntry('Penalties', urlCounter),
+    ]);
+    expect(body).toMatch(/^If this counter is set to a value greater than zero/);
+  });
+
   it('quotes a sentence whole when a quoted value starts with "?" and a symbol follows it', () => {
     const { body } = answerTo('What is the default PS3 prompt used within a select loop?', [
       manual(
