@@ -185,7 +185,8 @@ const withoutQuoteMarks = (text: string): string => text.replace(/^(?:[ \t]*>)+[
  * A paragraph's sentences. The segmenter ends a sentence after "!" or "?" followed by a closing
  * quote or bracket even when a lowercase word follows (`is "#!" on VMS and "#" otherwise`), and
  * after a "?" inside quotes before a symbol (`The default is ‘?# ’.`), where after "." it does
- * not: a break before a lowercase word or a symbol is inside the sentence.
+ * not: a break before a lowercase word or a symbol is inside the sentence; nor is one after a full
+ * stop with no space after it.
  */
 function sentencesOf(text: string): string[] {
   // Segments as written, spaces included, so that one joined back reads as it did.
@@ -195,7 +196,10 @@ function sentencesOf(text: string): string[] {
     const sentence = segment.trim();
     const afterQuotedMark = /[!?]["'’”)\]]+$/.test(previous) && /^[a-z]/.test(sentence);
     const insideQuote = /[‘“"'][!?]$/.test(previous) && !/^[\p{Lu}\d"'“‘([]/u.test(sentence);
-    if (found.length > 0 && (afterQuotedMark || insideQuote)) found[found.length - 1] += segment;
+    // A full stop with a letter or digit right after it is inside a name (`USB1.DP`, `os.Stat`),
+    // where the segmenter breaks before a capital.
+    const insideName = /\.$/.test(found.at(-1) ?? '') && /^[\p{L}\d]/u.test(segment);
+    if (found.length > 0 && (afterQuotedMark || insideQuote || insideName)) found[found.length - 1] += segment;
     else found.push(segment);
   }
   return found.map((sentence) => sentence.trim());

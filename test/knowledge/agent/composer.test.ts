@@ -1357,6 +1357,18 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toMatch(/^If this counter is set to a value greater than zero/);
   });
 
+  it('quotes a sentence whole when a name in it has a full stop before a capital (USB1.DP)', () => {
+    const { body } = answerTo('What nets does the bus USB1{DP DM} generate?', [
+      manual(
+        'Group buses bundle signals. The bus `USB1{DP DM}` will generate nets called `USB1.DP` and `USB1.DM`. ' +
+          'For designs with larger buses, aliases help.',
+        'eeschema',
+        'Group buses',
+      ),
+    ]);
+    expect(body).toContain('The bus `USB1{DP DM}` will generate nets called `USB1.DP` and `USB1.DM`. [1]');
+  });
+
   it('quotes a sentence whole when a quoted value starts with "?" and a symbol follows it', () => {
     const { body } = answerTo('What is the default PS3 prompt used within a select loop?', [
       manual(
