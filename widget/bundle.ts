@@ -1,4 +1,32 @@
-import type { BuildOptions } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { transformSync, type BuildOptions, type Plugin } from 'esbuild';
+
+/**
+ * A `css` template's text minified by esbuild's CSS minifier: a stylesheet as it is, a list of
+ * declarations (a palette spliced into rules) inside a rule that is taken off again.
+ */
+export function minifyCss(text: string): string {
+  if (text.includes('{')) return transformSync(text, { loader: 'css', minify: true }).code.trim();
+  return transformSync(`a{${text}}`, { loader: 'css', minify: true }).code.trim().slice(2, -1);
+}
+
+/**
+ * Lit's `css` templates are strings esbuild does not look into: this minifies those without
+ * interpolations as each widget module is loaded (their indentation and line breaks were about
+ * 1.5 % of the script's gzip bytes).
+ */
+export const minifiedCssTemplates: Plugin = {
+  name: 'minified-css-templates',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]widget[\\/][^\\/]+\.ts$/ }, async ({ path }) => ({
+      contents: (await readFile(path, 'utf8')).replace(
+        /\bcss`([^`$\\]*)`/g,
+        (_template, text: string) => `css\`${minifyCss(text)}\``,
+      ),
+      loader: 'ts',
+    }));
+  },
+};
 
 /**
  * The widget's browser builds, used by `scripts/build.ts` (into dist/widget), the browser tests and
@@ -14,6 +42,7 @@ export function widgetBundles(outdir: string): BuildOptions[] {
     // Private class fields and static blocks stay native; every current browser runs them.
     target: 'es2022',
     logLevel: 'warning',
+    plugins: [minifiedCssTemplates],
   };
   return [
     {
