@@ -2,7 +2,8 @@
  * A small Markdown subset for agent answers, parsed to a tree that is rendered with Lit templates:
  * there is no HTML string anywhere, so raw HTML in an answer stays text by construction. Supported:
  * paragraphs with line breaks, ATX headings, fenced code, block quotes, bullet and numbered lists,
- * rules; inline code, strong, emphasis, links and bare URLs (http, https and mailto only).
+ * rules; inline code, strong, emphasis, links and bare URLs (http, https and mailto only), and
+ * backslash escapes of punctuation (`\*` is a literal asterisk).
  */
 
 export type Inline =
@@ -117,9 +118,9 @@ export function parseMarkdown(source: string): Block[] {
   return blocks;
 }
 
-// The earliest of: code span, link, bare URL, strong, emphasis, line break.
+// The earliest of: code span, link, bare URL, strong, emphasis, backslash escape, line break.
 const INLINE =
-  /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|(\*\*|__)(?=\S)([\s\S]*?\S)\6|(\*|_)(?=\S)([\s\S]*?\S)\8(?![\w*])|\n/;
+  /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|(\*\*|__)(?=\S)([\s\S]*?\S)\6|(\*|_)(?=\S)([\s\S]*?\S)\8(?![\w*])|\\([!-/:-@[-`{-~])|\n/;
 
 export function parseInline(source: string): Inline[] {
   const out: Inline[] = [];
@@ -135,8 +136,9 @@ export function parseInline(source: string): Inline[] {
     if (!match) break;
     text(rest.slice(0, match.index));
     rest = rest.slice(match.index + match[0].length);
-    const [whole, , code, linkText, linkUrl, bareUrl, , strong, , em] = match;
-    if (code !== undefined) out.push({ kind: 'code', text: code.trim() || code });
+    const [whole, , code, linkText, linkUrl, bareUrl, , strong, , em, escaped] = match;
+    if (escaped !== undefined) text(escaped);
+    else if (code !== undefined) out.push({ kind: 'code', text: code.trim() || code });
     else if (linkText !== undefined) {
       const href = safeHref(linkUrl!);
       if (href) out.push({ kind: 'link', href, children: parseInline(linkText) });

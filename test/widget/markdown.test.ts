@@ -66,6 +66,12 @@ describe('markdown inlines', () => {
     ]);
   });
 
+  it('read a backslash before punctuation as that punctuation, not as markup', () => {
+    expect(parseInline('a range of [0:2\\*pi] (see \\*set angles\\*), and \\(\\*\\) opens nothing')).toEqual([
+      { kind: 'text', text: 'a range of [0:2*pi] (see *set angles*), and (*) opens nothing' },
+    ]);
+  });
+
   it('make links of http, https and mailto targets', () => {
     expect(parseInline('[docs](https://example.com/a)')).toEqual([
       { kind: 'link', href: 'https://example.com/a', children: [{ kind: 'text', text: 'docs' }] },
