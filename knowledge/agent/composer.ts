@@ -199,7 +199,8 @@ function sentencesOf(text: string): string[] {
     // A full stop with a letter or digit right after it is inside a name (`USB1.DP`, `os.Stat`),
     // where the segmenter breaks before a capital.
     const insideName = /\.$/.test(found.at(-1) ?? '') && /^[\p{L}\d]/u.test(segment);
-    if (found.length > 0 && (afterQuotedMark || insideQuote || insideName)) found[found.length - 1] += segment;
+    if (found.length > 0 && (afterQuotedMark || insideQuote || insideName))
+      found[found.length - 1] += segment;
     else found.push(segment);
   }
   return found.map((sentence) => sentence.trim());
@@ -1740,6 +1741,18 @@ export function prepareExtractiveAnswer(
   return { compose, sentences: candidates };
 }
 
+/**
+ * Quoted text shown as it reads in its source once the answer is read as Markdown: the loaders
+ * write no backslash escapes, so a backslash before punctuation (`\s-\v\$`) is the character
+ * itself, and so is a PDF's asterisk (`(*)`, `[0:2*pi]`), which is plain text where an HTML
+ * page's may be emphasis. Escaped outside code spans.
+ */
+function asWritten(text: string, plain: boolean): string {
+  return text.replace(/(`+)[\s\S]*?\1|\\(?=[!-/:-@[-`{-~])|\*/g, (match) =>
+    match === '\\' || (match === '*' && plain) ? `\\${match}` : match,
+  );
+}
+
 /** The picked sentences, each followed by the `[n]` of its passage, then the `Sources:` list. */
 function quote(
   input: { question: string; namespace: string; hits: readonly SearchHit[] },
@@ -1757,7 +1770,9 @@ function quote(
       numbers.set(candidate.hitIndex, n);
       citations.push(citationFor(input.hits[candidate.hitIndex]!, n));
     }
-    return `${withLabel(candidate, picked[i - 1])}${candidate.shows ? ` ${candidate.shows}` : ''} [${n}]`;
+    const sentence = withLabel(candidate, picked[i - 1]);
+    const text = asWritten(sentence, input.hits[candidate.hitIndex]!.source.page !== undefined);
+    return `${text}${candidate.shows ? ` ${candidate.shows}` : ''} [${n}]`;
   });
   return { text: `${quoted.join(' ')}\n\n${sourcesList(citations)}`, citations, answered: true };
 }

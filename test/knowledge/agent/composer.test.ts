@@ -5,6 +5,7 @@ import {
   composeExtractiveAnswer,
   prepareExtractiveAnswer,
 } from '../../../knowledge/agent/composer.js';
+import { markdownToPlainText } from '../../../widget/markdown.js';
 
 const hits: SearchHit[] = [
   {
@@ -1357,6 +1358,24 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toMatch(/^If this counter is set to a value greater than zero/);
   });
 
+  it("shows a PDF's asterisks as written when the answer is read as Markdown", () => {
+    const { body } = answerTo('Does (*) open a comment in WhyML?', [
+      marginEntry('Comments', 'Comments are enclosed in (* and *). Note that (*) does not start a comment.'),
+    ]);
+    expect(markdownToPlainText(body)).toContain('Note that (*) does not start a comment. [1]');
+  });
+
+  it('shows a backslash before punctuation as written when the answer is read as Markdown', () => {
+    const { body } = answerTo('What is the default value of the PS1 prompt string?', [
+      manual(
+        'PS1 is the primary prompt string. The default value is ‘\\s-\\v\\$ ’.',
+        'bash',
+        'Bash Variables',
+      ),
+    ]);
+    expect(markdownToPlainText(body)).toContain('The default value is ‘\\s-\\v\\$ ’. [1]');
+  });
+
   it('quotes a sentence whole when a name in it has a full stop before a capital (USB1.DP)', () => {
     const { body } = answerTo('What nets does the bus USB1{DP DM} generate?', [
       manual(
@@ -1460,7 +1479,9 @@ describe('composeExtractiveAnswer on sentences that lead to the answer', () => {
         ),
       ],
     );
-    expect(body).toContain('The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.');
+    expect(markdownToPlainText(body)).toContain(
+      'The keys are stored in HKEY CURRENT USER\\Software\\GnuProlog\\.',
+    );
   });
 
   it('quotes what a sentence ending in a colon announces with it', () => {
