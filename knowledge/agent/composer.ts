@@ -81,7 +81,8 @@ const DOT_LEADERS = /(?:\.\s?){5,}/;
 const MAX_SENTENCE_CHARS = 600;
 /**
  * Shorter sentences ("See below.") are quoted only as the neighbour of a longer one, or as the
- * definition of an entry the question names by its term or its text.
+ * definition of an entry the question names by its term or its text. A table row is whole however
+ * short (`2.18 | 3.18`).
  */
 const MIN_QUOTED_CHARS = 12;
 /** A long question is rarely answered by one passage holding half its words: coverage counts at most this many. */
@@ -865,7 +866,7 @@ function sentenceFeatures(
       namesEntry(candidate, entryNamesAsked) ||
       definitionNamedBy(candidate, asked) ||
       (candidate.label !== undefined && literals.some((literal) => literal.test(candidate.sentence)));
-    if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry) continue;
+    if (candidate.sentence.length < MIN_QUOTED_CHARS && !wholeEntry && !candidate.row) continue;
     let matched = 0;
     let context = 0;
     for (const term of queryTerms) {

@@ -1376,6 +1376,17 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(markdownToPlainText(body)).toContain('The default value is ‘\\s-\\v\\$ ’. [1]');
   });
 
+  it('quotes a table row however short when it holds what the question names (2.18 | 3.18)', () => {
+    const { body } = answerTo('Which biber version matches biblatex 3.18?', [
+      manual(
+        'Table 1: biber/biblatex compatibility matrix\n\nBiber version\n: biblatex version\n\n2.18 | 3.18\n\n2.17 | 3.17\n\n2.16 | 3.16',
+        'biblatex',
+        'Compatibility',
+      ),
+    ]);
+    expect(body).toContain('2.18 | 3.18 [1]');
+  });
+
   it('quotes a sentence whole when a name in it has a full stop before a capital (USB1.DP)', () => {
     const { body } = answerTo('What nets does the bus USB1{DP DM} generate?', [
       manual(
