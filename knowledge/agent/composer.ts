@@ -563,14 +563,21 @@ function rowNamedBy(candidate: Candidate, questionTerms: ReadonlySet<string>): b
 /**
  * Whether a question literal is the row's first cell (`?` in fnmatch's pattern table), or ends
  * with it: a table of attributes names `dig` where the question says `sys.float_info.dig`; or
- * whether the cell names it before its argument, as an option list's `-level n` does.
+ * whether the cell names it before its argument, as an option list's `-level n` does; or whether
+ * it is the whole of another cell, as an operator table's C-like column names `===` in the row
+ * `Alias: all_eq | C-like: === | Description: …`. A plain word (`sub_type`) in another column is
+ * a field every sibling row has, not one row's name.
  */
 function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
   if (!candidate.row) return false;
   const label = rowLabel(candidate);
   return (
-    label !== '' &&
-    (literal === label || literal.split('.').at(-1) === label || entryNames(label).includes(literal))
+    (label !== '' &&
+      (literal === label || literal.split('.').at(-1) === label || entryNames(label).includes(literal))) ||
+    (/\W/.test(literal) &&
+      candidate.sentence
+        .split(TABLE_ROW_SEPARATOR)
+        .some((cell) => cell.slice(cell.indexOf(': ') + 1).trim() === literal))
   );
 }
 

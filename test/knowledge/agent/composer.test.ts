@@ -1387,6 +1387,39 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toContain('2.18 | 3.18 [1]');
   });
 
+  it('quotes the table row one of whose cells is the literal the question asks about (===)', () => {
+    const { body } = answerTo('What does the === comparison operator mean in a Wireshark display filter?', [
+      manual(
+        'You can build display filters that compare values using a number of different comparison operators. ' +
+          'A complete list of available comparison operators is shown in Table 6.6.\n\n' +
+          'English: eq | Alias: any_eq | C-like: == | Description: Equal (any if more than one)\n\n' +
+          'Alias: all_eq | C-like: === | Description: Equal (all if more than one)',
+        'wireshark',
+        'Display Filter comparison operators',
+      ),
+    ]);
+    expect(body).toContain('Alias: all_eq | C-like: === | Description: Equal (all if more than one) [1]');
+  });
+
+  it('does not take a plain word every sibling row has in one column (sub_type) for the name of each', () => {
+    const question = 'What is spline sub_type 5 in the Fig format?';
+    const { sentences } = prepareExtractiveAnswer({
+      question,
+      retrievalQuery: question,
+      namespace: 'docs',
+      hits: [
+        manual(
+          'Object: polyline | Field: sub_type | Values: 1: polyline 2: box 3: polygon\n\n' +
+            'Object: spline | Field: sub_type | Values: 0: open approximated spline 5: closed x-spline',
+          'xfig',
+          'Fig Format 3.2',
+        ),
+      ],
+    });
+    // The spline row is named by its first cell, a question term; the polyline row by nothing.
+    expect(sentences.map(({ features }) => features?.entry)).toEqual([0, 1]);
+  });
+
   it('quotes a sentence whole when a name in it has a full stop before a capital (USB1.DP)', () => {
     const { body } = answerTo('What nets does the bus USB1{DP DM} generate?', [
       manual(
