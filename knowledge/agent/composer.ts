@@ -767,7 +767,7 @@ function namingHeading(
     : undefined;
 }
 
-/** An entry's name as a heading: one word in lower case or spelled as code (`ids`, `\\pno`, `--threshold`, `gc.auto`). */
+/** An entry's name as a heading: one word in lower case or spelled as code (`ids`, `\pno`, `--threshold`, `gc.auto`). */
 const ENTRY_HEADING = /^(?:[\\@%-]{0,2}[a-z_][\w.:@-]*|[\\@%-]{0,2}[A-Za-z_]*[_.:@\d\\][\w.:@\\-]*)$/;
 
 /**
@@ -1062,10 +1062,10 @@ const ASKS_FOR_OPTION = /\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:command[- ]line
  */
 const OPTION_STATEMENT = /(?:^|[\s(“"‘'`])--?[A-Za-z][\w-]*/;
 
-/** A question asking in what order things happen: "In what order do the goals run?", "in which order?". */
 /** "Which counter …", "What field …": a name is asked for (not "what is/does …", a description). */
 const ASKS_FOR_NAME =
   /\b(?:which|what)\s+(?!(?:is|are|was|were|does|do|did|can|could|should|would|will|happens|if)\b)[a-z]/i;
+/** A question asking in what order things happen: "In what order do the goals run?", "in which order?". */
 const ASKS_FOR_ORDER = /\b(?:what|which)\s+order\b/i;
 /**
  * A sentence ordering things: "all init goals are executed before all entry goals", "first …, then
