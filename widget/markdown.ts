@@ -118,9 +118,10 @@ export function parseMarkdown(source: string): Block[] {
   return blocks;
 }
 
-// The earliest of: code span, link, bare URL, strong, emphasis, backslash escape, line break.
+// The earliest of: code span, link, bare URL, strong, emphasis, backslash escape, line break. An
+// underscore inside a word (`kicad_prl`) opens nothing, as in CommonMark; an asterisk may.
 const INLINE =
-  /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|(\*\*|__)(?=\S)([\s\S]*?\S)\6|(\*|_)(?=\S)([\s\S]*?\S)\8(?![\w*])|\\([!-/:-@[-`{-~])|\n/;
+  /(`+)([\s\S]*?[^`])\1(?!`)|\[([^\]\n]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|(\*\*|(?<!\w)__)(?=\S)([\s\S]*?\S)\6|(\*|(?<!\w)_)(?=\S)([\s\S]*?\S)\8(?![\w*])|\\([!-/:-@[-`{-~])|\n/;
 
 export function parseInline(source: string): Inline[] {
   const out: Inline[] = [];

@@ -72,6 +72,14 @@ describe('markdown inlines', () => {
     ]);
   });
 
+  it('read an underscore inside a word as text, as CommonMark does (kicad_prl … _emphasis_)', () => {
+    expect(parseInline('*.kicad_prl | Local settings (the _.kicad_prl_ file)')).toEqual([
+      { kind: 'text', text: '*.kicad_prl | Local settings (the ' },
+      { kind: 'em', children: [{ kind: 'text', text: '.kicad_prl' }] },
+      { kind: 'text', text: ' file)' },
+    ]);
+  });
+
   it('make links of http, https and mailto targets', () => {
     expect(parseInline('[docs](https://example.com/a)')).toEqual([
       { kind: 'link', href: 'https://example.com/a', children: [{ kind: 'text', text: 'docs' }] },
