@@ -68,6 +68,9 @@ const BACK_TO_TOP =
 const NAVIGATION_LINK_SHARE = 0.4;
 const NAVIGATION_MIN_ITEMS = 3;
 
+/** A superscript that is a power: a number, signed or not (`32`, `-12`, `−3`). */
+const EXPONENT = /^\s*[-+−]?\d+(?:\.\d+)?\s*$/;
+
 const markdown = new TurndownService({
   headingStyle: 'atx',
   codeBlockStyle: 'fenced',
@@ -107,6 +110,15 @@ markdown
       !isWholeCode(node) &&
       isOneLine(node),
     replacement: (content) => `\n\n${content.trim()}\n\n`,
+  })
+  // An exponent keeps its caret: as text, `2<sup>32</sup>` and `10<sup>-12</sup>` read 232 and 10-12.
+  // A superscript holding a link is a footnote mark, not an exponent.
+  .addRule('exponent', {
+    filter: (node) =>
+      node.nodeName === 'SUP' &&
+      EXPONENT.test(node.textContent ?? '') &&
+      (node as Element).querySelector('a') === null,
+    replacement: (content) => `^${content.trim()}`,
   })
   // A key is its name, not an emphasis: DocBook writes each key of a combination in bold
   // (`<span class="keycap"><strong>Shift</strong></span>+<span class="keycap">…`), which as

@@ -594,6 +594,20 @@ describe('HTML keys (DocBook keycap, kbd)', () => {
   });
 });
 
+describe('HTML superscripts', () => {
+  it('write an exponent with a caret, so 2<sup>32</sup> does not read 232', () => {
+    const text = html(
+      `<p>XIDs are compared using modulo-2<sup>32</sup> arithmetic; p is 10<sup>-12</sup>.</p>`,
+    );
+    expect(text).toContain('modulo-2^32 arithmetic; p is 10^-12.');
+  });
+
+  it('leave a footnote mark that links to its note as it is', () => {
+    const text = html(`<p>See the notes<sup><a href="#fn1">1</a></sup> below.</p>`);
+    expect(text).toContain('See the notes1 below.');
+  });
+});
+
 describe('HTML manuals written as plain text (HAProxy)', () => {
   it("read a <pre>'s wrapped paragraphs as text and keep its examples as code", () => {
     const text = html(`<pre class="text">6.1. Limitation
