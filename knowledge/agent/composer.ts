@@ -767,6 +767,12 @@ function namingHeading(
     : undefined;
 }
 
+/**
+ * The line of an option's entry that gives its values and default after its name in the margin
+ * (`=〈integer〉 default: 3` under `maxnames`): it reads as the rest of the name.
+ */
+const OPTION_VALUES = /^=\S/;
+
 /** An entry's name as a heading: one word in lower case or spelled as code (`ids`, `\pno`, `--threshold`, `gc.auto`). */
 const ENTRY_HEADING = /^(?:[\\@%-]{0,2}[a-z_][\w.:@-]*|[\\@%-]{0,2}[A-Za-z_]*[_.:@\d\\][\w.:@\\-]*)$/;
 
@@ -815,7 +821,9 @@ function sentenceFeatures(
     const heading =
       candidate.label === undefined
         ? (namingHeadings.get(candidate.hitIndex) ??
-          (asked.name ? entryHeading(hits[candidate.hitIndex]!) : undefined))
+          (asked.name || OPTION_VALUES.test(candidate.sentence)
+            ? entryHeading(hits[candidate.hitIndex]!)
+            : undefined))
         : undefined;
     // A heading named by its words, not by a literal, lends them only to a sentence that says
     // something asked of its own: "The SQL query in the following example is one solution." under
@@ -1663,7 +1671,7 @@ function withLabel(candidate: Candidate, previous: Candidate | undefined): strin
   if (!label || sentence.includes(label)) return sentence;
   if (previous?.hitIndex === candidate.hitIndex && (previous.label ?? previous.heading) === label)
     return sentence;
-  return `${label}: ${sentence}`;
+  return OPTION_VALUES.test(sentence) ? `${label}${sentence}` : `${label}: ${sentence}`;
 }
 
 export function noAnswerText(question: string, namespace: string): string {

@@ -1351,6 +1351,17 @@ describe('composeExtractiveAnswer on one short page per command (LaTeX2HTML manu
     expect(body).toMatch(/^biburlnumpenalty: If this counter is set to a value greater than zero/);
   });
 
+  it("quotes an option's values line with the option's name from the margin (maxnames=〈integer〉)", () => {
+    const { body } = answerTo('By default, how many names can a name list hold before it is truncated?', [
+      marginEntry(
+        'maxnames',
+        '=〈integer〉 default: 3\n\nA threshold affecting all lists of names (author, editor, etc.). If a list ' +
+          'exceeds this threshold, i. e., if it holds more than 〈integer〉 names, it is automatically truncated.',
+      ),
+    ]);
+    expect(body).toContain('maxnames=〈integer〉 default: 3 [1]');
+  });
+
   it('does not take a heading of plain words for an entry name', () => {
     const { body } = answerTo('Which counter lets biblatex break URLs after numbers?', [
       marginEntry('Penalties', urlCounter),
