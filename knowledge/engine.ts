@@ -138,7 +138,7 @@ export class KnowledgeEngine {
   ): Promise<IngestedSource[]> {
     const store = await this.writableStore(namespace);
     const results = await this.ingestInto(store, sources, this.planOptions(), options);
-    this.watchNamespaceFolder(store);
+    await this.watchNamespaceFolder(store);
     return results;
   }
 
@@ -312,15 +312,20 @@ export class KnowledgeEngine {
       { extensions: DROP_IN_EXTENSIONS },
       {},
     );
-    this.watchNamespaceFolder(store);
+    await this.watchNamespaceFolder(store);
     return store;
   }
 
-  private watchNamespaceFolder(store: NamespaceStore): void {
+  /**
+   * Starts watching a namespace's folder for drop-ins, and resolves once the watch is set up: a
+   * file dropped after an ingest has returned is seen (when the watch was started in the
+   * background, a file written at once could land before it and never be picked up).
+   */
+  private async watchNamespaceFolder(store: NamespaceStore): Promise<void> {
     if (!this.options.watchNamespaceFolders || this.closed) return;
     const folder = store.layout.folder;
     if ([...this.watches].some((watch) => watch.folder === folder)) return;
-    void realpath(folder)
+    await realpath(folder)
       .then((root) => this.startWatch(store, root, { extensions: DROP_IN_EXTENSIONS }, {}, false))
       .catch(() => undefined);
   }
