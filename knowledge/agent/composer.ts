@@ -540,14 +540,15 @@ const literalPattern = (literal: string): RegExp =>
 const entryNames = (label: string): string[] =>
   label.split(/,\s+/).map((spelling) => spelling.trim().split(/[\s(=[]/)[0] ?? '');
 
-/** A table row's first cell, without its header and code marks: `serial` in "Name: `serial` | Range: …". */
-function rowLabel(candidate: Candidate): string {
-  const cell = firstCell(candidate.sentence);
-  return cell
+/** A table cell without its header and code marks: `serial` in "Name: `serial`". */
+const cellValue = (cell: string): string =>
+  cell
     .slice(cell.indexOf(': ') + 1)
     .trim()
     .replace(/^[`'"]+|[`'"]+$/g, '');
-}
+
+/** A table row's first cell, without its header and code marks: `serial` in "Name: `serial` | Range: …". */
+const rowLabel = (candidate: Candidate): string => cellValue(firstCell(candidate.sentence));
 
 /**
  * Whether a table row is the one the question names: every term of its first cell's value
@@ -575,9 +576,7 @@ function rowNamedByLiteral(candidate: Candidate, literal: string): boolean {
     (label !== '' &&
       (literal === label || literal.split('.').at(-1) === label || entryNames(label).includes(literal))) ||
     (/\W/.test(literal) &&
-      candidate.sentence
-        .split(TABLE_ROW_SEPARATOR)
-        .some((cell) => cell.slice(cell.indexOf(': ') + 1).trim() === literal))
+      candidate.sentence.split(TABLE_ROW_SEPARATOR).some((cell) => cellValue(cell) === literal))
   );
 }
 
@@ -732,6 +731,13 @@ function pageNamedBy(hit: SearchHit, asked: AskedFor): boolean {
   return name !== undefined && spelledAlike(asked.text).includes(spelledAlike(name));
 }
 
+/**
+ * The heading of a passage's own section; none for a passage that opens inside a definition, which
+ * sits under that definition's term instead.
+ */
+const ownHeading = (hit: SearchHit): string | undefined =>
+  openTerm(hit) !== undefined ? undefined : (hit.source.headingPath?.at(-1) ?? hit.source.heading);
+
 /** A heading longer than this is a title of prose, not the name of one entry. */
 const MAX_NAMING_HEADING_CHARS = 80;
 
@@ -752,8 +758,7 @@ function namingHeading(
   literals: readonly RegExp[],
   questionTerms: ReadonlySet<string>,
 ): string | undefined {
-  if (openTerm(hit) !== undefined) return undefined;
-  const heading = hit.source.headingPath?.at(-1) ?? hit.source.heading;
+  const heading = ownHeading(hit);
   if (!heading || heading.length > MAX_NAMING_HEADING_CHARS) return undefined;
   if (literals.some((literal) => literal.test(heading))) return heading;
   // "Maximum Number Of Tables In A Join" names joins' tables; "maximum number" is what is asked.
@@ -783,8 +788,7 @@ const ENTRY_HEADING = /^(?:[\\@%-]{0,2}[a-z_][\w.:@-]*|[\\@%-]{0,2}[A-Za-z_]*[_.
  * name, it is the answer ("biburlnumpenalty: If this counter is set …").
  */
 function entryHeading(hit: SearchHit): string | undefined {
-  if (openTerm(hit) !== undefined) return undefined;
-  const heading = hit.source.headingPath?.at(-1) ?? hit.source.heading;
+  const heading = ownHeading(hit);
   return heading !== undefined && ENTRY_HEADING.test(heading) ? heading : undefined;
 }
 
